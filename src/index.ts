@@ -1,0 +1,3 @@
+// faxstack as a library.
+export * from './shared/index.js';
+export type * from './store/types.js';

@@ -1,0 +1,119 @@
+// Injected time. Everything below the entry points takes a Clock instead of calling
+// Date.now()/setTimeout, so tests drive time explicitly and never sleep.
+
+export interface TimerHandle {
+  readonly id: number;
+}
+
+export interface Clock {
+  /** Milliseconds since the Unix epoch. */
+  now(): number;
+  /** Runs `fn` once after `delayMs`. */
+  setTimer(delayMs: number, fn: () => void): TimerHandle;
+  clearTimer(handle: TimerHandle | undefined): void;
+}
+
+export const unixSeconds = (ms: number): number => Math.floor(ms / 1000);
+
+/** Wall-clock time, optionally shifted by a fixed offset (a test facility for spawned processes). */
+export class SystemClock implements Clock {
+  private next = 1;
+  private readonly timers = new Map<number, NodeJS.Timeout>();
+  constructor(private readonly offsetMs = 0) {}
+
+  now(): number {
+    return Date.now() + this.offsetMs;
+  }
+
+  setTimer(delayMs: number, fn: () => void): TimerHandle {
+    const id = this.next++;
+    const t = setTimeout(() => {
+      this.timers.delete(id);
+      fn();
+    }, Math.max(0, delayMs));
+    t.unref?.();
+    this.timers.set(id, t);
+    return { id };
+  }
+
+  clearTimer(handle: TimerHandle | undefined): void {
+    if (!handle) return;
+    const t = this.timers.get(handle.id);
+    if (t) clearTimeout(t);
+    this.timers.delete(handle.id);
+  }
+}
+
+interface ManualTimer {
+  id: number;
+  at: number;
+  seq: number;
+  fn: () => void;
+}
+
+/**
+ * A clock that only moves when told to. `advance(ms)` fires due timers in time order,
+ * letting pending promises settle between them, so async work started by a timer
+ * (database writes, HTTP requests already answered) runs before the next timer fires.
+ */
+export class ManualClock implements Clock {
+  private t: number;
+  private next = 1;
+  private seq = 0;
+  private timers: ManualTimer[] = [];
+
+  constructor(startMs = Date.UTC(2026, 0, 1)) {
+    this.t = startMs;
+  }
+
+  now(): number {
+    return this.t;
+  }
+
+  setTimer(delayMs: number, fn: () => void): TimerHandle {
+    const timer: ManualTimer = { id: this.next++, at: this.t + Math.max(0, delayMs), seq: this.seq++, fn };
+    this.timers.push(timer);
+    return { id: timer.id };
+  }
+
+  clearTimer(handle: TimerHandle | undefined): void {
+    if (!handle) return;
+    this.timers = this.timers.filter((x) => x.id !== handle.id);
+  }
+
+  /** Number of timers waiting to fire. */
+  pending(): number {
+    return this.timers.length;
+  }
+
+  /** Moves time forward by `ms`, firing every timer that falls due on the way. */
+  async advance(ms: number): Promise<void> {
+    const target = this.t + ms;
+    for (;;) {
+      await settle();
+      const due = this.earliest();
+      if (!due || due.at > target) break;
+      this.timers = this.timers.filter((x) => x !== due);
+      this.t = Math.max(this.t, due.at);
+      due.fn();
+    }
+    this.t = target;
+    await settle();
+  }
+
+  /** Sets the time directly (never backwards), firing what falls due. */
+  async set(ms: number): Promise<void> {
+    await this.advance(Math.max(0, ms - this.t));
+  }
+
+  private earliest(): ManualTimer | undefined {
+    let best: ManualTimer | undefined;
+    for (const x of this.timers) if (!best || x.at < best.at || (x.at === best.at && x.seq < best.seq)) best = x;
+    return best;
+  }
+}
+
+/** Lets queued promise callbacks and I/O callbacks that are already ready run. */
+export async function settle(): Promise<void> {
+  for (let i = 0; i < 5; i++) await new Promise<void>((r) => setImmediate(r));
+}

@@ -1,0 +1,311 @@
+// The JobStore contract: everything the service persists. One interface, implemented by
+// SQLite (embedded default) and later PostgreSQL; callers never see SQL. All methods are
+// async so that both engines fit. Times are Unix milliseconds unless a name says otherwise.
+
+export type KeyMode = 'live' | 'test';
+export type FaxStatus = 'sending' | 'delivered' | 'canceled' | 'failed';
+export type Stage = 'scheduled' | 'queued' | 'preparing' | 'dialing' | 'transmitting';
+export type Direction = 'sent' | 'received';
+export type FaxQuality = 'Low' | 'Standard' | 'HD';
+
+export const FINISHED: readonly FaxStatus[] = ['delivered', 'canceled', 'failed'];
+/** Stages at which a job has not started dialing (cancel is allowed). */
+export const CANCELABLE_STAGES: readonly Stage[] = ['scheduled', 'queued'];
+
+export interface Account {
+  id: number;
+  name: string;
+  /** Available balance in cents (reservations already taken out). Never negative. */
+  balanceCents: number;
+  /** Default sending number (E.164) when a request gives no callerId. */
+  faxNumber: string;
+  webhookUrl: string | null;
+  webhookSecret: string;
+  createdAtMs: number;
+}
+
+export interface ApiKeyInfo {
+  accountId: number;
+  mode: KeyMode;
+  keyId: number;
+}
+
+export interface CreatedAccount {
+  account: Account;
+  liveKey: string;
+  testKey: string;
+}
+
+export interface CoverFields {
+  subject?: string;
+  fromName?: string;
+  toName?: string;
+  message?: string;
+}
+
+/** One attachment as submitted. Content is either inline (`data`) or fetched later (`fileUrl`). */
+export interface NewDocument {
+  fileName: string;
+  fileUrl: string | null;
+  data: Buffer | null;
+  /** Format sniffed from the bytes (`pdf`, `tiff`, `png`, ...); null until fetched. */
+  format: string | null;
+  /** Page count of the whole file when known; null until fetched/prepared. */
+  pageCount: number | null;
+}
+
+export interface JobDocument {
+  documentId: number;
+  index: number;
+  fileName: string;
+  fileUrl: string | null;
+  format: string | null;
+  pageCount: number | null;
+  /** Page selection entries as given (`"3"`, `"5-7"`), or null for all pages. */
+  pages: string[] | null;
+  byteLength: number | null;
+}
+
+export interface NewJob {
+  toNumber: string;
+  fromNumber: string;
+  quality: FaxQuality;
+  cover: CoverFields | null;
+  templateId: string | null;
+  smartDocumentId: string | null;
+  /** Scheduled delivery time, or null to send now. */
+  sendAtMs: number | null;
+  deadlineMs: number;
+  line: string;
+  maxAttempts: number;
+  /** Pages estimated at send time (for the reservation); the pipeline sets the exact count. */
+  totalPages: number;
+  priceCentsPerPage: number;
+  /** Amount taken from the balance now (live keys); 0 for test keys. */
+  reserveCents: number;
+  originalJobId: number | null;
+}
+
+export interface JobRecord {
+  jobId: number;
+  accountId: number;
+  keyMode: KeyMode;
+  direction: Direction;
+  fromNumber: string;
+  toNumber: string;
+  status: FaxStatus;
+  /** Null once the job is finished. */
+  stage: Stage | null;
+  code: number;
+  message: string;
+  callStartMs: number;
+  callEndMs: number | null;
+  totalPages: number;
+  transferredPages: number;
+  sendAtMs: number | null;
+  deadlineMs: number;
+  quality: FaxQuality;
+  cover: CoverFields | null;
+  templateId: string | null;
+  smartDocumentId: string | null;
+  line: string;
+  attempts: number;
+  maxAttempts: number;
+  nextAttemptAtMs: number;
+  originalJobId: number | null;
+  priceCentsPerPage: number;
+  reservedCents: number;
+  chargedCents: number;
+  /** Free-form transmission detail of the last attempt (T.30 completion, SIP status, rate...). */
+  detail: Record<string, unknown>;
+  leaseOwner: string | null;
+  leaseUntilMs: number | null;
+  createdAtMs: number;
+  updatedAtMs: number;
+}
+
+export interface AttemptRecord {
+  jobId: number;
+  attempt: number;
+  startedAtMs: number;
+  endedAtMs: number | null;
+  code: number | null;
+  message: string | null;
+  pagesTransferred: number;
+  detail: Record<string, unknown>;
+}
+
+export interface IdempotencyInput {
+  key: string;
+  /** Hash of the request body, so a reused key with another body is refused. */
+  requestHash: string;
+  expiresAtMs: number;
+}
+
+export type CreateJobsResult =
+  | { kind: 'created'; jobIds: number[] }
+  | { kind: 'replayed'; jobIds: number[] }
+  | { kind: 'idempotency_conflict' }
+  | { kind: 'insufficient_balance'; neededCents: number; balanceCents: number };
+
+export interface JobListFilter {
+  status?: FaxStatus;
+  direction?: Direction;
+  fromMs?: number;
+  toMs?: number;
+  /** Matches fromNumber or toNumber (substring). */
+  number?: string;
+  limit: number;
+  /** Return jobs with jobId < beforeJobId (keyset paging, newest first). */
+  beforeJobId?: number;
+}
+
+export interface TerminalOutcome {
+  status: Exclude<FaxStatus, 'sending'>;
+  code: number;
+  message: string;
+  transferredPages: number;
+  detail?: Record<string, unknown>;
+}
+
+/** A webhook event to insert in the outbox atomically with the transition that caused it. */
+export interface NewEvent {
+  eventId: string;
+  type: string;
+  /** Exact raw body to POST (signed as is on every attempt). */
+  body: string;
+}
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'skipped';
+
+export interface DeliveryRecord {
+  id: number;
+  eventId: string;
+  accountId: number;
+  jobId: number | null;
+  type: string;
+  body: string;
+  url: string | null;
+  status: DeliveryStatus;
+  /** Attempts made in the current cycle (a redelivery starts a new cycle). */
+  attempts: number;
+  nextAttemptAtMs: number | null;
+  createdAtMs: number;
+  leaseOwner: string | null;
+  leaseUntilMs: number | null;
+}
+
+export interface DeliveryAttempt {
+  deliveryId: number;
+  attempt: number;
+  atMs: number;
+  httpStatus: number | null;
+  latencyMs: number;
+  error: string | null;
+}
+
+export interface LedgerEntry {
+  id: number;
+  accountId: number;
+  jobId: number | null;
+  kind: 'topup' | 'reserve' | 'release' | 'charge' | 'adjust';
+  amountCents: number;
+  atMs: number;
+}
+
+export interface JobStore {
+  /** Applies pending migrations (versioned, idempotent). */
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+
+  // -- accounts and keys --
+  createAccount(input: { name: string; balanceCents: number; faxNumber: string; webhookUrl?: string | null; nowMs: number }): Promise<CreatedAccount>;
+  getAccount(accountId: number): Promise<Account | null>;
+  /** Looks a presented key up by its hash; null when unknown or revoked. */
+  findApiKey(presentedKey: string): Promise<ApiKeyInfo | null>;
+  /** Replaces the account's key of that mode; returns the new plaintext key (shown once). */
+  rotateApiKey(accountId: number, mode: KeyMode, nowMs: number): Promise<string>;
+  setWebhook(accountId: number, patch: { url?: string | null; rotateSecret?: boolean }): Promise<Account>;
+  topUp(accountId: number, amountCents: number, nowMs: number): Promise<Account>;
+  ledger(accountId: number): Promise<LedgerEntry[]>;
+
+  // -- jobs --
+  /**
+   * Creates one job per entry, all sharing `documents`, atomically with the balance
+   * reservation and the idempotency record. Nothing is written unless everything is.
+   */
+  createJobs(input: {
+    accountId: number;
+    keyMode: KeyMode;
+    jobs: NewJob[];
+    documents: NewDocument[];
+    pages: (string[] | null)[];
+    idempotency: IdempotencyInput | null;
+    nowMs: number;
+  }): Promise<CreateJobsResult>;
+  /** Creates a new job from a finished one, sharing its documents. */
+  createResend(input: { accountId: number; keyMode: KeyMode; originalJobId: number; job: NewJob; nowMs: number }): Promise<CreateJobsResult>;
+  getJob(accountId: number, jobId: number): Promise<JobRecord | null>;
+  /** The job regardless of account (dispatcher use only). */
+  getJobById(jobId: number): Promise<JobRecord | null>;
+  listJobs(accountId: number, filter: JobListFilter): Promise<JobRecord[]>;
+  jobDocuments(jobId: number): Promise<JobDocument[]>;
+  documentBytes(documentId: number): Promise<Buffer | null>;
+  /** Stores fetched content of a fileUrl document. */
+  setDocumentContent(documentId: number, data: Buffer, format: string, pageCount: number | null): Promise<void>;
+  attempts(jobId: number): Promise<AttemptRecord[]>;
+
+  /** Cancels a job that has not started dialing. */
+  cancelJob(input: { accountId: number; jobId: number; nowMs: number; message: string; event: (job: JobRecord) => NewEvent }): Promise<
+    { kind: 'canceled'; job: JobRecord } | { kind: 'not_found' } | { kind: 'not_cancelable'; job: JobRecord }
+  >;
+
+  // -- dispatcher --
+  /**
+   * Leases up to `limit` jobs that are due: queued with nextAttemptAt <= now (scheduled ones
+   * whose sendAt has come count as queued), or started ones whose lease expired (their
+   * process died). Leased jobs move to `preparing`.
+   */
+  leaseDueJobs(input: { owner: string; nowMs: number; leaseMs: number; limit: number }): Promise<JobRecord[]>;
+  /** Extends a lease; false when the job is no longer leased by `owner`. */
+  renewLease(jobId: number, owner: string, untilMs: number): Promise<boolean>;
+  /** Releases every lease held by `owner` (graceful shutdown or a restart of the embedded store). */
+  releaseLeases(owner: string | null, nowMs: number): Promise<number>;
+  /** Earliest time at which some job becomes due (for the dispatcher's next wake-up), or null. */
+  nextDueAtMs(): Promise<number | null>;
+  /** Progress of a leased job; false when the lease was lost. */
+  updateProgress(jobId: number, owner: string, patch: { stage?: Stage; totalPages?: number; transferredPages?: number; detail?: Record<string, unknown>; nowMs: number }): Promise<boolean>;
+  /** Changes the reservation to `reserveCents` (exact page count known); false when the balance is short. */
+  adjustReservation(jobId: number, reserveCents: number, nowMs: number): Promise<boolean>;
+  startAttempt(jobId: number, owner: string, nowMs: number): Promise<number>;
+  finishAttempt(jobId: number, attempt: number, outcome: { code: number; message: string; pagesTransferred: number; detail?: Record<string, unknown>; nowMs: number }): Promise<void>;
+  /** Puts a leased job back in the queue for another attempt at `nextAttemptAtMs`. */
+  requeueJob(jobId: number, owner: string, nextAttemptAtMs: number, nowMs: number): Promise<boolean>;
+  /**
+   * Finishes a job: terminal status, settles the ledger (charge transferred pages, release
+   * the rest) and inserts its webhook event, all atomically. False when the job was not
+   * leased by `owner` or is already finished (nothing is written twice).
+   */
+  completeJob(input: { jobId: number; owner: string | null; outcome: TerminalOutcome; nowMs: number; event: (job: JobRecord) => NewEvent }): Promise<JobRecord | null>;
+
+  // -- webhook outbox --
+  claimDueDeliveries(input: { owner: string; nowMs: number; leaseMs: number; limit: number }): Promise<DeliveryRecord[]>;
+  /**
+   * Records one attempt and the delivery's next state: delivered, failed for good, or
+   * pending again at `nextAttemptAtMs`.
+   */
+  recordDeliveryAttempt(input: {
+    deliveryId: number;
+    owner: string;
+    attempt: Omit<DeliveryAttempt, 'deliveryId' | 'attempt'>;
+    next: { status: 'delivered' } | { status: 'failed' } | { status: 'pending'; nextAttemptAtMs: number };
+  }): Promise<void>;
+  nextDeliveryDueAtMs(): Promise<number | null>;
+  listDeliveries(accountId: number, limit: number): Promise<DeliveryRecord[]>;
+  deliveryAttempts(deliveryId: number): Promise<DeliveryAttempt[]>;
+  getDeliveryByEventId(accountId: number, eventId: string): Promise<DeliveryRecord | null>;
+  /** Starts a new delivery cycle for an event (same event id and body). */
+  redeliver(accountId: number, eventId: string, nowMs: number): Promise<DeliveryRecord | null>;
+  /** Inserts a standalone event (test events, received faxes). */
+  insertEvent(accountId: number, jobId: number | null, event: NewEvent, nowMs: number): Promise<DeliveryRecord>;
+}
