@@ -1,0 +1,536 @@
+// The embedded JobStore: one SQLite file (better-sqlite3, WAL). Every multi-row change is
+// one IMMEDIATE transaction, so a crash leaves either all of it or none of it.
+import Database from 'better-sqlite3';
+import { MIGRATIONS } from './migrations.js';
+import { generateApiKey, generateWebhookSecret, hashApiKey, keyPrefix } from './keys.js';
+import {
+  toAccount, toAttempt, toDelivery, toDeliveryAttempt, toJob, toJobDocument, toLedger,
+  type AccountRow, type JobRow,
+} from './rows.js';
+import type {
+  Account, ApiKeyInfo, AttemptRecord, CreateJobsResult, CreatedAccount, DeliveryAttempt, DeliveryRecord,
+  IdempotencyInput, JobDocument, JobListFilter, JobRecord, JobStore, KeyMode, LedgerEntry, NewDocument,
+  NewEvent, NewJob, Stage, TerminalOutcome,
+} from './types.js';
+
+type Db = Database.Database;
+const STARTED = `('preparing', 'dialing', 'transmitting')`;
+
+export class SqliteJobStore implements JobStore {
+  readonly db: Db;
+
+  constructor(path: string) {
+    this.db = new Database(path);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('foreign_keys = ON');
+    this.db.pragma('busy_timeout = 5000');
+  }
+
+  /** Runs `fn` in one IMMEDIATE transaction. */
+  private tx<T>(fn: () => T): T {
+    return this.db.transaction(fn).immediate();
+  }
+
+  async migrate(): Promise<void> {
+    this.db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`);
+    for (const m of MIGRATIONS) {
+      this.tx(() => {
+        if (this.db.prepare('SELECT 1 FROM schema_migrations WHERE version = ?').get(m.version)) return;
+        for (const s of m.statements) this.db.exec(s);
+        this.db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(m.version, m.name, Date.now());
+      });
+    }
+  }
+
+  async schemaVersion(): Promise<number> {
+    const r = this.db.prepare('SELECT MAX(version) v FROM schema_migrations').get() as { v: number | null };
+    return r.v ?? 0;
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+
+  // ---------------------------------------------------------------- accounts and keys
+
+  async createAccount(input: { name: string; balanceCents: number; faxNumber: string; webhookUrl?: string | null; nowMs: number }): Promise<CreatedAccount> {
+    return this.tx(() => {
+      const id = Number(
+        this.db
+          .prepare('INSERT INTO accounts (name, balance_cents, fax_number, webhook_url, webhook_secret, created_at) VALUES (?, 0, ?, ?, ?, ?)')
+          .run(input.name, input.faxNumber, input.webhookUrl ?? null, generateWebhookSecret(), input.nowMs).lastInsertRowid,
+      );
+      if (input.balanceCents > 0) this.credit(id, null, 'topup', input.balanceCents, input.nowMs);
+      const liveKey = this.insertKey(id, 'live', input.nowMs);
+      const testKey = this.insertKey(id, 'test', input.nowMs);
+      return { account: this.accountSync(id)!, liveKey, testKey };
+    });
+  }
+
+  private insertKey(accountId: number, mode: KeyMode, nowMs: number): string {
+    const key = generateApiKey(mode);
+    this.db
+      .prepare('INSERT INTO api_keys (account_id, mode, key_hash, key_prefix, created_at) VALUES (?, ?, ?, ?, ?)')
+      .run(accountId, mode, hashApiKey(key), keyPrefix(key), nowMs);
+    return key;
+  }
+
+  private accountSync(id: number): Account | null {
+    const r = this.db.prepare('SELECT * FROM accounts WHERE id = ?').get(id) as AccountRow | undefined;
+    return r ? toAccount(r) : null;
+  }
+
+  async getAccount(accountId: number): Promise<Account | null> {
+    return this.accountSync(accountId);
+  }
+
+  async findApiKey(presentedKey: string): Promise<ApiKeyInfo | null> {
+    const r = this.db
+      .prepare('SELECT id, account_id, mode FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL')
+      .get(hashApiKey(presentedKey)) as { id: number; account_id: number; mode: KeyMode } | undefined;
+    return r ? { keyId: r.id, accountId: r.account_id, mode: r.mode } : null;
+  }
+
+  async rotateApiKey(accountId: number, mode: KeyMode, nowMs: number): Promise<string> {
+    return this.tx(() => {
+      this.db.prepare('UPDATE api_keys SET revoked_at = ? WHERE account_id = ? AND mode = ? AND revoked_at IS NULL').run(nowMs, accountId, mode);
+      return this.insertKey(accountId, mode, nowMs);
+    });
+  }
+
+  async setWebhook(accountId: number, patch: { url?: string | null; rotateSecret?: boolean }): Promise<Account> {
+    return this.tx(() => {
+      if (patch.url !== undefined) this.db.prepare('UPDATE accounts SET webhook_url = ? WHERE id = ?').run(patch.url, accountId);
+      if (patch.rotateSecret) this.db.prepare('UPDATE accounts SET webhook_secret = ? WHERE id = ?').run(generateWebhookSecret(), accountId);
+      const a = this.accountSync(accountId);
+      if (!a) throw new Error(`account ${accountId} does not exist`);
+      return a;
+    });
+  }
+
+  async topUp(accountId: number, amountCents: number, nowMs: number): Promise<Account> {
+    return this.tx(() => {
+      this.credit(accountId, null, 'topup', amountCents, nowMs);
+      return this.accountSync(accountId)!;
+    });
+  }
+
+  async ledger(accountId: number): Promise<LedgerEntry[]> {
+    return (this.db.prepare('SELECT * FROM ledger WHERE account_id = ? ORDER BY id').all(accountId) as Record<string, unknown>[]).map(toLedger);
+  }
+
+  /** Adds `amount` (may be negative) to the balance and the ledger. */
+  private credit(accountId: number, jobId: number | null, kind: LedgerEntry['kind'], amount: number, nowMs: number): void {
+    if (amount === 0) return;
+    this.db.prepare('UPDATE accounts SET balance_cents = balance_cents + ? WHERE id = ?').run(amount, accountId);
+    this.db.prepare('INSERT INTO ledger (account_id, job_id, kind, amount_cents, at) VALUES (?, ?, ?, ?, ?)').run(accountId, jobId, kind, amount, nowMs);
+  }
+
+  /** Takes `amount` from the balance if it is there; false (and nothing written) otherwise. */
+  private debit(accountId: number, jobId: number | null, kind: LedgerEntry['kind'], amount: number, nowMs: number): boolean {
+    if (amount <= 0) return true;
+    const r = this.db.prepare('UPDATE accounts SET balance_cents = balance_cents - ? WHERE id = ? AND balance_cents >= ?').run(amount, accountId, amount);
+    if (r.changes === 0) return false;
+    this.db.prepare('INSERT INTO ledger (account_id, job_id, kind, amount_cents, at) VALUES (?, ?, ?, ?, ?)').run(accountId, jobId, kind, -amount, nowMs);
+    return true;
+  }
+
+  // ---------------------------------------------------------------- jobs
+
+  async createJobs(input: {
+    accountId: number; keyMode: KeyMode; jobs: NewJob[]; documents: NewDocument[]; pages: (string[] | null)[];
+    idempotency: IdempotencyInput | null; nowMs: number;
+  }): Promise<CreateJobsResult> {
+    return this.tx(() => {
+      const replay = this.checkIdempotency(input.accountId, input.idempotency, input.nowMs);
+      if (replay) return replay;
+      const needed = input.jobs.reduce((s, j) => s + j.reserveCents, 0);
+      const balance = this.accountSync(input.accountId)?.balanceCents ?? 0;
+      if (needed > balance) return { kind: 'insufficient_balance', neededCents: needed, balanceCents: balance };
+      const docIds = input.documents.map((d) =>
+        Number(
+          this.db
+            .prepare('INSERT INTO documents (account_id, file_name, file_url, format, page_count, byte_length, data, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+            .run(input.accountId, d.fileName, d.fileUrl, d.format, d.pageCount, d.data ? d.data.length : null, d.data, input.nowMs).lastInsertRowid,
+        ),
+      );
+      const jobIds = input.jobs.map((j) => {
+        const id = this.insertJob(input.accountId, input.keyMode, j, input.nowMs);
+        docIds.forEach((docId, idx) => {
+          const pages = input.pages[idx];
+          this.db.prepare('INSERT INTO job_documents (job_id, idx, document_id, pages) VALUES (?, ?, ?, ?)').run(id, idx, docId, pages ? JSON.stringify(pages) : null);
+        });
+        return id;
+      });
+      this.saveIdempotency(input.accountId, input.idempotency, jobIds);
+      return { kind: 'created', jobIds };
+    });
+  }
+
+  private checkIdempotency(accountId: number, idem: IdempotencyInput | null, nowMs: number): CreateJobsResult | null {
+    if (!idem) return null;
+    const r = this.db
+      .prepare('SELECT request_hash, job_ids, expires_at FROM idempotency_keys WHERE account_id = ? AND idem_key = ?')
+      .get(accountId, idem.key) as { request_hash: string; job_ids: string; expires_at: number } | undefined;
+    if (!r) return null;
+    if (r.expires_at <= nowMs) {
+      this.db.prepare('DELETE FROM idempotency_keys WHERE account_id = ? AND idem_key = ?').run(accountId, idem.key);
+      return null;
+    }
+    if (r.request_hash !== idem.requestHash) return { kind: 'idempotency_conflict' };
+    return { kind: 'replayed', jobIds: JSON.parse(r.job_ids) as number[] };
+  }
+
+  private saveIdempotency(accountId: number, idem: IdempotencyInput | null, jobIds: number[]): void {
+    if (!idem) return;
+    this.db
+      .prepare('INSERT INTO idempotency_keys (account_id, idem_key, request_hash, job_ids, expires_at) VALUES (?, ?, ?, ?, ?)')
+      .run(accountId, idem.key, idem.requestHash, JSON.stringify(jobIds), idem.expiresAtMs);
+  }
+
+  /** Inserts a job and takes its reservation (the caller checked the balance in this transaction). */
+  private insertJob(accountId: number, keyMode: KeyMode, j: NewJob, nowMs: number): number {
+    const scheduled = j.sendAtMs !== null && j.sendAtMs > nowMs;
+    const id = Number(
+      this.db
+        .prepare(
+          `INSERT INTO jobs (account_id, key_mode, direction, from_number, to_number, status, stage, code, message,
+            call_start, total_pages, send_at, deadline, quality, cover, template_id, smart_document_id, line,
+            max_attempts, next_attempt_at, original_job_id, price_cents_per_page, reserved_cents, created_at, updated_at)
+           VALUES (?, ?, 'sent', ?, ?, 'sending', ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)`,
+        )
+        .run(
+          accountId, keyMode, j.fromNumber, j.toNumber, scheduled ? 'scheduled' : 'queued',
+          scheduled ? 'Fax scheduled' : 'Fax queued', nowMs, j.totalPages, j.sendAtMs, j.deadlineMs, j.quality,
+          j.cover ? JSON.stringify(j.cover) : null, j.templateId, j.smartDocumentId, j.line, j.maxAttempts,
+          scheduled ? j.sendAtMs : nowMs, j.originalJobId, j.priceCentsPerPage, nowMs, nowMs,
+        ).lastInsertRowid,
+    );
+    if (j.reserveCents > 0) {
+      if (!this.debit(accountId, id, 'reserve', j.reserveCents, nowMs)) throw new Error('balance changed during reservation');
+      this.db.prepare('UPDATE jobs SET reserved_cents = ? WHERE id = ?').run(j.reserveCents, id);
+    }
+    return id;
+  }
+
+  async createResend(input: { accountId: number; keyMode: KeyMode; originalJobId: number; job: NewJob; nowMs: number }): Promise<CreateJobsResult> {
+    return this.tx(() => {
+      const balance = this.accountSync(input.accountId)?.balanceCents ?? 0;
+      if (input.job.reserveCents > balance) return { kind: 'insufficient_balance', neededCents: input.job.reserveCents, balanceCents: balance };
+      const id = this.insertJob(input.accountId, input.keyMode, input.job, input.nowMs);
+      this.db
+        .prepare('INSERT INTO job_documents (job_id, idx, document_id, pages) SELECT ?, idx, document_id, pages FROM job_documents WHERE job_id = ?')
+        .run(id, input.originalJobId);
+      return { kind: 'created', jobIds: [id] };
+    });
+  }
+
+  private jobSync(jobId: number): JobRecord | null {
+    const r = this.db.prepare('SELECT * FROM jobs WHERE id = ?').get(jobId) as JobRow | undefined;
+    return r ? toJob(r) : null;
+  }
+
+  async getJob(accountId: number, jobId: number): Promise<JobRecord | null> {
+    const j = this.jobSync(jobId);
+    return j && j.accountId === accountId ? j : null;
+  }
+
+  async getJobById(jobId: number): Promise<JobRecord | null> {
+    return this.jobSync(jobId);
+  }
+
+  async listJobs(accountId: number, f: JobListFilter): Promise<JobRecord[]> {
+    const where = ['account_id = ?'];
+    const args: unknown[] = [accountId];
+    if (f.status) (where.push('status = ?'), args.push(f.status));
+    if (f.direction) (where.push('direction = ?'), args.push(f.direction));
+    if (f.fromMs !== undefined) (where.push('call_start >= ?'), args.push(f.fromMs));
+    if (f.toMs !== undefined) (where.push('call_start < ?'), args.push(f.toMs));
+    if (f.number) (where.push(`(instr(to_number, ?) > 0 OR instr(from_number, ?) > 0)`), args.push(f.number, f.number));
+    if (f.beforeJobId !== undefined) (where.push('id < ?'), args.push(f.beforeJobId));
+    args.push(f.limit);
+    const rows = this.db.prepare(`SELECT * FROM jobs WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ?`).all(...args) as JobRow[];
+    return rows.map(toJob);
+  }
+
+  async jobDocuments(jobId: number): Promise<JobDocument[]> {
+    const rows = this.db
+      .prepare(
+        `SELECT jd.idx, jd.document_id, jd.pages, d.file_name, d.file_url, d.format, d.page_count, d.byte_length
+         FROM job_documents jd JOIN documents d ON d.id = jd.document_id WHERE jd.job_id = ? ORDER BY jd.idx`,
+      )
+      .all(jobId) as Record<string, unknown>[];
+    return rows.map(toJobDocument);
+  }
+
+  async documentBytes(documentId: number): Promise<Buffer | null> {
+    const r = this.db.prepare('SELECT data FROM documents WHERE id = ?').get(documentId) as { data: Buffer | null } | undefined;
+    return r?.data ?? null;
+  }
+
+  async setDocumentContent(documentId: number, data: Buffer, format: string, pageCount: number | null): Promise<void> {
+    this.db
+      .prepare('UPDATE documents SET data = ?, byte_length = ?, format = ?, page_count = ? WHERE id = ?')
+      .run(data, data.length, format, pageCount, documentId);
+  }
+
+  async attempts(jobId: number): Promise<AttemptRecord[]> {
+    return (this.db.prepare('SELECT * FROM attempts WHERE job_id = ? ORDER BY attempt').all(jobId) as Record<string, unknown>[]).map(toAttempt);
+  }
+
+  async cancelJob(input: { accountId: number; jobId: number; nowMs: number; message: string; event: (job: JobRecord) => NewEvent }) {
+    return this.tx(() => {
+      const job = this.jobSync(input.jobId);
+      if (!job || job.accountId !== input.accountId) return { kind: 'not_found' as const };
+      if (job.status !== 'sending' || job.leaseOwner !== null || (job.stage !== 'scheduled' && job.stage !== 'queued')) {
+        return { kind: 'not_cancelable' as const, job };
+      }
+      const done = this.finish(job, { status: 'canceled', code: 0, message: input.message, transferredPages: 0 }, input.nowMs, input.event);
+      return { kind: 'canceled' as const, job: done };
+    });
+  }
+
+  // ---------------------------------------------------------------- dispatcher
+
+  async leaseDueJobs(input: { owner: string; nowMs: number; leaseMs: number; limit: number }): Promise<JobRecord[]> {
+    return this.tx(() => {
+      const rows = this.db
+        .prepare(
+          `SELECT id, stage FROM jobs WHERE status = 'sending' AND (
+             (stage IN ('scheduled', 'queued') AND lease_owner IS NULL AND next_attempt_at <= ?)
+             OR (stage IN ${STARTED} AND (lease_until IS NULL OR lease_until <= ?)))
+           ORDER BY next_attempt_at, id LIMIT ?`,
+        )
+        .all(input.nowMs, input.nowMs, input.limit) as { id: number; stage: Stage }[];
+      for (const r of rows) {
+        // An attempt left open by a process that died is closed as interrupted.
+        this.db
+          .prepare(`UPDATE attempts SET ended_at = ?, code = -3199, message = 'Attempt interrupted: the process handling it stopped' WHERE job_id = ? AND ended_at IS NULL`)
+          .run(input.nowMs, r.id);
+        this.db
+          .prepare(`UPDATE jobs SET lease_owner = ?, lease_until = ?, stage = 'preparing', message = 'Preparing documents', updated_at = ? WHERE id = ?`)
+          .run(input.owner, input.nowMs + input.leaseMs, input.nowMs, r.id);
+      }
+      return rows.map((r) => this.jobSync(r.id)!);
+    });
+  }
+
+  async renewLease(jobId: number, owner: string, untilMs: number): Promise<boolean> {
+    return this.db.prepare(`UPDATE jobs SET lease_until = ? WHERE id = ? AND lease_owner = ? AND status = 'sending'`).run(untilMs, jobId, owner).changes > 0;
+  }
+
+  async releaseLeases(owner: string | null, nowMs: number): Promise<number> {
+    const cond = owner === null ? 'lease_owner IS NOT NULL' : 'lease_owner = ?';
+    const args = owner === null ? [nowMs] : [nowMs, owner];
+    return this.db.prepare(`UPDATE jobs SET lease_until = ? WHERE status = 'sending' AND ${cond}`).run(...args).changes;
+  }
+
+  async nextDueAtMs(): Promise<number | null> {
+    const r = this.db
+      .prepare(
+        `SELECT MIN(t) t FROM (
+           SELECT MIN(next_attempt_at) t FROM jobs WHERE status = 'sending' AND stage IN ('scheduled', 'queued') AND lease_owner IS NULL
+           UNION ALL SELECT MIN(lease_until) t FROM jobs WHERE status = 'sending' AND stage IN ${STARTED})`,
+      )
+      .get() as { t: number | null };
+    return r.t ?? null;
+  }
+
+  async updateProgress(jobId: number, owner: string, p: { stage?: Stage; totalPages?: number; transferredPages?: number; detail?: Record<string, unknown>; nowMs: number }): Promise<boolean> {
+    return this.tx(() => {
+      const job = this.jobSync(jobId);
+      if (!job || job.status !== 'sending' || job.leaseOwner !== owner) return false;
+      const detail = p.detail ? JSON.stringify({ ...job.detail, ...p.detail }) : null;
+      this.db
+        .prepare(
+          `UPDATE jobs SET stage = COALESCE(?, stage), total_pages = COALESCE(?, total_pages),
+             transferred_pages = COALESCE(?, transferred_pages), detail = COALESCE(?, detail), message = ?, updated_at = ? WHERE id = ?`,
+        )
+        .run(p.stage ?? null, p.totalPages ?? null, p.transferredPages ?? null, detail, stageMessage(p.stage ?? job.stage), p.nowMs, jobId);
+      return true;
+    });
+  }
+
+  async adjustReservation(jobId: number, reserveCents: number, nowMs: number): Promise<boolean> {
+    return this.tx(() => {
+      const job = this.jobSync(jobId);
+      if (!job) return false;
+      const diff = reserveCents - job.reservedCents;
+      if (diff > 0 && !this.debit(job.accountId, jobId, 'reserve', diff, nowMs)) return false;
+      if (diff < 0) this.credit(job.accountId, jobId, 'release', -diff, nowMs);
+      this.db.prepare('UPDATE jobs SET reserved_cents = ? WHERE id = ?').run(reserveCents, jobId);
+      return true;
+    });
+  }
+
+  async startAttempt(jobId: number, owner: string, nowMs: number): Promise<number> {
+    return this.tx(() => {
+      const job = this.jobSync(jobId);
+      if (!job || job.leaseOwner !== owner) throw new Error(`job ${jobId} is not leased by ${owner}`);
+      const last = this.db.prepare('SELECT MAX(attempt) n FROM attempts WHERE job_id = ?').get(jobId) as { n: number | null };
+      const n = (last.n ?? 0) + 1;
+      this.db.prepare('INSERT INTO attempts (job_id, attempt, started_at) VALUES (?, ?, ?)').run(jobId, n, nowMs);
+      this.db.prepare('UPDATE jobs SET attempts = attempts + 1, updated_at = ? WHERE id = ?').run(nowMs, jobId);
+      return n;
+    });
+  }
+
+  async finishAttempt(jobId: number, attempt: number, o: { code: number; message: string; pagesTransferred: number; detail?: Record<string, unknown>; nowMs: number }): Promise<void> {
+    this.db
+      .prepare('UPDATE attempts SET ended_at = ?, code = ?, message = ?, pages_transferred = ?, detail = ? WHERE job_id = ? AND attempt = ?')
+      .run(o.nowMs, o.code, o.message, o.pagesTransferred, JSON.stringify(o.detail ?? {}), jobId, attempt);
+  }
+
+  async requeueJob(jobId: number, owner: string, nextAttemptAtMs: number, nowMs: number): Promise<boolean> {
+    return (
+      this.db
+        .prepare(
+          `UPDATE jobs SET stage = 'queued', lease_owner = NULL, lease_until = NULL, next_attempt_at = ?, message = 'Waiting to retry', updated_at = ?
+           WHERE id = ? AND lease_owner = ? AND status = 'sending'`,
+        )
+        .run(nextAttemptAtMs, nowMs, jobId, owner).changes > 0
+    );
+  }
+
+  async completeJob(input: { jobId: number; owner: string | null; outcome: TerminalOutcome; nowMs: number; event: (job: JobRecord) => NewEvent }): Promise<JobRecord | null> {
+    return this.tx(() => {
+      const job = this.jobSync(input.jobId);
+      if (!job || job.status !== 'sending') return null;
+      if (input.owner !== null && job.leaseOwner !== input.owner) return null;
+      return this.finish(job, input.outcome, input.nowMs, input.event);
+    });
+  }
+
+  /** Terminal transition inside a transaction: settle the ledger, write the outcome, queue the event. */
+  private finish(job: JobRecord, o: TerminalOutcome, nowMs: number, event: (job: JobRecord) => NewEvent): JobRecord {
+    // Settle: the reservation comes back whole, then the transferred pages are charged
+    // (never more than the account holds: the balance cannot go negative).
+    this.credit(job.accountId, job.jobId, 'release', job.reservedCents, nowMs);
+    const wanted = job.keyMode === 'live' ? o.transferredPages * job.priceCentsPerPage : 0;
+    const balance = this.accountSync(job.accountId)!.balanceCents;
+    const charge = Math.min(wanted, balance);
+    if (charge > 0) this.debit(job.accountId, job.jobId, 'charge', charge, nowMs);
+    const detail = JSON.stringify({ ...job.detail, ...(o.detail ?? {}) });
+    this.db
+      .prepare(
+        `UPDATE jobs SET status = ?, stage = NULL, code = ?, message = ?, transferred_pages = ?, call_end = ?, reserved_cents = 0,
+           charged_cents = ?, detail = ?, lease_owner = NULL, lease_until = NULL, updated_at = ? WHERE id = ?`,
+      )
+      .run(o.status, o.code, o.message, o.transferredPages, nowMs, charge, detail, nowMs, job.jobId);
+    const done = this.jobSync(job.jobId)!;
+    this.insertEventSync(job.accountId, job.jobId, event(done), nowMs);
+    return done;
+  }
+
+  // ---------------------------------------------------------------- webhook outbox
+
+  private insertEventSync(accountId: number, jobId: number | null, e: NewEvent, nowMs: number): DeliveryRecord {
+    const url = this.accountSync(accountId)?.webhookUrl ?? null;
+    const id = this.db
+      .prepare(
+        `INSERT INTO deliveries (event_id, account_id, job_id, type, body, url, status, attempts, next_attempt_at, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?)`,
+      )
+      .run(e.eventId, accountId, jobId, e.type, e.body, url, url ? 'pending' : 'skipped', url ? nowMs : null, nowMs).lastInsertRowid;
+    return this.deliverySync(Number(id))!;
+  }
+
+  private deliverySync(id: number): DeliveryRecord | null {
+    const r = this.db.prepare('SELECT * FROM deliveries WHERE id = ?').get(id) as Record<string, unknown> | undefined;
+    return r ? toDelivery(r) : null;
+  }
+
+  async insertEvent(accountId: number, jobId: number | null, event: NewEvent, nowMs: number): Promise<DeliveryRecord> {
+    return this.tx(() => this.insertEventSync(accountId, jobId, event, nowMs));
+  }
+
+  /** Claims due deliveries. Each is sent to the account's current webhook URL when one is set. */
+  async claimDueDeliveries(input: { owner: string; nowMs: number; leaseMs: number; limit: number }): Promise<DeliveryRecord[]> {
+    return this.tx(() => {
+      const rows = this.db
+        .prepare(
+          `SELECT id FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ? AND (lease_owner IS NULL OR lease_until <= ?)
+           ORDER BY next_attempt_at, id LIMIT ?`,
+        )
+        .all(input.nowMs, input.nowMs, input.limit) as { id: number }[];
+      const upd = this.db.prepare(
+        `UPDATE deliveries SET lease_owner = ?, lease_until = ?,
+           url = COALESCE((SELECT webhook_url FROM accounts WHERE accounts.id = deliveries.account_id), url) WHERE id = ?`,
+      );
+      return rows.map((r) => {
+        upd.run(input.owner, input.nowMs + input.leaseMs, r.id);
+        return this.deliverySync(r.id)!;
+      });
+    });
+  }
+
+  async recordDeliveryAttempt(input: {
+    deliveryId: number; owner: string; attempt: Omit<DeliveryAttempt, 'deliveryId' | 'attempt'>;
+    next: { status: 'delivered' } | { status: 'failed' } | { status: 'pending'; nextAttemptAtMs: number };
+  }): Promise<void> {
+    this.tx(() => {
+      const d = this.deliverySync(input.deliveryId);
+      if (!d || d.status !== 'pending' || d.leaseOwner !== input.owner) return;
+      const n = d.attempts + 1;
+      const a = input.attempt;
+      this.db
+        .prepare('INSERT INTO delivery_attempts (delivery_id, attempt, at, http_status, latency_ms, error) VALUES (?, ?, ?, ?, ?, ?)')
+        .run(d.id, n, a.atMs, a.httpStatus, Math.round(a.latencyMs), a.error);
+      const next = input.next.status === 'pending' ? input.next.nextAttemptAtMs : null;
+      this.db
+        .prepare('UPDATE deliveries SET attempts = ?, status = ?, next_attempt_at = ?, lease_owner = NULL, lease_until = NULL WHERE id = ?')
+        .run(n, input.next.status, next, d.id);
+    });
+  }
+
+  async nextDeliveryDueAtMs(): Promise<number | null> {
+    const r = this.db
+      .prepare(`SELECT MIN(COALESCE(CASE WHEN lease_owner IS NULL THEN next_attempt_at ELSE MAX(next_attempt_at, lease_until) END, next_attempt_at)) t FROM deliveries WHERE status = 'pending'`)
+      .get() as { t: number | null };
+    return r.t ?? null;
+  }
+
+  async listDeliveries(accountId: number, limit: number): Promise<DeliveryRecord[]> {
+    return (this.db.prepare('SELECT * FROM deliveries WHERE account_id = ? ORDER BY id DESC LIMIT ?').all(accountId, limit) as Record<string, unknown>[]).map(toDelivery);
+  }
+
+  async deliveryAttempts(deliveryId: number): Promise<DeliveryAttempt[]> {
+    return (this.db.prepare('SELECT * FROM delivery_attempts WHERE delivery_id = ? ORDER BY id').all(deliveryId) as Record<string, unknown>[]).map(toDeliveryAttempt);
+  }
+
+  async getDeliveryByEventId(accountId: number, eventId: string): Promise<DeliveryRecord | null> {
+    const r = this.db.prepare('SELECT * FROM deliveries WHERE account_id = ? AND event_id = ?').get(accountId, eventId) as Record<string, unknown> | undefined;
+    return r ? toDelivery(r) : null;
+  }
+
+  async redeliver(accountId: number, eventId: string, nowMs: number): Promise<DeliveryRecord | null> {
+    return this.tx(() => {
+      const d = this.db.prepare('SELECT * FROM deliveries WHERE account_id = ? AND event_id = ?').get(accountId, eventId) as Record<string, unknown> | undefined;
+      if (!d) return null;
+      const url = this.accountSync(accountId)?.webhookUrl ?? null;
+      if (!url) return null;
+      this.db
+        .prepare(`UPDATE deliveries SET status = 'pending', attempts = 0, next_attempt_at = ?, url = ?, lease_owner = NULL, lease_until = NULL WHERE id = ?`)
+        .run(nowMs, url, d.id);
+      return this.deliverySync(Number(d.id));
+    });
+  }
+}
+
+function stageMessage(stage: Stage | null): string {
+  switch (stage) {
+    case 'scheduled': return 'Fax scheduled';
+    case 'queued': return 'Fax queued';
+    case 'preparing': return 'Preparing documents';
+    case 'dialing': return 'Dialing';
+    case 'transmitting': return 'Transmitting pages';
+    default: return '';
+  }
+}
+
+export async function openSqliteStore(path: string): Promise<SqliteJobStore> {
+  const store = new SqliteJobStore(path);
+  await store.migrate();
+  return store;
+}

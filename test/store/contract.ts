@@ -1,0 +1,231 @@
+// The JobStore contract: one suite, run unchanged against every engine.
+import { describe, it, expect, beforeEach, afterEach } from 'vitest';
+import type { JobStore, NewJob, NewEvent, JobRecord } from '../../src/store/index.js';
+
+const T0 = Date.UTC(2026, 0, 1);
+let seq = 0;
+const ev = (type = 'fax.completed') => (job: JobRecord): NewEvent => ({
+  eventId: `evt-${job.jobId}-${++seq}`,
+  type,
+  body: JSON.stringify({ event: type, data: { jobId: job.jobId, faxStatus: job.status } }),
+});
+
+function newJob(over: Partial<NewJob> = {}): NewJob {
+  return {
+    toNumber: '+14155550123', fromNumber: '+14155550100', quality: 'Standard', cover: null, templateId: null,
+    smartDocumentId: null, sendAtMs: null, deadlineMs: T0 + 86_400_000, line: 'virtual', maxAttempts: 3,
+    totalPages: 2, priceCentsPerPage: 7, reserveCents: 14, originalJobId: null, ...over,
+  };
+}
+
+const doc = { fileName: 'a.pdf', fileUrl: null, data: Buffer.from('%PDF-1.4 test'), format: 'pdf', pageCount: 2 };
+
+export function jobStoreContract(name: string, open: () => Promise<{ store: JobStore; reopen: () => Promise<JobStore> }>): void {
+  describe(`JobStore contract: ${name}`, () => {
+    let store: JobStore;
+    let reopen: () => Promise<JobStore>;
+    let accountId: number;
+
+    beforeEach(async () => {
+      ({ store, reopen } = await open());
+      const created = await store.createAccount({ name: 'acme', balanceCents: 100, faxNumber: '+14155550100', webhookUrl: 'http://127.0.0.1:1/hook', nowMs: T0 });
+      accountId = created.account.id;
+    });
+    afterEach(async () => {
+      await store.close();
+    });
+
+    const create = (over: Partial<NewJob> = {}, idem: { key: string; hash: string } | null = null) =>
+      store.createJobs({
+        accountId, keyMode: 'live', jobs: [newJob(over)], documents: [doc], pages: [['1-2']],
+        idempotency: idem ? { key: idem.key, requestHash: idem.hash, expiresAtMs: T0 + 86_400_000 } : null, nowMs: T0,
+      });
+
+    it('migrations are idempotent and accounts get live and test keys that authenticate', async () => {
+      await store.migrate();
+      const c = await store.createAccount({ name: 'b', balanceCents: 0, faxNumber: '+14155550199', nowMs: T0 });
+      expect(c.liveKey).toMatch(/^fs_live_/);
+      expect(c.testKey).toMatch(/^fs_test_/);
+      expect(await store.findApiKey(c.liveKey)).toMatchObject({ accountId: c.account.id, mode: 'live' });
+      expect(await store.findApiKey(c.testKey)).toMatchObject({ accountId: c.account.id, mode: 'test' });
+      expect(await store.findApiKey(c.liveKey + 'x')).toBeNull();
+    });
+
+    it('rotating a key revokes the old one', async () => {
+      const c = await store.createAccount({ name: 'b', balanceCents: 0, faxNumber: '+14155550199', nowMs: T0 });
+      const fresh = await store.rotateApiKey(c.account.id, 'test', T0);
+      expect(await store.findApiKey(c.testKey)).toBeNull();
+      expect(await store.findApiKey(fresh)).toMatchObject({ mode: 'test' });
+      expect(await store.findApiKey(c.liveKey)).not.toBeNull();
+    });
+
+    it('creating jobs reserves the balance and records it in the ledger', async () => {
+      const r = await create();
+      expect(r.kind).toBe('created');
+      expect((await store.getAccount(accountId))!.balanceCents).toBe(86);
+      const ledger = await store.ledger(accountId);
+      expect(ledger.map((l) => [l.kind, l.amountCents])).toEqual([['topup', 100], ['reserve', -14]]);
+      const id = (r as { jobIds: number[] }).jobIds[0]!;
+      const job = (await store.getJob(accountId, id))!;
+      expect(job).toMatchObject({ status: 'sending', stage: 'queued', reservedCents: 14, totalPages: 2, direction: 'sent' });
+      expect(await store.jobDocuments(id)).toMatchObject([{ fileName: 'a.pdf', pages: ['1-2'], format: 'pdf', byteLength: doc.data.length }]);
+    });
+
+    it('refuses a reservation larger than the balance and writes nothing', async () => {
+      const r = await create({ reserveCents: 101 });
+      expect(r).toEqual({ kind: 'insufficient_balance', neededCents: 101, balanceCents: 100 });
+      expect(await store.listJobs(accountId, { limit: 10 })).toEqual([]);
+      expect((await store.getAccount(accountId))!.balanceCents).toBe(100);
+    });
+
+    it('replays an idempotency key and refuses it with another body', async () => {
+      const a = await create({}, { key: 'k1', hash: 'h1' });
+      const b = await create({}, { key: 'k1', hash: 'h1' });
+      expect(b).toEqual({ kind: 'replayed', jobIds: (a as { jobIds: number[] }).jobIds });
+      expect(await create({}, { key: 'k1', hash: 'h2' })).toEqual({ kind: 'idempotency_conflict' });
+      expect((await store.getAccount(accountId))!.balanceCents).toBe(86);
+    });
+
+    it('another account never sees a job', async () => {
+      const r = (await create()) as { jobIds: number[] };
+      const other = await store.createAccount({ name: 'x', balanceCents: 0, faxNumber: '+14155550198', nowMs: T0 });
+      expect(await store.getJob(other.account.id, r.jobIds[0]!)).toBeNull();
+      expect(await store.listJobs(other.account.id, { limit: 10 })).toEqual([]);
+      expect((await store.cancelJob({ accountId: other.account.id, jobId: r.jobIds[0]!, nowMs: T0, message: 'x', event: ev() })).kind).toBe('not_found');
+    });
+
+    it('leases due jobs once, completes them once, settles the ledger and queues the event', async () => {
+      const r = (await create()) as { jobIds: number[] };
+      const id = r.jobIds[0]!;
+      const leased = await store.leaseDueJobs({ owner: 'A', nowMs: T0, leaseMs: 30_000, limit: 10 });
+      expect(leased.map((j) => [j.jobId, j.stage, j.leaseOwner])).toEqual([[id, 'preparing', 'A']]);
+      expect(await store.leaseDueJobs({ owner: 'B', nowMs: T0 + 1000, leaseMs: 30_000, limit: 10 })).toEqual([]);
+      expect(await store.updateProgress(id, 'B', { stage: 'dialing', nowMs: T0 })).toBe(false);
+      expect(await store.updateProgress(id, 'A', { stage: 'transmitting', transferredPages: 1, nowMs: T0 })).toBe(true);
+      const n = await store.startAttempt(id, 'A', T0);
+      await store.finishAttempt(id, n, { code: 0, message: 'ok', pagesTransferred: 1, nowMs: T0 + 5000 });
+      const done = await store.completeJob({ jobId: id, owner: 'A', outcome: { status: 'failed', code: -3107, message: 'page 2 failed', transferredPages: 1 }, nowMs: T0 + 5000, event: ev() });
+      expect(done).toMatchObject({ status: 'failed', stage: null, code: -3107, transferredPages: 1, chargedCents: 7, reservedCents: 0, callEndMs: T0 + 5000 });
+      expect(await store.completeJob({ jobId: id, owner: 'A', outcome: { status: 'delivered', code: 0, message: '', transferredPages: 2 }, nowMs: T0, event: ev() })).toBeNull();
+      expect((await store.getAccount(accountId))!.balanceCents).toBe(93);
+      const ledger = await store.ledger(accountId);
+      expect(ledger.reduce((s, l) => s + l.amountCents, 0)).toBe(93);
+      const deliveries = await store.listDeliveries(accountId, 10);
+      expect(deliveries).toHaveLength(1);
+      expect(deliveries[0]).toMatchObject({ jobId: id, status: 'pending', url: 'http://127.0.0.1:1/hook', attempts: 0 });
+      expect(await store.attempts(id)).toMatchObject([{ attempt: 1, code: 0, pagesTransferred: 1 }]);
+    });
+
+    it('a job whose lease expired is taken over and its open attempt closed', async () => {
+      const id = ((await create()) as { jobIds: number[] }).jobIds[0]!;
+      await store.leaseDueJobs({ owner: 'A', nowMs: T0, leaseMs: 30_000, limit: 10 });
+      await store.startAttempt(id, 'A', T0);
+      expect(await store.nextDueAtMs()).toBe(T0 + 30_000);
+      const again = await store.leaseDueJobs({ owner: 'B', nowMs: T0 + 30_000, leaseMs: 30_000, limit: 10 });
+      expect(again.map((j) => j.leaseOwner)).toEqual(['B']);
+      expect((await store.attempts(id))[0]).toMatchObject({ endedAtMs: T0 + 30_000, code: -3199 });
+    });
+
+    it('releaseLeases makes started jobs due at once (restart of the embedded service)', async () => {
+      const id = ((await create()) as { jobIds: number[] }).jobIds[0]!;
+      await store.leaseDueJobs({ owner: 'A', nowMs: T0, leaseMs: 30_000, limit: 10 });
+      expect(await store.releaseLeases(null, T0 + 1)).toBe(1);
+      expect((await store.leaseDueJobs({ owner: 'B', nowMs: T0 + 1, leaseMs: 30_000, limit: 10 })).map((j) => j.jobId)).toEqual([id]);
+    });
+
+    it('scheduled jobs wait for sendAt; cancel works until dialing, then refuses', async () => {
+      const sched = ((await create({ sendAtMs: T0 + 3_600_000 })) as { jobIds: number[] }).jobIds[0]!;
+      expect((await store.getJob(accountId, sched))!.stage).toBe('scheduled');
+      expect(await store.leaseDueJobs({ owner: 'A', nowMs: T0, leaseMs: 30_000, limit: 10 })).toEqual([]);
+      expect(await store.nextDueAtMs()).toBe(T0 + 3_600_000);
+      const c = await store.cancelJob({ accountId, jobId: sched, nowMs: T0 + 10, message: 'canceled', event: ev() });
+      expect(c).toMatchObject({ kind: 'canceled', job: { status: 'canceled', reservedCents: 0, chargedCents: 0 } });
+      expect((await store.getAccount(accountId))!.balanceCents).toBe(100);
+      expect((await store.cancelJob({ accountId, jobId: sched, nowMs: T0, message: 'x', event: ev() })).kind).toBe('not_cancelable');
+      const now = ((await create()) as { jobIds: number[] }).jobIds[0]!;
+      await store.leaseDueJobs({ owner: 'A', nowMs: T0, leaseMs: 30_000, limit: 10 });
+      expect((await store.cancelJob({ accountId, jobId: now, nowMs: T0, message: 'x', event: ev() })).kind).toBe('not_cancelable');
+    });
+
+    it('requeue puts a job back for a later attempt', async () => {
+      const id = ((await create()) as { jobIds: number[] }).jobIds[0]!;
+      await store.leaseDueJobs({ owner: 'A', nowMs: T0, leaseMs: 30_000, limit: 10 });
+      expect(await store.requeueJob(id, 'A', T0 + 300_000, T0)).toBe(true);
+      expect(await store.getJob(accountId, id)).toMatchObject({ stage: 'queued', leaseOwner: null, nextAttemptAtMs: T0 + 300_000 });
+      expect(await store.leaseDueJobs({ owner: 'A', nowMs: T0 + 299_999, leaseMs: 30_000, limit: 10 })).toEqual([]);
+      expect(await store.leaseDueJobs({ owner: 'A', nowMs: T0 + 300_000, leaseMs: 30_000, limit: 10 })).toHaveLength(1);
+    });
+
+    it('adjusts a reservation up and down, never below zero balance', async () => {
+      const id = ((await create()) as { jobIds: number[] }).jobIds[0]!;
+      expect(await store.adjustReservation(id, 50, T0)).toBe(true);
+      expect((await store.getAccount(accountId))!.balanceCents).toBe(50);
+      expect(await store.adjustReservation(id, 101, T0)).toBe(false);
+      expect(await store.adjustReservation(id, 7, T0)).toBe(true);
+      expect((await store.getAccount(accountId))!.balanceCents).toBe(93);
+    });
+
+    it('resend shares the documents of the original', async () => {
+      const id = ((await create()) as { jobIds: number[] }).jobIds[0]!;
+      const r = await store.createResend({ accountId, keyMode: 'test', originalJobId: id, job: newJob({ reserveCents: 0, originalJobId: id, toNumber: '+14155550124' }), nowMs: T0 });
+      const newId = (r as { jobIds: number[] }).jobIds[0]!;
+      expect(newId).not.toBe(id);
+      const [a, b] = [await store.jobDocuments(id), await store.jobDocuments(newId)];
+      expect(b.map((d) => d.documentId)).toEqual(a.map((d) => d.documentId));
+      expect(await store.getJob(accountId, newId)).toMatchObject({ originalJobId: id, toNumber: '+14155550124', keyMode: 'test' });
+    });
+
+    it('webhook outbox: claim, attempts, retry, failure, redelivery', async () => {
+      const d = await store.insertEvent(accountId, null, { eventId: 'e1', type: 'webhook.test', body: '{"event":"webhook.test"}' }, T0);
+      expect(d.status).toBe('pending');
+      const claimed = await store.claimDueDeliveries({ owner: 'W', nowMs: T0, leaseMs: 60_000, limit: 10 });
+      expect(claimed.map((c) => c.eventId)).toEqual(['e1']);
+      expect(await store.claimDueDeliveries({ owner: 'X', nowMs: T0, leaseMs: 60_000, limit: 10 })).toEqual([]);
+      await store.recordDeliveryAttempt({ deliveryId: d.id, owner: 'W', attempt: { atMs: T0, httpStatus: 500, latencyMs: 3, error: null }, next: { status: 'pending', nextAttemptAtMs: T0 + 300_000 } });
+      expect(await store.nextDeliveryDueAtMs()).toBe(T0 + 300_000);
+      expect(await store.claimDueDeliveries({ owner: 'W', nowMs: T0 + 299_999, leaseMs: 60_000, limit: 10 })).toEqual([]);
+      await store.claimDueDeliveries({ owner: 'W', nowMs: T0 + 300_000, leaseMs: 60_000, limit: 10 });
+      await store.recordDeliveryAttempt({ deliveryId: d.id, owner: 'W', attempt: { atMs: T0 + 300_000, httpStatus: null, latencyMs: 10_000, error: 'timeout' }, next: { status: 'failed' } });
+      expect(await store.getDeliveryByEventId(accountId, 'e1')).toMatchObject({ status: 'failed', attempts: 2, nextAttemptAtMs: null });
+      expect((await store.deliveryAttempts(d.id)).map((a) => [a.attempt, a.httpStatus, a.error])).toEqual([[1, 500, null], [2, null, 'timeout']]);
+      const again = await store.redeliver(accountId, 'e1', T0 + 400_000);
+      expect(again).toMatchObject({ status: 'pending', attempts: 0, eventId: 'e1', body: '{"event":"webhook.test"}' });
+      const other = await store.createAccount({ name: 'x', balanceCents: 0, faxNumber: '+14155550198', nowMs: T0 });
+      expect(await store.redeliver(other.account.id, 'e1', T0)).toBeNull();
+    });
+
+    it('an event with no webhook URL is kept as skipped', async () => {
+      await store.setWebhook(accountId, { url: null });
+      const d = await store.insertEvent(accountId, null, { eventId: 'e2', type: 'webhook.test', body: '{}' }, T0);
+      expect(d.status).toBe('skipped');
+      expect(await store.claimDueDeliveries({ owner: 'W', nowMs: T0 + 1e9, leaseMs: 1, limit: 10 })).toEqual([]);
+    });
+
+    it('rotating the webhook secret changes it', async () => {
+      const before = (await store.getAccount(accountId))!.webhookSecret;
+      const after = await store.setWebhook(accountId, { rotateSecret: true });
+      expect(after.webhookSecret).not.toBe(before);
+      expect(after.webhookSecret).toMatch(/^whsec_/);
+    });
+
+    it('everything survives reopening the store', async () => {
+      const id = ((await create()) as { jobIds: number[] }).jobIds[0]!;
+      await store.leaseDueJobs({ owner: 'A', nowMs: T0, leaseMs: 30_000, limit: 10 });
+      store = await reopen();
+      expect(await store.getJob(accountId, id)).toMatchObject({ stage: 'preparing', leaseOwner: 'A' });
+      expect((await store.getAccount(accountId))!.balanceCents).toBe(86);
+      expect(await store.documentBytes((await store.jobDocuments(id))[0]!.documentId)).toEqual(doc.data);
+    });
+
+    it('lists jobs newest first with filters and keyset paging', async () => {
+      const ids: number[] = [];
+      for (let i = 0; i < 5; i++) ids.push(((await create({ reserveCents: 0, toNumber: `+1415555012${i}` })) as { jobIds: number[] }).jobIds[0]!);
+      const page1 = await store.listJobs(accountId, { limit: 2 });
+      expect(page1.map((j) => j.jobId)).toEqual([ids[4], ids[3]]);
+      const page2 = await store.listJobs(accountId, { limit: 2, beforeJobId: ids[3] });
+      expect(page2.map((j) => j.jobId)).toEqual([ids[2], ids[1]]);
+      expect((await store.listJobs(accountId, { limit: 10, number: '5550122' })).map((j) => j.jobId)).toEqual([ids[2]]);
+      expect(await store.listJobs(accountId, { limit: 10, status: 'delivered' })).toEqual([]);
+    });
+  });
+}
