@@ -1,8 +1,11 @@
 #!/usr/bin/env node
 // The `faxstack` command: runs the compiled CLI (npm run build produces dist/).
-import { main } from '../dist/cli/main.js';
+import { main, UsageError } from '../dist/cli/main.js';
 
 main(process.argv.slice(2)).then(
   (code) => { if (typeof code === 'number') process.exitCode = code; },
-  (err) => { console.error(err instanceof Error ? err.message : err); process.exitCode = 2; },
+  (err) => {
+    process.stderr.write(`faxstack: ${err instanceof Error ? err.message : err}\n`);
+    process.exitCode = err instanceof UsageError ? 2 : 1;
+  },
 );

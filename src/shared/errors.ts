@@ -83,9 +83,12 @@ export function formatMessage(name: ErrorName, ...args: unknown[]): string {
 /** An error with a stable code from the table, optionally naming the offending request field. */
 export class FaxError extends Error {
   readonly def: ErrorDef;
-  readonly field: string | undefined;
+  /** The request field at fault; set once by whoever knows it. */
+  field: string | undefined;
   constructor(name: ErrorName, detail?: string, opts: { field?: string; cause?: unknown } = {}) {
-    super(formatMessage(name, detail ?? ''), opts.cause === undefined ? undefined : { cause: opts.cause });
+    const def = ERRORS[name];
+    const message = def.kind === 'transmission' || def.kind === 'internal' ? outcomeMessage(name, detail) : formatMessage(name, detail ?? '');
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = 'FaxError';
     this.def = ERRORS[name];
     this.field = opts.field;

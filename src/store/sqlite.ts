@@ -306,7 +306,7 @@ export class SqliteJobStore implements JobStore {
       for (const r of rows) {
         // An attempt left open by a process that died is closed as interrupted.
         this.db
-          .prepare(`UPDATE attempts SET ended_at = ?, code = -3199, message = 'Attempt interrupted: the process handling it stopped' WHERE job_id = ? AND ended_at IS NULL`)
+          .prepare(`UPDATE attempts SET ended_at = ?, code = -3199, message = 'Attempt interrupted: the process handling it stopped', detail = '{"interrupted":true}' WHERE job_id = ? AND ended_at IS NULL`)
           .run(input.nowMs, r.id);
         this.db
           .prepare(`UPDATE jobs SET lease_owner = ?, lease_until = ?, stage = 'preparing', message = 'Preparing documents', updated_at = ? WHERE id = ?`)

@@ -1,0 +1,176 @@
+// The HTTP API (fastify 5) under /v1: body parsing with a streaming size cap, accessToken
+// authentication, per-account rate limits, the `_method` override and the error envelope.
+// Routes live in routes-*.ts; this file wires the cross-cutting parts.
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { Clock } from '../shared/clock.js';
+import { FaxError } from '../shared/errors.js';
+import type { Logger } from '../shared/log.js';
+import type { FaxService, Caller } from '../jobs/index.js';
+import type { JobStore } from '../store/index.js';
+import type { WebhookUrlPolicy } from '../webhooks/target.js';
+import { errorReply, fromFrameworkError } from './envelope.js';
+import { AuthFailureLimiter, MemoryRateLimiter, type RateDecision, type RateLimiter } from './rate-limit.js';
+import { parseFormBody } from './validate/index.js';
+import { registerFaxRoutes } from './routes-fax.js';
+import { registerMetaRoutes } from './routes-meta.js';
+import { registerWebhookRoutes } from './routes-webhooks.js';
+
+export const DEFAULT_BODY_LIMIT = 20 * 1024 * 1024;
+
+export interface ApiOptions {
+  store: JobStore;
+  service: FaxService;
+  clock: Clock;
+  logger: Logger;
+  rateLimiter?: RateLimiter;
+  authLimiter?: AuthFailureLimiter;
+  /** Largest request body in bytes (20 MiB); larger ones are refused while streaming. */
+  bodyLimit?: number;
+  /** Which webhook URLs customers may set. */
+  webhookPolicy: WebhookUrlPolicy;
+  /** An event entered the outbox (webhook test). */
+  onEvent?: () => void;
+  /** Trust X-Forwarded-For (behind a reverse proxy). */
+  trustProxy?: boolean;
+  version: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    caller?: Caller;
+  }
+}
+
+export type Method = 'GET' | 'POST';
+
+export interface RouteContext {
+  req: FastifyRequest;
+  reply: FastifyReply;
+  /** Query and body merged for GET, the body for POST; `_method` removed. */
+  params: Record<string, unknown>;
+  caller: Caller;
+  /** The method the request is routed as (after `_method`). */
+  method: Method;
+}
+
+/** Registers a route under /v1 that answers its methods, and POST with `_method` naming one of them. */
+export function defineRoute(app: FastifyInstance, path: string, methods: Method[], handler: (ctx: RouteContext) => Promise<unknown>): void {
+  const registered = [...new Set<Method>([...methods, 'POST'])];
+  app.route({
+    method: registered,
+    url: `/v1${path}`,
+    handler: async (req, reply) => {
+      const body = isRecord(req.body) ? { ...req.body } : {};
+      let method = req.method === 'HEAD' ? 'GET' : req.method;
+      if (req.method === 'POST' && typeof body._method === 'string') method = body._method.trim().toUpperCase();
+      delete body._method;
+      if (!(methods as string[]).includes(method)) {
+        reply.header('Allow', methods.join(', '));
+        throw new FaxError('METHOD_NOT_ALLOWED', `${method} ${path} (use ${methods.join(' or ')})`);
+      }
+      const query = isRecord(req.query) ? req.query : {};
+      const params = method === 'GET' ? { ...query, ...body } : body;
+      return handler({ req, reply, params, caller: req.caller!, method: method as Method });
+    },
+  });
+}
+
+export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
+  const bodyLimit = o.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const limiter = o.rateLimiter ?? new MemoryRateLimiter(o.clock);
+  const authLimiter = o.authLimiter ?? new AuthFailureLimiter(o.clock);
+  const app: FastifyInstance = Fastify({ loggerInstance: o.logger as FastifyBaseLogger, bodyLimit, trustProxy: o.trustProxy ?? false, logController: new LogController({ disableRequestLogging: true }), return503OnClosing: true });
+
+  // Only JSON and form bodies; anything else is 415. Both parsers stop reading at bodyLimit.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit }, (_req, body, done) => {
+    const text = String(body);
+    if (text.trim() === '') return done(null, {});
+    try {
+      done(null, JSON.parse(text));
+    } catch (err) {
+      done(new FaxError('INVALID_PARAMETER', `the body is not valid JSON (${(err as Error).message})`), undefined);
+    }
+  });
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit }, (_req, body, done) => {
+    try {
+      done(null, parseFormBody(String(body)));
+    } catch (err) {
+      done(err as Error, undefined);
+    }
+  });
+
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('Cache-Control', 'no-store');
+    if (!req.url.startsWith('/v1/customer/')) return;
+    const ip = req.ip;
+    const block = authLimiter.blocked(ip);
+    if (block.blocked) {
+      reply.header('Retry-After', String(block.retryAfterSec));
+      throw new FaxError('RATE_LIMITED', 'too many failed authentications from this address');
+    }
+    const header = req.headers['accesstoken'];
+    const key = Array.isArray(header) ? header[0] : header;
+    if (!key) {
+      authLimiter.recordFailure(ip);
+      throw new FaxError('INVALID_API_KEY', 'the accessToken header is missing');
+    }
+    const info = key.length <= 200 ? await o.store.findApiKey(key) : null;
+    if (!info) {
+      authLimiter.recordFailure(ip);
+      throw new FaxError('INVALID_API_KEY', 'the accessToken is not a valid key');
+    }
+    const decision = limiter.acquire(info.accountId);
+    setRateHeaders(reply, decision);
+    if (!decision.allowed) {
+      reply.header('Retry-After', String(decision.retryAfterSec ?? 1));
+      throw new FaxError('RATE_LIMITED', rateMessage(decision));
+    }
+    let released = false;
+    const release = () => {
+      if (!released) (released = true), limiter.release(info.accountId);
+    };
+    // 'close' fires once the response is done or the connection is gone: either ends the flight.
+    reply.raw.once('close', release);
+    req.caller = { accountId: info.accountId, mode: info.mode };
+  });
+
+  app.setErrorHandler((err, req, reply) => {
+    const fe = err instanceof FaxError ? err : fromFrameworkError(err as { code?: string; statusCode?: number; message: string }, bodyLimit);
+    if (fe.kind === 'internal') req.log.error({ err }, 'request failed');
+    const { http, body } = errorReply(fe);
+    if (fe.kind === 'too_large') reply.header('Connection', 'close');
+    void reply.code(http).type('application/json').send(body);
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0];
+    const hint = path?.startsWith('/v1/') || path === '/v1' ? '' : ' (the API lives under /v1)';
+    const { http, body } = errorReply(new FaxError('NOT_FOUND', `no endpoint ${req.method} ${path}${hint}`));
+    void reply.code(http).send(body);
+  });
+
+  registerMetaRoutes(app, o);
+  registerFaxRoutes(app, o);
+  registerWebhookRoutes(app, o);
+  await app.ready();
+  return app;
+}
+
+function setRateHeaders(reply: FastifyReply, d: RateDecision): void {
+  reply.header('X-RateLimit-Limit', String(d.limit));
+  reply.header('X-RateLimit-Remaining', String(d.remaining));
+  reply.header('X-RateLimit-Reset', String(d.resetSec));
+}
+
+function rateMessage(d: RateDecision): string {
+  switch (d.reason) {
+    case 'concurrency': return 'too many requests in flight for this account (at most 20)';
+    case 'burst': return 'burst limit reached (50 requests); slow down';
+    default: return 'hourly limit reached (1000 requests per rolling hour)';
+  }
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !Buffer.isBuffer(v);
+}

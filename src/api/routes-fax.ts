@@ -1,0 +1,80 @@
+// Fax endpoints: send, cancel, resend (SPEC-API.md 4.1-4.3) and the lookups of
+// API-DECISIONS.md 10 (fax-status, fax-list, fax-download).
+import { createHash } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { FaxError } from '../shared/errors.js';
+import { faxObject } from '../store/fax-object.js';
+import { defineRoute, type ApiOptions } from './app.js';
+import { ok } from './envelope.js';
+import { normalizeFaxNumber, parseJobId, parseListQuery, parseSendRequest } from './validate/index.js';
+
+const CONTENT_TYPES: Record<string, string> = {
+  pdf: 'application/pdf', tiff: 'image/tiff', png: 'image/png', jpeg: 'image/jpeg', gif: 'image/gif',
+  webp: 'image/webp', bmp: 'image/bmp', text: 'text/plain; charset=utf-8',
+};
+
+export function registerFaxRoutes(app: FastifyInstance, o: ApiOptions): void {
+  defineRoute(app, '/customer/fax-send', ['POST'], async ({ req, reply, params, caller }) => {
+    const request = parseSendRequest(params, { nowMs: o.clock.now() });
+    const idem = idempotencyKey(req.headers['idempotency-key']);
+    const requestHash = idem ? createHash('sha256').update(JSON.stringify(params)).digest('hex') : '';
+    const r = await o.service.send(caller, request, idem ? { key: idem, requestHash } : null);
+    if (r.replayed) reply.header('Idempotent-Replayed', 'true');
+    const n = r.jobIds.length;
+    const what = n === 1 ? `Fax job ${r.jobIds[0]}` : `${n} fax jobs`;
+    const message = r.replayed ? `${what} already created with this Idempotency-Key` : r.scheduled ? `${what} scheduled` : `${what} queued for sending`;
+    return ok(message, { jobId: r.jobIds[0]!, jobIds: r.jobIds });
+  });
+
+  defineRoute(app, '/customer/fax-cancel', ['POST'], async ({ params, caller }) => {
+    const job = await o.service.cancel(caller, parseJobId(params.jobId));
+    return ok(`Fax job ${job.jobId} canceled`, { jobId: job.jobId, faxStatus: job.status });
+  });
+
+  defineRoute(app, '/customer/fax-resend', ['POST'], async ({ params, caller }) => {
+    const jobId = parseJobId(params.jobId);
+    const raw = params.faxNumber;
+    const faxNumber = raw === undefined || raw === null || raw === '' ? null : normalizeFaxNumber(raw, 'faxNumber');
+    const newId = await o.service.resend(caller, jobId, faxNumber);
+    return ok(`Fax job ${jobId} resent as fax job ${newId}`, { jobId: newId, originalJobId: jobId });
+  });
+
+  defineRoute(app, '/customer/fax-status', ['GET'], async ({ params, caller }) => {
+    const job = await o.service.status(caller, parseJobId(params.jobId));
+    // API-DECISIONS.md 6: status 0 while unfinished, 1 once finished.
+    return job.status === 'sending' ? ok('Fax processing started', faxObject(job), 0) : ok('Fax processing finished', faxObject(job), 1);
+  });
+
+  defineRoute(app, '/customer/fax-list', ['GET'], async ({ params, caller }) => {
+    const filter = parseListQuery(params);
+    const jobs = await o.service.list(caller, filter);
+    const next = jobs.length === filter.limit ? jobs[jobs.length - 1]!.jobId : null;
+    return ok(`${jobs.length} fax jobs`, { faxes: jobs.map(faxObject), next });
+  });
+
+  defineRoute(app, '/customer/fax-download', ['GET'], async ({ reply, params, caller }) => {
+    const jobId = parseJobId(params.jobId);
+    const index = params.file === undefined || params.file === '' ? 0 : parseIndex(params.file);
+    const { doc, data } = await o.service.download(caller, jobId, index);
+    reply.header('Content-Type', CONTENT_TYPES[doc.format ?? ''] ?? 'application/octet-stream');
+    reply.header('Content-Disposition', `attachment; filename="${asciiName(doc.fileName)}"; filename*=UTF-8''${encodeURIComponent(doc.fileName)}`);
+    reply.header('X-Content-Type-Options', 'nosniff');
+    return reply.send(data);
+  });
+}
+
+function parseIndex(v: unknown): number {
+  const s = typeof v === 'number' ? String(v) : v;
+  if (typeof s !== 'string' || !/^\d{1,2}$/.test(s)) throw new FaxError('INVALID_PARAMETER', 'file must be the attachment index (0-19)', { field: 'file' });
+  return Number(s);
+}
+
+/** Idempotency-Key: 1 to 255 visible ASCII characters. */
+function idempotencyKey(v: string | string[] | undefined): string | null {
+  if (v === undefined) return null;
+  const s = Array.isArray(v) ? v[0] ?? '' : v;
+  if (!/^[\x21-\x7e]{1,255}$/.test(s)) throw new FaxError('INVALID_PARAMETER', 'Idempotency-Key must be 1 to 255 visible ASCII characters', { field: 'Idempotency-Key' });
+  return s;
+}
+
+const asciiName = (name: string) => name.replace(/[^\x20-\x7e]|["\\]/g, '_');

@@ -1,0 +1,62 @@
+// The `faxstack` command (DESIGN.md command-line contract). Exit status: 0 success,
+// 1 failure, 2 usage or input error.
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { serveCommand } from './serve.js';
+import { accountsCommand } from './accounts.js';
+import { webhookListenCommand } from './webhook-listen.js';
+
+export const USAGE = `usage: faxstack <command> [options]
+
+commands:
+  serve [--port 8080] [--host 127.0.0.1] [--data ./data]
+        the API, job dispatcher and webhook worker in one process on an embedded SQLite store
+        and the built-in virtual fax line
+  accounts create NAME [--data ./data] [--balance DOLLARS] [--fax-number E164] [--webhook-url URL] [--json]
+        create an account and print its live and test keys (shown once)
+  webhook-listen [--port 9000] [--host 127.0.0.1] [--secret SECRET]
+        a local receiver that prints each webhook and checks its X-Service-Signature
+`;
+
+export async function main(argv: string[]): Promise<number | void> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'serve':
+      return serveCommand(rest);
+    case 'accounts':
+      return accountsCommand(rest);
+    case 'webhook-listen':
+      return webhookListenCommand(rest);
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      process.stdout.write(USAGE);
+      return command === undefined ? 2 : 0;
+    case '--version':
+      process.stdout.write('faxstack 0.1.0\n');
+      return 0;
+    default:
+      process.stderr.write(`faxstack: unknown command "${command}"\n\n${USAGE}`);
+      return 2;
+  }
+}
+
+/** parseArgs with our usage error on bad flags. */
+export interface ParsedArgs {
+  values: Record<string, string | boolean | undefined>;
+  positionals: string[];
+}
+
+export function args(argv: string[], options: NonNullable<ParseArgsConfig['options']>, positionals = false): ParsedArgs {
+  try {
+    const r = parseArgs({ args: argv, options, allowPositionals: positionals, strict: true });
+    return { values: r.values as ParsedArgs['values'], positionals: r.positionals };
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
+
+export class UsageError extends Error {}
+
+/** A string option's value ('' when absent). */
+export const str = (v: string | boolean | undefined): string => (typeof v === 'string' ? v : '');

@@ -1,0 +1,83 @@
+// `faxstack serve`: the whole service in one process. On first start it creates a demo
+// account, saves its keys in the data directory and prints how to send a first fax.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { SystemClock } from '../shared/clock.js';
+import { createLogger } from '../shared/log.js';
+import { startService, VERSION } from '../service.js';
+import { DEFAULT_VIRTUAL_TIMING } from '../engine/index.js';
+import { args, str, UsageError } from './main.js';
+
+interface DemoAccount {
+  accountId: number;
+  liveKey: string;
+  testKey: string;
+  webhookSecret: string;
+}
+
+export async function serveCommand(argv: string[]): Promise<number> {
+  const { values } = args(argv, {
+    port: { type: 'string', default: process.env.FAXSTACK_PORT ?? '8080' },
+    host: { type: 'string', default: process.env.FAXSTACK_HOST ?? '127.0.0.1' },
+    data: { type: 'string', default: process.env.FAXSTACK_DATA ?? './data' },
+  });
+  const port = Number(str(values.port));
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0-65535, got ${str(values.port)}`);
+  const dataDir = resolve(str(values.data));
+  // Test facilities for spawned processes: a shifted clock and slower virtual pages.
+  const clock = new SystemClock(Number(process.env.FAXSTACK_CLOCK_OFFSET_MS ?? 0));
+  const pageMs = process.env.FAXSTACK_VIRTUAL_PAGE_MS ? Number(process.env.FAXSTACK_VIRTUAL_PAGE_MS) : undefined;
+  const timing = pageMs ? { ...DEFAULT_VIRTUAL_TIMING, pageMs: { Low: pageMs, Standard: pageMs, HD: pageMs } } : DEFAULT_VIRTUAL_TIMING;
+  const logger = createLogger();
+  const svc = await startService({ dataDir, port, host: str(values.host), clock, logger, virtualTiming: timing });
+
+  const demoPath = join(dataDir, 'demo-account.json');
+  let demo: DemoAccount;
+  let created = false;
+  if (existsSync(demoPath)) {
+    demo = JSON.parse(readFileSync(demoPath, 'utf8')) as DemoAccount;
+  } else {
+    const c = await svc.store.createAccount({ name: 'demo', balanceCents: 1000, faxNumber: '+14155550100', nowMs: clock.now() });
+    demo = { accountId: c.account.id, liveKey: c.liveKey, testKey: c.testKey, webhookSecret: c.account.webhookSecret };
+    writeFileSync(demoPath, JSON.stringify(demo, null, 2) + '\n', { mode: 0o600 });
+    created = true;
+  }
+  const secret = (await svc.store.getAccount(demo.accountId))?.webhookSecret ?? demo.webhookSecret;
+  process.stderr.write(banner(svc.url, dataDir, demo, secret, created));
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'stopping: finishing or re-queuing calls in progress');
+    void svc.close().then(() => process.exit(0), (err) => (logger.error({ err }, 'shutdown failed'), process.exit(1)));
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  return new Promise<number>(() => {}); // runs until a signal
+}
+
+function banner(url: string, dataDir: string, demo: DemoAccount, secret: string, created: boolean): string {
+  const api = `${url}/v1`;
+  const body = JSON.stringify({ faxNumber: '+14155550123', faxData: [{ fileName: 'hello.txt', fileData: Buffer.from('Hello from faxstack!\n').toString('base64') }] });
+  return `
+faxstack ${VERSION} listening on ${api}  (data: ${dataDir}, SQLite, virtual fax line)
+${created ? 'Demo account created' : 'Demo account'} (keys saved in ${join(dataDir, 'demo-account.json')}):
+  test key:       ${demo.testKey}
+  live key:       ${created ? demo.liveKey : '(see the file above)'}
+  webhook secret: ${secret}
+
+1. Receive signed webhooks (optional, in another terminal):
+   npx faxstack webhook-listen --port 9000 --secret ${secret}
+   curl -s ${api}/customer/webhook-settings -H 'Content-Type: application/json' -H 'accessToken: ${demo.testKey}' -d '{"url":"http://127.0.0.1:9000/"}'
+
+2. Send a first fax with the test key (virtual line: numbers ending 0486 busy, 0480 no answer,
+   0999 no fax machine, 0404 unreachable, 0107 fails after page 1, 0108 dropped; others deliver):
+   curl -s ${api}/customer/fax-send -H 'Content-Type: application/json' -H 'Accept: application/json' -H 'accessToken: ${demo.testKey}' -d '${body}'
+
+3. Follow it:
+   curl -s '${api}/customer/fax-status?jobId=1' -H 'accessToken: ${demo.testKey}'
+
+API reference: ${api}/openapi.json
+`;
+}

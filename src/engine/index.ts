@@ -1,0 +1,3 @@
+// The engine layer: one fax call. Today the virtual line; the T.30 engine follows.
+export * from './line.js';
+export * from './virtual-line.js';

@@ -1,0 +1,239 @@
+// The dispatcher: leases due jobs from the store (scheduled ones at their send_at, retries at
+// their next attempt, and jobs whose process died once their lease expires), prepares their
+// documents, places the call on the job's line and records the outcome. Leases are renewed
+// while a call runs; every wake-up goes through the injected clock.
+import type { Clock, TimerHandle } from '../shared/clock.js';
+import { ERRORS, FaxError, outcomeMessage } from '../shared/errors.js';
+import type { Logger } from '../shared/log.js';
+import type { CallResult, FaxLine } from '../engine/index.js';
+import { jobEvent } from '../store/fax-object.js';
+import type { JobRecord, JobStore, Stage, TerminalOutcome } from '../store/index.js';
+import { linePolicy, type JobsConfig } from './config.js';
+import { prepareJob, type FetchPolicy } from './prepare.js';
+import { decideRetry } from './retry.js';
+
+export interface DispatcherOptions {
+  store: JobStore;
+  clock: Clock;
+  /** Unique per process: leases carry it. */
+  owner: string;
+  lines: Record<string, FaxLine>;
+  config: JobsConfig;
+  fetch: FetchPolicy;
+  logger: Logger;
+  /** Called after a job finished and its webhook event is in the outbox. */
+  onEvent?: () => void;
+  leaseMs?: number;
+  concurrency?: number;
+  /** Longest sleep between looks at the store (jobs inserted by other nodes). */
+  pollMs?: number;
+}
+
+interface Running {
+  abort: AbortController;
+  done: Promise<void>;
+}
+
+export class Dispatcher {
+  private readonly leaseMs: number;
+  private readonly concurrency: number;
+  private readonly pollMs: number;
+  private readonly running = new Map<number, Running>();
+  private timer: TimerHandle | undefined;
+  private stopped = true;
+  private ticking = false;
+  private again = false;
+
+  constructor(private readonly o: DispatcherOptions) {
+    this.leaseMs = o.leaseMs ?? 30_000;
+    this.concurrency = o.concurrency ?? 8;
+    this.pollMs = o.pollMs ?? 5_000;
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.wake();
+  }
+
+  /** Looks for due jobs now (a job was created or a slot freed). */
+  notify(): void {
+    this.wake();
+  }
+
+  /** Number of calls in progress. */
+  get active(): number {
+    return this.running.size;
+  }
+
+  /** Stops leasing, aborts calls in progress (they are re-queued) and waits for them. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.o.clock.clearTimer(this.timer);
+    for (const r of this.running.values()) r.abort.abort();
+    await Promise.all([...this.running.values()].map((r) => r.done));
+  }
+
+  private wake(): void {
+    if (this.stopped) return;
+    this.o.clock.clearTimer(this.timer);
+    this.timer = this.o.clock.setTimer(0, () => void this.tick());
+  }
+
+  private async tick(): Promise<void> {
+    if (this.ticking) {
+      this.again = true;
+      return;
+    }
+    this.ticking = true;
+    let delay = this.pollMs;
+    try {
+      do {
+        this.again = false;
+        const free = this.concurrency - this.running.size;
+        if (free <= 0 || this.stopped) break;
+        const jobs = await this.o.store.leaseDueJobs({ owner: this.o.owner, nowMs: this.o.clock.now(), leaseMs: this.leaseMs, limit: free });
+        for (const job of jobs) this.launch(job);
+        if (jobs.length === free) this.again = true;
+      } while (this.again && !this.stopped);
+      const next = await this.o.store.nextDueAtMs();
+      if (next !== null) delay = Math.min(this.pollMs, Math.max(0, next - this.o.clock.now()));
+    } catch (err) {
+      this.o.logger.error({ err }, 'dispatcher tick failed');
+    } finally {
+      this.ticking = false;
+    }
+    if (this.stopped) return;
+    this.o.clock.clearTimer(this.timer);
+    // When every slot is busy, a finishing call wakes us; otherwise look again at the next due time.
+    if (this.running.size < this.concurrency) this.timer = this.o.clock.setTimer(delay, () => void this.tick());
+  }
+
+  private launch(job: JobRecord): void {
+    const abort = new AbortController();
+    const done = this.run(job, abort)
+      .catch((err) => this.o.logger.error({ err, jobId: job.jobId }, 'job run failed'))
+      .finally(() => {
+        this.running.delete(job.jobId);
+        this.wake();
+      });
+    this.running.set(job.jobId, { abort, done });
+  }
+
+  private async run(job: JobRecord, abort: AbortController): Promise<void> {
+    const { store, clock, owner } = this.o;
+    const log = this.o.logger.child({ jobId: job.jobId });
+    const heartbeat = this.heartbeat(job.jobId, abort, log);
+    try {
+      if (clock.now() > job.deadlineMs) {
+        await this.finish(job, { status: 'failed', code: ERRORS.DEADLINE_PASSED.code, message: outcomeMessage('DEADLINE_PASSED'), transferredPages: job.transferredPages });
+        return;
+      }
+      log.info({ stage: 'preparing', attempt: job.attempts + 1 }, 'job leased');
+      let totalPages: number;
+      try {
+        totalPages = (await prepareJob(store, job, { fetch: this.o.fetch, maxPages: this.o.config.maxPages, maxFileBytes: this.o.config.maxFileBytes })).totalPages;
+      } catch (err) {
+        const e = asJobError(err);
+        log.warn({ code: e.code, err: e.message }, 'document preparation failed');
+        await this.finish(job, { status: 'failed', code: e.code, message: e.message, transferredPages: 0 });
+        return;
+      }
+      if (!(await store.updateProgress(job.jobId, owner, { totalPages, nowMs: clock.now() }))) return;
+      if (job.keyMode === 'live' && !(await store.adjustReservation(job.jobId, totalPages * job.priceCentsPerPage, clock.now()))) {
+        await this.finish(job, { status: 'failed', code: ERRORS.INSUFFICIENT_BALANCE.code, message: `Insufficient account balance for ${totalPages} pages`, transferredPages: 0 });
+        return;
+      }
+      await this.call(job, totalPages, abort, log);
+    } finally {
+      heartbeat.done = true;
+      clock.clearTimer(heartbeat.timer);
+    }
+  }
+
+  private async call(job: JobRecord, totalPages: number, abort: AbortController, log: Logger): Promise<void> {
+    const { store, clock, owner } = this.o;
+    const line = this.o.lines[job.line];
+    if (!line) {
+      await this.finish(job, { status: 'failed', code: ERRORS.INTERNAL.code, message: outcomeMessage('INTERNAL', `no line named "${job.line}" is configured`), transferredPages: job.transferredPages });
+      return;
+    }
+    const firstPage = job.transferredPages + 1;
+    if (firstPage > totalPages) {
+      // Every page was confirmed before the process that sent them stopped.
+      await this.finish(job, { status: 'delivered', code: 0, message: 'Fax delivered', transferredPages: totalPages });
+      return;
+    }
+    const attempt = await store.startAttempt(job.jobId, owner, clock.now());
+    // Progress arrives synchronously from the line; writes are chained in order.
+    let chain: Promise<unknown> = Promise.resolve();
+    const write = (patch: { stage?: Stage; transferredPages?: number }) => {
+      chain = chain.then(() => store.updateProgress(job.jobId, owner, { ...patch, nowMs: clock.now() })).catch((err) => log.error({ err }, 'progress write failed'));
+    };
+    const result: CallResult = await line
+      .call(
+        { jobId: job.jobId, fromNumber: job.fromNumber, toNumber: job.toNumber, quality: job.quality, totalPages, firstPage, ident: job.fromNumber },
+        {
+          stage: (stage) => (log.info({ stage }, `stage ${stage}`), write({ stage })),
+          pageConfirmed: (page) => (log.info({ page }, 'page confirmed'), write({ transferredPages: page })),
+        },
+        abort.signal,
+      )
+      .catch((err): CallResult => ({ code: ERRORS.INTERNAL.code, message: outcomeMessage('INTERNAL', String(err)), lastConfirmedPage: firstPage - 1, aborted: false, detail: {} }));
+    await chain;
+    const pagesTransferred = Math.max(0, result.lastConfirmedPage - firstPage + 1);
+    await store.finishAttempt(job.jobId, attempt, { code: result.code, message: result.message, pagesTransferred, detail: result.detail, nowMs: clock.now() });
+    log.info({ code: result.code, pages: result.lastConfirmedPage, aborted: result.aborted }, result.message);
+    if (result.aborted) {
+      await store.requeueJob(job.jobId, owner, clock.now(), clock.now());
+      return;
+    }
+    if (result.code === 0) {
+      await this.finish(job, { status: 'delivered', code: 0, message: result.message, transferredPages: totalPages, detail: result.detail });
+      return;
+    }
+    const made = (await store.attempts(job.jobId)).filter((a) => !a.detail.interrupted).length;
+    const decision = decideRetry(result.code, made, linePolicy(this.o.config, job.line));
+    const nextAt = clock.now() + (decision.retry ? decision.delayMs : 0);
+    if (decision.retry && nextAt < job.deadlineMs) {
+      log.info({ nextAt, code: result.code }, 'retry scheduled');
+      await store.requeueJob(job.jobId, owner, nextAt, clock.now());
+      return;
+    }
+    await this.finish(job, { status: 'failed', code: result.code, message: result.message, transferredPages: result.lastConfirmedPage, detail: result.detail });
+  }
+
+  private async finish(job: JobRecord, outcome: TerminalOutcome): Promise<void> {
+    const now = this.o.clock.now();
+    const done = await this.o.store.completeJob({ jobId: job.jobId, owner: this.o.owner, outcome, nowMs: now, event: (j) => jobEvent(j, now) });
+    if (done) {
+      this.o.logger.info({ jobId: job.jobId, faxStatus: done.status, code: done.code }, 'job finished');
+      this.o.onEvent?.();
+    }
+  }
+
+  /** Renews the lease every third of its length; a lost lease aborts the call. */
+  private heartbeat(jobId: number, abort: AbortController, log: Logger): { timer: TimerHandle | undefined; done: boolean } {
+    const h: { timer: TimerHandle | undefined; done: boolean } = { timer: undefined, done: false };
+    const beat = () => {
+      if (h.done) return;
+      h.timer = this.o.clock.setTimer(this.leaseMs / 3, () => {
+        void this.o.store.renewLease(jobId, this.o.owner, this.o.clock.now() + this.leaseMs).then(
+          (ok) => (ok ? beat() : h.done || (log.warn('lease lost'), abort.abort())),
+          (err) => (log.error({ err }, 'lease renewal failed'), beat()),
+        );
+      });
+    };
+    beat();
+    return h;
+  }
+}
+
+/** Errors of preparation become the job's code; bad page selections count as conversion failures. */
+function asJobError(err: unknown): { code: number; message: string } {
+  if (err instanceof FaxError) {
+    if (err.kind === 'invalid' || err.kind === 'too_large' || err.kind === 'transmission' || err.kind === 'balance') {
+      return err.code === ERRORS.INVALID_PARAMETER.code ? { code: ERRORS.CONVERSION_FAILED.code, message: outcomeMessage('CONVERSION_FAILED', err.message) } : { code: err.code, message: err.message };
+    }
+  }
+  return { code: ERRORS.INTERNAL.code, message: outcomeMessage('INTERNAL', err instanceof Error ? err.message : String(err)) };
+}

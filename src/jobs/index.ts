@@ -1,0 +1,6 @@
+// The jobs layer: lifecycle, dispatcher, retry policy and the balance rules.
+export * from './config.js';
+export * from './retry.js';
+export * from './prepare.js';
+export * from './service.js';
+export * from './dispatcher.js';

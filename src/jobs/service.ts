@@ -1,0 +1,181 @@
+// The job lifecycle as the API sees it: send (page estimate, reservation, idempotency),
+// cancel and resend by the rules of API-DECISIONS.md 3-4, and the lookups.
+import type { Clock } from '../shared/clock.js';
+import { FaxError } from '../shared/errors.js';
+import { countPages, sniffFormat } from '../documents/index.js';
+import { parsePageSelection, selectPages } from '../documents/page-ranges.js';
+import { jobEvent } from '../store/fax-object.js';
+import type {
+  CoverFields, FaxQuality, JobDocument, JobListFilter, JobRecord, JobStore, KeyMode, NewDocument, NewJob,
+} from '../store/index.js';
+import { linePolicy, type JobsConfig } from './config.js';
+
+export interface Caller {
+  accountId: number;
+  mode: KeyMode;
+}
+
+export interface SendInput {
+  numbers: string[];
+  callerId: string | null;
+  templateId: string | null;
+  smartDocumentId: string | null;
+  cover: CoverFields | null;
+  sendAtMs: number | null;
+  quality: FaxQuality;
+  files: { fileName: string; fileUrl: string | null; data: Buffer | null; pages: string[] | null }[];
+}
+
+export interface SendResult {
+  jobIds: number[];
+  replayed: boolean;
+  scheduled: boolean;
+}
+
+export interface FaxServiceOptions {
+  store: JobStore;
+  clock: Clock;
+  config: JobsConfig;
+  /** A job became due now (wake the dispatcher). */
+  onJob?: () => void;
+  /** An event entered the webhook outbox (wake the delivery worker). */
+  onEvent?: () => void;
+}
+
+export class FaxService {
+  constructor(private readonly o: FaxServiceOptions) {}
+
+  async send(caller: Caller, input: SendInput, idempotency: { key: string; requestHash: string } | null): Promise<SendResult> {
+    const { store, clock, config } = this.o;
+    const now = clock.now();
+    if (input.templateId !== null) throw new FaxError('NOT_FOUND', `template "${input.templateId}"`, { field: 'templateId' });
+    if (input.smartDocumentId !== null) throw new FaxError('NOT_FOUND', `smart document "${input.smartDocumentId}"`, { field: 'smartDocumentId' });
+    const account = await store.getAccount(caller.accountId);
+    if (!account) throw new FaxError('INVALID_API_KEY', 'the account no longer exists');
+
+    const documents: NewDocument[] = [];
+    let pages = input.cover ? 1 : 0;
+    input.files.forEach((f, i) => {
+      const field = `faxData[${i}]`;
+      const ranges = parsePageSelection(f.pages, `${field}.pages`);
+      if (f.data) {
+        if (f.data.length > config.maxFileBytes) throw new FaxError('FILE_TOO_LARGE', `${field} is ${f.data.length} bytes; the limit is ${config.maxFileBytes}`, { field });
+        const format = sniffFormat(f.data);
+        if (!format) throw new FaxError('INVALID_FILE_FORMAT', `${field} (${f.fileName}) is not a PDF, TIFF, image or text document`, { field });
+        const count = withField(field, () => countPages(f.data!, format));
+        pages += selectPages(ranges, count, field).length;
+        documents.push({ fileName: f.fileName, fileUrl: null, data: f.data, format, pageCount: count });
+      } else {
+        // Fetched when the job is prepared; until then the selection (or one page) is the estimate.
+        pages += ranges ? ranges.reduce((s, r) => s + (r.to - r.from + 1), 0) : 1;
+        documents.push({ fileName: f.fileName, fileUrl: f.fileUrl, data: null, format: null, pageCount: null });
+      }
+    });
+    if (pages > config.maxPages) throw new FaxError('INVALID_PARAMETER', `the fax has ${pages} pages; the limit is ${config.maxPages}`, { field: 'faxData' });
+
+    const line = caller.mode === 'test' ? 'virtual' : config.liveLine;
+    const reserveCents = caller.mode === 'live' ? pages * config.pricePerPageCents : 0;
+    const jobs: NewJob[] = input.numbers.map((toNumber) => ({
+      toNumber,
+      fromNumber: input.callerId ?? account.faxNumber,
+      quality: input.quality,
+      cover: input.cover,
+      templateId: input.templateId,
+      smartDocumentId: input.smartDocumentId,
+      sendAtMs: input.sendAtMs,
+      deadlineMs: (input.sendAtMs ?? now) + config.deadlineMs,
+      line,
+      maxAttempts: linePolicy(config, line).maxAttempts,
+      totalPages: pages,
+      priceCentsPerPage: config.pricePerPageCents,
+      reserveCents,
+      originalJobId: null,
+    }));
+    const r = await store.createJobs({
+      accountId: caller.accountId, keyMode: caller.mode, jobs, documents, pages: input.files.map((f) => f.pages),
+      idempotency: idempotency ? { ...idempotency, expiresAtMs: now + 24 * 3600_000 } : null, nowMs: now,
+    });
+    switch (r.kind) {
+      case 'insufficient_balance':
+        throw new FaxError('INSUFFICIENT_BALANCE', `sending needs ${cents(r.neededCents)}, the balance is ${cents(r.balanceCents)}`);
+      case 'idempotency_conflict':
+        throw new FaxError('CONFLICT', 'This Idempotency-Key was already used with a different request', { field: 'Idempotency-Key' });
+      default: {
+        const scheduled = input.sendAtMs !== null && input.sendAtMs > now;
+        if (r.kind === 'created' && !scheduled) this.o.onJob?.();
+        return { jobIds: r.jobIds, replayed: r.kind === 'replayed', scheduled };
+      }
+    }
+  }
+
+  async cancel(caller: Caller, jobId: number): Promise<JobRecord> {
+    const now = this.o.clock.now();
+    const r = await this.o.store.cancelJob({
+      accountId: caller.accountId, jobId, nowMs: now, message: 'Fax canceled before dialing', event: (j) => jobEvent(j, now),
+    });
+    if (r.kind === 'not_found') throw new FaxError('NOT_FOUND', `fax job ${jobId}`, { field: 'jobId' });
+    if (r.kind === 'not_cancelable') throw new FaxError('CONFLICT', `Fax job ${jobId} cannot be canceled: ${whyNotCancelable(r.job)}`, { field: 'jobId' });
+    this.o.onEvent?.();
+    return r.job;
+  }
+
+  async resend(caller: Caller, jobId: number, faxNumber: string | null): Promise<number> {
+    const { store, clock, config } = this.o;
+    const now = clock.now();
+    const original = await store.getJob(caller.accountId, jobId);
+    if (!original) throw new FaxError('NOT_FOUND', `fax job ${jobId}`, { field: 'jobId' });
+    if (original.status === 'sending') throw new FaxError('CONFLICT', `Fax job ${jobId} cannot be resent: it is still sending`, { field: 'jobId' });
+    if (original.direction === 'received') throw new FaxError('CONFLICT', `Fax job ${jobId} cannot be resent: it is a received fax`, { field: 'jobId' });
+    const line = caller.mode === 'test' ? 'virtual' : config.liveLine;
+    const r = await store.createResend({
+      accountId: caller.accountId, keyMode: caller.mode, originalJobId: jobId, nowMs: now,
+      job: {
+        toNumber: faxNumber ?? original.toNumber, fromNumber: original.fromNumber, quality: original.quality, cover: original.cover,
+        templateId: original.templateId, smartDocumentId: original.smartDocumentId, sendAtMs: null, deadlineMs: now + config.deadlineMs,
+        line, maxAttempts: linePolicy(config, line).maxAttempts, totalPages: original.totalPages, priceCentsPerPage: config.pricePerPageCents,
+        reserveCents: caller.mode === 'live' ? original.totalPages * config.pricePerPageCents : 0, originalJobId: jobId,
+      },
+    });
+    if (r.kind === 'insufficient_balance') throw new FaxError('INSUFFICIENT_BALANCE', `resending needs ${cents(r.neededCents)}, the balance is ${cents(r.balanceCents)}`);
+    if (r.kind !== 'created') throw new Error(`unexpected resend result ${r.kind}`);
+    this.o.onJob?.();
+    return r.jobIds[0]!;
+  }
+
+  async status(caller: Caller, jobId: number): Promise<JobRecord> {
+    const job = await this.o.store.getJob(caller.accountId, jobId);
+    if (!job) throw new FaxError('NOT_FOUND', `fax job ${jobId}`, { field: 'jobId' });
+    return job;
+  }
+
+  list(caller: Caller, filter: JobListFilter): Promise<JobRecord[]> {
+    return this.o.store.listJobs(caller.accountId, filter);
+  }
+
+  /** The document of a job as it was sent (attachment `index`), once its content is known. */
+  async download(caller: Caller, jobId: number, index: number): Promise<{ doc: JobDocument; data: Buffer }> {
+    await this.status(caller, jobId);
+    const docs = await this.o.store.jobDocuments(jobId);
+    const doc = docs[index];
+    if (!doc) throw new FaxError('NOT_FOUND', `fax job ${jobId} has no attachment ${index} (it has ${docs.length})`, { field: 'file' });
+    const data = await this.o.store.documentBytes(doc.documentId);
+    if (!data) throw new FaxError('NOT_FOUND', `attachment ${index} of fax job ${jobId} has not been fetched yet`, { field: 'file' });
+    return { doc, data };
+  }
+}
+
+function whyNotCancelable(job: JobRecord): string {
+  if (job.status !== 'sending') return `it is already ${job.status}`;
+  return `it has started (${job.stage ?? 'in progress'})`;
+}
+
+function withField<T>(field: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof FaxError && err.field === undefined) err.field = field;
+    throw err;
+  }
+}
+
+const cents = (c: number) => `$${(c / 100).toFixed(2)}`;
