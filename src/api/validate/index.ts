@@ -1,0 +1,8 @@
+// Request validation for the API routes: pure functions from raw input to typed requests,
+// refusing with a FaxError that names the field. No fastify here.
+
+export * from './datetime.js';
+export * from './form.js';
+export * from './numbers.js';
+export * from './pages.js';
+export * from './send.js';
