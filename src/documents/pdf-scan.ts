@@ -1,0 +1,291 @@
+// A small PDF object scanner (ISO 32000-1 7.2 lexical conventions, 7.3 objects, 7.5.4 trailer,
+// 7.5.7 object streams, 7.5.8 cross-reference streams, 7.7.3 page tree). It finds objects by
+// scanning for `n g obj` the way readers repair damaged files, so a broken xref table does not
+// matter, and it reads compressed object streams with a bounded inflate. Enough to count pages
+// and detect encryption; rendering is pdf.js's job.
+
+import { inflateSync, constants as zlibConstants } from 'node:zlib';
+import { FaxError } from '../shared/errors.js';
+
+export interface PdfName {
+  readonly kind: 'name';
+  readonly name: string;
+}
+export interface PdfRef {
+  readonly kind: 'ref';
+  readonly num: number;
+  readonly gen: number;
+}
+export interface PdfDict {
+  readonly kind: 'dict';
+  readonly map: Map<string, PdfValue>;
+}
+export interface PdfString {
+  readonly kind: 'string';
+}
+export type PdfValue = number | boolean | null | PdfName | PdfRef | PdfDict | PdfString | PdfValue[];
+
+export interface PdfScan {
+  /** Objects by number; later definitions (incremental updates) replace earlier ones. */
+  objects: Map<number, PdfValue>;
+  /** Trailer dictionaries and cross-reference stream dictionaries, in file order. */
+  trailers: PdfDict[];
+}
+
+/** Total bytes that inflating object streams may produce (decompression-bomb guard). */
+export const PDF_INFLATE_BUDGET = 50 * 1024 * 1024;
+const MAX_NESTING = 64;
+
+const WS = new Set([0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]);
+const DELIM = new Set([0x28, 0x29, 0x3c, 0x3e, 0x5b, 0x5d, 0x7b, 0x7d, 0x2f, 0x25]);
+
+class ParseError extends Error {}
+
+/** Recursive-descent reader of one PDF value from a latin1 string (1 char = 1 byte). */
+class Lexer {
+  pos: number;
+  constructor(
+    readonly src: string,
+    start: number,
+  ) {
+    this.pos = start;
+  }
+
+  skipWs(): void {
+    const s = this.src;
+    for (;;) {
+      const c = s.charCodeAt(this.pos);
+      if (WS.has(c)) this.pos++;
+      else if (c === 0x25) {
+        // comment to end of line
+        while (this.pos < s.length && s.charCodeAt(this.pos) !== 0x0a && s.charCodeAt(this.pos) !== 0x0d) this.pos++;
+      } else return;
+    }
+  }
+
+  value(depth = 0): PdfValue {
+    if (depth > MAX_NESTING) throw new ParseError('nesting too deep');
+    this.skipWs();
+    const s = this.src;
+    const c = s.charCodeAt(this.pos);
+    if (Number.isNaN(c)) throw new ParseError('unexpected end');
+    if (c === 0x3c && s.charCodeAt(this.pos + 1) === 0x3c) return this.dict(depth);
+    if (c === 0x3c) {
+      const end = s.indexOf('>', this.pos);
+      if (end < 0) throw new ParseError('unterminated hex string');
+      this.pos = end + 1;
+      return { kind: 'string' };
+    }
+    if (c === 0x28) return this.literalString();
+    if (c === 0x5b) {
+      this.pos++;
+      const arr: PdfValue[] = [];
+      for (;;) {
+        this.skipWs();
+        if (s.charCodeAt(this.pos) === 0x5d) {
+          this.pos++;
+          return arr;
+        }
+        arr.push(this.value(depth + 1));
+      }
+    }
+    if (c === 0x2f) return { kind: 'name', name: this.name() };
+    if ((c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2d || c === 0x2e) return this.numberOrRef();
+    const word = this.regular();
+    if (word === 'true') return true;
+    if (word === 'false') return false;
+    if (word === 'null') return null;
+    throw new ParseError(`unexpected token ${JSON.stringify(word.slice(0, 20))}`);
+  }
+
+  private dict(depth: number): PdfDict {
+    this.pos += 2;
+    const map = new Map<string, PdfValue>();
+    for (;;) {
+      this.skipWs();
+      const c = this.src.charCodeAt(this.pos);
+      if (c === 0x3e && this.src.charCodeAt(this.pos + 1) === 0x3e) {
+        this.pos += 2;
+        return { kind: 'dict', map };
+      }
+      if (c !== 0x2f) throw new ParseError('dictionary key is not a name');
+      const key = this.name();
+      map.set(key, this.value(depth + 1));
+    }
+  }
+
+  /** A name after `/`, with `#xx` escapes decoded (7.3.5). */
+  private name(): string {
+    this.pos++;
+    const raw = this.regular();
+    return raw.includes('#') ? raw.replace(/#([0-9A-Fa-f]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))) : raw;
+  }
+
+  /** Regular characters up to whitespace or a delimiter. */
+  private regular(): string {
+    const s = this.src;
+    const start = this.pos;
+    while (this.pos < s.length) {
+      const c = s.charCodeAt(this.pos);
+      if (WS.has(c) || DELIM.has(c)) break;
+      this.pos++;
+    }
+    if (this.pos === start) throw new ParseError('empty token');
+    return s.slice(start, this.pos);
+  }
+
+  private literalString(): PdfString {
+    const s = this.src;
+    let nest = 0;
+    for (; this.pos < s.length; this.pos++) {
+      const c = s.charCodeAt(this.pos);
+      if (c === 0x5c) this.pos++; // backslash escapes the next char
+      else if (c === 0x28) nest++;
+      else if (c === 0x29 && --nest === 0) {
+        this.pos++;
+        return { kind: 'string' };
+      }
+    }
+    throw new ParseError('unterminated string');
+  }
+
+  private numberOrRef(): number | PdfRef {
+    const tok = this.regular();
+    const n = Number(tok);
+    if (!Number.isFinite(n)) throw new ParseError(`bad number ${tok.slice(0, 20)}`);
+    if (!/^\d+$/.test(tok)) return n;
+    // `num gen R` (7.3.10)
+    const save = this.pos;
+    const m = /^[\0\t\n\f\r ]+(\d+)[\0\t\n\f\r ]+R(?=[\0\t\n\f\r ()<>[\]{}/%]|$)/.exec(this.src.slice(this.pos, this.pos + 32));
+    if (m) {
+      this.pos += m[0].length;
+      return { kind: 'ref', num: n, gen: Number(m[1]) };
+    }
+    this.pos = save;
+    return n;
+  }
+}
+
+const OBJ_HEADER = /(?<![0-9])(\d{1,10})[\0\t\n\f\r ]+(\d{1,5})[\0\t\n\f\r ]+obj(?![A-Za-z0-9])/g;
+
+export function isDict(v: PdfValue | undefined): v is PdfDict {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && v.kind === 'dict';
+}
+export function nameOf(v: PdfValue | undefined): string | null {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && v.kind === 'name' ? v.name : null;
+}
+
+/** Scans a whole PDF: every `n g obj`, every trailer, and the objects inside object streams. */
+export function scanPdf(bytes: Buffer): PdfScan {
+  const src = bytes.toString('latin1');
+  const objects = new Map<number, PdfValue>();
+  const trailers: PdfDict[] = [];
+  const objStreams: { dict: PdfDict; data: Buffer }[] = [];
+
+  OBJ_HEADER.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = OBJ_HEADER.exec(src)) !== null) {
+    const lex = new Lexer(src, OBJ_HEADER.lastIndex);
+    let value: PdfValue;
+    try {
+      value = lex.value();
+    } catch {
+      continue; // damaged object: keep scanning after its header
+    }
+    objects.set(Number(m[1]), value);
+    OBJ_HEADER.lastIndex = lex.pos;
+    if (!isDict(value)) continue;
+    const stream = readStream(src, lex, value);
+    if (!stream) continue;
+    OBJ_HEADER.lastIndex = stream.end; // never look for objects inside stream data
+    const type = nameOf(value.map.get('Type'));
+    if (type === 'XRef') trailers.push(value);
+    else if (type === 'ObjStm') objStreams.push({ dict: value, data: bytes.subarray(stream.start, stream.dataEnd) });
+  }
+
+  const trailerRe = /trailer[\0\t\n\f\r ]*<</g;
+  while ((m = trailerRe.exec(src)) !== null) {
+    try {
+      const v = new Lexer(src, m.index + 'trailer'.length).value();
+      if (isDict(v)) trailers.push(v);
+    } catch {
+      // damaged trailer: ignored
+    }
+  }
+
+  // A trailer with /Encrypt means the object streams are encrypted too; don't bother inflating.
+  if (trailers.some((t) => t.map.has('Encrypt'))) return { objects, trailers };
+
+  let budget = PDF_INFLATE_BUDGET;
+  const direct = new Set(objects.keys());
+  for (const { dict, data } of objStreams) {
+    const decoded = decodeStream(dict, data, budget);
+    if (!decoded) continue;
+    budget -= decoded.length;
+    for (const [num, value] of readObjectStream(dict, decoded)) {
+      if (!direct.has(num)) objects.set(num, value);
+    }
+  }
+  return { objects, trailers };
+}
+
+/** Locates stream data after a dictionary (7.3.8.1); null when no `stream` keyword follows. */
+function readStream(src: string, lex: Lexer, dict: PdfDict): { start: number; dataEnd: number; end: number } | null {
+  lex.skipWs();
+  if (!src.startsWith('stream', lex.pos)) return null;
+  let start = lex.pos + 'stream'.length;
+  if (src.charCodeAt(start) === 0x0d) start++;
+  if (src.charCodeAt(start) === 0x0a) start++;
+  const len = dict.map.get('Length');
+  if (typeof len === 'number' && Number.isInteger(len) && len >= 0 && start + len <= src.length) {
+    const after = /^[\r\n ]*endstream/.exec(src.slice(start + len, start + len + 32));
+    if (after) return { start, dataEnd: start + len, end: start + len + after[0].length };
+  }
+  // Indirect or wrong /Length: the data ends at the next `endstream`.
+  const e = src.indexOf('endstream', start);
+  if (e < 0) return { start, dataEnd: src.length, end: src.length };
+  let dataEnd = e;
+  if (src.charCodeAt(dataEnd - 1) === 0x0a) dataEnd--;
+  if (src.charCodeAt(dataEnd - 1) === 0x0d) dataEnd--;
+  return { start, dataEnd: Math.max(start, dataEnd), end: e + 'endstream'.length };
+}
+
+/** Undoes /FlateDecode (the only filter object streams use in practice); null when not possible. */
+function decodeStream(dict: PdfDict, data: Buffer, budget: number): Buffer | null {
+  const f = dict.map.get('Filter');
+  const filters = Array.isArray(f) ? f.map((x) => nameOf(x)) : f === undefined || f === null ? [] : [nameOf(f)];
+  if (filters.length === 0) return data;
+  if (filters.length !== 1 || (filters[0] !== 'FlateDecode' && filters[0] !== 'Fl')) return null;
+  const parms = dict.map.get('DecodeParms');
+  if (isDict(parms) && typeof parms.map.get('Predictor') === 'number' && (parms.map.get('Predictor') as number) > 1) return null;
+  try {
+    // Z_SYNC_FLUSH: keep what a truncated stream yields instead of failing on its missing end.
+    return inflateSync(data, { maxOutputLength: Math.max(1, budget), finishFlush: zlibConstants.Z_SYNC_FLUSH });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
+      throw new FaxError('INVALID_FILE_FORMAT', `PDF object streams expand to more than ${PDF_INFLATE_BUDGET / 1024 / 1024} MB`);
+    }
+    return null; // corrupt zlib data: skip this stream
+  }
+}
+
+/** Objects of one object stream (7.5.7): N pairs `num offset`, then the objects from /First. */
+function readObjectStream(dict: PdfDict, decoded: Buffer): [number, PdfValue][] {
+  const n = dict.map.get('N');
+  const first = dict.map.get('First');
+  if (typeof n !== 'number' || typeof first !== 'number' || n < 0 || first < 0 || first > decoded.length) return [];
+  const src = decoded.toString('latin1');
+  const header = src.slice(0, first).trim().split(/[\0\t\n\f\r ]+/).map(Number);
+  const out: [number, PdfValue][] = [];
+  for (let i = 0; i + 1 < header.length && i / 2 < n; i += 2) {
+    const num = header[i] as number;
+    const off = header[i + 1] as number;
+    if (!Number.isInteger(num) || !Number.isInteger(off) || first + off >= src.length) continue;
+    try {
+      out.push([num, new Lexer(src, first + off).value()]);
+    } catch {
+      // damaged entry: skipped
+    }
+  }
+  return out;
+}
