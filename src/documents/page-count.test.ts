@@ -183,6 +183,17 @@ describe('countPages: PDF', () => {
     expect(countPages(flatPdf(3, { noTrailer: true }), 'pdf')).toBe(3);
   });
 
+  it('skips a damaged object and keeps reading the ones after it', () => {
+    const pdf = buildPdf({
+      1: '<< /Type /Catalog /Pages 2 0 R >>',
+      2: '<< /Type /Pages /Kids [4 0 R 5 0 R] /Count 2 >>',
+      3: '<< /Broken ) ] >>',
+      4: '<< /Type /Page /Parent 2 0 R >>',
+      5: '<< /Type /Page /Parent 2 0 R >>',
+    });
+    expect(countPages(pdf, 'pdf')).toBe(2);
+  });
+
   it('counts /Type /Page objects when there is no catalog at all', () => {
     const pdf = buildPdf({ 2: '<< /Type /Page >>', 3: '<< /Type /Page >>', 4: '<< /Type /Pages /Kids [] >>' }, { noTrailer: true });
     expect(countPages(pdf, 'pdf')).toBe(2);

@@ -290,7 +290,7 @@ function decodeText(bytes: Buffer): string {
  * of each page; the renderer uses the same layout, so the count here is the count transmitted.
  */
 export function layoutText(text: string, maxPages = MAX_DOCUMENT_PAGES): string[][] {
-  if (text.replace(/[\s\u0000-\u001f]+/g, '') === '') throw corrupt('empty text document');
+  if (!/[^\s\u0000-\u001f]/.test(text)) throw corrupt('empty text document');
   const sections = text.replace(/\r\n?/g, '\n').split('\f');
   if (sections.length > 1 && /^\n*$/.test(sections[sections.length - 1] as string)) sections.pop();
   const pages: string[][] = [];
@@ -316,6 +316,12 @@ export function layoutText(text: string, maxPages = MAX_DOCUMENT_PAGES): string[
 /** One logical line → rows of at most TEXT_COLUMNS characters (code points), tabs expanded. */
 function wrapLine(line: string): string[] {
   const rows: string[] = [];
+  if (!/[\u0000-\u001f\u007f-\u009f\ud800-\udfff]/.test(line)) {
+    // Fast path: no tabs, controls or surrogate pairs, so UTF-16 units are columns.
+    for (let i = 0; i < line.length; i += TEXT_COLUMNS) rows.push(line.slice(i, i + TEXT_COLUMNS));
+    if (rows.length === 0) rows.push('');
+    return rows;
+  }
   let row = '';
   let col = 0;
   for (const ch of line) {

@@ -72,7 +72,10 @@ class Lexer {
     if (c === 0x3c && s.charCodeAt(this.pos + 1) === 0x3c) return this.dict(depth);
     if (c === 0x3c) {
       const end = s.indexOf('>', this.pos);
-      if (end < 0) throw new ParseError('unterminated hex string');
+      if (end < 0) {
+        this.pos = s.length;
+        throw new ParseError('unterminated hex string');
+      }
       this.pos = end + 1;
       return { kind: 'string' };
     }
@@ -190,7 +193,10 @@ export function scanPdf(bytes: Buffer): PdfScan {
     try {
       value = lex.value();
     } catch {
-      continue; // damaged object: keep scanning after its header
+      // Damaged object: resume where the lexer gave up, so no byte is lexed twice (an
+      // unterminated string must not make every following object rescan to the end).
+      OBJ_HEADER.lastIndex = Math.max(OBJ_HEADER.lastIndex, lex.pos);
+      continue;
     }
     objects.set(Number(m[1]), value);
     OBJ_HEADER.lastIndex = lex.pos;
@@ -205,12 +211,14 @@ export function scanPdf(bytes: Buffer): PdfScan {
 
   const trailerRe = /trailer[\0\t\n\f\r ]*<</g;
   while ((m = trailerRe.exec(src)) !== null) {
+    const lex = new Lexer(src, m.index + 'trailer'.length);
     try {
-      const v = new Lexer(src, m.index + 'trailer'.length).value();
+      const v = lex.value();
       if (isDict(v)) trailers.push(v);
     } catch {
       // damaged trailer: ignored
     }
+    trailerRe.lastIndex = Math.max(trailerRe.lastIndex, lex.pos);
   }
 
   // A trailer with /Encrypt means the object streams are encrypted too; don't bother inflating.
@@ -276,13 +284,27 @@ function readObjectStream(dict: PdfDict, decoded: Buffer): [number, PdfValue][] 
   if (typeof n !== 'number' || typeof first !== 'number' || n < 0 || first < 0 || first > decoded.length) return [];
   const src = decoded.toString('latin1');
   const header = src.slice(0, first).trim().split(/[\0\t\n\f\r ]+/).map(Number);
-  const out: [number, PdfValue][] = [];
+  const entries: { num: number; off: number }[] = [];
   for (let i = 0; i + 1 < header.length && i / 2 < n; i += 2) {
     const num = header[i] as number;
     const off = header[i + 1] as number;
-    if (!Number.isInteger(num) || !Number.isInteger(off) || first + off >= src.length) continue;
+    if (Number.isInteger(num) && Number.isInteger(off) && off >= 0 && first + off < src.length) entries.push({ num, off: first + off });
+  }
+  // Each object is read within its own span (up to the next offset), so hostile offsets cannot
+  // make every entry lex to the end of a large stream.
+  const bounds = [...new Set(entries.map((e) => e.off))].sort((a, b) => a - b);
+  const out: [number, PdfValue][] = [];
+  for (const { num, off } of entries) {
+    let lo = 0;
+    let hi = bounds.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((bounds[mid] as number) <= off) lo = mid + 1;
+      else hi = mid;
+    }
+    const end = bounds[lo] ?? src.length;
     try {
-      out.push([num, new Lexer(src, first + off).value()]);
+      out.push([num, new Lexer(src.slice(off, end), 0).value()]);
     } catch {
       // damaged entry: skipped
     }

@@ -92,6 +92,11 @@ describe('parseRecipients', () => {
     expect(caught(() => parseRecipients('5550100486')).field).toBe('faxNumber');
   });
 
+  it('hints at %2B when a form turned the leading + into a space', () => {
+    expect(caught(() => normalizeFaxNumber(' 15550100486', 'faxNumber')).message).toContain('encode + as %2B');
+    expect(caught(() => normalizeFaxNumber('15550100486', 'faxNumber')).message).not.toContain('%2B');
+  });
+
   it('refuses a JSON number or an object with a clear message', () => {
     const err = caught(() => parseRecipients(15550100486));
     expect(err.def.name).toBe('INVALID_NUMBER');

@@ -38,11 +38,13 @@ export function normalizeFaxNumber(input: unknown, field: string): string {
     throw new FaxError('INVALID_NUMBER', `${field} must be a string in ${E164_HINT}, got ${got}`, { field });
   }
   const trimmed = input.trim();
+  // In a form body an unencoded `+` arrives as a space; say so instead of a bare "must start with +".
+  const formHint = /^ +\d/.test(input) ? '; in a form body, encode + as %2B' : '';
   const shown = JSON.stringify(trimmed.length > 40 ? `${trimmed.slice(0, 40)}…` : trimmed);
   if (trimmed.length === 0) throw new FaxError('INVALID_NUMBER', `${field} is empty`, { field });
   if (trimmed.length > 40) throw new FaxError('INVALID_NUMBER', `${field} ${shown} is too long`, { field });
   if (!trimmed.startsWith('+')) {
-    throw new FaxError('INVALID_NUMBER', `${field} ${shown} must start with + (${E164_HINT})`, { field });
+    throw new FaxError('INVALID_NUMBER', `${field} ${shown} must start with + (${E164_HINT})${formHint}`, { field });
   }
   if (/[A-Za-z]/.test(trimmed)) {
     throw new FaxError('INVALID_NUMBER', `${field} ${shown} contains letters; give the digits`, { field });
