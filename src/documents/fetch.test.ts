@@ -8,6 +8,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../shared/clock.js';
 import { FaxError, type ErrorName } from '../shared/errors.js';
 import { fetchDocument, type FetchDocumentOptions } from './fetch.js';
 
@@ -18,6 +19,7 @@ let base: string;
 let port: number;
 const hits: string[] = [];
 let infiniteClosed: Promise<void> = Promise.resolve();
+let hangHit: (() => void) | undefined;
 
 function route(req: http.IncomingMessage, res: http.ServerResponse): void {
   const url = new URL(req.url ?? '/', 'http://x');
@@ -68,6 +70,7 @@ function route(req: http.IncomingMessage, res: http.ServerResponse): void {
     setImmediate(() => res.socket?.destroy());
   } else if (p === '/hang') {
     // never answers
+    hangHit?.();
   } else if (p === '/stall-body') {
     res.writeHead(200, { 'content-length': 100 });
     res.write('partial');
@@ -275,6 +278,23 @@ describe('fetchDocument: refusals', () => {
     ['a body that stalls', '/stall-body'],
   ])('times out on %s', async (_n, path) => {
     await expectFailure(fetchDocument(`${base}${path}`, opts({ timeoutMs: 300 })), 'DOWNLOAD_FAILED', /timed out after 300 ms/);
+  });
+
+  it('takes its time-out from an injected clock', async () => {
+    const clock = new ManualClock();
+    const arrived = new Promise<void>((resolve) => (hangHit = resolve));
+    const download = refusal(fetchDocument(`${base}/hang`, opts({ timeoutMs: 60_000, clock })));
+    await arrived; // the request is at the server, which will never answer
+    expect(clock.pending()).toBe(1);
+    await clock.advance(60_000);
+    expect((await download).message).toMatch(/timed out after 60000 ms/);
+    expect(clock.pending()).toBe(0);
+  });
+
+  it('clears its timer when the download finishes', async () => {
+    const clock = new ManualClock();
+    await fetchDocument(`${base}/doc.pdf`, opts({ clock }));
+    expect(clock.pending()).toBe(0);
   });
 
   it('times out while the resolver is still thinking', async () => {

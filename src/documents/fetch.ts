@@ -7,6 +7,7 @@ import { promises as dnsPromises, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
+import type { Clock } from '../shared/clock.js';
 import { FaxError } from '../shared/errors.js';
 import { blockedAddressReason } from './address-policy.js';
 
@@ -24,6 +25,8 @@ export interface FetchDocumentOptions {
   /** Skip the address policy entirely (development setups only). */
   allowPrivate?: boolean;
   userAgent?: string;
+  /** Timer source for the time-out; defaults to real timers. */
+  clock?: Pick<Clock, 'setTimer' | 'clearTimer'>;
 }
 
 export interface FetchedDocument {
@@ -44,7 +47,9 @@ const failed = (reason: string, cause?: unknown): FaxError =>
 export async function fetchDocument(url: string, opts: FetchDocumentOptions): Promise<FetchedDocument> {
   const maxRedirects = opts.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
   const ac = new AbortController();
-  const timer = setTimeout(() => ac.abort(failed(`timed out after ${opts.timeoutMs} ms`)), opts.timeoutMs);
+  const onTimeout = (): void => ac.abort(failed(`timed out after ${opts.timeoutMs} ms`));
+  const clock = opts.clock;
+  const timer = clock ? clock.setTimer(opts.timeoutMs, onTimeout) : setTimeout(onTimeout, opts.timeoutMs);
   try {
     let current = parseTarget(url, 'the URL');
     for (let redirects = 0; ; redirects++) {
@@ -61,7 +66,8 @@ export async function fetchDocument(url: string, opts: FetchDocumentOptions): Pr
       current = parseTarget(next.href, `the redirect from ${current.host}`);
     }
   } finally {
-    clearTimeout(timer);
+    if (clock) clock.clearTimer(timer as ReturnType<Clock['setTimer']>);
+    else clearTimeout(timer as ReturnType<typeof setTimeout>);
   }
 }
 
