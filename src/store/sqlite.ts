@@ -27,6 +27,15 @@ export class SqliteJobStore implements JobStore {
     this.db.pragma('busy_timeout = 5000');
   }
 
+  private readonly statements = new Map<string, Database.Statement>();
+
+  /** A prepared statement, compiled once per SQL text. */
+  private stmt(sql: string): Database.Statement {
+    let st = this.statements.get(sql);
+    if (!st) this.statements.set(sql, (st = this.db.prepare(sql)));
+    return st;
+  }
+
   /** Runs `fn` in one IMMEDIATE transaction. */
   private tx<T>(fn: () => T): T {
     return this.db.transaction(fn).immediate();
@@ -36,15 +45,15 @@ export class SqliteJobStore implements JobStore {
     this.db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`);
     for (const m of MIGRATIONS) {
       this.tx(() => {
-        if (this.db.prepare('SELECT 1 FROM schema_migrations WHERE version = ?').get(m.version)) return;
+        if (this.stmt('SELECT 1 FROM schema_migrations WHERE version = ?').get(m.version)) return;
         for (const s of m.statements) this.db.exec(s);
-        this.db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(m.version, m.name, Date.now());
+        this.stmt('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(m.version, m.name, Date.now());
       });
     }
   }
 
   async schemaVersion(): Promise<number> {
-    const r = this.db.prepare('SELECT MAX(version) v FROM schema_migrations').get() as { v: number | null };
+    const r = this.stmt('SELECT MAX(version) v FROM schema_migrations').get() as { v: number | null };
     return r.v ?? 0;
   }
 
@@ -77,7 +86,7 @@ export class SqliteJobStore implements JobStore {
   }
 
   private accountSync(id: number): Account | null {
-    const r = this.db.prepare('SELECT * FROM accounts WHERE id = ?').get(id) as AccountRow | undefined;
+    const r = this.stmt('SELECT * FROM accounts WHERE id = ?').get(id) as AccountRow | undefined;
     return r ? toAccount(r) : null;
   }
 
@@ -94,15 +103,15 @@ export class SqliteJobStore implements JobStore {
 
   async rotateApiKey(accountId: number, mode: KeyMode, nowMs: number): Promise<string> {
     return this.tx(() => {
-      this.db.prepare('UPDATE api_keys SET revoked_at = ? WHERE account_id = ? AND mode = ? AND revoked_at IS NULL').run(nowMs, accountId, mode);
+      this.stmt('UPDATE api_keys SET revoked_at = ? WHERE account_id = ? AND mode = ? AND revoked_at IS NULL').run(nowMs, accountId, mode);
       return this.insertKey(accountId, mode, nowMs);
     });
   }
 
   async setWebhook(accountId: number, patch: { url?: string | null; rotateSecret?: boolean }): Promise<Account> {
     return this.tx(() => {
-      if (patch.url !== undefined) this.db.prepare('UPDATE accounts SET webhook_url = ? WHERE id = ?').run(patch.url, accountId);
-      if (patch.rotateSecret) this.db.prepare('UPDATE accounts SET webhook_secret = ? WHERE id = ?').run(generateWebhookSecret(), accountId);
+      if (patch.url !== undefined) this.stmt('UPDATE accounts SET webhook_url = ? WHERE id = ?').run(patch.url, accountId);
+      if (patch.rotateSecret) this.stmt('UPDATE accounts SET webhook_secret = ? WHERE id = ?').run(generateWebhookSecret(), accountId);
       const a = this.accountSync(accountId);
       if (!a) throw new Error(`account ${accountId} does not exist`);
       return a;
@@ -117,22 +126,22 @@ export class SqliteJobStore implements JobStore {
   }
 
   async ledger(accountId: number): Promise<LedgerEntry[]> {
-    return (this.db.prepare('SELECT * FROM ledger WHERE account_id = ? ORDER BY id').all(accountId) as Record<string, unknown>[]).map(toLedger);
+    return (this.stmt('SELECT * FROM ledger WHERE account_id = ? ORDER BY id').all(accountId) as Record<string, unknown>[]).map(toLedger);
   }
 
   /** Adds `amount` (may be negative) to the balance and the ledger. */
   private credit(accountId: number, jobId: number | null, kind: LedgerEntry['kind'], amount: number, nowMs: number): void {
     if (amount === 0) return;
-    this.db.prepare('UPDATE accounts SET balance_cents = balance_cents + ? WHERE id = ?').run(amount, accountId);
-    this.db.prepare('INSERT INTO ledger (account_id, job_id, kind, amount_cents, at) VALUES (?, ?, ?, ?, ?)').run(accountId, jobId, kind, amount, nowMs);
+    this.stmt('UPDATE accounts SET balance_cents = balance_cents + ? WHERE id = ?').run(amount, accountId);
+    this.stmt('INSERT INTO ledger (account_id, job_id, kind, amount_cents, at) VALUES (?, ?, ?, ?, ?)').run(accountId, jobId, kind, amount, nowMs);
   }
 
   /** Takes `amount` from the balance if it is there; false (and nothing written) otherwise. */
   private debit(accountId: number, jobId: number | null, kind: LedgerEntry['kind'], amount: number, nowMs: number): boolean {
     if (amount <= 0) return true;
-    const r = this.db.prepare('UPDATE accounts SET balance_cents = balance_cents - ? WHERE id = ? AND balance_cents >= ?').run(amount, accountId, amount);
+    const r = this.stmt('UPDATE accounts SET balance_cents = balance_cents - ? WHERE id = ? AND balance_cents >= ?').run(amount, accountId, amount);
     if (r.changes === 0) return false;
-    this.db.prepare('INSERT INTO ledger (account_id, job_id, kind, amount_cents, at) VALUES (?, ?, ?, ?, ?)').run(accountId, jobId, kind, -amount, nowMs);
+    this.stmt('INSERT INTO ledger (account_id, job_id, kind, amount_cents, at) VALUES (?, ?, ?, ?, ?)').run(accountId, jobId, kind, -amount, nowMs);
     return true;
   }
 
@@ -159,7 +168,7 @@ export class SqliteJobStore implements JobStore {
         const id = this.insertJob(input.accountId, input.keyMode, j, input.nowMs);
         docIds.forEach((docId, idx) => {
           const pages = input.pages[idx];
-          this.db.prepare('INSERT INTO job_documents (job_id, idx, document_id, pages) VALUES (?, ?, ?, ?)').run(id, idx, docId, pages ? JSON.stringify(pages) : null);
+          this.stmt('INSERT INTO job_documents (job_id, idx, document_id, pages) VALUES (?, ?, ?, ?)').run(id, idx, docId, pages ? JSON.stringify(pages) : null);
         });
         return id;
       });
@@ -175,7 +184,7 @@ export class SqliteJobStore implements JobStore {
       .get(accountId, idem.key) as { request_hash: string; job_ids: string; expires_at: number } | undefined;
     if (!r) return null;
     if (r.expires_at <= nowMs) {
-      this.db.prepare('DELETE FROM idempotency_keys WHERE account_id = ? AND idem_key = ?').run(accountId, idem.key);
+      this.stmt('DELETE FROM idempotency_keys WHERE account_id = ? AND idem_key = ?').run(accountId, idem.key);
       return null;
     }
     if (r.request_hash !== idem.requestHash) return { kind: 'idempotency_conflict' };
@@ -209,7 +218,7 @@ export class SqliteJobStore implements JobStore {
     );
     if (j.reserveCents > 0) {
       if (!this.debit(accountId, id, 'reserve', j.reserveCents, nowMs)) throw new Error('balance changed during reservation');
-      this.db.prepare('UPDATE jobs SET reserved_cents = ? WHERE id = ?').run(j.reserveCents, id);
+      this.stmt('UPDATE jobs SET reserved_cents = ? WHERE id = ?').run(j.reserveCents, id);
     }
     return id;
   }
@@ -227,7 +236,7 @@ export class SqliteJobStore implements JobStore {
   }
 
   private jobSync(jobId: number): JobRecord | null {
-    const r = this.db.prepare('SELECT * FROM jobs WHERE id = ?').get(jobId) as JobRow | undefined;
+    const r = this.stmt('SELECT * FROM jobs WHERE id = ?').get(jobId) as JobRow | undefined;
     return r ? toJob(r) : null;
   }
 
@@ -250,7 +259,7 @@ export class SqliteJobStore implements JobStore {
     if (f.number) (where.push(`(instr(to_number, ?) > 0 OR instr(from_number, ?) > 0)`), args.push(f.number, f.number));
     if (f.beforeJobId !== undefined) (where.push('id < ?'), args.push(f.beforeJobId));
     args.push(f.limit);
-    const rows = this.db.prepare(`SELECT * FROM jobs WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ?`).all(...args) as JobRow[];
+    const rows = this.stmt(`SELECT * FROM jobs WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ?`).all(...args) as JobRow[];
     return rows.map(toJob);
   }
 
@@ -265,7 +274,7 @@ export class SqliteJobStore implements JobStore {
   }
 
   async documentBytes(documentId: number): Promise<Buffer | null> {
-    const r = this.db.prepare('SELECT data FROM documents WHERE id = ?').get(documentId) as { data: Buffer | null } | undefined;
+    const r = this.stmt('SELECT data FROM documents WHERE id = ?').get(documentId) as { data: Buffer | null } | undefined;
     return r?.data ?? null;
   }
 
@@ -276,7 +285,7 @@ export class SqliteJobStore implements JobStore {
   }
 
   async attempts(jobId: number): Promise<AttemptRecord[]> {
-    return (this.db.prepare('SELECT * FROM attempts WHERE job_id = ? ORDER BY attempt').all(jobId) as Record<string, unknown>[]).map(toAttempt);
+    return (this.stmt('SELECT * FROM attempts WHERE job_id = ? ORDER BY attempt').all(jobId) as Record<string, unknown>[]).map(toAttempt);
   }
 
   async cancelJob(input: { accountId: number; jobId: number; nowMs: number; message: string; event: (job: JobRecord) => NewEvent }) {
@@ -317,13 +326,13 @@ export class SqliteJobStore implements JobStore {
   }
 
   async renewLease(jobId: number, owner: string, untilMs: number): Promise<boolean> {
-    return this.db.prepare(`UPDATE jobs SET lease_until = ? WHERE id = ? AND lease_owner = ? AND status = 'sending'`).run(untilMs, jobId, owner).changes > 0;
+    return this.stmt(`UPDATE jobs SET lease_until = ? WHERE id = ? AND lease_owner = ? AND status = 'sending'`).run(untilMs, jobId, owner).changes > 0;
   }
 
   async releaseLeases(owner: string | null, nowMs: number): Promise<number> {
     const cond = owner === null ? 'lease_owner IS NOT NULL' : 'lease_owner = ?';
     const args = owner === null ? [nowMs] : [nowMs, owner];
-    return this.db.prepare(`UPDATE jobs SET lease_until = ? WHERE status = 'sending' AND ${cond}`).run(...args).changes;
+    return this.stmt(`UPDATE jobs SET lease_until = ? WHERE status = 'sending' AND ${cond}`).run(...args).changes;
   }
 
   async nextDueAtMs(): Promise<number | null> {
@@ -359,7 +368,7 @@ export class SqliteJobStore implements JobStore {
       const diff = reserveCents - job.reservedCents;
       if (diff > 0 && !this.debit(job.accountId, jobId, 'reserve', diff, nowMs)) return false;
       if (diff < 0) this.credit(job.accountId, jobId, 'release', -diff, nowMs);
-      this.db.prepare('UPDATE jobs SET reserved_cents = ? WHERE id = ?').run(reserveCents, jobId);
+      this.stmt('UPDATE jobs SET reserved_cents = ? WHERE id = ?').run(reserveCents, jobId);
       return true;
     });
   }
@@ -368,10 +377,10 @@ export class SqliteJobStore implements JobStore {
     return this.tx(() => {
       const job = this.jobSync(jobId);
       if (!job || job.leaseOwner !== owner) throw new Error(`job ${jobId} is not leased by ${owner}`);
-      const last = this.db.prepare('SELECT MAX(attempt) n FROM attempts WHERE job_id = ?').get(jobId) as { n: number | null };
+      const last = this.stmt('SELECT MAX(attempt) n FROM attempts WHERE job_id = ?').get(jobId) as { n: number | null };
       const n = (last.n ?? 0) + 1;
-      this.db.prepare('INSERT INTO attempts (job_id, attempt, started_at) VALUES (?, ?, ?)').run(jobId, n, nowMs);
-      this.db.prepare('UPDATE jobs SET attempts = attempts + 1, updated_at = ? WHERE id = ?').run(nowMs, jobId);
+      this.stmt('INSERT INTO attempts (job_id, attempt, started_at) VALUES (?, ?, ?)').run(jobId, n, nowMs);
+      this.stmt('UPDATE jobs SET attempts = attempts + 1, updated_at = ? WHERE id = ?').run(nowMs, jobId);
       return n;
     });
   }
@@ -437,7 +446,7 @@ export class SqliteJobStore implements JobStore {
   }
 
   private deliverySync(id: number): DeliveryRecord | null {
-    const r = this.db.prepare('SELECT * FROM deliveries WHERE id = ?').get(id) as Record<string, unknown> | undefined;
+    const r = this.stmt('SELECT * FROM deliveries WHERE id = ?').get(id) as Record<string, unknown> | undefined;
     return r ? toDelivery(r) : null;
   }
 
@@ -454,7 +463,7 @@ export class SqliteJobStore implements JobStore {
            ORDER BY next_attempt_at, id LIMIT ?`,
         )
         .all(input.nowMs, input.nowMs, input.limit) as { id: number }[];
-      const upd = this.db.prepare(
+      const upd = this.stmt(
         `UPDATE deliveries SET lease_owner = ?, lease_until = ?,
            url = COALESCE((SELECT webhook_url FROM accounts WHERE accounts.id = deliveries.account_id), url) WHERE id = ?`,
       );
@@ -492,21 +501,21 @@ export class SqliteJobStore implements JobStore {
   }
 
   async listDeliveries(accountId: number, limit: number): Promise<DeliveryRecord[]> {
-    return (this.db.prepare('SELECT * FROM deliveries WHERE account_id = ? ORDER BY id DESC LIMIT ?').all(accountId, limit) as Record<string, unknown>[]).map(toDelivery);
+    return (this.stmt('SELECT * FROM deliveries WHERE account_id = ? ORDER BY id DESC LIMIT ?').all(accountId, limit) as Record<string, unknown>[]).map(toDelivery);
   }
 
   async deliveryAttempts(deliveryId: number): Promise<DeliveryAttempt[]> {
-    return (this.db.prepare('SELECT * FROM delivery_attempts WHERE delivery_id = ? ORDER BY id').all(deliveryId) as Record<string, unknown>[]).map(toDeliveryAttempt);
+    return (this.stmt('SELECT * FROM delivery_attempts WHERE delivery_id = ? ORDER BY id').all(deliveryId) as Record<string, unknown>[]).map(toDeliveryAttempt);
   }
 
   async getDeliveryByEventId(accountId: number, eventId: string): Promise<DeliveryRecord | null> {
-    const r = this.db.prepare('SELECT * FROM deliveries WHERE account_id = ? AND event_id = ?').get(accountId, eventId) as Record<string, unknown> | undefined;
+    const r = this.stmt('SELECT * FROM deliveries WHERE account_id = ? AND event_id = ?').get(accountId, eventId) as Record<string, unknown> | undefined;
     return r ? toDelivery(r) : null;
   }
 
   async redeliver(accountId: number, eventId: string, nowMs: number): Promise<DeliveryRecord | null> {
     return this.tx(() => {
-      const d = this.db.prepare('SELECT * FROM deliveries WHERE account_id = ? AND event_id = ?').get(accountId, eventId) as Record<string, unknown> | undefined;
+      const d = this.stmt('SELECT * FROM deliveries WHERE account_id = ? AND event_id = ?').get(accountId, eventId) as Record<string, unknown> | undefined;
       if (!d) return null;
       const url = this.accountSync(accountId)?.webhookUrl ?? null;
       if (!url) return null;
