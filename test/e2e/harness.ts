@@ -337,6 +337,8 @@ export interface DocServer {
   release(path: string): void;
   /** Resolves when a request for `path` has arrived. */
   requested(path: string): Promise<void>;
+  /** Requests received for `path` so far. */
+  hits(path: string): number;
   close(): Promise<void>;
 }
 
@@ -344,11 +346,11 @@ export async function startDocServer(): Promise<DocServer> {
   const routes = new Map<string, { status?: number; body?: Buffer; hold?: boolean }>();
   const held = new Map<string, (() => void)[]>();
   const seen = new Map<string, (() => void)[]>();
-  const hits = new Set<string>();
+  const hits = new Map<string, number>();
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
     const path = req.url ?? '/';
-    hits.add(path);
+    hits.set(path, (hits.get(path) ?? 0) + 1);
     for (const w of seen.get(path) ?? []) w();
     seen.delete(path);
     const r = routes.get(path) ?? { status: 404 };
@@ -373,6 +375,7 @@ export async function startDocServer(): Promise<DocServer> {
       for (const send of held.get(path) ?? []) send();
       held.delete(path);
     },
+    hits: (path) => hits.get(path) ?? 0,
     requested: (path) => (hits.has(path) ? Promise.resolve() : new Promise((resolve) => seen.set(path, [...(seen.get(path) ?? []), resolve]))),
     async close() {
       for (const s of sockets) s.destroy();
