@@ -44,6 +44,7 @@ function job(patch: Partial<JobRecord> = {}): JobRecord {
     detail: {},
     leaseOwner: null,
     leaseUntilMs: null,
+    preparedId: null,
     createdAtMs: T0,
     updatedAtMs: T0 + 95_000,
     ...patch,

@@ -145,4 +145,22 @@ export const MIGRATIONS: Migration[] = [
       `CREATE INDEX delivery_attempts_delivery ON delivery_attempts(delivery_id, id)`,
     ],
   },
+  {
+    version: 2,
+    name: 'prepared faxes: the pages exactly as transmitted (TIFF-F), shared by resends',
+    statements: [
+      `CREATE TABLE prepared_faxes (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        account_id INTEGER NOT NULL REFERENCES accounts(id),
+        tiff BLOB NOT NULL,
+        page_count INTEGER NOT NULL,
+        quality TEXT NOT NULL,
+        width INTEGER NOT NULL,
+        x_dpi INTEGER NOT NULL,
+        y_dpi INTEGER NOT NULL,
+        created_at INTEGER NOT NULL
+      )`,
+      `ALTER TABLE jobs ADD COLUMN prepared_id INTEGER REFERENCES prepared_faxes(id)`,
+    ],
+  },
 ];

@@ -52,6 +52,7 @@ export interface JobRow {
   detail: string;
   lease_owner: string | null;
   lease_until: number | null;
+  prepared_id: number | null;
   created_at: number;
   updated_at: number;
 }
@@ -104,6 +105,7 @@ export function toJob(r: JobRow): JobRecord {
     detail: JSON.parse(r.detail || '{}') as Record<string, unknown>,
     leaseOwner: r.lease_owner,
     leaseUntilMs: numOrNull(r.lease_until),
+    preparedId: numOrNull(r.prepared_id),
     createdAtMs: num(r.created_at),
     updatedAtMs: num(r.updated_at),
   };

@@ -9,8 +9,8 @@ import {
 } from './rows.js';
 import type {
   Account, ApiKeyInfo, AttemptRecord, CreateJobsResult, CreatedAccount, DeliveryAttempt, DeliveryRecord,
-  IdempotencyInput, JobDocument, JobListFilter, JobRecord, JobStore, KeyMode, LedgerEntry, NewDocument,
-  NewEvent, NewJob, Stage, TerminalOutcome,
+  FaxQuality, IdempotencyInput, JobDocument, JobListFilter, JobRecord, JobStore, KeyMode, LedgerEntry, NewDocument,
+  NewEvent, NewJob, PreparedFax, Stage, TerminalOutcome,
 } from './types.js';
 
 type Db = Database.Database;
@@ -66,8 +66,7 @@ export class SqliteJobStore implements JobStore {
   async createAccount(input: { name: string; balanceCents: number; faxNumber: string; webhookUrl?: string | null; nowMs: number }): Promise<CreatedAccount> {
     return this.tx(() => {
       const id = Number(
-        this.db
-          .prepare('INSERT INTO accounts (name, balance_cents, fax_number, webhook_url, webhook_secret, created_at) VALUES (?, 0, ?, ?, ?, ?)')
+        this.stmt('INSERT INTO accounts (name, balance_cents, fax_number, webhook_url, webhook_secret, created_at) VALUES (?, 0, ?, ?, ?, ?)')
           .run(input.name, input.faxNumber, input.webhookUrl ?? null, generateWebhookSecret(), input.nowMs).lastInsertRowid,
       );
       if (input.balanceCents > 0) this.credit(id, null, 'topup', input.balanceCents, input.nowMs);
@@ -79,8 +78,7 @@ export class SqliteJobStore implements JobStore {
 
   private insertKey(accountId: number, mode: KeyMode, nowMs: number): string {
     const key = generateApiKey(mode);
-    this.db
-      .prepare('INSERT INTO api_keys (account_id, mode, key_hash, key_prefix, created_at) VALUES (?, ?, ?, ?, ?)')
+    this.stmt('INSERT INTO api_keys (account_id, mode, key_hash, key_prefix, created_at) VALUES (?, ?, ?, ?, ?)')
       .run(accountId, mode, hashApiKey(key), keyPrefix(key), nowMs);
     return key;
   }
@@ -95,8 +93,7 @@ export class SqliteJobStore implements JobStore {
   }
 
   async findApiKey(presentedKey: string): Promise<ApiKeyInfo | null> {
-    const r = this.db
-      .prepare('SELECT id, account_id, mode FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL')
+    const r = this.stmt('SELECT id, account_id, mode FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL')
       .get(hashApiKey(presentedKey)) as { id: number; account_id: number; mode: KeyMode } | undefined;
     return r ? { keyId: r.id, accountId: r.account_id, mode: r.mode } : null;
   }
@@ -159,8 +156,7 @@ export class SqliteJobStore implements JobStore {
       if (needed > balance) return { kind: 'insufficient_balance', neededCents: needed, balanceCents: balance };
       const docIds = input.documents.map((d) =>
         Number(
-          this.db
-            .prepare('INSERT INTO documents (account_id, file_name, file_url, format, page_count, byte_length, data, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+          this.stmt('INSERT INTO documents (account_id, file_name, file_url, format, page_count, byte_length, data, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
             .run(input.accountId, d.fileName, d.fileUrl, d.format, d.pageCount, d.data ? d.data.length : null, d.data, input.nowMs).lastInsertRowid,
         ),
       );
@@ -179,8 +175,7 @@ export class SqliteJobStore implements JobStore {
 
   private checkIdempotency(accountId: number, idem: IdempotencyInput | null, nowMs: number): CreateJobsResult | null {
     if (!idem) return null;
-    const r = this.db
-      .prepare('SELECT request_hash, job_ids, expires_at FROM idempotency_keys WHERE account_id = ? AND idem_key = ?')
+    const r = this.stmt('SELECT request_hash, job_ids, expires_at FROM idempotency_keys WHERE account_id = ? AND idem_key = ?')
       .get(accountId, idem.key) as { request_hash: string; job_ids: string; expires_at: number } | undefined;
     if (!r) return null;
     if (r.expires_at <= nowMs) {
@@ -193,8 +188,7 @@ export class SqliteJobStore implements JobStore {
 
   private saveIdempotency(accountId: number, idem: IdempotencyInput | null, jobIds: number[]): void {
     if (!idem) return;
-    this.db
-      .prepare('INSERT INTO idempotency_keys (account_id, idem_key, request_hash, job_ids, expires_at) VALUES (?, ?, ?, ?, ?)')
+    this.stmt('INSERT INTO idempotency_keys (account_id, idem_key, request_hash, job_ids, expires_at) VALUES (?, ?, ?, ?, ?)')
       .run(accountId, idem.key, idem.requestHash, JSON.stringify(jobIds), idem.expiresAtMs);
   }
 
@@ -202,8 +196,7 @@ export class SqliteJobStore implements JobStore {
   private insertJob(accountId: number, keyMode: KeyMode, j: NewJob, nowMs: number): number {
     const scheduled = j.sendAtMs !== null && j.sendAtMs > nowMs;
     const id = Number(
-      this.db
-        .prepare(
+      this.stmt(
           `INSERT INTO jobs (account_id, key_mode, direction, from_number, to_number, status, stage, code, message,
             call_start, total_pages, send_at, deadline, quality, cover, template_id, smart_document_id, line,
             max_attempts, next_attempt_at, original_job_id, price_cents_per_page, reserved_cents, created_at, updated_at)
@@ -228,8 +221,9 @@ export class SqliteJobStore implements JobStore {
       const balance = this.accountSync(input.accountId)?.balanceCents ?? 0;
       if (input.job.reserveCents > balance) return { kind: 'insufficient_balance', neededCents: input.job.reserveCents, balanceCents: balance };
       const id = this.insertJob(input.accountId, input.keyMode, input.job, input.nowMs);
-      this.db
-        .prepare('INSERT INTO job_documents (job_id, idx, document_id, pages) SELECT ?, idx, document_id, pages FROM job_documents WHERE job_id = ?')
+      // The resend transmits the same prepared pages.
+      this.stmt('UPDATE jobs SET prepared_id = (SELECT prepared_id FROM jobs WHERE id = ?) WHERE id = ?').run(input.originalJobId, id);
+      this.stmt('INSERT INTO job_documents (job_id, idx, document_id, pages) SELECT ?, idx, document_id, pages FROM job_documents WHERE job_id = ?')
         .run(id, input.originalJobId);
       return { kind: 'created', jobIds: [id] };
     });
@@ -264,8 +258,7 @@ export class SqliteJobStore implements JobStore {
   }
 
   async jobDocuments(jobId: number): Promise<JobDocument[]> {
-    const rows = this.db
-      .prepare(
+    const rows = this.stmt(
         `SELECT jd.idx, jd.document_id, jd.pages, d.file_name, d.file_url, d.format, d.page_count, d.byte_length
          FROM job_documents jd JOIN documents d ON d.id = jd.document_id WHERE jd.job_id = ? ORDER BY jd.idx`,
       )
@@ -279,13 +272,35 @@ export class SqliteJobStore implements JobStore {
   }
 
   async setDocumentContent(documentId: number, data: Buffer, format: string, pageCount: number | null): Promise<void> {
-    this.db
-      .prepare('UPDATE documents SET data = ?, byte_length = ?, format = ?, page_count = ? WHERE id = ?')
+    this.stmt('UPDATE documents SET data = ?, byte_length = ?, format = ?, page_count = ? WHERE id = ?')
       .run(data, data.length, format, pageCount, documentId);
   }
 
   async attempts(jobId: number): Promise<AttemptRecord[]> {
     return (this.stmt('SELECT * FROM attempts WHERE job_id = ? ORDER BY attempt').all(jobId) as Record<string, unknown>[]).map(toAttempt);
+  }
+
+  async savePreparedFax(jobId: number, owner: string, fax: Omit<PreparedFax, 'id'>, nowMs: number): Promise<boolean> {
+    return this.tx(() => {
+      const job = this.jobSync(jobId);
+      if (!job || job.status !== 'sending' || job.leaseOwner !== owner) return false;
+      const id = this.stmt(
+        'INSERT INTO prepared_faxes (account_id, tiff, page_count, quality, width, x_dpi, y_dpi, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      ).run(job.accountId, fax.tiff, fax.pageCount, fax.quality, fax.width, fax.xDpi, fax.yDpi, nowMs).lastInsertRowid;
+      this.stmt('UPDATE jobs SET prepared_id = ?, total_pages = ?, updated_at = ? WHERE id = ?').run(id, fax.pageCount, nowMs, jobId);
+      return true;
+    });
+  }
+
+  async preparedFax(accountId: number, jobId: number): Promise<PreparedFax | null> {
+    const r = this.stmt(
+      `SELECT p.* FROM prepared_faxes p JOIN jobs j ON j.prepared_id = p.id WHERE j.id = ? AND j.account_id = ?`,
+    ).get(jobId, accountId) as Record<string, unknown> | undefined;
+    if (!r) return null;
+    return {
+      id: Number(r.id), tiff: r.tiff as Buffer, pageCount: Number(r.page_count), quality: r.quality as FaxQuality,
+      width: Number(r.width), xDpi: Number(r.x_dpi), yDpi: Number(r.y_dpi),
+    };
   }
 
   async cancelJob(input: { accountId: number; jobId: number; nowMs: number; message: string; event: (job: JobRecord) => NewEvent }) {
@@ -304,8 +319,7 @@ export class SqliteJobStore implements JobStore {
 
   async leaseDueJobs(input: { owner: string; nowMs: number; leaseMs: number; limit: number }): Promise<JobRecord[]> {
     return this.tx(() => {
-      const rows = this.db
-        .prepare(
+      const rows = this.stmt(
           `SELECT id, stage FROM jobs WHERE status = 'sending' AND (
              (stage IN ('scheduled', 'queued') AND lease_owner IS NULL AND next_attempt_at <= ?)
              OR (stage IN ${STARTED} AND (lease_until IS NULL OR lease_until <= ?)))
@@ -314,11 +328,9 @@ export class SqliteJobStore implements JobStore {
         .all(input.nowMs, input.nowMs, input.limit) as { id: number; stage: Stage }[];
       for (const r of rows) {
         // An attempt left open by a process that died is closed as interrupted.
-        this.db
-          .prepare(`UPDATE attempts SET ended_at = ?, code = -3199, message = 'Attempt interrupted: the process handling it stopped', detail = '{"interrupted":true}' WHERE job_id = ? AND ended_at IS NULL`)
+        this.stmt(`UPDATE attempts SET ended_at = ?, code = -3199, message = 'Attempt interrupted: the process handling it stopped', detail = '{"interrupted":true}' WHERE job_id = ? AND ended_at IS NULL`)
           .run(input.nowMs, r.id);
-        this.db
-          .prepare(`UPDATE jobs SET lease_owner = ?, lease_until = ?, stage = 'preparing', message = 'Preparing documents', updated_at = ? WHERE id = ?`)
+        this.stmt(`UPDATE jobs SET lease_owner = ?, lease_until = ?, stage = 'preparing', message = 'Preparing documents', updated_at = ? WHERE id = ?`)
           .run(input.owner, input.nowMs + input.leaseMs, input.nowMs, r.id);
       }
       return rows.map((r) => this.jobSync(r.id)!);
@@ -336,8 +348,7 @@ export class SqliteJobStore implements JobStore {
   }
 
   async nextDueAtMs(): Promise<number | null> {
-    const r = this.db
-      .prepare(
+    const r = this.stmt(
         `SELECT MIN(t) t FROM (
            SELECT MIN(next_attempt_at) t FROM jobs WHERE status = 'sending' AND stage IN ('scheduled', 'queued') AND lease_owner IS NULL
            UNION ALL SELECT MIN(lease_until) t FROM jobs WHERE status = 'sending' AND stage IN ${STARTED})`,
@@ -351,8 +362,7 @@ export class SqliteJobStore implements JobStore {
       const job = this.jobSync(jobId);
       if (!job || job.status !== 'sending' || job.leaseOwner !== owner) return false;
       const detail = p.detail ? JSON.stringify({ ...job.detail, ...p.detail }) : null;
-      this.db
-        .prepare(
+      this.stmt(
           `UPDATE jobs SET stage = COALESCE(?, stage), total_pages = COALESCE(?, total_pages),
              transferred_pages = COALESCE(?, transferred_pages), detail = COALESCE(?, detail), message = ?, updated_at = ? WHERE id = ?`,
         )
@@ -386,15 +396,13 @@ export class SqliteJobStore implements JobStore {
   }
 
   async finishAttempt(jobId: number, attempt: number, o: { code: number; message: string; pagesTransferred: number; detail?: Record<string, unknown>; nowMs: number }): Promise<void> {
-    this.db
-      .prepare('UPDATE attempts SET ended_at = ?, code = ?, message = ?, pages_transferred = ?, detail = ? WHERE job_id = ? AND attempt = ?')
+    this.stmt('UPDATE attempts SET ended_at = ?, code = ?, message = ?, pages_transferred = ?, detail = ? WHERE job_id = ? AND attempt = ?')
       .run(o.nowMs, o.code, o.message, o.pagesTransferred, JSON.stringify(o.detail ?? {}), jobId, attempt);
   }
 
   async requeueJob(jobId: number, owner: string, nextAttemptAtMs: number, nowMs: number): Promise<boolean> {
     return (
-      this.db
-        .prepare(
+      this.stmt(
           `UPDATE jobs SET stage = 'queued', lease_owner = NULL, lease_until = NULL, next_attempt_at = ?, message = 'Waiting to retry', updated_at = ?
            WHERE id = ? AND lease_owner = ? AND status = 'sending'`,
         )
@@ -421,8 +429,7 @@ export class SqliteJobStore implements JobStore {
     const charge = Math.min(wanted, balance);
     if (charge > 0) this.debit(job.accountId, job.jobId, 'charge', charge, nowMs);
     const detail = JSON.stringify({ ...job.detail, ...(o.detail ?? {}) });
-    this.db
-      .prepare(
+    this.stmt(
         `UPDATE jobs SET status = ?, stage = NULL, code = ?, message = ?, transferred_pages = ?, call_end = ?, reserved_cents = 0,
            charged_cents = ?, detail = ?, lease_owner = NULL, lease_until = NULL, updated_at = ? WHERE id = ?`,
       )
@@ -436,8 +443,7 @@ export class SqliteJobStore implements JobStore {
 
   private insertEventSync(accountId: number, jobId: number | null, e: NewEvent, nowMs: number): DeliveryRecord {
     const url = this.accountSync(accountId)?.webhookUrl ?? null;
-    const id = this.db
-      .prepare(
+    const id = this.stmt(
         `INSERT INTO deliveries (event_id, account_id, job_id, type, body, url, status, attempts, next_attempt_at, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?)`,
       )
@@ -457,8 +463,7 @@ export class SqliteJobStore implements JobStore {
   /** Claims due deliveries. Each is sent to the account's current webhook URL when one is set. */
   async claimDueDeliveries(input: { owner: string; nowMs: number; leaseMs: number; limit: number }): Promise<DeliveryRecord[]> {
     return this.tx(() => {
-      const rows = this.db
-        .prepare(
+      const rows = this.stmt(
           `SELECT id FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ? AND (lease_owner IS NULL OR lease_until <= ?)
            ORDER BY next_attempt_at, id LIMIT ?`,
         )
@@ -483,19 +488,16 @@ export class SqliteJobStore implements JobStore {
       if (!d || d.status !== 'pending' || d.leaseOwner !== input.owner) return;
       const n = d.attempts + 1;
       const a = input.attempt;
-      this.db
-        .prepare('INSERT INTO delivery_attempts (delivery_id, attempt, at, http_status, latency_ms, error) VALUES (?, ?, ?, ?, ?, ?)')
+      this.stmt('INSERT INTO delivery_attempts (delivery_id, attempt, at, http_status, latency_ms, error) VALUES (?, ?, ?, ?, ?, ?)')
         .run(d.id, n, a.atMs, a.httpStatus, Math.round(a.latencyMs), a.error);
       const next = input.next.status === 'pending' ? input.next.nextAttemptAtMs : null;
-      this.db
-        .prepare('UPDATE deliveries SET attempts = ?, status = ?, next_attempt_at = ?, lease_owner = NULL, lease_until = NULL WHERE id = ?')
+      this.stmt('UPDATE deliveries SET attempts = ?, status = ?, next_attempt_at = ?, lease_owner = NULL, lease_until = NULL WHERE id = ?')
         .run(n, input.next.status, next, d.id);
     });
   }
 
   async nextDeliveryDueAtMs(): Promise<number | null> {
-    const r = this.db
-      .prepare(`SELECT MIN(COALESCE(CASE WHEN lease_owner IS NULL THEN next_attempt_at ELSE MAX(next_attempt_at, lease_until) END, next_attempt_at)) t FROM deliveries WHERE status = 'pending'`)
+    const r = this.stmt(`SELECT MIN(COALESCE(CASE WHEN lease_owner IS NULL THEN next_attempt_at ELSE MAX(next_attempt_at, lease_until) END, next_attempt_at)) t FROM deliveries WHERE status = 'pending'`)
       .get() as { t: number | null };
     return r.t ?? null;
   }
@@ -519,8 +521,7 @@ export class SqliteJobStore implements JobStore {
       if (!d) return null;
       const url = this.accountSync(accountId)?.webhookUrl ?? null;
       if (!url) return null;
-      this.db
-        .prepare(`UPDATE deliveries SET status = 'pending', attempts = 0, next_attempt_at = ?, url = ?, lease_owner = NULL, lease_until = NULL WHERE id = ?`)
+      this.stmt(`UPDATE deliveries SET status = 'pending', attempts = 0, next_attempt_at = ?, url = ?, lease_owner = NULL, lease_until = NULL WHERE id = ?`)
         .run(nowMs, url, d.id);
       return this.deliverySync(Number(d.id));
     });

@@ -120,8 +120,21 @@ export interface JobRecord {
   detail: Record<string, unknown>;
   leaseOwner: string | null;
   leaseUntilMs: number | null;
+  /** The prepared pages (set once preparation succeeded; shared with resends). */
+  preparedId: number | null;
   createdAtMs: number;
   updatedAtMs: number;
+}
+
+/** The pages of a fax exactly as transmitted: a TIFF class F file, one page per IFD. */
+export interface PreparedFax {
+  id: number;
+  tiff: Buffer;
+  pageCount: number;
+  quality: FaxQuality;
+  width: number;
+  xDpi: number;
+  yDpi: number;
 }
 
 export interface AttemptRecord {
@@ -254,6 +267,10 @@ export interface JobStore {
   /** Stores fetched content of a fileUrl document. */
   setDocumentContent(documentId: number, data: Buffer, format: string, pageCount: number | null): Promise<void>;
   attempts(jobId: number): Promise<AttemptRecord[]>;
+  /** Stores the prepared pages of a leased job and links them to it; false when the lease was lost. */
+  savePreparedFax(jobId: number, owner: string, fax: Omit<PreparedFax, 'id'>, nowMs: number): Promise<boolean>;
+  /** The prepared pages of a job of the account, or null. */
+  preparedFax(accountId: number, jobId: number): Promise<PreparedFax | null>;
 
   /** Cancels a job that has not started dialing. */
   cancelJob(input: { accountId: number; jobId: number; nowMs: number; message: string; event: (job: JobRecord) => NewEvent }): Promise<

@@ -175,6 +175,23 @@ export function jobStoreContract(name: string, open: () => Promise<{ store: JobS
       expect(await store.getJob(accountId, newId)).toMatchObject({ originalJobId: id, toNumber: '+14155550124', keyMode: 'test' });
     });
 
+    it('prepared pages are saved under the lease, shared by a resend and private to the account', async () => {
+      const id = ((await create()) as { jobIds: number[] }).jobIds[0]!;
+      const fax = { tiff: Buffer.from('II*\0fake-tiff'), pageCount: 3, quality: 'Standard' as const, width: 1728, xDpi: 204, yDpi: 196 };
+      expect(await store.savePreparedFax(id, 'A', fax, T0)).toBe(false);
+      await store.leaseDueJobs({ owner: 'A', nowMs: T0, leaseMs: 30_000, limit: 10 });
+      expect(await store.savePreparedFax(id, 'A', fax, T0)).toBe(true);
+      expect(await store.getJob(accountId, id)).toMatchObject({ totalPages: 3, preparedId: expect.any(Number) });
+      expect(await store.preparedFax(accountId, id)).toMatchObject({ ...fax, id: expect.any(Number) });
+      await store.completeJob({ jobId: id, owner: 'A', outcome: { status: 'delivered', code: 0, message: '', transferredPages: 3 }, nowMs: T0, event: ev() });
+      const r = await store.createResend({ accountId, keyMode: 'test', originalJobId: id, job: newJob({ reserveCents: 0, originalJobId: id }), nowMs: T0 });
+      const newId = (r as { jobIds: number[] }).jobIds[0]!;
+      expect((await store.getJob(accountId, newId))!.preparedId).toBe((await store.getJob(accountId, id))!.preparedId);
+      expect((await store.preparedFax(accountId, newId))!.tiff).toEqual(fax.tiff);
+      const other = await store.createAccount({ name: 'x', balanceCents: 0, faxNumber: '+14155550198', nowMs: T0 });
+      expect(await store.preparedFax(other.account.id, id)).toBeNull();
+    });
+
     it('webhook outbox: claim, attempts, retry, failure, redelivery', async () => {
       const d = await store.insertEvent(accountId, null, { eventId: 'e1', type: 'webhook.test', body: '{"event":"webhook.test"}' }, T0);
       expect(d.status).toBe('pending');
