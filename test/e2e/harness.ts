@@ -254,6 +254,8 @@ export interface ReceivedRequest {
 
 export interface Receiver {
   url: string;
+  /** Stamps `atMs` on arriving requests (replace it when a restarted service gets a new clock). */
+  clock: ManualClock | undefined;
   received: ReceivedRequest[];
   /** Queues answers for the next requests, in order; afterwards `fallback` applies. */
   answer(...answers: Answer[]): void;
@@ -278,7 +280,7 @@ export async function startReceiver(clock?: ManualClock): Promise<Receiver> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const answer = queue.length > 0 ? queue.shift()! : r.fallback;
-      const rec: ReceivedRequest = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, raw: Buffer.concat(chunks), atMs: clock ? clock.now() : null, answer };
+      const rec: ReceivedRequest = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, raw: Buffer.concat(chunks), atMs: r.clock ? r.clock.now() : null, answer };
       r.received.push(rec);
       if (answer === 'hang') hung.add(res);
       else {
@@ -299,6 +301,7 @@ export async function startReceiver(clock?: ManualClock): Promise<Receiver> {
   const port = (server.address() as AddressInfo).port;
   const r: Receiver = {
     url: `http://127.0.0.1:${port}/hooks/fax`,
+    clock,
     received: [],
     fallback: 200,
     answer: (...a) => void queue.push(...a),
