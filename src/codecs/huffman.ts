@@ -1,0 +1,55 @@
+// Run-length codewords of T.4 4.1.1–4.1.3 (shared by MH lines, MR/MMR horizontal mode):
+// a run is zero or more make-up codes followed by one terminating code.
+
+import type { BitReader } from './bit-reader.js';
+import type { BitWriter } from './bit-writer.js';
+import {
+  BLACK_CODES,
+  BLACK_DECODE,
+  BLACK_LOOKUP_BITS,
+  DECODE_EOL,
+  MAX_MAKEUP,
+  WHITE_CODES,
+  WHITE_DECODE,
+  WHITE_LOOKUP_BITS,
+  type RunCodes,
+} from './t4-tables.js';
+
+/** Writes one run; runs over 2560 repeat the 2560 make-up code, as libtiff does. */
+export function putRun(w: BitWriter, run: number, black: number): void {
+  const c: RunCodes = black ? BLACK_CODES : WHITE_CODES;
+  while (run >= MAX_MAKEUP + 64) {
+    w.put(c.makeupCode[40]!, c.makeupLen[40]!);
+    run -= MAX_MAKEUP;
+  }
+  if (run >= 64) {
+    const m = run >>> 6;
+    w.put(c.makeupCode[m]!, c.makeupLen[m]!);
+    run &= 63;
+  }
+  w.put(c.termCode[run]!, c.termLen[run]!);
+}
+
+/** readRun result for bits that are no code of this colour. */
+export const RUN_BAD_CODE = -1;
+/** readRun result when the bits are an EOL (left unconsumed). */
+export const RUN_EOL = -2;
+
+/**
+ * Reads one run of the given colour (make-ups plus terminating code). Returns the length,
+ * RUN_BAD_CODE or RUN_EOL. `limit` bounds the sum so garbage cannot loop long.
+ */
+export function readRun(r: BitReader, black: number, limit: number): number {
+  const table = black ? BLACK_DECODE : WHITE_DECODE;
+  const bits = black ? BLACK_LOOKUP_BITS : WHITE_LOOKUP_BITS;
+  let run = 0;
+  for (;;) {
+    const e = table[r.peek(bits)]!;
+    if (e <= 0) return e === DECODE_EOL ? RUN_EOL : RUN_BAD_CODE;
+    r.skip(e & 15);
+    const len = e >>> 4;
+    run += len;
+    if (len < 64) return run;
+    if (run > limit) return RUN_BAD_CODE;
+  }
+}

@@ -1,0 +1,21 @@
+// CCITT fax codecs: T.4 MH and MR, T.6 MMR, pure and synchronous, on 1-bit Bitmaps.
+
+export * from './bitmap.js';
+export { BitReader } from './bit-reader.js';
+export { BitWriter } from './bit-writer.js';
+export { CodecError, type CodecErrorKind } from './errors.js';
+export { encodeMH, decodeMH } from './mh.js';
+export { encodeMR, decodeMR } from './mr.js';
+export { encodeMMR, decodeMMR } from './mmr.js';
+export { kFactorForYDpi, minScanLineBits } from './t4-tables.js';
+export { reverseBits } from './reverse-bits.js';
+export type {
+  DecodeOptions,
+  DecodedPage,
+  MHDecodeOptions,
+  MHEncodeOptions,
+  MMREncodeOptions,
+  MREncodeOptions,
+  T4DecodeOptions,
+  T4EncodeOptions,
+} from './types.js';

@@ -1,0 +1,26 @@
+// T.4 two-dimensional coding (modified READ, MR), whole pages: 4.2 of ITU-T T.4. Every
+// k-th line is coded 1-D, the others 2-D against the line above; each EOL carries a tag
+// bit saying which coding the next line uses.
+
+import type { Bitmap } from './bitmap.js';
+import { checkMinBits } from './mh.js';
+import { decodeT4, encodeT4 } from './t4-stream.js';
+import type { DecodedPage, MREncodeOptions, T4DecodeOptions } from './types.js';
+
+/** Encodes a page in MR with K factor `k` (see kFactorForYDpi()). Default form 'fax'. */
+export function encodeMR(bitmap: Bitmap, opts: MREncodeOptions): Uint8Array {
+  if (!Number.isInteger(opts.k) || opts.k < 1 || opts.k > 10_000) {
+    throw new RangeError(`encodeMR: k must be an integer in 1..10000, got ${opts.k}`);
+  }
+  return encodeT4(bitmap, {
+    k: opts.k,
+    form: opts.form ?? 'fax',
+    byteAlignEol: opts.byteAlignEol ?? false,
+    minScanLineBits: checkMinBits(opts.minScanLineBits),
+  });
+}
+
+/** Decodes MR data (any K: each line's tag bit decides). */
+export function decodeMR(bytes: Uint8Array, opts: T4DecodeOptions): DecodedPage {
+  return decodeT4(bytes, opts, true);
+}

@@ -1,0 +1,120 @@
+// One line in two-dimensional coding: T.4 4.2.1.3 (modified READ), also the whole of T.6
+// 2.2 (MMR). Pass, horizontal and vertical modes relative to the reference line, on
+// changing-element lists (see runs.ts). The mode choice follows the flow chart of
+// T.4 Figure 7, so our output is bit-identical with libtiff's for the same pixels.
+
+import type { BitReader } from './bit-reader.js';
+import type { BitWriter } from './bit-writer.js';
+import { CodecError } from './errors.js';
+import { putRun, readRun, RUN_EOL } from './huffman.js';
+import {
+  HORIZONTAL_CODE,
+  MODE_DECODE,
+  MODE_EXTENSION,
+  MODE_HORIZONTAL,
+  MODE_LOOKUP_BITS,
+  MODE_PASS,
+  MODE_V0,
+  PASS_CODE,
+  VERTICAL_CODES,
+} from './t4-tables.js';
+
+/** Codes the line `cur` (nCur changes) against the reference line `ref`. */
+export function encode2DLine(w: BitWriter, cur: Int32Array, ref: Int32Array, width: number): void {
+  let a0 = -1; // the imaginary white element before the line
+  let color = 0;
+  let ia = 0; // index of a1 in cur
+  let kRef = 0; // first ref change > a0
+  for (;;) {
+    while (cur[ia]! <= a0) ia++;
+    const a1 = cur[ia]!;
+    while (ref[kRef]! <= a0) kRef++;
+    // b1 is the first change > a0 towards the colour opposite to a0's: even entries turn black.
+    const ib = kRef + ((kRef & 1) ^ color);
+    const b1 = ref[ib]!;
+    const b2 = ref[ib + 1]!;
+    if (b2 < a1) {
+      w.put(PASS_CODE.code, PASS_CODE.len);
+      a0 = b2;
+    } else {
+      const d = a1 - b1;
+      if (d >= -3 && d <= 3) {
+        const c = VERTICAL_CODES[d + 3]!;
+        w.put(c.code, c.len);
+        a0 = a1;
+        color ^= 1;
+      } else {
+        const a2 = cur[ia + 1]!;
+        w.put(HORIZONTAL_CODE.code, HORIZONTAL_CODE.len);
+        putRun(w, a1 - (a0 < 0 ? 0 : a0), color);
+        putRun(w, a2 - a1, color ^ 1);
+        a0 = a2;
+      }
+    }
+    if (a0 >= width) return;
+  }
+}
+
+/**
+ * Decodes one 2-D coded line against `ref` into `out` and returns its n. Throws a
+ * CodecError on bad codes, EOL within the line, changes out of order or past the width,
+ * and on the uncompressed-mode extension (which we do not support).
+ */
+export function decode2DLine(r: BitReader, ref: Int32Array, out: Int32Array, width: number, line: number): number {
+  let a0 = -1;
+  let n = 0; // the colour at a0 is n & 1 (entries alternate, duplicates cancel)
+  let kRef = 0;
+  // Appending a change equal to the last one cancels it (a zero-length run), so the list
+  // stays strictly increasing and never outgrows width + 4.
+  while (a0 < width) {
+    const color = n & 1;
+    while (ref[kRef]! <= a0) kRef++;
+    const ib = kRef + ((kRef & 1) ^ color);
+    const b1 = ref[ib]!;
+    const at = r.pos;
+    const e = MODE_DECODE[r.peek(MODE_LOOKUP_BITS)]!;
+    if (e === 0) {
+      if (r.peek(12) === 1 || r.peek(12) === 0) throw new CodecError('premature_eol', line, at, `EOL after ${Math.max(a0, 0)} of ${width} pixels`);
+      throw new CodecError('bad_code', line, at, 'invalid mode code');
+    }
+    r.skip(e & 15);
+    const mode = e >>> 4;
+    if (mode === MODE_PASS) {
+      const b2 = ref[ib + 1]!;
+      if (b2 >= width) throw new CodecError('bad_line_length', line, at, 'pass mode beyond the end of the line');
+      a0 = b2;
+    } else if (mode === MODE_HORIZONTAL) {
+      const start = a0 < 0 ? 0 : a0;
+      const r1 = readRun(r, color, width);
+      const r2 = r1 < 0 ? r1 : readRun(r, color ^ 1, width);
+      if (r1 < 0 || r2 < 0) {
+        const eol = r1 === RUN_EOL || r2 === RUN_EOL;
+        throw new CodecError(eol ? 'premature_eol' : 'bad_code', line, at, eol ? 'EOL inside horizontal mode' : 'invalid run code in horizontal mode');
+      }
+      const a1 = start + r1;
+      const a2 = a1 + r2;
+      if (a2 > width) throw new CodecError('bad_line_length', line, at, `horizontal mode runs reach ${a2}, beyond the width ${width}`);
+      if (a2 <= a0) throw new CodecError('bad_code', line, at, 'horizontal mode with two empty runs');
+      if (a1 < width) {
+        if (n > 0 && out[n - 1] === a1) n--;
+        else out[n++] = a1;
+      }
+      if (a2 < width) {
+        if (n > 0 && out[n - 1] === a2) n--;
+        else out[n++] = a2;
+      }
+      a0 = a2;
+    } else if (mode === MODE_EXTENSION) {
+      throw new CodecError('unsupported', line, at, 'uncompressed mode (extension code) is not supported');
+    } else {
+      const a1 = b1 + (mode - MODE_V0);
+      if (a1 <= a0 || a1 > width) throw new CodecError('bad_line_length', line, at, `vertical mode puts a1 at ${a1} (a0 ${a0}, width ${width})`);
+      if (a1 < width) out[n++] = a1; // a1 > a0 ≥ every entry: no duplicate
+      a0 = a1;
+    }
+  }
+  out[n] = width;
+  out[n + 1] = width;
+  out[n + 2] = width;
+  return n;
+}
