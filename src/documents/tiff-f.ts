@@ -1,0 +1,179 @@
+// TIFF class F writer (TIFF 6.0 section 11 + TIFF Class F, 1990): one IFD per page with the
+// class F tags, one strip per page, coded by our T.4/T.6 codecs the way libtiff writes
+// Compression 3/4 strips. The reader lives in tiff-read.ts.
+
+import {
+  encodeMH,
+  encodeMMR,
+  encodeMR,
+  kFactorForYDpi,
+  strideFor,
+  type Bitmap,
+} from '../codecs/index.js';
+import { CLASS_F_WIDTHS, Compression, FieldType, SUBFILE_PAGE, T4_2D, T4_FILL_BITS, Tag } from './tiff-format.js';
+
+export type TiffCompression = 'mh' | 'mr' | 'mmr' | 'none' | 'rle';
+
+export interface TiffPageInput {
+  bitmap: Bitmap;
+  /** Horizontal resolution in dots per inch (204, 408 …). */
+  xDpi: number;
+  /** Vertical resolution in dots per inch (98, 196, 391 …). */
+  yDpi: number;
+}
+
+export interface WriteTiffOptions {
+  /** 'mh' → Compression 3 1-D, 'mr' → Compression 3 2-D, 'mmr' → Compression 4; 'none' and
+   * 'rle' (Compression 1 and 2) are not class F but useful for interchange and tests. */
+  compression: TiffCompression;
+  /** Fill bits so each EOL ends on a byte boundary (T4Options bit 2). Default false. */
+  byteAlignEol?: boolean;
+  /** MR K factor; default kFactorForYDpi(yDpi) of each page. */
+  k?: number;
+  /** Software tag; default 'faxstack'. */
+  software?: string;
+  /** Refuse widths other than 1728/2048/2432/3456 (default true). */
+  strictClassF?: boolean;
+}
+
+interface Entry {
+  tag: number;
+  type: number;
+  values: number[] | string;
+}
+
+/** Encodes pages as a multi-page TIFF class F file (little-endian). */
+export function writeTiffF(pages: readonly TiffPageInput[], opts: WriteTiffOptions): Buffer {
+  if (pages.length === 0) throw new RangeError('writeTiffF: at least one page is needed');
+  if (pages.length > 0xffff) throw new RangeError('writeTiffF: at most 65535 pages');
+  const strict = opts.strictClassF ?? true;
+  const software = opts.software ?? 'faxstack';
+  const chunks: Uint8Array[] = [];
+  let size = 8;
+  const header = new Uint8Array(8);
+  chunks.push(header);
+  const append = (bytes: Uint8Array): number => {
+    if (size & 1) {
+      chunks.push(new Uint8Array(1)); // TIFF wants word-aligned offsets
+      size++;
+    }
+    const at = size;
+    chunks.push(bytes);
+    size += bytes.length;
+    return at;
+  };
+
+  let prevNextPtr = 4; // where the offset of the next IFD goes
+  const ifdOffsets: number[] = [];
+  const pointers: Array<{ at: number; value: number }> = [];
+  pages.forEach((page, i) => {
+    const { bitmap, xDpi, yDpi } = page;
+    if (strict && opts.compression !== 'none' && opts.compression !== 'rle' && !CLASS_F_WIDTHS.includes(bitmap.width)) {
+      throw new RangeError(`writeTiffF: page ${i + 1} width ${bitmap.width} is not a class F width (${CLASS_F_WIDTHS.join('/')})`);
+    }
+    if (bitmap.height < 1) throw new RangeError(`writeTiffF: page ${i + 1} has no rows`);
+    if (!(xDpi > 0) || !(yDpi > 0)) throw new RangeError(`writeTiffF: page ${i + 1} resolution must be > 0, got ${xDpi}×${yDpi}`);
+    const { strip, compression, t4Options } = encodeStrip(bitmap, yDpi, opts);
+    const stripOffset = append(strip);
+    const entries: Entry[] = [
+      { tag: Tag.NewSubfileType, type: FieldType.LONG, values: [SUBFILE_PAGE] },
+      { tag: Tag.ImageWidth, type: FieldType.LONG, values: [bitmap.width] },
+      { tag: Tag.ImageLength, type: FieldType.LONG, values: [bitmap.height] },
+      { tag: Tag.BitsPerSample, type: FieldType.SHORT, values: [1] },
+      { tag: Tag.Compression, type: FieldType.SHORT, values: [compression] },
+      { tag: Tag.PhotometricInterpretation, type: FieldType.SHORT, values: [0] },
+      { tag: Tag.FillOrder, type: FieldType.SHORT, values: [1] },
+      { tag: Tag.Orientation, type: FieldType.SHORT, values: [1] }, // row 0 top, column 0 left
+      { tag: Tag.StripOffsets, type: FieldType.LONG, values: [stripOffset] },
+      { tag: Tag.SamplesPerPixel, type: FieldType.SHORT, values: [1] },
+      { tag: Tag.RowsPerStrip, type: FieldType.LONG, values: [bitmap.height] },
+      { tag: Tag.StripByteCounts, type: FieldType.LONG, values: [strip.length] },
+      { tag: Tag.XResolution, type: FieldType.RATIONAL, values: rational(xDpi) },
+      { tag: Tag.YResolution, type: FieldType.RATIONAL, values: rational(yDpi) },
+    ];
+    if (compression === Compression.CCITT_T4) entries.push({ tag: Tag.T4Options, type: FieldType.LONG, values: [t4Options] });
+    if (compression === Compression.CCITT_T6) entries.push({ tag: Tag.T6Options, type: FieldType.LONG, values: [0] });
+    entries.push(
+      { tag: Tag.ResolutionUnit, type: FieldType.SHORT, values: [2] },
+      { tag: Tag.PageNumber, type: FieldType.SHORT, values: [i, pages.length] }, // 0-based (TIFF 6.0)
+      { tag: Tag.Software, type: FieldType.ASCII, values: software },
+    );
+    const ifd = buildIfd(entries, (bytes) => append(bytes));
+    const ifdAt = append(ifd.bytes);
+    ifdOffsets.push(ifdAt);
+    pointers.push({ at: prevNextPtr, value: ifdAt });
+    prevNextPtr = ifdAt + ifd.nextPtrOffset;
+  });
+
+  const out = Buffer.alloc(size);
+  let pos = 0;
+  for (const c of chunks) {
+    out.set(c, pos);
+    pos += c.length;
+  }
+  out.write('II', 0, 'latin1');
+  out.writeUInt16LE(42, 2);
+  for (const p of pointers) out.writeUInt32LE(p.value, p.at);
+  return out;
+}
+
+function encodeStrip(bm: Bitmap, yDpi: number, opts: WriteTiffOptions): { strip: Uint8Array; compression: number; t4Options: number } {
+  const fill = opts.byteAlignEol ?? false;
+  switch (opts.compression) {
+    case 'mh':
+      return { strip: encodeMH(bm, { form: 'tiff', byteAlignEol: fill }), compression: Compression.CCITT_T4, t4Options: fill ? T4_FILL_BITS : 0 };
+    case 'mr':
+      return {
+        strip: encodeMR(bm, { form: 'tiff', byteAlignEol: fill, k: opts.k ?? kFactorForYDpi(yDpi) }),
+        compression: Compression.CCITT_T4,
+        t4Options: T4_2D | (fill ? T4_FILL_BITS : 0),
+      };
+    case 'mmr':
+      return { strip: encodeMMR(bm), compression: Compression.CCITT_T6, t4Options: 0 };
+    case 'rle':
+      return { strip: encodeMH(bm, { form: 'rle' }), compression: Compression.CCITT_RLE, t4Options: 0 };
+    case 'none': {
+      const rowBytes = strideFor(bm.width);
+      const strip = new Uint8Array(rowBytes * bm.height);
+      for (let y = 0; y < bm.height; y++) strip.set(bm.data.subarray(y * bm.stride, y * bm.stride + rowBytes), y * rowBytes);
+      const last = bm.width & 7 ? (0xff00 >>> (bm.width & 7)) & 0xff : 0xff;
+      for (let y = 0; y < bm.height; y++) strip[y * rowBytes + rowBytes - 1]! &= last;
+      return { strip, compression: Compression.NONE, t4Options: 0 };
+    }
+    default:
+      throw new RangeError(`writeTiffF: unknown compression ${String(opts.compression)}`);
+  }
+}
+
+/** A resolution as a RATIONAL: whole numbers as n/1, others to 1/100. */
+function rational(dpi: number): number[] {
+  return Number.isInteger(dpi) ? [dpi, 1] : [Math.round(dpi * 100), 100];
+}
+
+/** Serialises an IFD; values that do not fit in 4 bytes go through `place` (which returns their offset). */
+function buildIfd(entries: Entry[], place: (bytes: Uint8Array) => number): { bytes: Uint8Array; nextPtrOffset: number } {
+  entries.sort((a, b) => a.tag - b.tag);
+  const bytes = new Uint8Array(2 + entries.length * 12 + 4);
+  const dv = new DataView(bytes.buffer);
+  dv.setUint16(0, entries.length, true);
+  entries.forEach((e, i) => {
+    const at = 2 + i * 12;
+    const raw = valueBytes(e);
+    const count = typeof e.values === 'string' ? raw.length : e.type === FieldType.RATIONAL ? e.values.length / 2 : e.values.length;
+    dv.setUint16(at, e.tag, true);
+    dv.setUint16(at + 2, e.type, true);
+    dv.setUint32(at + 4, count, true);
+    if (raw.length <= 4) bytes.set(raw, at + 8);
+    else dv.setUint32(at + 8, place(raw), true);
+  });
+  return { bytes, nextPtrOffset: 2 + entries.length * 12 };
+}
+
+function valueBytes(e: Entry): Uint8Array {
+  if (typeof e.values === 'string') return new Uint8Array(Buffer.from(`${e.values}\0`, 'latin1'));
+  const size = e.type === FieldType.SHORT ? 2 : 4;
+  const out = new Uint8Array(e.values.length * size);
+  const dv = new DataView(out.buffer);
+  e.values.forEach((v, i) => (size === 2 ? dv.setUint16(i * 2, v, true) : dv.setUint32(i * 4, v, true)));
+  return out;
+}
