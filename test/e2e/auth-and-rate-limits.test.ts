@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { expectError, inline, keysOf, NUM, openRequest, startHarness, type ApiResponse, type Harness } from './harness.js';
+import { callApi, expectError, inline, keysOf, NUM, openRequest, startHarness, type ApiResponse, type Harness } from './harness.js';
 
 let h: Harness;
 beforeEach(async () => {
@@ -46,6 +46,18 @@ describe('authentication', () => {
     expectError(await h.call('/customer/fax-teleport'), 401, -3, -3009);
     const a = await h.account();
     expectError(await h.call('/customer/fax-teleport', { key: a.testKey }), 404, -5, -3011);
+  });
+
+  it.each([
+    '/v1/%63ustomer/fax-list',
+    '/v1/cust%6Fmer/fax-status?jobId=1',
+    '/%761/customer/webhook-settings',
+  ])('a percent-encoded path to a customer endpoint (%s) cannot skip authentication', async (path) => {
+    // The router decodes %XX in the path; the authentication check must see the same path.
+    expectError(await callApi(h.svc.url + path), 401, -3, -3009);
+    const a = await h.account();
+    const r = await callApi(h.svc.url + path, { key: a.testKey });
+    expect(r.http, r.raw).not.toBe(500);
   });
 
   it('GET /v1/health and /v1/openapi.json need no key', async () => {

@@ -5,9 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   NUM, b64, expectError, inline, startDocServer, startHarness, textDoc, tiffDoc,
-  type Account, type ApiResponse, type DocServer, type Harness,
+  type Account, type ApiResponse, type DocServer, type Harness, type HarnessOptions,
 } from './harness.js';
-import type { ServiceOptions } from '../../src/service.js';
 
 interface Ctx {
   h: Harness;
@@ -15,7 +14,7 @@ interface Ctx {
   docs: DocServer;
 }
 
-async function withService<T>(opts: Partial<ServiceOptions>, fn: (c: Ctx) => Promise<T>): Promise<T> {
+async function withService<T>(opts: HarnessOptions, fn: (c: Ctx) => Promise<T>): Promise<T> {
   const h = await startHarness({ fetchAllowHosts: ['127.0.0.1'], ...opts });
   const docs = await startDocServer();
   try {
@@ -30,7 +29,7 @@ async function withService<T>(opts: Partial<ServiceOptions>, fn: (c: Ctx) => Pro
 const send = (c: Ctx, body: Record<string, unknown>, live = false) => c.h.send(c.a, body, { live });
 
 // [code, what, http, status, field, options, produce]
-type RequestRow = [number, string, number, number, string | undefined, Partial<ServiceOptions>, (c: Ctx) => Promise<ApiResponse<unknown>>];
+type RequestRow = [number, string, number, number, string | undefined, HarnessOptions, (c: Ctx) => Promise<ApiResponse<unknown>>];
 const REQUEST_ERRORS: RequestRow[] = [
   [-3000, 'invalid parameter (malformed JSON)', 400, -2, undefined, {}, (c) => c.h.call('/customer/fax-send', { key: c.a.testKey, rawBody: '{"faxNumber":', contentType: 'application/json' })],
   [-3001, 'invalid fax number', 400, -2, 'faxNumber', {}, (c) => send(c, { faxNumber: '+1 415 CALL ME', faxData: [inline(1)] })],
@@ -75,7 +74,7 @@ describe('request errors: code → envelope status and HTTP status', () => {
 });
 
 // [code, what, options, produce the job → jobId, transferred pages]
-type OutcomeRow = [number, string, Partial<ServiceOptions>, (c: Ctx) => Promise<number>, number];
+type OutcomeRow = [number, string, HarnessOptions, (c: Ctx) => Promise<number>, number];
 const viaUrl = (path: string, route: { status?: number; body?: Buffer }, extra: Record<string, unknown> = {}) => async (c: Ctx) => {
   c.docs.route(path, route);
   const s = await send(c, { faxNumber: NUM.ok, faxData: [{ fileName: 'remote', fileUrl: c.docs.url(path), ...extra }] });

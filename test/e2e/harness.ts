@@ -147,7 +147,9 @@ export interface FaxObject {
   sendAt: string | null;
 }
 
-export async function startHarness(o: Partial<ServiceOptions> & { clock?: ManualClock; dataDir?: string } = {}): Promise<Harness> {
+export type HarnessOptions = Omit<Partial<ServiceOptions>, 'clock'> & { clock?: ManualClock };
+
+export async function startHarness(o: HarnessOptions = {}): Promise<Harness> {
   const dataDir = o.dataDir ?? (await mkdtemp(join(tmpdir(), 'faxstack-e2e-')));
   const clock = o.clock ?? new ManualClock(START_MS);
   const options: ServiceOptions = { port: 0, host: '127.0.0.1', logger: silentLogger, ...o, dataDir, clock };

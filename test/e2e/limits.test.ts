@@ -24,26 +24,38 @@ interface Streamed {
   writtenAtResponse: number;
 }
 
-/** POSTs a chunked JSON body of up to `totalBytes`, one reused 1 MiB chunk at a time, honouring backpressure; stops once a response arrives. */
+/**
+ * POSTs a chunked JSON body of up to `totalBytes`, one reused 1 MiB chunk at a time, honouring
+ * backpressure; stops writing once a response arrives or the server cuts the connection (it
+ * closes it after its 413, so a write may fail with EPIPE/ECONNRESET while the 413 is on its way).
+ */
 async function streamBody(url: string, key: string, totalBytes: number): Promise<Streamed> {
   const req = httpRequest(url, { method: 'POST', agent: false, headers: { accessToken: key, 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' } });
-  req.on('error', () => undefined); // the server closes the connection after its 413
   let res: IncomingMessage | undefined;
+  let writeError: Error | undefined;
+  req.on('error', (err) => (writeError = err));
   const responded = new Promise<IncomingMessage>((resolve) => req.once('response', (r: IncomingMessage) => resolve((res = r))));
+  const closed = new Promise<void>((resolve) => req.once('close', () => resolve()));
   const chunk = Buffer.alloc(MiB, 'A');
   let written = 0;
   req.write(`{"faxNumber":"${NUM.ok}","faxData":[{"fileName":"big.txt","fileData":"`);
-  while (!res && written < totalBytes) {
+  while (!res && !writeError && written < totalBytes) {
+    // Let the event loop read the socket before writing again: a write into a connection the
+    // server has already reset fails synchronously and would drop its unread 413.
+    await new Promise((resolve) => setImmediate(resolve));
+    if (res || writeError) break;
     const more = req.write(chunk);
     written += chunk.length;
-    if (!more) await Promise.race([once(req, 'drain'), responded]);
+    if (!more) await Promise.race([once(req, 'drain').catch(() => undefined), responded, closed]);
   }
   const writtenAtResponse = written;
-  if (!res) req.end('"}]}');
-  const r = await responded;
+  if (!res && !writeError) req.end('"}]}');
+  // 'response' comes before 'close' whenever a response was read.
+  const r = res ?? (await Promise.race([responded, closed.then(() => res)]));
+  if (!r) throw new Error(`the connection closed without a response after ${written} bytes (${writeError?.message ?? 'no error'})`);
   let body = '';
   r.on('data', (c: Buffer) => (body += c.toString()));
-  await once(r, 'end');
+  await Promise.race([once(r, 'end'), once(r, 'close')]);
   req.destroy();
   return { status: r.statusCode ?? 0, body, writtenAtResponse };
 }
@@ -51,11 +63,18 @@ async function streamBody(url: string, key: string, totalBytes: number): Promise
 describe('request size', () => {
   it('a chunked request past 20 MiB gets 413 (status -2, code -3005) while the client is still sending, without the server buffering it', async () => {
     const a = await h.account();
+    // Server-side view of the same exchange: bytes read from the connection when the answer was complete.
+    const served: { status: number; bytesRead: number }[] = [];
+    h.svc.api.server.on('request', (req, res) => res.once('finish', () => served.push({ status: res.statusCode, bytesRead: req.socket.bytesRead })));
     global.gc?.();
     const rssBefore = process.memoryUsage().rss;
     const total = 256 * MiB;
     const r = await streamBody(`${h.base}/customer/fax-send`, a.testKey, total);
     const rssAfter = process.memoryUsage().rss;
+    expect(served).toHaveLength(1);
+    expect(served[0]!.status).toBe(413);
+    expect(served[0]!.bytesRead).toBeGreaterThan(LIMIT);
+    expect(served[0]!.bytesRead).toBeLessThan(LIMIT + 8 * MiB); // answered as soon as the limit was passed
     expect(r.status).toBe(413);
     const env = JSON.parse(r.body) as { status: number; data: { code: number } };
     expect(env).toMatchObject({ status: -2, data: { code: -3005 } });

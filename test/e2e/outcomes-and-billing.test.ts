@@ -156,6 +156,21 @@ describe('Idempotency-Key', () => {
     expect(expired.body.data.jobIds).not.toEqual(first.body.data.jobIds);
   });
 
+  it('a replay within 24 h returns the same jobIds even when its send_at has passed meanwhile', async () => {
+    // A client retrying a scheduled send (e.g. after a network error) must get the original
+    // answer, not a validation error about a time that was valid when the job was created.
+    const a = await h.account({ balanceCents: 1000 });
+    const scheduled = { faxNumber: NUM.ok, faxData: [inline(1)], send_at: new Date(h.clock.now() + 3600_000).toISOString() };
+    const headers = { 'Idempotency-Key': 'scheduled-1' };
+    const first = await h.send(a, scheduled, { live: true, headers });
+    expect(first.http).toBe(200);
+    await h.clock.advance(2 * 3600_000);
+    const again = await h.send(a, scheduled, { live: true, headers });
+    expect(again.http, again.raw).toBe(200);
+    expect(again.body.data).toEqual(first.body.data);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+  });
+
   it('a malformed Idempotency-Key is -2 / 400 naming the header', async () => {
     const a = await h.account();
     expectError(await h.send(a, body, { headers: { 'Idempotency-Key': 'x'.repeat(256) } }), 400, -2, -3000, 'Idempotency-Key');
