@@ -1,28 +1,44 @@
-// MSB-first bit reading (TIFF FillOrder 1) for the T.4/T.6 decoders. Reads past the end
-// yield 0 bits; callers compare `pos` with `length` to tell data from padding.
+// MSB-first bit reading (TIFF FillOrder 1) for the T.4/T.6 decoders, over input that may
+// arrive in pieces (append()). Reads past the end yield 0 bits; callers compare `pos` with
+// `length` to tell data from padding, and whether a code used bits not yet received.
 
 export class BitReader {
-  /** Next bit to read, counted from bit 7 of data[0]. */
+  /** Next bit to read, counted from bit 7 of the first byte. */
   pos = 0;
-  /** Total bits of input. */
-  readonly length: number;
+  /** Bits received so far. */
+  length = 0;
+  private data: Uint8Array;
+  private view: DataView;
+  /** Last byte offset where a 4-byte read stays inside `view`. */
+  private lastWord: number;
 
-  constructor(private readonly data: Uint8Array) {
-    this.length = data.length * 8;
+  constructor(bytes?: Uint8Array) {
+    // Zero padding after the data lets peek() read 4 bytes at once without per-byte checks.
+    this.data = new Uint8Array((bytes?.length ?? 0) + 8);
+    this.view = new DataView(this.data.buffer);
+    this.lastWord = this.data.length - 4;
+    if (bytes) this.append(bytes);
+  }
+
+  /** Adds input after what was received so far. */
+  append(bytes: Uint8Array): void {
+    const used = this.length >>> 3;
+    if (used + bytes.length + 8 > this.data.length) {
+      const next = new Uint8Array(Math.max(used + bytes.length + 8, this.data.length * 2));
+      next.set(this.data.subarray(0, used));
+      this.data = next;
+      this.view = new DataView(next.buffer);
+      this.lastWord = next.length - 4;
+    }
+    this.data.set(bytes, used);
+    this.length += bytes.length * 8;
   }
 
   /** The next `n` (1..24) bits as an unsigned number, without consuming them. */
   peek(n: number): number {
-    const d = this.data;
     const i = this.pos >>> 3;
-    let w: number;
-    if (i + 3 < d.length) {
-      w = ((d[i]! << 24) | (d[i + 1]! << 16) | (d[i + 2]! << 8) | d[i + 3]!) >>> 0;
-    } else {
-      w = 0;
-      for (let k = 0; k < 4; k++) w = (w * 256 + (i + k < d.length ? d[i + k]! : 0)) >>> 0;
-    }
-    return ((w << (this.pos & 7)) >>> 0) >>> (32 - n);
+    if (i > this.lastWord) return 0; // far past the end: reads as zeros
+    return (this.view.getUint32(i) << (this.pos & 7)) >>> (32 - n);
   }
 
   skip(n: number): void {

@@ -7,7 +7,19 @@ import { fromBits, toBits, eolEnds } from '../../test/vectors/bit-strings.js';
 import { chartSet, everyRunLength, FAX_WIDTHS, rng, textPage } from '../../test/vectors/synthetic-pages.js';
 import { createBitmap, firstDifference, type Bitmap } from './bitmap.js';
 import { CodecError } from './errors.js';
-import { decodeMH, decodeMMR, decodeMR, encodeMH, encodeMMR, encodeMR, minScanLineBits } from './index.js';
+import {
+  createMHDecoder,
+  createMMRDecoder,
+  createMRDecoder,
+  decodeMH,
+  decodeMMR,
+  decodeMR,
+  encodeMH,
+  encodeMMR,
+  encodeMR,
+  minScanLineBits,
+  type StreamDecoder,
+} from './index.js';
 import type { DecodedPage } from './types.js';
 
 interface Variant {
@@ -222,6 +234,73 @@ describe('decoding padded and damaged data', () => {
     expect(() => decodeMH(new Uint8Array(4), { width: 0 })).toThrow(RangeError);
     expect(() => decodeMMR(new Uint8Array(4), { width: 1728, height: 1.5 })).toThrow(RangeError);
     expect(() => decodeMH(new Uint8Array(4), { width: 1728, form: 'rle' })).toThrow(/height/);
+  });
+});
+
+describe('decoding data that arrives in pieces', () => {
+  const page = textPage(1728, 2200, 8);
+  const cases: Array<[string, Uint8Array, () => StreamDecoder, (b: Uint8Array) => DecodedPage]> = [
+    ['MH fax', encodeMH(page, { minScanLineBits: 96 }), () => createMHDecoder({ width: 1728 }), (b) => decodeMH(b, { width: 1728 })],
+    ['MH tiff fill', encodeMH(page, { form: 'tiff', byteAlignEol: true }), () => createMHDecoder({ width: 1728, height: 2200 }), (b) => decodeMH(b, { width: 1728, height: 2200 })],
+    ['MR k=4', encodeMR(page, { k: 4 }), () => createMRDecoder({ width: 1728 }), (b) => decodeMR(b, { width: 1728 })],
+    ['MMR', encodeMMR(page), () => createMMRDecoder({ width: 1728 }), (b) => decodeMMR(b, { width: 1728 })],
+    ['MMR no EOFB', encodeMMR(page, { eofb: false }), () => createMMRDecoder({ width: 1728 }), (b) => decodeMMR(b, { width: 1728 })],
+  ];
+
+  it.each(cases)('%s: random chunks decode as the whole buffer does', (_n, coded, create, whole) => {
+    const expected = whole(coded);
+    expectSame(expected, page, 'whole');
+    const rand = rng(coded.length);
+    for (const maxChunk of [1, 7, 300]) {
+      const d = create();
+      let linesSeen = 0;
+      for (let i = 0; i < coded.length; ) {
+        const n = 1 + Math.floor(rand() * maxChunk);
+        d.push(coded.subarray(i, i + n));
+        i += n;
+        expect(d.lines).toBeGreaterThanOrEqual(linesSeen); // lines come out as the data arrives
+        linesSeen = d.lines;
+        if (i < coded.length / 2) expect(d.done).toBe(false);
+      }
+      expect(linesSeen).toBeGreaterThan(2000); // most of the page before end()
+      const out = d.end();
+      expectSame(out, page, `chunks of up to ${maxChunk}`);
+      expect(out.end).toBe(expected.end);
+      // A streamed page ends as soon as two EOLs of RTC are in; the whole buffer reads all six.
+      if (out.end === 'rtc') expect(expected.bitsRead - out.bitsRead).toBeLessThanOrEqual(4 * 13);
+      else expect(out.bitsRead).toBe(expected.bitsRead);
+    }
+  });
+
+  it('RTC and EOFB end the page as soon as they arrive', () => {
+    const mh = createMHDecoder({ width: 1728 });
+    mh.push(encodeMH(page));
+    expect(mh.done).toBe(true);
+    expect(mh.lines).toBe(2200);
+    const mmr = createMMRDecoder({ width: 1728 });
+    mmr.push(encodeMMR(page));
+    expect(mmr.done).toBe(true);
+    mmr.push(Uint8Array.from([0xff, 0x00])); // ignored after EOFB
+    expect(mmr.end().end).toBe('eofb');
+  });
+
+  it('a bad line is repaired while streaming too', () => {
+    const small = textPage(1728, 60, 3);
+    const bits = toBits(encodeMH(small));
+    const ends = eolEnds(bits);
+    const corrupt = fromBits(bits.slice(0, ends[10]) + '000000001' + bits.slice(ends[10]! + 9));
+    const d = createMHDecoder({ width: 1728, badLines: 'repeat' });
+    for (let i = 0; i < corrupt.length; i++) d.push(corrupt.subarray(i, i + 1));
+    const out = d.end();
+    expect(out.height).toBe(60);
+    expect(out.badLines).toBe(1);
+    expect({ ...out, bitsRead: 0 }).toEqual({ ...decodeMH(corrupt, { width: 1728, badLines: 'repeat' }), bitsRead: 0 });
+  });
+
+  it('push after end() is a programming error', () => {
+    const d = createMMRDecoder({ width: 1728 });
+    d.end();
+    expect(() => d.push(new Uint8Array(1))).toThrow(/after end/);
   });
 });
 

@@ -4,9 +4,10 @@ export * from './bitmap.js';
 export { BitReader } from './bit-reader.js';
 export { BitWriter } from './bit-writer.js';
 export { CodecError, type CodecErrorKind } from './errors.js';
-export { encodeMH, decodeMH } from './mh.js';
-export { encodeMR, decodeMR } from './mr.js';
-export { encodeMMR, decodeMMR } from './mmr.js';
+export { encodeMH, decodeMH, createMHDecoder } from './mh.js';
+export { encodeMR, decodeMR, createMRDecoder } from './mr.js';
+export { encodeMMR, decodeMMR, createMMRDecoder } from './mmr.js';
+export type { StreamDecoder } from './page-decoder.js';
 export { kFactorForYDpi, minScanLineBits } from './t4-tables.js';
 export { reverseBits } from './reverse-bits.js';
 export type {

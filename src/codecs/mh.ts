@@ -2,7 +2,9 @@
 // Also TIFF Compression 2 ("CCITT RLE": MH without EOLs, byte-aligned rows).
 
 import type { Bitmap } from './bitmap.js';
-import { decodeT4, encodeT4 } from './t4-stream.js';
+import type { StreamDecoder } from './page-decoder.js';
+import { T4Decoder } from './t4-decoder.js';
+import { encodeT4 } from './t4-encoder.js';
 import type { DecodedPage, MHDecodeOptions, MHEncodeOptions } from './types.js';
 
 /** Encodes a page in MH. Default form 'fax' (with RTC); 'tiff' for a TIFF Compression 3 strip. */
@@ -17,7 +19,12 @@ export function encodeMH(bitmap: Bitmap, opts: MHEncodeOptions = {}): Uint8Array
 
 /** Decodes MH data of either form (fill bits, RTC or none), or 'rle' data. */
 export function decodeMH(bytes: Uint8Array, opts: MHDecodeOptions): DecodedPage {
-  return decodeT4(bytes, opts, false);
+  return new T4Decoder(opts, false).push(bytes).end();
+}
+
+/** A decoder for MH data arriving in pieces (a non-ECM page as it is received). */
+export function createMHDecoder(opts: MHDecodeOptions): StreamDecoder {
+  return new T4Decoder(opts, false);
 }
 
 export function checkMinBits(n: number | undefined): number {

@@ -4,7 +4,9 @@
 
 import type { Bitmap } from './bitmap.js';
 import { checkMinBits } from './mh.js';
-import { decodeT4, encodeT4 } from './t4-stream.js';
+import type { StreamDecoder } from './page-decoder.js';
+import { T4Decoder } from './t4-decoder.js';
+import { encodeT4 } from './t4-encoder.js';
 import type { DecodedPage, MREncodeOptions, T4DecodeOptions } from './types.js';
 
 /** Encodes a page in MR with K factor `k` (see kFactorForYDpi()). Default form 'fax'. */
@@ -22,5 +24,10 @@ export function encodeMR(bitmap: Bitmap, opts: MREncodeOptions): Uint8Array {
 
 /** Decodes MR data (any K: each line's tag bit decides). */
 export function decodeMR(bytes: Uint8Array, opts: T4DecodeOptions): DecodedPage {
-  return decodeT4(bytes, opts, true);
+  return new T4Decoder(opts, true).push(bytes).end();
+}
+
+/** A decoder for MR data arriving in pieces. */
+export function createMRDecoder(opts: T4DecodeOptions): StreamDecoder {
+  return new T4Decoder(opts, true);
 }

@@ -8,7 +8,18 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeMH, encodeMMR, encodeMR, firstDifference, minScanLineBits, setPixel, type Bitmap } from '../codecs/index.js';
+import {
+  createMHDecoder,
+  createMMRDecoder,
+  createMRDecoder,
+  encodeMH,
+  encodeMMR,
+  encodeMR,
+  firstDifference,
+  minScanLineBits,
+  setPixel,
+  type Bitmap,
+} from '../codecs/index.js';
 import {
   allBlack,
   allWhite,
@@ -18,6 +29,7 @@ import {
   everyRunLength,
   noise,
   randomRuns,
+  rng,
   textPage,
 } from '../../test/vectors/synthetic-pages.js';
 import { writeTiffF, type TiffCompression, type TiffPageInput } from './tiff-f.js';
@@ -118,6 +130,17 @@ describe.skipIf(!hasTiffTools)('against libtiff', () => {
               : encodeMH(bm, { form: 'tiff', byteAlignEol: fill });
         expect(p.strips).toHaveLength(1);
         expect(Buffer.compare(Buffer.from(ours), Buffer.from(p.strips[0]!)), `page ${i + 1} strip bytes`).toBe(0);
+        // The same strip fed in random chunks, as a receiver gets it.
+        const opts = { width: p.width, height: p.height };
+        const d = compression === 'mmr' ? createMMRDecoder(opts) : compression === 'mr' ? createMRDecoder(opts) : createMHDecoder(opts);
+        const strip = p.strips[0]!;
+        const rand = rng(i + strip.length);
+        for (let at = 0; at < strip.length; ) {
+          const n = 1 + Math.floor(rand() * 200);
+          d.push(strip.subarray(at, at + n));
+          at += n;
+        }
+        expect(firstDifference(d.end(), bm), `page ${i + 1} in chunks`).toBeNull();
       });
     });
 
