@@ -278,7 +278,8 @@ interface Ifd {
   next: number;
   has(tag: number): boolean;
   int(tag: number): number;
-  ints(tag: number, maxCount: number): number[];
+  /** Up to `limit` values; more than `maxCount` values is a 'dimensions' error. */
+  ints(tag: number, maxCount: number, limit?: number): number[];
   rational(tag: number): number;
   ascii(tag: number, maxLength: number): string;
 }
@@ -342,10 +343,10 @@ class TiffFile {
       }
       return { ...e, size };
     };
-    const ints = (tag: number, maxCount: number): number[] => {
+    const ints = (tag: number, maxCount: number, limit = maxCount): number[] => {
       const e = get(tag, maxCount);
       const out: number[] = [];
-      for (let i = 0; i < e.count; i++) {
+      for (let i = 0; i < Math.min(e.count, limit); i++) {
         const p = e.at + i * e.size;
         switch (e.type) {
           case FieldType.BYTE:
@@ -368,12 +369,15 @@ class TiffFile {
     return {
       next,
       has: (tag) => entries.has(tag),
-      int: (tag) => ints(tag, 1 << 16)[0]!,
+      int: (tag) => {
+        // Only the first value matters; read it without materialising the rest.
+        return ints(tag, 0xffffffff, 1)[0]!;
+      },
       ints,
       rational: (tag) => {
         const e = get(tag, 1 << 16);
         if (e.type === FieldType.RATIONAL) return this.u32(e.at) / this.u32(e.at + 4);
-        return ints(tag, 1 << 16)[0]!;
+        return ints(tag, 0xffffffff, 1)[0]!;
       },
       ascii: (tag, maxLength) => {
         const e = get(tag, 1 << 20);
