@@ -1,6 +1,7 @@
 // The HTTP API (fastify 5) under /v1: body parsing with a streaming size cap, accessToken
 // authentication, per-account rate limits, the `_method` override and the error envelope.
 // Routes live in routes-*.ts; this file wires the cross-cutting parts.
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Clock } from '../shared/clock.js';
 import { FaxError } from '../shared/errors.js';
@@ -59,7 +60,9 @@ export function defineRoute(app: FastifyInstance, path: string, methods: Method[
   app.route({
     method: registered,
     url: `/v1${path}`,
+    config: { auth: true },
     handler: async (req, reply) => {
+      if (req.body !== undefined && req.body !== null && !isRecord(req.body)) throw new FaxError('INVALID_PARAMETER', 'the body must be a JSON object');
       const body = isRecord(req.body) ? { ...req.body } : {};
       let method = req.method === 'HEAD' ? 'GET' : req.method;
       if (req.method === 'POST' && typeof body._method === 'string') method = body._method.trim().toUpperCase();
@@ -102,7 +105,10 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
 
   app.addHook('onRequest', async (req, reply) => {
     reply.header('Cache-Control', 'no-store');
-    if (!req.url.startsWith('/v1/customer/')) return;
+    // Decided by the route the router matched (after percent-decoding), never by the raw URL.
+    // Unmatched paths under /v1/customer/ ask for a key too, so they reveal nothing.
+    const routed = (req.routeOptions.config as { auth?: boolean } | undefined)?.auth === true;
+    if (!routed && !(req.routeOptions.url === undefined && decodedPath(req.url).startsWith('/v1/customer/'))) return;
     const ip = req.ip;
     const block = authLimiter.blocked(ip);
     if (block.blocked) {
@@ -139,7 +145,12 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
     const fe = err instanceof FaxError ? err : fromFrameworkError(err as { code?: string; statusCode?: number; message: string }, bodyLimit);
     if (fe.kind === 'internal') req.log.error({ err }, 'request failed');
     const { http, body } = errorReply(fe);
-    if (fe.kind === 'too_large') reply.header('Connection', 'close');
+    if (fe.kind === 'too_large' && !req.raw.complete) {
+      // fastify asks for Connection: close after a parse error, which resets a client still
+      // sending; the lingering close below ends the connection once the body is drained.
+      reply.removeHeader('connection');
+      lingerAfterRefusal(req.raw, reply.raw);
+    }
     void reply.code(http).type('application/json').send(body);
   });
 
@@ -168,6 +179,44 @@ function rateMessage(d: RateDecision): string {
     case 'concurrency': return 'too many requests in flight for this account (at most 20)';
     case 'burst': return 'burst limit reached (50 requests); slow down';
     default: return 'hourly limit reached (1000 requests per rolling hour)';
+  }
+}
+
+/** How long and how much a refused upload is drained before its connection is closed. */
+const LINGER_MS = 30_000;
+const LINGER_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Lingering close after refusing a body mid-upload: closing a socket that still has unread
+ * request bytes makes the kernel send a reset, and the client loses the 413 on its way. So the
+ * rest of the body is read and discarded (never kept), within a time and byte bound, and the
+ * connection is ended once the request is complete.
+ */
+function lingerAfterRefusal(req: IncomingMessage, res: ServerResponse): void {
+  if (req.complete) return;
+  res.shouldKeepAlive = true;
+  const socket = req.socket;
+  let discarded = 0;
+  const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+  timer.unref();
+  req.on('data', (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > LINGER_BYTES) socket.destroy();
+  });
+  req.once('end', () => {
+    clearTimeout(timer);
+    socket.end();
+  });
+  socket.once('close', () => clearTimeout(timer));
+  req.resume();
+}
+
+function decodedPath(url: string): string {
+  const path = url.split('?')[0] ?? '';
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
   }
 }
 

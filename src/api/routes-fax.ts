@@ -15,10 +15,9 @@ const CONTENT_TYPES: Record<string, string> = {
 
 export function registerFaxRoutes(app: FastifyInstance, o: ApiOptions): void {
   defineRoute(app, '/customer/fax-send', ['POST'], async ({ req, reply, params, caller }) => {
-    const request = parseSendRequest(params, { nowMs: o.clock.now() });
     const idem = idempotencyKey(req.headers['idempotency-key']);
-    const requestHash = idem ? createHash('sha256').update(JSON.stringify(params)).digest('hex') : '';
-    const r = await o.service.send(caller, request, idem ? { key: idem, requestHash } : null);
+    const key = idem ? { key: idem, requestHash: createHash('sha256').update(JSON.stringify(params)).digest('hex') } : null;
+    const r = (key && (await o.service.replay(caller, key))) || (await o.service.send(caller, parseSendRequest(params, { nowMs: o.clock.now() }), key));
     if (r.replayed) reply.header('Idempotent-Replayed', 'true');
     const n = r.jobIds.length;
     const what = n === 1 ? `Fax job ${r.jobIds[0]}` : `${n} fax jobs`;

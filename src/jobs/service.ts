@@ -45,6 +45,20 @@ export interface FaxServiceOptions {
 export class FaxService {
   constructor(private readonly o: FaxServiceOptions) {}
 
+  /**
+   * Answers a request that repeats an Idempotency-Key before it is validated again (its
+   * send_at, for one, may have passed since): the same jobs, or a conflict for another body.
+   * Null when the key is new.
+   */
+  async replay(caller: Caller, idempotency: { key: string; requestHash: string }): Promise<SendResult | null> {
+    const r = await this.o.store.findIdempotency(caller.accountId, idempotency.key, this.o.clock.now());
+    if (!r) return null;
+    if (r.requestHash !== idempotency.requestHash) {
+      throw new FaxError('CONFLICT', 'This Idempotency-Key was already used with a different request', { field: 'Idempotency-Key' });
+    }
+    return { jobIds: r.jobIds, replayed: true, scheduled: false };
+  }
+
   async send(caller: Caller, input: SendInput, idempotency: { key: string; requestHash: string } | null): Promise<SendResult> {
     const { store, clock, config } = this.o;
     const now = clock.now();

@@ -173,6 +173,12 @@ export class SqliteJobStore implements JobStore {
     });
   }
 
+  async findIdempotency(accountId: number, key: string, nowMs: number): Promise<{ requestHash: string; jobIds: number[] } | null> {
+    const r = this.stmt('SELECT request_hash, job_ids FROM idempotency_keys WHERE account_id = ? AND idem_key = ? AND expires_at > ?')
+      .get(accountId, key, nowMs) as { request_hash: string; job_ids: string } | undefined;
+    return r ? { requestHash: r.request_hash, jobIds: JSON.parse(r.job_ids) as number[] } : null;
+  }
+
   private checkIdempotency(accountId: number, idem: IdempotencyInput | null, nowMs: number): CreateJobsResult | null {
     if (!idem) return null;
     const r = this.stmt('SELECT request_hash, job_ids, expires_at FROM idempotency_keys WHERE account_id = ? AND idem_key = ?')

@@ -256,6 +256,8 @@ export interface JobStore {
     idempotency: IdempotencyInput | null;
     nowMs: number;
   }): Promise<CreateJobsResult>;
+  /** The unexpired record of an Idempotency-Key of the account, or null. */
+  findIdempotency(accountId: number, key: string, nowMs: number): Promise<{ requestHash: string; jobIds: number[] } | null>;
   /** Creates a new job from a finished one, sharing its documents. */
   createResend(input: { accountId: number; keyMode: KeyMode; originalJobId: number; job: NewJob; nowMs: number }): Promise<CreateJobsResult>;
   getJob(accountId: number, jobId: number): Promise<JobRecord | null>;
