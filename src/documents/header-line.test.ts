@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { blackIn, inkBox } from '../../test/helpers/documents.js';
+import { createBitmap, fillRow } from '../codecs/bitmap.js';
+import { formatDateTime, headerAtlas, headerBandLines, headerColumns, headerStrip, headerText, stampHeader } from './header-line.js';
+import { RESOLUTIONS } from './layout.js';
+
+describe('headerText', () => {
+  const when = new Date(Date.UTC(2025, 4, 1, 14, 3));
+
+  it('puts date and sender left and "Page n of N" flush right', () => {
+    const t = headerText({ senderName: 'ACME', senderNumber: '+1 212 555 0100', dateTime: when }, 3, 12, 100);
+    expect(t).toHaveLength(100);
+    expect(t.startsWith('2025-05-01 14:03 UTC   FROM: ACME  +1 212 555 0100')).toBe(true);
+    expect(t.endsWith('Page 3 of 12')).toBe(true);
+  });
+
+  it('shortens a long sender with an ellipsis, never the page number', () => {
+    const t = headerText({ senderName: 'N'.repeat(300), dateTime: '2025-05-01 14:03' }, 10, 10, 60);
+    expect([...t]).toHaveLength(60);
+    expect(t).toMatch(/N…\s+Page 10 of 10$/);
+  });
+
+  it('formats the date in a time zone', () => {
+    expect(formatDateTime(when, 'America/New_York')).toBe('2025-05-01 10:03 EDT');
+    expect(formatDateTime(when)).toBe('2025-05-01 14:03 UTC');
+  });
+});
+
+describe('stampHeader', () => {
+  it('uses a 5.2 mm band: 20 / 40 / 80 lines', () => {
+    expect([headerBandLines(RESOLUTIONS.Low), headerBandLines(RESOLUTIONS.Standard), headerBandLines(RESOLUTIONS.HD)]).toEqual([20, 40, 80]);
+    expect(headerColumns(RESOLUTIONS.Standard)).toBeGreaterThanOrEqual(100);
+    expect(headerColumns(RESOLUTIONS.HD)).toBe(headerColumns(RESOLUTIONS.Standard));
+  });
+
+  it.each(Object.entries(RESOLUTIONS))('draws legible text inside the band at %s', async (_q, res) => {
+    const cols = headerColumns(res);
+    const strip = await headerStrip(headerText({ senderName: 'ACME', dateTime: '2025-05-01 14:03 UTC' }, 1, 2, cols), res);
+    const band = headerBandLines(res);
+    expect(strip.height).toBe(band);
+    const box = inkBox(strip)!;
+    expect(box.y0).toBeGreaterThan(0);
+    expect(box.y1).toBeLessThan(band);
+    expect(box.y1 - box.y0).toBeGreaterThan(band * 0.35); // glyphs about half the band high
+    expect(box.x0).toBeLessThan(res.width * 0.05);
+    expect(box.x1).toBeGreaterThan(res.width * 0.93); // "Page 1 of 2" reaches the right margin
+    expect(blackIn(strip, 0, 0, strip.width, band)).toBeGreaterThan(30 * (res.xDpi / 204) * (res.yDpi / 98) * 20);
+  });
+
+  it('clears what was in the band first and leaves the rest of the page alone', async () => {
+    const res = RESOLUTIONS.Standard;
+    const page = createBitmap(1728, 300);
+    for (let y = 0; y < 300; y++) fillRow(page, y, 0, 1728);
+    stampHeader(page, 'X', await headerAtlas(res));
+    const band = headerBandLines(res);
+    expect(blackIn(page, 0, 0, 1728, band)).toBeLessThan(500); // just the X
+    expect(blackIn(page, 0, band, 1728, 300)).toBe(1728 * (300 - band));
+  });
+
+  it('draws the same glyph the same way wherever it stands', async () => {
+    const res = RESOLUTIONS.Low;
+    const atlas = await headerAtlas(res);
+    const a = createBitmap(1728, 20);
+    const b = createBitmap(1728, 20);
+    stampHeader(a, 'Page 1 of 9', atlas);
+    stampHeader(b, 'Page 2 of 9', atlas);
+    const digitX = Math.round(48 + 5 * atlas.advance); // margin 6 mm, column 5
+    expect(blackIn(a, 0, 0, digitX - 2, 20)).toBe(blackIn(b, 0, 0, digitX - 2, 20));
+    expect(blackIn(a, digitX + 20, 0, 1728, 20)).toBe(blackIn(b, digitX + 20, 0, 1728, 20));
+    expect(blackIn(a, digitX - 2, 0, digitX + 20, 20)).not.toBe(blackIn(b, digitX - 2, 0, digitX + 20, 20));
+  });
+});
