@@ -1,8 +1,28 @@
 // Document handling below the job pipeline: safe download of fileUrl attachments, format
-// sniffing, page counts and page selections. Rendering (pdf, images, text, cover) comes later.
+// sniffing, page counts and page selections, rendering to bilevel fax pages (PDF, images, text,
+// cover page, header line), TIFF-F, encoding in worker threads and previews.
 
 export * from './address-policy.js';
 export * from './fetch.js';
 export * from './page-count.js';
 export * from './page-ranges.js';
 export * from './sniff.js';
+export { RESOLUTIONS, resolutionFor, pageLines, layoutPage, type FaxResolution, type Paper, type Placement, type RenderQuality } from './layout.js';
+export { toBilevel, classifyPage, thresholdPage, ditherPage, type BilevelMode, type GrayPage } from './bilevel.js';
+export { coverPagePdf, type CoverInfo } from './cover-page.js';
+export { headerBandLines, headerText, type HeaderInfo } from './header-line.js';
+export {
+  closeRenderPool,
+  composeFax,
+  renderDocument,
+  renderDocumentPages,
+  DOCUMENT_TIMEOUT_MS,
+  MAX_FAX_PAGES,
+  type ComposeOptions,
+  type ComposedFax,
+  type FaxDocument,
+  type PageMode,
+  type RenderedPage,
+} from './pipeline.js';
+export { EncodePool, encodePool, encodePages, closeEncodePool, type EncodeSettings, type FaxCompression } from './encode-pool.js';
+export { previewPng, type PreviewOptions } from './preview.js';

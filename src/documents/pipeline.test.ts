@@ -1,0 +1,145 @@
+import sharp from 'sharp';
+import { afterAll, describe, expect, it } from 'vitest';
+import { blackIn, fixture, inkBox } from '../../test/helpers/documents.js';
+import { bitmapEquals } from '../codecs/bitmap.js';
+import { FaxError } from '../shared/errors.js';
+import { headerBandLines } from './header-line.js';
+import { RESOLUTIONS } from './layout.js';
+import { buildPdf } from './pdf-writer.js';
+import { closeRenderPool, composeFax, renderDocument, renderDocumentPages } from './pipeline.js';
+
+afterAll(() => closeRenderPool());
+
+async function rejection(p: Promise<unknown>): Promise<FaxError> {
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(FaxError);
+  return err as FaxError;
+}
+
+/** Hundreds of thousands of tiny filled squares: seconds of pdfjs work on one page. */
+function heavyPdf(ops = 300_000): Buffer {
+  const list: string[] = [];
+  for (let i = 0; i < ops; i++) list.push(`${i % 500} ${(i * 7) % 700} 3 3 re f`);
+  return buildPdf([{ width: 612, height: 792, content: list.join('\n') }]);
+}
+
+const PDF = fixture('standard-fonts.pdf');
+
+describe('renderDocument', () => {
+  it('gives the same pages in a render worker as in this thread', async () => {
+    const inWorker = await renderDocument(PDF, 'pdf', { pages: [1, 5], quality: 'Low' });
+    const inThread = await renderDocument(PDF, 'pdf', { pages: [1, 5], quality: 'Low', isolate: false });
+    expect(inWorker).toHaveLength(2);
+    for (let i = 0; i < 2; i++) expect(bitmapEquals(inWorker[i]!, inThread[i]!)).toBe(true);
+  });
+
+  it('brings a FaxError back from the worker with its code and message', async () => {
+    const err = await rejection(renderDocument(fixture('encrypted.pdf'), 'pdf', { pages: [1], quality: 'Standard' }));
+    expect(err.code).toBe(-3006);
+    expect(err.message).toBe('Invalid file format: encrypted PDF: it needs a password to open (remove the password protection and send it again)');
+  });
+
+  it('stops a document at its deadline by terminating the worker, and keeps working afterwards', async () => {
+    const t0 = performance.now();
+    const err = await rejection(renderDocument(heavyPdf(), 'pdf', { pages: [1], quality: 'HD', timeoutMs: 300 }));
+    const elapsed = performance.now() - t0;
+    expect(err.def.name).toBe('CONVERSION_FAILED');
+    expect(err.message).toMatch(/rendering the PDF document took longer than 0.3 s/);
+    expect(elapsed).toBeLessThan(5000);
+    const [page] = await renderDocument(PDF, 'pdf', { pages: [1], quality: 'Low' });
+    expect(page!.width).toBe(1728);
+  });
+
+  it('stops cooperatively in this thread too', async () => {
+    const err = await rejection(renderDocument(heavyPdf(), 'pdf', { pages: [1], quality: 'HD', timeoutMs: 300, isolate: false }));
+    expect(err.message).toMatch(/took longer than 0.3 s/);
+  });
+
+  it('passes a caller abort through', async () => {
+    const ac = new AbortController();
+    const p = renderDocument(heavyPdf(), 'pdf', { pages: [1], quality: 'HD', signal: ac.signal });
+    setTimeout(() => ac.abort(new Error('job cancelled')), 200);
+    await expect(p).rejects.toThrow('job cancelled');
+  });
+
+  it('refuses more pages than a fax may have', async () => {
+    const err = await rejection(renderDocument(PDF, 'pdf', { pages: Array.from({ length: 201 }, () => 1), quality: 'Low' }));
+    expect(err.def.name).toBe('CONVERSION_FAILED');
+    expect(err.message).toMatch(/201 pages, more than the limit of 200/);
+  });
+
+  it('reports the source page of each rendered page, split parts included', async () => {
+    const receipt = await sharp(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="200" height="2000"><rect width="100%" height="100%" fill="white"/><rect x="10" y="0" width="10" height="2000" fill="black"/></svg>')).png().toBuffer();
+    const pages = await renderDocumentPages(receipt, 'png', { pages: [1, 1], quality: 'Low' });
+    expect(pages.length).toBeGreaterThan(4);
+    expect(pages.every((p) => p.page === 1)).toBe(true);
+  });
+});
+
+describe('composeFax', () => {
+  it('cover first, every document in order, header on every page ("Page n of N")', async () => {
+    const jpeg = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#808080' } }).jpeg().toBuffer();
+    const text = Buffer.from('Plain text attachment.\n');
+    const fax = await composeFax({
+      quality: 'Standard',
+      documents: [
+        { bytes: PDF, format: 'pdf', pages: [1, 4] },
+        { bytes: jpeg, format: 'jpeg', pages: [1] },
+        { bytes: fixture('fax-g4.tif'), format: 'tiff', pages: [2] },
+        { bytes: text, format: 'text', pages: [1] },
+      ],
+      cover: { subject: 'Report', fromName: 'Alice', toName: 'Bob', message: 'Hi', senderNumber: '+12125550100', date: '2025-05-01 14:03 UTC' },
+      header: { senderName: 'Alice', senderNumber: '+12125550100', dateTime: '2025-05-01 14:03 UTC' },
+    });
+    expect(fax).toMatchObject({ xDpi: 204, yDpi: 196, width: 1728 });
+    expect(fax.pages).toHaveLength(6);
+    expect(fax.info.map((i) => i.source)).toEqual([
+      'cover',
+      { document: 1, page: 1 },
+      { document: 1, page: 4 },
+      { document: 2, page: 1 },
+      { document: 3, page: 2 },
+      { document: 4, page: 1 },
+    ]);
+    expect(fax.info.map((i) => i.mode)).toEqual(['text', 'text', 'text', 'photo', 'passthrough', 'text']);
+    const band = headerBandLines(RESOLUTIONS.Standard);
+    for (const page of fax.pages) {
+      expect(page.width).toBe(1728);
+      // header text on the left and "Page n of N" at the right, inside the band
+      expect(blackIn(page, 40, 0, 600, band)).toBeGreaterThan(300);
+      expect(blackIn(page, 1500, 0, 1700, band)).toBeGreaterThan(200);
+    }
+    // The cover says 6 pages; its title is below the header band.
+    expect(inkBox({ ...fax.pages[0]!, height: 400, data: fax.pages[0]!.data.subarray(band * 216, band * 216 + 400 * 216) })).not.toBeNull();
+    // Rendered pages leave the band to the header: the document content begins below it.
+    const firstDoc = fax.pages[1]!;
+    expect(blackIn(firstDoc, 0, band, 1728, band + 150)).toBe(0);
+  });
+
+  it('without cover and header, pages are just the documents', async () => {
+    const fax = await composeFax({ quality: 'HD', documents: [{ bytes: PDF, format: 'pdf', pages: [3] }] });
+    expect(fax).toMatchObject({ xDpi: 408, yDpi: 391, width: 3456 });
+    expect(fax.pages).toHaveLength(1);
+    expect(blackIn(fax.pages[0]!, 0, 0, 3456, 80)).toBe(0);
+  });
+
+  it('counts the cover against the page limit, and names the failing document', async () => {
+    const err = await rejection(
+      composeFax({ quality: 'Low', maxPages: 3, cover: { subject: 'x' }, documents: [{ bytes: PDF, format: 'pdf', pages: [1, 2, 3] }] }),
+    );
+    expect(err.message).toMatch(/4 pages, more than the limit of 3/);
+    const bad = await rejection(
+      composeFax({
+        quality: 'Low',
+        documents: [
+          { bytes: PDF, format: 'pdf', pages: [1] },
+          { bytes: fixture('encrypted.pdf'), format: 'pdf', pages: [1] },
+        ],
+      }),
+    );
+    expect(bad.message).toMatch(/encrypted PDF.*\(document 2\)$/);
+  });
+});

@@ -1,0 +1,201 @@
+// The document pipeline of DESIGN.md's data flow: each attachment's selected pages rendered to
+// 1-bit pages at the quality's resolution, the cover page first, the header line on every page.
+// Rendering runs in worker threads (render-worker.ts) with a heap limit, and a document that
+// overruns its deadline has its worker terminated — a hostile file never stalls or kills the
+// service's thread.
+
+import { availableParallelism } from 'node:os';
+import { Piscina } from 'piscina';
+import type { Bitmap } from '../codecs/bitmap.js';
+import { FaxError } from '../shared/errors.js';
+import { coverPagePdf, type CoverInfo } from './cover-page.js';
+import { headerAtlas, headerBandLines, headerColumns, headerText, stampHeader, type HeaderAtlas, type HeaderInfo } from './header-line.js';
+import { resolutionFor, type RenderQuality } from './layout.js';
+import {
+  DOCUMENT_TIMEOUT_MS,
+  MAX_FAX_PAGES,
+  renderDocumentInThread,
+  timeoutError,
+  type PageMode,
+  type RenderDocumentOptions,
+  type RenderedPage,
+} from './render-document.js';
+import { fromWire, type AtlasTaskOutput, type RenderTaskInput, type RenderTaskOutput } from './render-worker.js';
+import type { DocumentFormat } from './sniff.js';
+import { workerEntry } from './worker-pool.js';
+
+export { DOCUMENT_TIMEOUT_MS, MAX_FAX_PAGES, type PageMode, type RenderedPage } from './render-document.js';
+
+/** Old-space heap of one render worker; beyond it the worker dies and the document fails. */
+export const RENDER_WORKER_HEAP_MB = 1024;
+
+export interface PipelineOptions {
+  /**
+   * Render in a worker thread (default true): deadline enforced by terminating the worker,
+   * heap capped. false renders in the calling thread (tools, tests), deadline checked cooperatively.
+   */
+  isolate?: boolean;
+}
+
+let pool: Piscina | undefined;
+
+function renderPool(): Piscina {
+  if (!pool) {
+    const entry = workerEntry(import.meta.url, 'render-worker');
+    pool = new Piscina({
+      filename: entry.filename,
+      execArgv: entry.execArgv,
+      minThreads: 0,
+      maxThreads: Math.max(1, availableParallelism()),
+      idleTimeout: 30_000,
+      resourceLimits: { maxOldGenerationSizeMb: RENDER_WORKER_HEAP_MB },
+    });
+  }
+  return pool;
+}
+
+/** Stops the render workers (tests, shutdown). The next render starts a new pool. */
+export async function closeRenderPool(): Promise<void> {
+  const p = pool;
+  pool = undefined;
+  await p?.destroy();
+}
+
+/** Runs a task in the render pool; a deadline or caller abort terminates the worker. */
+async function runInPool<T>(task: unknown, name: string, format: DocumentFormat, timeoutMs: number, signal: AbortSignal | undefined, graceMs = 0): Promise<T> {
+  const deadline = AbortSignal.timeout(timeoutMs + graceMs);
+  const combined = signal ? AbortSignal.any([signal, deadline]) : deadline;
+  try {
+    return (await renderPool().run(task, { name, signal: combined })) as T;
+  } catch (err) {
+    if (signal?.aborted) throw signal.reason;
+    if (deadline.aborted) throw timeoutError(format, timeoutMs);
+    const code = (err as { code?: string }).code;
+    if (code === 'ERR_WORKER_OUT_OF_MEMORY') {
+      throw new FaxError('CONVERSION_FAILED', `rendering the ${format.toUpperCase()} document needed more than ${RENDER_WORKER_HEAP_MB} MB`);
+    }
+    throw new FaxError('CONVERSION_FAILED', `rendering the ${format.toUpperCase()} document failed: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+  }
+}
+
+/** Renders one document's selected pages; returns them with how each became bilevel. */
+export async function renderDocumentPages(
+  bytes: Buffer,
+  format: DocumentFormat,
+  opts: RenderDocumentOptions & PipelineOptions,
+): Promise<RenderedPage[]> {
+  if (opts.isolate === false) return renderDocumentInThread(bytes, format, opts);
+  const { signal, isolate: _isolate, ...rest } = opts;
+  const task: RenderTaskInput = { ...rest, pages: [...opts.pages], bytes: new Uint8Array(bytes), format };
+  const timeoutMs = opts.timeoutMs ?? DOCUMENT_TIMEOUT_MS;
+  // The worker has its own cooperative deadline; ours, a little later, is the hard stop.
+  const out = await runInPool<RenderTaskOutput>(task, 'renderTask', format, timeoutMs, signal, 1000);
+  if (!out.ok) throw fromWire(out.error);
+  return out.pages.map(({ mode, page, ...bitmap }) => ({ bitmap, mode, page }));
+}
+
+/** Renders one document's selected pages (1-based) at the resolution of `quality`. */
+export async function renderDocument(
+  bytes: Buffer,
+  format: DocumentFormat,
+  opts: RenderDocumentOptions & PipelineOptions,
+): Promise<Bitmap[]> {
+  return (await renderDocumentPages(bytes, format, opts)).map((p) => p.bitmap);
+}
+
+export interface FaxDocument {
+  bytes: Buffer;
+  format: DocumentFormat;
+  /** 1-based page numbers as selected. */
+  pages: readonly number[];
+}
+
+export interface ComposeOptions extends PipelineOptions {
+  documents: readonly FaxDocument[];
+  /** Cover page fields; no cover page when absent. pageCount is filled in. */
+  cover?: Omit<CoverInfo, 'pageCount'>;
+  /** Header line fields; no header line when absent. */
+  header?: HeaderInfo;
+  quality: RenderQuality;
+  signal?: AbortSignal;
+  /** Per-document deadline (default 30 s). */
+  timeoutMs?: number;
+  /** Most pages of the whole fax, cover included (default 200). */
+  maxPages?: number;
+  mode?: RenderDocumentOptions['mode'];
+}
+
+export interface ComposedFax {
+  pages: Bitmap[];
+  xDpi: number;
+  yDpi: number;
+  /** Pixels per line (1728, or 3456 for HD). */
+  width: number;
+  /** Per page: where it came from and how it became bilevel. */
+  info: { source: 'cover' | { document: number; page: number }; mode: PageMode }[];
+}
+
+/**
+ * The whole fax: cover page (if any) first, then every document's selected pages, each with the
+ * header line (if any) — the cover page included, counted as page 1 of N. Documents render in
+ * parallel in the render pool; N is known only afterwards, since long pages may be split.
+ */
+export async function composeFax(opts: ComposeOptions): Promise<ComposedFax> {
+  const res = resolutionFor(opts.quality);
+  const maxPages = opts.maxPages ?? MAX_FAX_PAGES;
+  const coverPages = opts.cover ? 1 : 0;
+  const selected = opts.documents.reduce((n, d) => n + d.pages.length, coverPages);
+  if (selected > maxPages) throw new FaxError('CONVERSION_FAILED', `the fax has ${selected} pages, more than the limit of ${maxPages}`);
+  if (selected === 0) throw new FaxError('INVALID_PARAMETER', 'the fax has no pages (no documents and no cover page)');
+  const reserveTop = opts.header ? headerBandLines(res) : 0;
+  const common = { quality: opts.quality, reserveTop, timeoutMs: opts.timeoutMs, isolate: opts.isolate, signal: opts.signal, mode: opts.mode };
+
+  const rendered = await Promise.all(
+    opts.documents.map((d, i) =>
+      renderDocumentPages(d.bytes, d.format, { ...common, pages: d.pages, maxPages: maxPages - coverPages }).catch((err: unknown) => {
+        if (err instanceof FaxError && err.field === undefined && opts.documents.length > 1) err.message += ` (document ${i + 1})`;
+        throw err;
+      }),
+    ),
+  );
+  const info: ComposedFax['info'] = [];
+  const pages: Bitmap[] = [];
+  rendered.forEach((docPages, i) => {
+    for (const p of docPages) {
+      pages.push(p.bitmap);
+      info.push({ source: { document: i + 1, page: p.page }, mode: p.mode });
+    }
+  });
+  const total = pages.length + coverPages;
+  if (total > maxPages) throw new FaxError('CONVERSION_FAILED', `the fax has ${total} pages after splitting long pages, more than the limit of ${maxPages}`);
+
+  if (opts.cover) {
+    const pdf = coverPagePdf({ ...opts.cover, pageCount: total });
+    const [cover] = await renderDocumentPages(pdf, 'pdf', { ...common, pages: [1], mode: 'text' });
+    pages.unshift(cover!.bitmap);
+    info.unshift({ source: 'cover', mode: cover!.mode });
+  }
+  if (opts.header) {
+    const atlas = await headerAtlasFor(opts.quality, opts.isolate !== false, opts.signal);
+    const columns = headerColumns(res);
+    pages.forEach((page, i) => stampHeader(page, headerText(opts.header!, i + 1, total, columns), atlas));
+  }
+  return { pages, xDpi: res.xDpi, yDpi: res.yDpi, width: res.width, info };
+}
+
+const atlases = new Map<RenderQuality, Promise<HeaderAtlas>>();
+
+/** The header glyphs, rendered once per process (in a render worker when isolating). */
+function headerAtlasFor(quality: RenderQuality, isolate: boolean, signal: AbortSignal | undefined): Promise<HeaderAtlas> {
+  if (!isolate) return headerAtlas(resolutionFor(quality));
+  let a = atlases.get(quality);
+  if (!a) {
+    a = runInPool<AtlasTaskOutput>({ quality }, 'atlasTask', 'pdf', DOCUMENT_TIMEOUT_MS, signal).then((out) => {
+      if (!out.ok) throw fromWire(out.error);
+      return out.atlas;
+    });
+    atlases.set(quality, a);
+    a.catch(() => atlases.delete(quality));
+  }
+  return a;
+}

@@ -1,0 +1,103 @@
+// One document → bilevel fax pages, in the current thread: dispatch by format, then the per-page
+// text/photo choice of bilevel.ts. The pipeline (pipeline.ts) normally runs this inside a render
+// worker (render-worker.ts) so a hostile file can be stopped at its deadline and memory limit.
+
+import type { Bitmap } from '../codecs/bitmap.js';
+import { FaxError } from '../shared/errors.js';
+import { toBilevel, type BilevelMode } from './bilevel.js';
+import { resolutionFor, type RenderQuality } from './layout.js';
+import { renderImagePages, renderTiffPages, type SourcePage } from './render-image.js';
+import { renderPdfPages } from './render-pdf.js';
+import { renderTextPages } from './render-text.js';
+import type { DocumentFormat } from './sniff.js';
+
+/** Most pages of a fax (DESIGN.md; jobs/config.ts maxPages default). */
+export const MAX_FAX_PAGES = 200;
+/** Time one document may take to render, by default. */
+export const DOCUMENT_TIMEOUT_MS = 30_000;
+
+export interface RenderDocumentOptions {
+  /** 1-based page numbers, as selected (selectPages), in order; repeats allowed. */
+  pages: readonly number[];
+  quality: RenderQuality;
+  signal?: AbortSignal;
+  /** Lines kept white at the top of each page for the header line (see headerBandLines). */
+  reserveTop?: number;
+  /** Force thresholding or dithering instead of the per-page automatic choice. */
+  mode?: BilevelMode | 'auto';
+  /** Deadline for the whole document (default DOCUMENT_TIMEOUT_MS). */
+  timeoutMs?: number;
+  /** Most fax pages this document may produce (default MAX_FAX_PAGES). */
+  maxPages?: number;
+}
+
+/** How a page became bilevel. */
+export type PageMode = BilevelMode | 'passthrough';
+
+export interface RenderedPage {
+  bitmap: Bitmap;
+  mode: PageMode;
+  /** The 1-based page of the document it shows (repeated on the parts of a split page). */
+  page: number;
+}
+
+function sourcePages(bytes: Buffer, format: DocumentFormat, opts: RenderDocumentOptions, signal: AbortSignal): AsyncGenerator<SourcePage> {
+  const res = resolutionFor(opts.quality);
+  const o = { reserveTop: opts.reserveTop, signal };
+  switch (format) {
+    case 'pdf':
+      return renderPdfPages(bytes, opts.pages, res, o);
+    case 'text':
+      return renderTextPages(bytes, opts.pages, res, o);
+    case 'tiff':
+      return renderTiffPages(bytes, opts.pages, res, o);
+    case 'png':
+    case 'jpeg':
+    case 'gif':
+    case 'webp':
+    case 'bmp':
+      return renderImagePages(bytes, format, opts.pages, res, o);
+    default:
+      throw new FaxError('INVALID_FILE_FORMAT', `unknown document format ${JSON.stringify(format)}`);
+  }
+}
+
+/**
+ * Renders the selected pages of one document in this thread. The deadline is checked between
+ * pages and between drawing slices; code that never yields (a pathological content stream
+ * inside pdfjs) is only stopped by the worker isolation of renderDocument().
+ */
+export async function renderDocumentInThread(bytes: Buffer, format: DocumentFormat, opts: RenderDocumentOptions): Promise<RenderedPage[]> {
+  const maxPages = opts.maxPages ?? MAX_FAX_PAGES;
+  if (opts.pages.length === 0) throw new FaxError('INVALID_PARAMETER', 'no pages selected');
+  if (opts.pages.length > maxPages) {
+    throw new FaxError('CONVERSION_FAILED', `the selection has ${opts.pages.length} pages, more than the limit of ${maxPages}`);
+  }
+  const timeoutMs = opts.timeoutMs ?? DOCUMENT_TIMEOUT_MS;
+  const deadline = AbortSignal.timeout(timeoutMs);
+  const signal = opts.signal ? AbortSignal.any([opts.signal, deadline]) : deadline;
+  const xDpi = resolutionFor(opts.quality).xDpi;
+  const out: RenderedPage[] = [];
+  try {
+    for await (const page of sourcePages(bytes, format, opts, signal)) {
+      if ('bitmap' in page) {
+        out.push({ bitmap: page.bitmap, mode: 'passthrough', page: page.page });
+      } else {
+        const { bitmap, mode } = toBilevel(page.gray, opts.mode ?? 'auto', xDpi);
+        out.push({ bitmap, mode, page: page.page });
+      }
+      if (out.length > maxPages) {
+        throw new FaxError('CONVERSION_FAILED', `the document makes more than ${maxPages} fax pages (long pages are split)`);
+      }
+      signal.throwIfAborted();
+    }
+  } catch (err) {
+    if (deadline.aborted && !opts.signal?.aborted) throw timeoutError(format, timeoutMs);
+    throw err;
+  }
+  return out;
+}
+
+export function timeoutError(format: DocumentFormat, timeoutMs: number): FaxError {
+  return new FaxError('CONVERSION_FAILED', `rendering the ${format === 'text' ? 'text' : format.toUpperCase()} document took longer than ${timeoutMs / 1000} s`);
+}

@@ -1,0 +1,69 @@
+// Render worker entry (piscina): renders one document, or the header glyph atlas, in a worker
+// thread and moves the page buffers back without copying. A FaxError crosses the thread
+// boundary as data and is rebuilt on the other side (structured clone keeps only Error basics).
+
+import { Piscina } from 'piscina';
+import { FaxError, type ErrorName } from '../shared/errors.js';
+import { headerAtlas, type HeaderAtlas } from './header-line.js';
+import { resolutionFor, type RenderQuality } from './layout.js';
+import { renderDocumentInThread, type PageMode, type RenderDocumentOptions } from './render-document.js';
+import type { DocumentFormat } from './sniff.js';
+
+export interface RenderTaskInput extends Omit<RenderDocumentOptions, 'signal'> {
+  bytes: Uint8Array;
+  format: DocumentFormat;
+}
+
+export interface WireError {
+  name: ErrorName;
+  message: string;
+  field: string | undefined;
+}
+
+export type RenderTaskOutput =
+  | { ok: true; pages: { width: number; height: number; stride: number; data: Uint8Array; mode: PageMode; page: number }[] }
+  | { ok: false; error: WireError };
+
+export type AtlasTaskOutput = { ok: true; atlas: HeaderAtlas } | { ok: false; error: WireError };
+
+export function toWire(err: FaxError): WireError {
+  return { name: err.def.name as ErrorName, message: err.message, field: err.field };
+}
+
+export function fromWire(e: WireError): FaxError {
+  const err = new FaxError(e.name);
+  err.message = e.message;
+  err.field = e.field;
+  return err;
+}
+
+/** Marks the result's buffers for transfer (each ArrayBuffer once). */
+function move<T extends object>(value: T, buffers: ArrayBufferLike[]): T {
+  const unique = [...new Set(buffers)].filter((b) => b.byteLength > 0);
+  return Piscina.move({ [Piscina.transferableSymbol]: unique, [Piscina.valueSymbol]: value } as never) as T;
+}
+
+export async function renderTask(task: RenderTaskInput): Promise<RenderTaskOutput> {
+  try {
+    const pages = await renderDocumentInThread(Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.byteLength), task.format, task);
+    const out = pages.map(({ bitmap, mode, page }) => ({ width: bitmap.width, height: bitmap.height, stride: bitmap.stride, data: bitmap.data, mode, page }));
+    return move<RenderTaskOutput>({ ok: true, pages: out }, out.map((p) => p.data.buffer));
+  } catch (err) {
+    if (err instanceof FaxError) return { ok: false, error: toWire(err) };
+    throw err;
+  }
+}
+
+export async function atlasTask(task: { quality: RenderQuality }): Promise<AtlasTaskOutput> {
+  try {
+    const atlas = await headerAtlas(resolutionFor(task.quality));
+    // The atlas stays cached here; send a copy.
+    const copy: HeaderAtlas = { ...atlas, bitmap: { ...atlas.bitmap, data: atlas.bitmap.data.slice() } };
+    return move<AtlasTaskOutput>({ ok: true, atlas: copy }, [copy.bitmap.data.buffer]);
+  } catch (err) {
+    if (err instanceof FaxError) return { ok: false, error: toWire(err) };
+    throw err;
+  }
+}
+
+export default renderTask;
