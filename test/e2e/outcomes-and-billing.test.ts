@@ -4,7 +4,8 @@
 // (Idempotency-Key: same key within 24 h → same jobIds, no second charge).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
-  NUM, PRICE_CENTS, expectError, inline, startHarness, startReceiver, type Account, type Harness, type Receiver,
+  NUM, PRICE_CENTS, expectError, inline, startDocServer, startHarness, startReceiver, textDoc,
+  type Account, type Harness, type Receiver,
 } from './harness.js';
 
 let h: Harness;
@@ -103,6 +104,32 @@ describe('balance', () => {
     expect(await balance(a)).toBe(100 - 2 * PRICE_CENTS);
     await h.finish(a, r.body.data.jobId);
     expect(await balance(a)).toBe(100 - 2 * PRICE_CENTS);
+  });
+
+  it('a fileUrl document is reserved as one page, then corrected to its real page count once fetched', async () => {
+    const docs = await startDocServer();
+    try {
+      await h.close();
+      h = await startHarness({ fetchAllowHosts: ['127.0.0.1'] });
+      docs.route('/three.txt', { body: textDoc(3) });
+      const a = await h.account({ balanceCents: 100 });
+      const r = await h.send(a, { faxNumber: NUM.ok, faxData: [{ fileName: 'three.txt', fileUrl: docs.url('/three.txt') }] }, { live: true });
+      expect(await balance(a)).toBe(100 - PRICE_CENTS);
+      const f = await h.finish(a, r.body.data.jobId);
+      expect(f).toMatchObject({ faxStatus: 'delivered', faxTotalPages: 3, faxTransferredPages: 3 });
+      expect(await balance(a)).toBe(100 - 3 * PRICE_CENTS);
+      await expectLedgerMatchesBalance(a);
+
+      // Not enough for the real count: the job fails with -3002 and costs nothing.
+      const poor = await h.account({ balanceCents: 10 });
+      const p = await h.send(poor, { faxNumber: NUM.ok, faxData: [{ fileName: 'three.txt', fileUrl: docs.url('/three.txt') }] }, { live: true });
+      expect(p.http).toBe(200);
+      expect(await h.finish(poor, p.body.data.jobId)).toMatchObject({ faxStatus: 'failed', code: -3002, faxTransferredPages: 0 });
+      expect(await balance(poor)).toBe(10);
+      await expectLedgerMatchesBalance(poor);
+    } finally {
+      await docs.close();
+    }
   });
 
   it('test keys always use the virtual line, whatever line live keys use', async () => {

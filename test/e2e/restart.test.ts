@@ -113,6 +113,26 @@ describe('restart between send and delivery', () => {
     expect(rcv.received).toHaveLength(1);
   });
 
+  it('a restart does not use up one of the job’s attempts (graceful stop and crash alike)', async () => {
+    // A line that retries "no answer" once after a minute: two real calls per job.
+    const jobs = { lines: { virtual: { maxAttempts: 2, retryDelaysMs: [MIN] } } };
+    for (const stop of ['graceful', 'crash'] as const) {
+      const h1 = await startHarness({ jobs });
+      const a = await h1.account();
+      cleanups.push(() => rm(h1.dataDir, { recursive: true, force: true }));
+      const s = await h1.send(a, { faxNumber: NUM.noAnswer, faxData: [inline(1)] });
+      const jobId = s.body.data.jobId;
+      await runUntil(h1.clock, async () => (await h1.svc.store.getJobById(jobId))?.stage === 'dialing', { stepMs: 50 });
+      if (stop === 'graceful') await h1.svc.close();
+      else await abandon(h1);
+      const h2 = await startHarness({ dataDir: h1.dataDir, clock: new ManualClock(h1.clock.now()), jobs });
+      cleanups.push(() => h2.close());
+      expect(await h2.finish(a, jobId, { maxMs: 10 * MIN }), stop).toMatchObject({ faxStatus: 'failed', code: -3102 });
+      const calls = (await h2.svc.store.attempts(jobId)).filter((x) => x.code === -3102);
+      expect(calls, `${stop}: no-answer calls actually made`).toHaveLength(2);
+    }
+  });
+
   it('a scheduled job survives a restart and starts at its send_at, not before', async () => {
     const { h1, a } = await setup();
     const sendAtMs = h1.clock.now() + 3600_000;
