@@ -148,12 +148,18 @@ export function toBilevel(page: GrayPage, mode: BilevelMode | 'auto' = 'auto', x
   return { bitmap: chosen === 'photo' ? ditherPage(page) : thresholdPage(page), mode: chosen };
 }
 
-/** Gray from RGBA (canvas ImageData) with Rec. 601 luma weights, into `out` (width × height). */
+/** Gray from RGBA (canvas pixels) with Rec. 601 luma weights, into `out` (one byte per pixel). */
 export function rgbaToGray(rgba: Uint8Array | Uint8ClampedArray, out: Uint8Array): Uint8Array {
   const n = out.length;
-  for (let i = 0, j = 0; i < n; i++, j += 4) {
-    // Canvas pixels are premultiplied-free RGBA; a page is painted on opaque white first.
-    out[i] = (rgba[j]! * 77 + rgba[j + 1]! * 150 + rgba[j + 2]! * 29 + 128) >> 8;
+  if ((rgba.byteOffset & 3) === 0) {
+    // Little-endian words: R in the low byte. One read per pixel instead of three.
+    const words = new Uint32Array(rgba.buffer, rgba.byteOffset, n);
+    for (let i = 0; i < n; i++) {
+      const v = words[i]!;
+      out[i] = ((v & 0xff) * 77 + ((v >>> 8) & 0xff) * 150 + ((v >>> 16) & 0xff) * 29 + 128) >> 8;
+    }
+    return out;
   }
+  for (let i = 0, j = 0; i < n; i++, j += 4) out[i] = (rgba[j]! * 77 + rgba[j + 1]! * 150 + rgba[j + 2]! * 29 + 128) >> 8;
   return out;
 }

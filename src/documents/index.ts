@@ -13,6 +13,7 @@ export { coverPagePdf, type CoverInfo } from './cover-page.js';
 export { headerBandLines, headerText, type HeaderInfo } from './header-line.js';
 export {
   closeRenderPool,
+  configureRenderPool,
   composeFax,
   renderDocument,
   renderDocumentPages,
@@ -21,6 +22,7 @@ export {
   type ComposeOptions,
   type ComposedFax,
   type FaxDocument,
+  type RenderPoolOptions,
   type PageMode,
   type RenderedPage,
 } from './pipeline.js';

@@ -6,7 +6,7 @@ import { FaxError } from '../shared/errors.js';
 import { headerBandLines } from './header-line.js';
 import { RESOLUTIONS } from './layout.js';
 import { buildPdf } from './pdf-writer.js';
-import { closeRenderPool, composeFax, renderDocument, renderDocumentPages } from './pipeline.js';
+import { closeRenderPool, composeFax, configureRenderPool, RENDER_WORKER_HEAP_MB, renderDocument, renderDocumentPages } from './pipeline.js';
 
 afterAll(() => closeRenderPool());
 
@@ -51,6 +51,19 @@ describe('renderDocument', () => {
     expect(elapsed).toBeLessThan(5000);
     const [page] = await renderDocument(PDF, 'pdf', { pages: [1], quality: 'Low' });
     expect(page!.width).toBe(1728);
+  });
+
+  it('fails a document that needs more heap than a worker may have, and carries on', async () => {
+    await configureRenderPool({ heapMb: 128, threads: 1 });
+    try {
+      const err = await rejection(renderDocument(heavyPdf(1_500_000), 'pdf', { pages: [1], quality: 'Low', timeoutMs: 60_000 }));
+      expect(err.def.name).toBe('CONVERSION_FAILED');
+      expect(err.message).toMatch(/rendering the PDF document needed more than 128 MB/);
+    } finally {
+      await configureRenderPool({ heapMb: RENDER_WORKER_HEAP_MB, threads: 2 });
+    }
+    expect(await renderDocument(PDF, 'pdf', { pages: [2], quality: 'Low' })).toHaveLength(1);
+    await expect(configureRenderPool({ heapMb: 10 })).rejects.toThrow(/heapMb must be an integer ≥ 64/);
   });
 
   it('stops cooperatively in this thread too', async () => {

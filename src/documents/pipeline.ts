@@ -26,8 +26,27 @@ import { workerEntry } from './worker-pool.js';
 
 export { DOCUMENT_TIMEOUT_MS, MAX_FAX_PAGES, type PageMode, type RenderedPage } from './render-document.js';
 
-/** Old-space heap of one render worker; beyond it the worker dies and the document fails. */
+/** Old-space heap of one render worker by default; beyond it the worker dies and the document fails. */
 export const RENDER_WORKER_HEAP_MB = 1024;
+
+export interface RenderPoolOptions {
+  /** Render worker threads (default: available parallelism, at most 8 — each holds pdfjs and a page canvas). */
+  threads?: number;
+  /** Old-space heap limit per worker in MB (default RENDER_WORKER_HEAP_MB). */
+  heapMb?: number;
+}
+
+let poolOptions: Required<RenderPoolOptions> = { threads: Math.min(8, Math.max(1, availableParallelism())), heapMb: RENDER_WORKER_HEAP_MB };
+
+/** Sets the render pool's size and heap limit (closes the current pool; the next render starts the new one). */
+export async function configureRenderPool(opts: RenderPoolOptions): Promise<void> {
+  const threads = opts.threads ?? poolOptions.threads;
+  const heapMb = opts.heapMb ?? poolOptions.heapMb;
+  if (!Number.isInteger(threads) || threads < 1 || threads > 256) throw new RangeError(`threads must be an integer in 1..256, got ${threads}`);
+  if (!Number.isInteger(heapMb) || heapMb < 64) throw new RangeError(`heapMb must be an integer ≥ 64, got ${heapMb}`);
+  poolOptions = { threads, heapMb };
+  await closeRenderPool();
+}
 
 export interface PipelineOptions {
   /**
@@ -46,9 +65,9 @@ function renderPool(): Piscina {
       filename: entry.filename,
       execArgv: entry.execArgv,
       minThreads: 0,
-      maxThreads: Math.max(1, availableParallelism()),
+      maxThreads: poolOptions.threads,
       idleTimeout: 30_000,
-      resourceLimits: { maxOldGenerationSizeMb: RENDER_WORKER_HEAP_MB },
+      resourceLimits: { maxOldGenerationSizeMb: poolOptions.heapMb },
     });
   }
   return pool;
@@ -62,17 +81,25 @@ export async function closeRenderPool(): Promise<void> {
 }
 
 /** Runs a task in the render pool; a deadline or caller abort terminates the worker. */
-async function runInPool<T>(task: unknown, name: string, format: DocumentFormat, timeoutMs: number, signal: AbortSignal | undefined, graceMs = 0): Promise<T> {
+async function runInPool<T>(
+  task: unknown,
+  name: string,
+  format: DocumentFormat,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+  graceMs = 0,
+  transferList: ArrayBuffer[] = [],
+): Promise<T> {
   const deadline = AbortSignal.timeout(timeoutMs + graceMs);
   const combined = signal ? AbortSignal.any([signal, deadline]) : deadline;
   try {
-    return (await renderPool().run(task, { name, signal: combined })) as T;
+    return (await renderPool().run(task, { name, signal: combined, transferList })) as T;
   } catch (err) {
     if (signal?.aborted) throw signal.reason;
     if (deadline.aborted) throw timeoutError(format, timeoutMs);
     const code = (err as { code?: string }).code;
     if (code === 'ERR_WORKER_OUT_OF_MEMORY') {
-      throw new FaxError('CONVERSION_FAILED', `rendering the ${format.toUpperCase()} document needed more than ${RENDER_WORKER_HEAP_MB} MB`);
+      throw new FaxError('CONVERSION_FAILED', `rendering the ${format.toUpperCase()} document needed more than ${poolOptions.heapMb} MB`);
     }
     throw new FaxError('CONVERSION_FAILED', `rendering the ${format.toUpperCase()} document failed: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
   }
@@ -86,10 +113,11 @@ export async function renderDocumentPages(
 ): Promise<RenderedPage[]> {
   if (opts.isolate === false) return renderDocumentInThread(bytes, format, opts);
   const { signal, isolate: _isolate, ...rest } = opts;
-  const task: RenderTaskInput = { ...rest, pages: [...opts.pages], bytes: new Uint8Array(bytes), format };
+  const copy = new Uint8Array(bytes); // moved to the worker; the caller keeps its buffer
+  const task: RenderTaskInput = { ...rest, pages: [...opts.pages], bytes: copy, format };
   const timeoutMs = opts.timeoutMs ?? DOCUMENT_TIMEOUT_MS;
   // The worker has its own cooperative deadline; ours, a little later, is the hard stop.
-  const out = await runInPool<RenderTaskOutput>(task, 'renderTask', format, timeoutMs, signal, 1000);
+  const out = await runInPool<RenderTaskOutput>(task, 'renderTask', format, timeoutMs, signal, 1000, [copy.buffer]);
   if (!out.ok) throw fromWire(out.error);
   return out.pages.map(({ mode, page, ...bitmap }) => ({ bitmap, mode, page }));
 }
