@@ -181,7 +181,12 @@ export class Dispatcher {
       .catch((err): CallResult => ({ code: ERRORS.INTERNAL.code, message: outcomeMessage('INTERNAL', String(err)), lastConfirmedPage: firstPage - 1, aborted: false, detail: {} }));
     await chain;
     const pagesTransferred = Math.max(0, result.lastConfirmedPage - firstPage + 1);
-    await store.finishAttempt(job.jobId, attempt, { code: result.code, message: result.message, pagesTransferred, detail: result.detail, nowMs: clock.now() });
+    // A call cut short by our own shutdown is an interrupted attempt, as after a crash: it
+    // costs the job none of its attempts.
+    const outcome = result.aborted
+      ? { code: ERRORS.INTERNAL.code, message: 'Attempt interrupted: the service stopped', detail: { ...result.detail, interrupted: true } }
+      : { code: result.code, message: result.message, detail: result.detail };
+    await store.finishAttempt(job.jobId, attempt, { ...outcome, pagesTransferred, nowMs: clock.now() });
     log.info({ code: result.code, pages: result.lastConfirmedPage, aborted: result.aborted }, result.message);
     if (result.aborted) {
       await store.requeueJob(job.jobId, owner, clock.now(), clock.now());
