@@ -128,6 +128,16 @@ describe('PNG', () => {
     expect(band).toBeLessThan(0.7);
   });
 
+  it('reads 16-bit and gray+alpha PNGs as 8-bit gray', async () => {
+    const svg = svgPage(400, 560, '<rect x="0" y="0" width="400" height="100" fill="black"/>');
+    for (const png of [await sharp(svg).toColourspace('rgb16').png().toBuffer(), await sharp(svg).toColourspace('b-w').ensureAlpha().png().toBuffer()]) {
+      const [p] = await render(png, 'png');
+      expect(p!.bitmap.width).toBe(1728);
+      expect(blackFraction(p!.bitmap, 100, 50, 1600, 300)).toBeGreaterThan(0.95);
+      expect(blackIn(p!.bitmap, 0, 500, 1728, 2287)).toBe(0);
+    }
+  });
+
   it('splits a very long image (a receipt) into several pages', async () => {
     const png = await sharp(svgPage(300, 3000, '<rect x="20" y="0" width="20" height="3000" fill="black"/>')).png().toBuffer();
     const pages = await render(png, 'png', [1], RESOLUTIONS.Low);

@@ -88,9 +88,9 @@ export async function decodeImagePage(bytes: Buffer, format: ImageFormat, page =
       .rotate() // EXIF Orientation (no-op without it)
       .flatten({ background: '#ffffff' })
       .toColourspace('b-w')
-      .raw()
+      .raw({ depth: 'uchar' }) // 16-bit PNG/TIFF → 8 bits
       .toBuffer({ resolveWithObject: true });
-    if (info.channels !== 1) throw new Error(`expected 1 gray channel, got ${info.channels}`);
+    if (info.channels !== 1 || info.size !== info.width * info.height) throw new Error(`expected 8-bit gray, got ${info.channels} channels, ${info.size} bytes`);
     return { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), xDpi: 0, yDpi: 0 };
   } catch (err) {
     throw decodeError(format, format === 'tiff' ? page : null, err);
