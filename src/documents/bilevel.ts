@@ -45,14 +45,15 @@ export interface PageClass {
 }
 
 /**
- * Decides text or photo for one page (every other row sampled). `xDpi` sets the 1 mm run length.
+ * Decides text or photo for one page from every fourth row (1 mm apart at 98 lpi, enough for a
+ * 30 × 40 mm picture). `xDpi` sets the 1 mm run length.
  */
 export function classifyPage(page: GrayPage, xDpi = 204): PageClass {
   const { width, height, data } = page;
   const minRun = Math.max(3, Math.round(xDpi / 25.4));
   let inRuns = 0;
   let sampled = 0;
-  for (let y = 0; y < height; y += 2) {
+  for (let y = 0; y < height; y += 4) {
     const o = y * width;
     let run = 0;
     for (let x = 0; x < width; x++) {
