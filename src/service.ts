@@ -10,7 +10,7 @@ import { SystemClock, type Clock } from './shared/clock.js';
 import { createLogger, type Logger } from './shared/log.js';
 import { DEFAULT_VIRTUAL_TIMING, VirtualLine, type FaxLine, type VirtualLineTiming } from './engine/index.js';
 import { openSqliteStore, type SqliteJobStore } from './store/index.js';
-import { DEFAULT_JOBS_CONFIG, Dispatcher, FaxService, type JobsConfig } from './jobs/index.js';
+import { DEFAULT_JOBS_CONFIG, Dispatcher, FaxFiles, FaxService, type JobsConfig } from './jobs/index.js';
 import { WebhookWorker } from './webhooks/index.js';
 import { buildApi, type RateLimiter } from './api/index.js';
 
@@ -72,7 +72,7 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
     });
     const service = new FaxService({ store, clock, config, onJob: () => dispatcher.notify(), onEvent: () => webhooks.notify() });
     const api = await buildApi({
-      store, service, clock, logger: logger.child({ component: 'api' }), webhookPolicy: { allowPrivateTargets: allowPrivate },
+      store, service, files: new FaxFiles(store), clock, logger: logger.child({ component: 'api' }), webhookPolicy: { allowPrivateTargets: allowPrivate },
       onEvent: () => webhooks.notify(), version: VERSION,
       ...(o.rateLimiter ? { rateLimiter: o.rateLimiter } : {}), ...(o.bodyLimit ? { bodyLimit: o.bodyLimit } : {}),
       ...(o.trustProxy !== undefined ? { trustProxy: o.trustProxy } : {}),

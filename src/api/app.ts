@@ -6,7 +6,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, t
 import type { Clock } from '../shared/clock.js';
 import { FaxError } from '../shared/errors.js';
 import type { Logger } from '../shared/log.js';
-import type { FaxService, Caller } from '../jobs/index.js';
+import type { FaxFiles, FaxService, Caller } from '../jobs/index.js';
 import type { JobStore } from '../store/index.js';
 import type { WebhookUrlPolicy } from '../webhooks/target.js';
 import { errorReply, fromFrameworkError } from './envelope.js';
@@ -21,6 +21,8 @@ export const DEFAULT_BODY_LIMIT = 20 * 1024 * 1024;
 export interface ApiOptions {
   store: JobStore;
   service: FaxService;
+  /** The prepared pages: downloads as TIFF/PDF and previews. */
+  files: FaxFiles;
   clock: Clock;
   logger: Logger;
   rateLimiter?: RateLimiter;

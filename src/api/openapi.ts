@@ -127,9 +127,24 @@ export function openApiDocument(version: string): object {
       },
       '/customer/fax-download': {
         get: {
-          summary: 'An attachment of a job as sent',
-          parameters: [jobIdParam, { name: 'file', in: 'query', required: false, schema: int, description: 'Attachment index, default 0' }],
-          responses: { '200': { description: 'The document bytes', content: { 'application/octet-stream': {} } }, ...errors },
+          summary: 'The fax as transmitted (PDF by default, or TIFF class F), or with `file` an attachment as submitted',
+          parameters: [
+            jobIdParam,
+            { name: 'format', in: 'query', required: false, schema: { enum: ['pdf', 'tiff', 'original'] }, description: 'Default pdf; original when `file` is given' },
+            { name: 'file', in: 'query', required: false, schema: int, description: 'Attachment index (format original), default 0' },
+          ],
+          responses: { '200': { description: 'The document bytes', content: { 'application/pdf': {}, 'image/tiff': {}, 'application/octet-stream': {} } }, '409': { $ref: '#/components/responses/Error' }, ...errors },
+        },
+      },
+      '/customer/fax-preview': {
+        get: {
+          summary: 'PNG of one page exactly as transmitted (cover page and header line included)',
+          parameters: [
+            jobIdParam,
+            { name: 'page', in: 'query', required: false, schema: int, description: '1-based, default 1' },
+            { name: 'width', in: 'query', required: false, schema: int, description: 'Scale to this width (16-3456 px) for thumbnails' },
+          ],
+          responses: { '200': { description: 'The page', content: { 'image/png': {} } }, '409': { $ref: '#/components/responses/Error' }, ...errors },
         },
       },
       '/customer/webhook-settings': {

@@ -53,12 +53,33 @@ export function registerFaxRoutes(app: FastifyInstance, o: ApiOptions): void {
 
   defineRoute(app, '/customer/fax-download', ['GET'], async ({ reply, params, caller }) => {
     const jobId = parseJobId(params.jobId);
-    const index = params.file === undefined || params.file === '' ? 0 : parseIndex(params.file);
+    const given = (v: unknown) => v !== undefined && v !== null && v !== '';
+    // The fax as transmitted (pdf, tiff), or with `file` an attachment as submitted.
+    const format = given(params.format) ? String(params.format) : given(params.file) ? 'original' : 'pdf';
+    reply.header('X-Content-Type-Options', 'nosniff');
+    if (format === 'pdf' || format === 'tiff') {
+      const data = await o.files.document(caller, jobId, format);
+      reply.header('Content-Type', format === 'pdf' ? 'application/pdf' : 'image/tiff');
+      reply.header('Content-Disposition', `attachment; filename="fax-${jobId}.${format === 'pdf' ? 'pdf' : 'tif'}"`);
+      return reply.send(data);
+    }
+    if (format !== 'original') throw new FaxError('INVALID_PARAMETER', 'format must be pdf, tiff or original', { field: 'format' });
+    const index = given(params.file) ? parseIndex(params.file) : 0;
     const { doc, data } = await o.service.download(caller, jobId, index);
     reply.header('Content-Type', CONTENT_TYPES[doc.format ?? ''] ?? 'application/octet-stream');
     reply.header('Content-Disposition', `attachment; filename="${asciiName(doc.fileName)}"; filename*=UTF-8''${encodeURIComponent(doc.fileName)}`);
-    reply.header('X-Content-Type-Options', 'nosniff');
     return reply.send(data);
+  });
+
+  defineRoute(app, '/customer/fax-preview', ['GET'], async ({ reply, params, caller }) => {
+    const jobId = parseJobId(params.jobId);
+    const page = params.page === undefined || params.page === '' ? 1 : parseJobId(params.page, 'page');
+    const width = params.width === undefined || params.width === '' ? undefined : parseJobId(params.width, 'width');
+    if (width !== undefined && (width < 16 || width > 3456)) throw new FaxError('INVALID_PARAMETER', 'width must be from 16 to 3456 pixels', { field: 'width' });
+    const png = await o.files.preview(caller, jobId, page, width);
+    reply.header('Content-Type', 'image/png');
+    reply.header('X-Content-Type-Options', 'nosniff');
+    return reply.send(png);
   });
 }
 

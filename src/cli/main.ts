@@ -4,6 +4,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { serveCommand } from './serve.js';
 import { accountsCommand } from './accounts.js';
 import { webhookListenCommand } from './webhook-listen.js';
+import { renderCommand } from './render.js';
 
 export const USAGE = `usage: faxstack <command> [options]
 
@@ -11,6 +12,9 @@ commands:
   serve [--port 8080] [--host 127.0.0.1] [--data ./data]
         the API, job dispatcher and webhook worker in one process on an embedded SQLite store
         and the built-in virtual fax line
+  render FILE... --out OUT.tif [--quality Low|Standard|HD] [--pages 1-3,5] [--compression mh|mr|mmr]
+        [--subject S --from-name N --to-name N --message M] [--preview-dir DIR] [--json]
+        turn documents into the fax pages a machine would print (TIFF class F)
   accounts create NAME [--data ./data] [--balance DOLLARS] [--fax-number E164] [--webhook-url URL] [--json]
         create an account and print its live and test keys (shown once)
   webhook-listen [--port 9000] [--host 127.0.0.1] [--secret SECRET]
@@ -24,6 +28,8 @@ export async function main(argv: string[]): Promise<number | void> {
       return serveCommand(rest);
     case 'accounts':
       return accountsCommand(rest);
+    case 'render':
+      return renderCommand(rest);
     case 'webhook-listen':
       return webhookListenCommand(rest);
     case undefined:

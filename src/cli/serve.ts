@@ -6,6 +6,7 @@ import { SystemClock } from '../shared/clock.js';
 import { createLogger } from '../shared/log.js';
 import { startService, VERSION } from '../service.js';
 import { DEFAULT_VIRTUAL_TIMING } from '../engine/index.js';
+import { closeEncodePool, closeRenderPool } from '../documents/index.js';
 import { args, str, UsageError } from './main.js';
 
 interface DemoAccount {
@@ -50,7 +51,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'stopping: finishing or re-queuing calls in progress');
-    void svc.close().then(() => process.exit(0), (err) => (logger.error({ err }, 'shutdown failed'), process.exit(1)));
+    void svc.close().then(async () => (await Promise.all([closeRenderPool(), closeEncodePool()]), process.exit(0)), (err) => (logger.error({ err }, 'shutdown failed'), process.exit(1)));
   };
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));

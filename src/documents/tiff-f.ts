@@ -20,6 +20,11 @@ export interface TiffPageInput {
   xDpi: number;
   /** Vertical resolution in dots per inch (98, 196, 391 …). */
   yDpi: number;
+  /**
+   * The page already coded (e.g. by the encode pool in a worker thread): only with
+   * compression 'mmr', whose strip is the T.6 data as is. Must encode `bitmap`.
+   */
+  strip?: Uint8Array;
 }
 
 export interface WriteTiffOptions {
@@ -73,7 +78,10 @@ export function writeTiffF(pages: readonly TiffPageInput[], opts: WriteTiffOptio
     }
     if (bitmap.height < 1) throw new RangeError(`writeTiffF: page ${i + 1} has no rows`);
     if (!(xDpi > 0) || !(yDpi > 0)) throw new RangeError(`writeTiffF: page ${i + 1} resolution must be > 0, got ${xDpi}×${yDpi}`);
-    const { strip, compression, t4Options } = encodeStrip(bitmap, yDpi, opts);
+    if (page.strip && opts.compression !== 'mmr') throw new RangeError(`writeTiffF: page ${i + 1} is pre-coded, which only 'mmr' takes`);
+    const { strip, compression, t4Options } = page.strip
+      ? { strip: page.strip, compression: Compression.CCITT_T6, t4Options: 0 }
+      : encodeStrip(bitmap, yDpi, opts);
     const stripOffset = append(strip);
     const entries: Entry[] = [
       { tag: Tag.NewSubfileType, type: FieldType.LONG, values: [SUBFILE_PAGE] },

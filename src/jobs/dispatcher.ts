@@ -131,8 +131,18 @@ export class Dispatcher {
       log.info({ stage: 'preparing', attempt: job.attempts + 1 }, 'job leased');
       let totalPages: number;
       try {
-        totalPages = (await prepareJob(store, job, { fetch: this.o.fetch, maxPages: this.o.config.maxPages, maxFileBytes: this.o.config.maxFileBytes })).totalPages;
+        totalPages = (
+          await prepareJob(store, job, {
+            owner, nowMs: clock.now(), fetch: this.o.fetch, maxPages: this.o.config.maxPages, maxFileBytes: this.o.config.maxFileBytes,
+            signal: abort.signal, hold: (work) => clock.hold?.(work), // rendering is real work: simulated time waits for it
+          })
+        ).totalPages;
       } catch (err) {
+        if (abort.signal.aborted) {
+          // Stopped while preparing (shutdown or lost lease): another run prepares it again.
+          await store.requeueJob(job.jobId, owner, clock.now(), clock.now());
+          return;
+        }
         const e = asJobError(err);
         log.warn({ code: e.code, err: e.message }, 'document preparation failed');
         await this.finish(job, { status: 'failed', code: e.code, message: e.message, transferredPages: 0 });

@@ -1,9 +1,13 @@
 // The preparing stage of a job: make every attachment's content available (fetching fileUrl
-// documents once, SSRF-safe, and keeping the bytes so resends reuse them), check formats,
-// apply page selections and count the pages that will be transmitted.
+// documents once, SSRF-safe, and keeping the bytes), render the fax exactly as it will be
+// transmitted — cover page, every selected page, the header line on each — encode it in the
+// worker pool and store it as TIFF class F. Resends and restarts reuse the stored pages.
 import { FaxError } from '../shared/errors.js';
-import { sniffFormat, countPages, fetchDocument, type DocumentFormat } from '../documents/index.js';
-import { parsePageSelection, selectPages } from '../documents/page-ranges.js';
+import {
+  composeFax, countPages, encodePool, fetchDocument, parsePageSelection, selectPages, sniffFormat,
+  type DocumentFormat, type FaxDocument,
+} from '../documents/index.js';
+import { writeTiffF } from '../documents/tiff-f.js';
 import type { JobRecord, JobStore } from '../store/index.js';
 
 export interface FetchPolicy {
@@ -13,30 +17,62 @@ export interface FetchPolicy {
 
 export interface PreparedJob {
   totalPages: number;
-  coverPage: boolean;
-  documents: { documentId: number; format: string; pages: number[] }[];
 }
 
-export async function prepareJob(store: JobStore, job: JobRecord, opts: { fetch: FetchPolicy; maxPages: number; maxFileBytes: number }): Promise<PreparedJob> {
-  const coverPage = job.cover !== null || job.templateId !== null;
-  const documents: PreparedJob['documents'] = [];
-  let total = coverPage ? 1 : 0;
+export interface PrepareOptions {
+  owner: string;
+  nowMs: number;
+  fetch: FetchPolicy;
+  maxPages: number;
+  maxFileBytes: number;
+  signal?: AbortSignal;
+  /** Told about the CPU-bound part (rendering, encoding), so a simulated clock waits for it. */
+  hold?: (work: Promise<unknown>) => void;
+}
+
+/** Renders and stores the job's pages (unless already prepared); returns the page count. */
+export async function prepareJob(store: JobStore, job: JobRecord, opts: PrepareOptions): Promise<PreparedJob> {
+  if (job.preparedId !== null) return { totalPages: job.totalPages };
+  const documents: FaxDocument[] = [];
   for (const d of await store.jobDocuments(job.jobId)) {
     const field = `faxData[${d.index}]`;
     let format = d.format as DocumentFormat | null;
     let count = d.pageCount;
-    if (d.byteLength === null || format === null || count === null) {
+    let bytes = d.byteLength === null ? null : await store.documentBytes(d.documentId);
+    if (bytes === null || format === null || count === null) {
       if (!d.fileUrl) throw new FaxError('IMAGE_NOT_FOUND', `${field} has no content`);
       const { data } = await fetchDocument(d.fileUrl, { maxBytes: opts.maxFileBytes, timeoutMs: opts.fetch.timeoutMs, allowHosts: opts.fetch.allowHosts });
       format = sniffFormat(data);
       if (!format) throw new FaxError('INVALID_FILE_FORMAT', `${field} (${d.fileName}) is not a PDF, TIFF, image or text document`);
       count = countPages(data, format);
       await store.setDocumentContent(d.documentId, data, format, count);
+      bytes = data;
     }
     const pages = selectPages(parsePageSelection(d.pages, `${field}.pages`), count, field);
-    documents.push({ documentId: d.documentId, format, pages });
-    total += pages.length;
+    documents.push({ bytes, format, pages });
   }
-  if (total > opts.maxPages) throw new FaxError('CONVERSION_FAILED', `the fax has ${total} pages, more than the limit of ${opts.maxPages}`);
-  return { totalPages: total, coverPage, documents };
+  const rendering = render(job, documents, opts);
+  opts.hold?.(rendering);
+  const { tiff, fax } = await rendering;
+  const saved = await store.savePreparedFax(job.jobId, opts.owner, { tiff, pageCount: fax.pages.length, quality: job.quality, width: fax.width, xDpi: fax.xDpi, yDpi: fax.yDpi }, opts.nowMs);
+  if (!saved) throw new FaxError('INTERNAL', 'the job was taken over while its pages were being prepared');
+  return { totalPages: fax.pages.length };
+}
+
+/** Renders the whole fax and encodes it (MMR, in the worker pool) into TIFF class F. */
+async function render(job: JobRecord, documents: FaxDocument[], opts: PrepareOptions) {
+  const when = new Date(opts.nowMs);
+  const fax = await composeFax({
+    documents,
+    quality: job.quality,
+    maxPages: opts.maxPages,
+    ...(opts.signal ? { signal: opts.signal } : {}),
+    ...(job.cover ? { cover: { ...job.cover, senderNumber: job.fromNumber, toNumber: job.toNumber, date: when } } : {}),
+    header: { senderNumber: job.fromNumber, dateTime: when, ...(job.cover?.fromName ? { senderName: job.cover.fromName } : {}) },
+  });
+  // MMR keeps the stored pages lossless and small; transmission re-encodes them for whatever
+  // the receiver negotiates.
+  const strips = await encodePool().encodeAll(fax.pages, { compression: 'mmr' });
+  const tiff = writeTiffF(fax.pages.map((bitmap, i) => ({ bitmap, xDpi: fax.xDpi, yDpi: fax.yDpi, strip: strips[i]! })), { compression: 'mmr' });
+  return { tiff, fax };
 }

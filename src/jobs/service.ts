@@ -2,11 +2,14 @@
 // cancel and resend by the rules of API-DECISIONS.md 3-4, and the lookups.
 import type { Clock } from '../shared/clock.js';
 import { FaxError } from '../shared/errors.js';
-import { countPages, sniffFormat } from '../documents/index.js';
+import { decodeMMR } from '../codecs/index.js';
+import { countPages, previewPng, sniffFormat } from '../documents/index.js';
+import { tiffToPdf } from '../documents/fax-pdf.js';
+import { readTiffDirectories } from '../documents/tiff-read.js';
 import { parsePageSelection, selectPages } from '../documents/page-ranges.js';
 import { jobEvent } from '../store/fax-object.js';
 import type {
-  CoverFields, FaxQuality, JobDocument, JobListFilter, JobRecord, JobStore, KeyMode, NewDocument, NewJob,
+  CoverFields, FaxQuality, JobDocument, JobListFilter, JobRecord, JobStore, KeyMode, NewDocument, NewJob, PreparedFax,
 } from '../store/index.js';
 import { linePolicy, type JobsConfig } from './config.js';
 
@@ -175,6 +178,39 @@ export class FaxService {
     const data = await this.o.store.documentBytes(doc.documentId);
     if (!data) throw new FaxError('NOT_FOUND', `attachment ${index} of fax job ${jobId} has not been fetched yet`, { field: 'file' });
     return { doc, data };
+  }
+}
+
+export type FaxFileFormat = 'tiff' | 'pdf';
+
+export class FaxFiles {
+  constructor(private readonly store: JobStore) {}
+
+  /** The pages of a job exactly as transmitted; a conflict while they are not prepared yet. */
+  async prepared(caller: Caller, jobId: number): Promise<PreparedFax> {
+    const job = await this.store.getJob(caller.accountId, jobId);
+    if (!job) throw new FaxError('NOT_FOUND', `fax job ${jobId}`, { field: 'jobId' });
+    const fax = await this.store.preparedFax(caller.accountId, jobId);
+    if (!fax) {
+      const why = job.status === 'sending' ? `its pages are not prepared yet (stage ${job.stage})` : `it ended (${job.status}) before its pages were prepared`;
+      throw new FaxError('CONFLICT', `Fax job ${jobId} has no pages to show: ${why}`, { field: 'jobId' });
+    }
+    return fax;
+  }
+
+  /** The fax as transmitted, as TIFF class F (MMR) or as PDF (the same CCITT data). */
+  async document(caller: Caller, jobId: number, format: FaxFileFormat): Promise<Buffer> {
+    const fax = await this.prepared(caller, jobId);
+    return format === 'tiff' ? fax.tiff : tiffToPdf(fax.tiff, { title: `Fax ${jobId}` });
+  }
+
+  /** Page `page` (1-based) as a PNG, exactly as transmitted; `width` scales it (thumbnails). */
+  async preview(caller: Caller, jobId: number, page: number, width?: number): Promise<Buffer> {
+    const fax = await this.prepared(caller, jobId);
+    if (page > fax.pageCount) throw new FaxError('INVALID_PARAMETER', `page ${page} does not exist (the fax has ${fax.pageCount} pages)`, { field: 'page' });
+    const dir = readTiffDirectories(fax.tiff)[page - 1]!;
+    const bitmap = decodeMMR(dir.strips[0]!, { width: dir.width, height: dir.height });
+    return previewPng(bitmap, { xDpi: fax.xDpi, yDpi: fax.yDpi, ...(width ? { width } : {}) });
   }
 }
 

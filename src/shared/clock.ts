@@ -11,6 +11,11 @@ export interface Clock {
   /** Runs `fn` once after `delayMs`. */
   setTimer(delayMs: number, fn: () => void): TimerHandle;
   clearTimer(handle: TimerHandle | undefined): void;
+  /**
+   * Real work (CPU in worker threads, I/O) that simulated time must not run past: a simulated
+   * clock does not move until it settles. Wall clocks ignore it.
+   */
+  hold?(work: Promise<unknown>): void;
 }
 
 export const unixSeconds = (ms: number): number => Math.floor(ms / 1000);
@@ -61,6 +66,7 @@ export class ManualClock implements Clock {
   private next = 1;
   private seq = 0;
   private timers: ManualTimer[] = [];
+  private readonly held = new Set<Promise<void>>();
 
   constructor(startMs = Date.UTC(2026, 0, 1)) {
     this.t = startMs;
@@ -81,6 +87,14 @@ export class ManualClock implements Clock {
     this.timers = this.timers.filter((x) => x.id !== handle.id);
   }
 
+  hold(work: Promise<unknown>): void {
+    const done: Promise<void> = work.then(
+      () => undefined,
+      () => undefined,
+    ).finally(() => this.held.delete(done));
+    this.held.add(done);
+  }
+
   /** Number of timers waiting to fire. */
   pending(): number {
     return this.timers.length;
@@ -90,7 +104,7 @@ export class ManualClock implements Clock {
   async advance(ms: number): Promise<void> {
     const target = this.t + ms;
     for (;;) {
-      await settle();
+      await this.quiesce();
       const due = this.earliest();
       if (!due || due.at > target) break;
       this.timers = this.timers.filter((x) => x !== due);
@@ -98,7 +112,16 @@ export class ManualClock implements Clock {
       due.fn();
     }
     this.t = target;
+    await this.quiesce();
+  }
+
+  /** Lets ready callbacks run and waits for held work. */
+  private async quiesce(): Promise<void> {
     await settle();
+    while (this.held.size > 0) {
+      await Promise.all([...this.held]);
+      await settle();
+    }
   }
 
   /** Sets the time directly (never backwards), firing what falls due. */

@@ -1,6 +1,9 @@
 // API-DECISIONS.md 6 (status 0 while unfinished, 1 once finished) and 10 (fax-status, fax-list
 // with paging and filters, fax-download), each scoped to the caller's account.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { countBlack } from '../../src/codecs/index.js';
+import { countPages, sniffFormat } from '../../src/documents/index.js';
+import { readTiff } from '../../src/documents/tiff-read.js';
 import {
   FAX_OBJECT_FIELDS, NUM, START_MS, b64, expectError, inline, keysOf, startDocServer, startHarness, textDoc, tiffDoc,
   type Account, type DocServer, type FaxObject, type Harness,
@@ -137,7 +140,7 @@ describe('fax-download', () => {
     const tiff = tiffDoc(2);
     const s = await h.send(a, { faxNumber: NUM.ok, faxData: [{ fileName: 'letter.txt', fileData: b64(text) }, { fileName: 'scan.tif', fileData: b64(tiff) }] });
     const jobId = s.body.data.jobId;
-    const get = (file?: number) => fetch(`${h.base}/customer/fax-download?jobId=${jobId}${file === undefined ? '' : `&file=${file}`}`, { headers: { accessToken: a.testKey } });
+    const get = (file?: number) => fetch(`${h.base}/customer/fax-download?jobId=${jobId}${file === undefined ? '&format=original' : `&file=${file}`}`, { headers: { accessToken: a.testKey } });
     const first = await get();
     expect(first.status).toBe(200);
     expect(first.headers.get('content-type')).toMatch(/^text\/plain/);
@@ -159,12 +162,63 @@ describe('fax-download', () => {
     const a = await h.account();
     const s = await h.send(a, { faxNumber: NUM.ok, faxData: [{ fileName: 'remote.txt', fileUrl: docs.url('/remote.txt') }] });
     const jobId = s.body.data.jobId;
-    const before = await h.call('/customer/fax-download', { key: a.testKey, query: { jobId } });
+    const before = await h.call('/customer/fax-download', { key: a.testKey, query: { jobId, file: 0 } });
     expectError(before, 404, -5, -3011, 'file');
     expect(before.body.message).toMatch(/not been fetched/);
     await h.finish(a, jobId);
-    const after = await fetch(`${h.base}/customer/fax-download?jobId=${jobId}`, { headers: { accessToken: a.testKey } });
+    const after = await fetch(`${h.base}/customer/fax-download?jobId=${jobId}&file=0`, { headers: { accessToken: a.testKey } });
     expect(after.status).toBe(200);
     expect(Buffer.from(await after.arrayBuffer()).equals(body)).toBe(true);
+  });
+});
+
+describe('the fax as transmitted: fax-download (PDF, TIFF) and fax-preview', () => {
+  it('gives the rendered pages once prepared: TIFF class F, the same pages as PDF, and a PNG per page', async () => {
+    const a = await h.account();
+    const s = await h.send(a, { faxNumber: NUM.ok, subject: 'Quarterly report', from_name: 'Ada', faxData: [{ fileName: 'letter.txt', fileData: b64(textDoc(2)) }] });
+    const jobId = s.body.data.jobId;
+    // Not prepared yet: nothing to show, and the reply says why.
+    const early = await h.call('/customer/fax-preview', { key: a.testKey, query: { jobId } });
+    expectError(early, 409, -1, -3012, 'jobId');
+    expect(early.body.message).toMatch(/not prepared yet/);
+    const done = await h.finish(a, jobId);
+    expect(done).toMatchObject({ faxStatus: 'delivered', faxTotalPages: 3 }); // cover page + 2 pages
+    const get = (path: string, query: string) => fetch(`${h.base}${path}?jobId=${jobId}&${query}`, { headers: { accessToken: a.testKey } });
+
+    const tiffRes = await get('/customer/fax-download', 'format=tiff');
+    expect(tiffRes.headers.get('content-type')).toBe('image/tiff');
+    const pages = readTiff(new Uint8Array(await tiffRes.arrayBuffer()));
+    expect(pages.map((p) => [p.width, p.xDpi, p.yDpi, p.compression])).toEqual([[1728, 204, 196, 'mmr'], [1728, 204, 196, 'mmr'], [1728, 204, 196, 'mmr']]);
+    for (const p of pages) expect(countBlack(p.bitmap)).toBeGreaterThan(1000); // cover, then text: ink on every page
+
+    const pdfRes = await get('/customer/fax-download', '');
+    expect(pdfRes.headers.get('content-type')).toBe('application/pdf');
+    const pdf = Buffer.from(await pdfRes.arrayBuffer());
+    expect(sniffFormat(pdf)).toBe('pdf');
+    expect(countPages(pdf, 'pdf')).toBe(3);
+
+    const png = await get('/customer/fax-preview', 'page=2');
+    expect(png.headers.get('content-type')).toBe('image/png');
+    const bytes = Buffer.from(await png.arrayBuffer());
+    expect(bytes.subarray(1, 4).toString()).toBe('PNG');
+    expect(bytes.readUInt32BE(16)).toBe(1728); // IHDR width: every transmitted pixel
+    const thumb = Buffer.from(await (await get('/customer/fax-preview', 'page=1&width=200')).arrayBuffer());
+    expect(thumb.readUInt32BE(16)).toBe(200);
+
+    expectError(await h.call('/customer/fax-preview', { key: a.testKey, query: { jobId, page: 4 } }), 400, -2, -3000, 'page');
+    expectError(await h.call('/customer/fax-download', { key: a.testKey, query: { jobId, format: 'docx' } }), 400, -2, -3000, 'format');
+    const b = await h.account();
+    expectError(await h.call('/customer/fax-preview', { key: b.testKey, query: { jobId } }), 404, -5, -3011, 'jobId');
+    expectError(await h.call('/customer/fax-download', { key: b.testKey, query: { jobId, format: 'tiff' } }), 404, -5, -3011, 'jobId');
+  });
+
+  it('a fax that failed before its pages were prepared has nothing to show, and says so', async () => {
+    const a = await h.account();
+    const s = await h.send(a, { faxNumber: NUM.ok, faxData: [{ fileName: 'x.pdf', fileUrl: 'http://127.0.0.1:9/x.pdf' }] });
+    const jobId = s.body.data.jobId;
+    expect(await h.finish(a, jobId)).toMatchObject({ faxStatus: 'failed', code: -3110 });
+    const r = await h.call('/customer/fax-download', { key: a.testKey, query: { jobId } });
+    expectError(r, 409, -1, -3012, 'jobId');
+    expect(r.body.message).toMatch(/before its pages were prepared/);
   });
 });
