@@ -6,7 +6,7 @@ import { SystemClock } from '../shared/clock.js';
 import { createLogger } from '../shared/log.js';
 import { startService, VERSION } from '../service.js';
 import { DEFAULT_VIRTUAL_TIMING } from '../engine/index.js';
-import { closeEncodePool, closeRenderPool } from '../documents/index.js';
+import { closeEncodePool, closeRenderPool, configureRenderPool } from '../documents/index.js';
 import { args, str, UsageError } from './main.js';
 
 interface DemoAccount {
@@ -30,7 +30,14 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const pageMs = process.env.FAXSTACK_VIRTUAL_PAGE_MS ? Number(process.env.FAXSTACK_VIRTUAL_PAGE_MS) : undefined;
   const timing = pageMs ? { ...DEFAULT_VIRTUAL_TIMING, pageMs: { Low: pageMs, Standard: pageMs, HD: pageMs } } : DEFAULT_VIRTUAL_TIMING;
   const logger = createLogger();
-  const svc = await startService({ dataDir, port, host: str(values.host), clock, logger, virtualTiming: timing });
+  // Hosts fileUrl may reach even on private addresses (an intranet document store), comma-separated.
+  const fetchAllowHosts = (process.env.FAXSTACK_FETCH_ALLOW_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
+  if (process.env.FAXSTACK_RENDER_THREADS) {
+    const threads = Number(process.env.FAXSTACK_RENDER_THREADS);
+    if (!Number.isInteger(threads) || threads < 1 || threads > 64) throw new UsageError(`FAXSTACK_RENDER_THREADS must be 1-64, got ${process.env.FAXSTACK_RENDER_THREADS}`);
+    await configureRenderPool({ threads });
+  }
+  const svc = await startService({ dataDir, port, host: str(values.host), clock, logger, virtualTiming: timing, fetchAllowHosts });
 
   const demoPath = join(dataDir, 'demo-account.json');
   let demo: DemoAccount;
