@@ -203,3 +203,26 @@ describe('Idempotency-Key', () => {
     expectError(await h.send(a, body, { headers: { 'Idempotency-Key': 'x'.repeat(256) } }), 400, -2, -3000, 'Idempotency-Key');
   });
 });
+
+describe('documents that only fail while rendering', () => {
+  it('a PNG whose header is sound but whose image data is garbage: accepted at send, fails its job before any call, charges nothing', async () => {
+    const a = await h.account();
+    // A real PNG signature and IHDR (100 × 100, 8-bit gray), then an IDAT of noise and IEND.
+    const png = Buffer.from(
+      '89504e470d0a1a0a0000000d4948445200000064000000640800000000' + '0c1b9c2f' + '0000000a49444154' + 'deadbeefdeadbeefdead' + '00000000' + '0000000049454e44ae426082',
+      'hex',
+    );
+    await h.svc.store.topUp(a.id, 500, h.clock.now());
+    const before = await balance(a);
+    const s = await h.send(a, { faxNumber: NUM.ok, faxData: [{ fileName: 'broken.png', fileData: png.toString('base64') }] }, { live: true });
+    expect(s.http).toBe(200);
+    const jobId = s.body.data.jobId;
+    const done = await h.finish(a, jobId);
+    expect(done.faxStatus).toBe('failed');
+    expect([-3006, -3109]).toContain(done.code);
+    expect(done.message).toMatch(/png|image/i);
+    expect(await h.svc.store.attempts(jobId)).toEqual([]); // no call was placed
+    expect(await balance(a)).toBe(before);
+    await expectLedgerMatchesBalance(a);
+  });
+});
