@@ -1,0 +1,73 @@
+// The seam between T.30 and the line (STYLE.md: "T.30 knows no transport"). The T.30 machine
+// asks its front end for tones, V.21 HDLC frames at 300 bit/s, training (TCF) and image data
+// at a high-speed modem rate, or HDLC frames at that rate (ECM); the front end reports what it
+// receives. Two front ends implement it: T.38 (IFP over UDPTL, transport/t38) and the audio
+// modems (transport/audio). Time never passes inside: the session driving a machine gets its
+// clock injected.
+
+/** High-speed modulations of T.30 (T.30 Table 2, DCS bits 11-14). */
+export type Modulation = 'v27ter' | 'v29' | 'v17';
+
+/** A high-speed modem setting: modulation and bit rate (bit/s). */
+export interface ModemSpec {
+  modulation: Modulation;
+  bitRate: 2400 | 4800 | 7200 | 9600 | 12000 | 14400;
+  /** V.17 short training (T.30 5.3.2: after the first training at a rate, for pages in the same mode). */
+  shortTrain?: boolean;
+}
+
+/** What the front end should listen for. */
+export type RxMode =
+  | { kind: 'none' }
+  /** V.21 channel 2 HDLC at 300 bit/s (control frames). */
+  | { kind: 'v21' }
+  /** TCF (non-ECM training check) or non-ECM image data at a high-speed rate. */
+  | { kind: 'image'; modem: ModemSpec }
+  /** ECM: HDLC frames at a high-speed rate (T.4 Annex A). */
+  | { kind: 'image-hdlc'; modem: ModemSpec };
+
+/** Commands from T.30 to its front end. Each one is carried out in order. */
+export type FrontEndCommand =
+  | { kind: 'set-rx'; mode: RxMode }
+  /** Calling tone (1100 Hz) or called station identification / answer tone (2100 Hz). */
+  | { kind: 'send-tone'; tone: 'cng' | 'ced' }
+  /**
+   * HDLC frames (address, control, FCF and info, without the FCS: the front end adds it) over
+   * V.21, or at a high-speed rate for ECM. The last frame of the list ends the transmission
+   * (final bit set by the machine in the control field, 0x13; others 0x03).
+   */
+  | { kind: 'send-hdlc'; frames: Uint8Array[]; modem: 'v21' | ModemSpec }
+  /** TCF: `durationMs` of zeros at the rate (T.30 5.3.6.2.4: 1.5 s ± 10 %). */
+  | { kind: 'send-tcf'; modem: ModemSpec; durationMs: number }
+  /** A whole non-ECM page, already coded (EOLs, fill, RTC), at the rate. */
+  | { kind: 'send-image'; modem: ModemSpec; data: Uint8Array }
+  /** Silence before the next transmission (T.30 5.3.2: 75 ms ± 20 ms between signals). */
+  | { kind: 'send-silence'; durationMs: number }
+  /** The call is over: release the line. */
+  | { kind: 'hangup' };
+
+/** What a front end reports to T.30. */
+export type FrontEndEvent =
+  | { kind: 'tone'; tone: 'cng' | 'ced' }
+  /** A received HDLC frame (without FCS); `crcOk` false when its FCS did not check. */
+  | { kind: 'hdlc'; frame: Uint8Array; crcOk: boolean }
+  /** Carrier/signal of the mode being listened to started or ended (flags seen; sig-end). */
+  | { kind: 'carrier'; on: boolean }
+  /** Bytes of TCF or non-ECM image data, in order. */
+  | { kind: 'image-data'; data: Uint8Array }
+  /** The high-speed signal ended (end of TCF or of the page data). */
+  | { kind: 'image-end' }
+  /** Everything handed to the front end so far has been sent (time for the next step). */
+  | { kind: 'tx-done' }
+  /** The line went away (BYE, socket closed, far end stopped answering). */
+  | { kind: 'line-down'; reason: string };
+
+/**
+ * A front end: takes commands, reports events. Implementations pace transmissions (real time
+ * for real lines, as fast as possible in tests) and deliver events asynchronously.
+ */
+export interface T30FrontEnd {
+  command(cmd: FrontEndCommand): void;
+  onEvent(handler: (event: FrontEndEvent) => void): void;
+  close(): void;
+}
