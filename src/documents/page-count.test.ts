@@ -1,21 +1,13 @@
 import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { FaxError, type ErrorName } from '../shared/errors.js';
+import type { ErrorName } from '../shared/errors.js';
 import { countPages, imageDimensions, layoutText, MAX_DOCUMENT_PAGES, TEXT_COLUMNS, TEXT_LINES_PER_PAGE } from './page-count.js';
 import { sniffFormat } from './sniff.js';
+import { caughtFaxError } from '../../test/helpers/fax-errors.js';
 
-function caught(fn: () => unknown): FaxError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof FaxError) return e;
-    throw e;
-  }
-  throw new Error('expected a FaxError');
-}
 
 function expectRefusal(fn: () => unknown, name: ErrorName, message: RegExp): void {
-  const err = caught(fn);
+  const err = caughtFaxError(fn);
   expect(err.def.name).toBe(name);
   expect(err.message).toMatch(message);
 }
@@ -360,7 +352,7 @@ describe('countPages: TIFF', () => {
   });
 
   it('TIFF_EMPTY carries code -3004', () => {
-    expect(caught(() => countPages(withFirstIfd(buildTiff([page()]), 0), 'tiff')).code).toBe(-3004);
+    expect(caughtFaxError(() => countPages(withFirstIfd(buildTiff([page()]), 0), 'tiff')).code).toBe(-3004);
   });
 });
 

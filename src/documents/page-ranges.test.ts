@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { FaxError } from '../shared/errors.js';
 import { formatPageRange, MAX_SELECTED_PAGES, parsePageSelection, selectPages, type PageRange } from './page-ranges.js';
+import { caughtFaxError } from '../../test/helpers/fax-errors.js';
 
-function caught(fn: () => unknown): FaxError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof FaxError) return e;
-    throw e;
-  }
-  throw new Error('expected a FaxError');
-}
 
 const F = 'faxData[0].pages';
 
@@ -43,7 +34,7 @@ describe('parsePageSelection', () => {
     ['a list in a list', [['1']], `${F}[0]`, /must be a string/],
     ['too many entries', Array.from({ length: 1001 }, () => '1'), F, /more than 1000 entries/],
   ])('refuses %s', (_name, input, field, message) => {
-    const err = caught(() => parsePageSelection(input, F));
+    const err = caughtFaxError(() => parsePageSelection(input, F));
     expect(err.def.name).toBe('INVALID_PARAMETER');
     expect(err.field).toBe(field);
     expect(err.message).toMatch(message);
@@ -60,20 +51,20 @@ describe('selectPages', () => {
   });
 
   it('names the attachment and the page past the end', () => {
-    const err = caught(() => selectPages([{ from: 1, to: 1 }, { from: 7, to: 7 }], 5, 'faxData[1]'));
+    const err = caughtFaxError(() => selectPages([{ from: 1, to: 1 }, { from: 7, to: 7 }], 5, 'faxData[1]'));
     expect(err.def.name).toBe('INVALID_PARAMETER');
     expect(err.field).toBe('faxData[1]');
     expect(err.message).toBe('Invalid parameter: faxData[1]: page 7 does not exist (the document has 5 pages)');
   });
 
   it('reports the first missing page of a range that runs past the end', () => {
-    expect(caught(() => selectPages([{ from: 3, to: 9 }], 5, 'faxData[0]')).message).toContain('page 6 does not exist');
-    expect(caught(() => selectPages([{ from: 2, to: 2 }], 1, 'faxData[0]')).message).toContain('(the document has 1 page)');
+    expect(caughtFaxError(() => selectPages([{ from: 3, to: 9 }], 5, 'faxData[0]')).message).toContain('page 6 does not exist');
+    expect(caughtFaxError(() => selectPages([{ from: 2, to: 2 }], 1, 'faxData[0]')).message).toContain('(the document has 1 page)');
   });
 
   it('bounds the expansion', () => {
     const many = Array.from({ length: 3 }, () => ({ from: 1, to: MAX_SELECTED_PAGES / 2 }));
-    expect(caught(() => selectPages(many, MAX_SELECTED_PAGES, 'faxData[0]')).message).toContain('more than 10000 pages');
+    expect(caughtFaxError(() => selectPages(many, MAX_SELECTED_PAGES, 'faxData[0]')).message).toContain('more than 10000 pages');
   });
 });
 

@@ -7,17 +7,10 @@ import { headerBandLines } from './header-line.js';
 import { RESOLUTIONS } from './layout.js';
 import { buildPdf } from './pdf-writer.js';
 import { closeRenderPool, composeFax, configureRenderPool, RENDER_WORKER_HEAP_MB, renderDocument, renderDocumentPages } from './pipeline.js';
+import { rejectedFaxError } from '../../test/helpers/fax-errors.js';
 
 afterAll(() => closeRenderPool());
 
-async function rejection(p: Promise<unknown>): Promise<FaxError> {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(FaxError);
-  return err as FaxError;
-}
 
 /** Hundreds of thousands of tiny filled squares: seconds of pdfjs work on one page. */
 function heavyPdf(ops = 300_000): Buffer {
@@ -37,14 +30,14 @@ describe('renderDocument', () => {
   });
 
   it('brings a FaxError back from the worker with its code and message', async () => {
-    const err = await rejection(renderDocument(fixture('encrypted.pdf'), 'pdf', { pages: [1], quality: 'Standard' }));
+    const err = await rejectedFaxError(renderDocument(fixture('encrypted.pdf'), 'pdf', { pages: [1], quality: 'Standard' }));
     expect(err.code).toBe(-3006);
     expect(err.message).toBe('Invalid file format: encrypted PDF: it needs a password to open (remove the password protection and send it again)');
   });
 
   it('stops a document at its deadline by terminating the worker, and keeps working afterwards', async () => {
     const t0 = performance.now();
-    const err = await rejection(renderDocument(heavyPdf(), 'pdf', { pages: [1], quality: 'HD', timeoutMs: 300 }));
+    const err = await rejectedFaxError(renderDocument(heavyPdf(), 'pdf', { pages: [1], quality: 'HD', timeoutMs: 300 }));
     const elapsed = performance.now() - t0;
     expect(err.def.name).toBe('CONVERSION_FAILED');
     expect(err.message).toMatch(/rendering the PDF document took longer than 0.3 s/);
@@ -56,7 +49,7 @@ describe('renderDocument', () => {
   it('fails a document that needs more heap than a worker may have, and carries on', async () => {
     await configureRenderPool({ heapMb: 128, threads: 1 });
     try {
-      const err = await rejection(renderDocument(heavyPdf(1_500_000), 'pdf', { pages: [1], quality: 'Low', timeoutMs: 60_000 }));
+      const err = await rejectedFaxError(renderDocument(heavyPdf(1_500_000), 'pdf', { pages: [1], quality: 'Low', timeoutMs: 60_000 }));
       expect(err.def.name).toBe('CONVERSION_FAILED');
       expect(err.message).toMatch(/rendering the PDF document needed more than 128 MB/);
     } finally {
@@ -67,7 +60,7 @@ describe('renderDocument', () => {
   });
 
   it('stops cooperatively in this thread too', async () => {
-    const err = await rejection(renderDocument(heavyPdf(), 'pdf', { pages: [1], quality: 'HD', timeoutMs: 300, isolate: false }));
+    const err = await rejectedFaxError(renderDocument(heavyPdf(), 'pdf', { pages: [1], quality: 'HD', timeoutMs: 300, isolate: false }));
     expect(err.message).toMatch(/took longer than 0.3 s/);
   });
 
@@ -79,7 +72,7 @@ describe('renderDocument', () => {
   });
 
   it('refuses more pages than a fax may have', async () => {
-    const err = await rejection(renderDocument(PDF, 'pdf', { pages: Array.from({ length: 201 }, () => 1), quality: 'Low' }));
+    const err = await rejectedFaxError(renderDocument(PDF, 'pdf', { pages: Array.from({ length: 201 }, () => 1), quality: 'Low' }));
     expect(err.def.name).toBe('CONVERSION_FAILED');
     expect(err.message).toMatch(/201 pages, more than the limit of 200/);
   });
@@ -140,11 +133,11 @@ describe('composeFax', () => {
   });
 
   it('counts the cover against the page limit, and names the failing document', async () => {
-    const err = await rejection(
+    const err = await rejectedFaxError(
       composeFax({ quality: 'Low', maxPages: 3, cover: { subject: 'x' }, documents: [{ bytes: PDF, format: 'pdf', pages: [1, 2, 3] }] }),
     );
     expect(err.message).toMatch(/4 pages, more than the limit of 3/);
-    const bad = await rejection(
+    const bad = await rejectedFaxError(
       composeFax({
         quality: 'Low',
         documents: [

@@ -2,12 +2,12 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { blackFraction, blackIn, fixture } from '../../test/helpers/documents.js';
 import { bitmapEquals, countBlack, type Bitmap } from '../codecs/bitmap.js';
-import { FaxError } from '../shared/errors.js';
 import { toBilevel } from './bilevel.js';
 import { RESOLUTIONS, type FaxResolution } from './layout.js';
 import { countPages } from './page-count.js';
 import { renderImagePages, renderTiffPages, type ImageFormat } from './render-image.js';
 import { readTiff } from './tiff-read.js';
+import { rejectedFaxError } from '../../test/helpers/fax-errors.js';
 
 interface Page {
   bitmap: Bitmap;
@@ -25,14 +25,6 @@ async function render(bytes: Buffer, format: ImageFormat, pages = [1], res: FaxR
   return out;
 }
 
-async function rejection(p: Promise<unknown>): Promise<FaxError> {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(FaxError);
-  return err as FaxError;
-}
 
 /** An RGB photo-like image: a diagonal colour gradient on top, uniform 50 % gray below. */
 async function photo(width: number, height: number): Promise<Buffer> {
@@ -98,7 +90,7 @@ describe('JPEG photographs', () => {
 
   it('refuse a truncated file', async () => {
     const jpg = await photo(300, 400);
-    const err = await rejection(render(jpg.subarray(0, jpg.length >> 1), 'jpeg'));
+    const err = await rejectedFaxError(render(jpg.subarray(0, jpg.length >> 1), 'jpeg'));
     expect(err.code).toBe(-3006);
     expect(err.message).toMatch(/JPEG image could not be decoded/);
   });
@@ -156,19 +148,19 @@ describe('PNG', () => {
     bomb.writeUInt32BE(100_000, 16);
     bomb.writeUInt32BE(100_000, 20);
     const t0 = performance.now();
-    const err = await rejection(render(bomb, 'png'));
+    const err = await rejectedFaxError(render(bomb, 'png'));
     expect(performance.now() - t0).toBeLessThan(1000);
     expect(err.code).toBe(-3006);
     expect(err.message).toMatch(/100000×100000 pixels/);
     const big = Buffer.from(png);
     big.writeUInt32BE(20_000, 16);
     big.writeUInt32BE(20_000, 20);
-    expect((await rejection(render(big, 'png'))).message).toMatch(/20000×20000 pixels \(400 MP\); images are limited to 100 MP/);
+    expect((await rejectedFaxError(render(big, 'png'))).message).toMatch(/20000×20000 pixels \(400 MP\); images are limited to 100 MP/);
   });
 
   it('refuses garbage after a PNG signature', async () => {
     const junk = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('\0\0\0\rIHDR\0\0\0\x10\0\0\0\x10\x08\x02\0\0\0garbagegarbage', 'latin1')]);
-    const err = await rejection(render(junk, 'png'));
+    const err = await rejectedFaxError(render(junk, 'png'));
     expect(err.message).toMatch(/PNG image could not be decoded/);
   });
 });
@@ -239,7 +231,7 @@ describe('TIFF', () => {
 
   it('reports a damaged fax TIFF precisely', async () => {
     const tif = Buffer.from(fixture('fax-g4.tif'));
-    const err = await rejection(render(tif.subarray(0, 300), 'tiff'));
+    const err = await rejectedFaxError(render(tif.subarray(0, 300), 'tiff'));
     expect(err.code).toBe(-3006);
     expect(err.message).toMatch(/TIFF/);
   });

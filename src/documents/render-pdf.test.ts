@@ -8,6 +8,7 @@ import { RESOLUTIONS, type FaxResolution } from './layout.js';
 import { countPages } from './page-count.js';
 import { buildPdf } from './pdf-writer.js';
 import { renderPdfPages } from './render-pdf.js';
+import { rejectedFaxError } from '../../test/helpers/fax-errors.js';
 
 async function first<T>(p: Promise<T[]>): Promise<T> {
   const [x] = await p;
@@ -21,14 +22,6 @@ async function render(bytes: Buffer, pages: number[], res: FaxResolution = RESOL
   return out;
 }
 
-async function rejection(p: Promise<unknown>): Promise<FaxError> {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(FaxError);
-  return err as FaxError;
-}
 
 const FONT_PDF = fixture('standard-fonts.pdf');
 
@@ -122,37 +115,37 @@ describe('renderPdfPages: standard fonts of PDFs we write', () => {
 describe('renderPdfPages: hostile and broken input', () => {
   it('refuses a truncated PDF, saying so', async () => {
     const cut = FONT_PDF.subarray(0, Math.floor(FONT_PDF.length * 0.6));
-    const err = await rejection(render(cut, [1]));
+    const err = await rejectedFaxError(render(cut, [1]));
     expect(err.code).toBe(-3006);
     expect(err.message).toMatch(/PDF is truncated/);
   });
 
   it('refuses an encrypted PDF, saying it needs a password', async () => {
-    const err = await rejection(render(fixture('encrypted.pdf'), [1]));
+    const err = await rejectedFaxError(render(fixture('encrypted.pdf'), [1]));
     expect(err.code).toBe(-3006);
     expect(err.message).toMatch(/encrypted PDF.*password/);
   });
 
   it('refuses bytes that are not a PDF', async () => {
-    const err = await rejection(render(Buffer.from('hello world, not a pdf'), [1]));
+    const err = await rejectedFaxError(render(Buffer.from('hello world, not a pdf'), [1]));
     expect(err.message).toMatch(/not a PDF/);
   });
 
   it('refuses a PDF whose structure is garbage', async () => {
     const junk = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(5000, 0x41), Buffer.from('\nstartxref\n9999999\n%%EOF\n')]);
-    const err = await rejection(render(junk, [1]));
+    const err = await rejectedFaxError(render(junk, [1]));
     expect(err.code).toBe(-3006);
     expect(err.message).toMatch(/PDF/);
   });
 
   it('refuses a page past the end', async () => {
-    const err = await rejection(render(FONT_PDF, [6]));
+    const err = await rejectedFaxError(render(FONT_PDF, [6]));
     expect(err.def.name).toBe('INVALID_PARAMETER');
     expect(err.message).toMatch(/page 6 does not exist \(the PDF has 5 pages\)/);
   });
 
   it('refuses more than 200 pages in one call', async () => {
-    const err = await rejection(render(FONT_PDF, Array.from({ length: 201 }, () => 1)));
+    const err = await rejectedFaxError(render(FONT_PDF, Array.from({ length: 201 }, () => 1)));
     expect(err.def.name).toBe('CONVERSION_FAILED');
   });
 
@@ -213,7 +206,7 @@ describe('renderPdfPages: hostile and broken input', () => {
     const t0 = performance.now();
     const p = render(pdf, [1], RESOLUTIONS.HD, { signal: ac.signal });
     setTimeout(() => ac.abort(new FaxError('CONVERSION_FAILED', 'stopped by the test')), 300);
-    const err = await rejection(p);
+    const err = await rejectedFaxError(p);
     expect(err.message).toMatch(/stopped by the test/);
     expect(performance.now() - t0).toBeLessThan(20_000);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FaxError } from '../../shared/errors.js';
 import { FORM_MAX_INDEX, parseFormBody } from './form.js';
+import { caughtFaxError } from '../../../test/helpers/fax-errors.js';
 
 const enc = encodeURIComponent;
 
@@ -77,7 +77,7 @@ describe('parseFormBody', () => {
 
     it('refuses nesting deeper than 5 levels, naming the field', () => {
       expect(parseFormBody('a[1][b][c][d][e]=x')).toEqual({ a: [{ b: { c: { d: { e: 'x' } } } }] });
-      const err = catchError(() => parseFormBody('a[b][c][d][e][f][g]=x'));
+      const err = caughtFaxError(() => parseFormBody('a[b][c][d][e][f][g]=x'));
       expect(err.def.name).toBe('INVALID_PARAMETER');
       expect(err.field).toBe('a');
       expect(err.message).toContain('nested more than 5 levels');
@@ -85,15 +85,15 @@ describe('parseFormBody', () => {
 
     it(`refuses an index above ${FORM_MAX_INDEX} instead of building a giant array`, () => {
       expect(parseFormBody(`a[${FORM_MAX_INDEX}]=x`)).toEqual({ a: ['x'] });
-      const err = catchError(() => parseFormBody(`a[${FORM_MAX_INDEX + 1}]=x`));
+      const err = caughtFaxError(() => parseFormBody(`a[${FORM_MAX_INDEX + 1}]=x`));
       expect(err.message).toContain(`index above ${FORM_MAX_INDEX}`);
-      expect(catchError(() => parseFormBody('a[99999999999999999999]=x')).def.name).toBe('INVALID_PARAMETER');
+      expect(caughtFaxError(() => parseFormBody('a[99999999999999999999]=x')).def.name).toBe('INVALID_PARAMETER');
     });
 
     it('refuses more than 1001 appended items', () => {
       const ok = Array.from({ length: FORM_MAX_INDEX + 1 }, () => 'a[]=1').join('&');
       expect((parseFormBody(ok).a as unknown[]).length).toBe(FORM_MAX_INDEX + 1);
-      expect(catchError(() => parseFormBody(`${ok}&a[]=1`)).message).toContain('more than 1001 items');
+      expect(caughtFaxError(() => parseFormBody(`${ok}&a[]=1`)).message).toContain('more than 1001 items');
     });
 
     it.each([
@@ -101,23 +101,14 @@ describe('parseFormBody', () => {
       ['group then value', 'a[b]=2&a[b][c]=1'],
       ['list then named key', 'a[0]=1&a[x]=2'],
     ])('refuses a field used as two shapes (%s)', (_n, raw) => {
-      const err = catchError(() => parseFormBody(raw));
+      const err = caughtFaxError(() => parseFormBody(raw));
       expect(err.def.name).toBe('INVALID_PARAMETER');
       expect(err.field).toMatch(/^a\[/);
     });
 
     it('refuses malformed percent-encoding', () => {
-      expect(catchError(() => parseFormBody('a=%E0%A4%A')).message).toContain('malformed percent-encoding');
+      expect(caughtFaxError(() => parseFormBody('a=%E0%A4%A')).message).toContain('malformed percent-encoding');
     });
   });
 });
 
-function catchError(fn: () => unknown): FaxError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof FaxError) return e;
-    throw e;
-  }
-  throw new Error('expected a FaxError');
-}

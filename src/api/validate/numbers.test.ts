@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { FaxError } from '../../shared/errors.js';
 import { normalizeFaxNumber, parseRecipients } from './numbers.js';
+import { caughtFaxError } from '../../../test/helpers/fax-errors.js';
 
-function caught(fn: () => unknown): FaxError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof FaxError) return e;
-    throw e;
-  }
-  throw new Error('expected a FaxError');
-}
 
 describe('normalizeFaxNumber', () => {
   it.each([
@@ -40,7 +31,7 @@ describe('normalizeFaxNumber', () => {
     ['a JSON number', 15550100486, /must be a string in E\.164 format.*got a number/],
     ['null', null, /got nothing/],
   ])('refuses %s', (_name, input, message) => {
-    const err = caught(() => normalizeFaxNumber(input, 'callerId'));
+    const err = caughtFaxError(() => normalizeFaxNumber(input, 'callerId'));
     expect(err.def.name).toBe('INVALID_NUMBER');
     expect(err.code).toBe(-3001);
     expect(err.field).toBe('callerId');
@@ -69,7 +60,7 @@ describe('parseRecipients', () => {
     ['only commas', ' , ,'],
     ['empty array', []],
   ])('%s → INVALID_NUMBER "faxNumber is required"', (_name, input) => {
-    const err = caught(() => parseRecipients(input));
+    const err = caughtFaxError(() => parseRecipients(input));
     expect(err.def.name).toBe('INVALID_NUMBER');
     expect(err.message).toContain('faxNumber is required');
     expect(err.field).toBe('faxNumber');
@@ -77,30 +68,30 @@ describe('parseRecipients', () => {
 
   it('16 numbers → TOO_MANY_RECIPIENTS (-3008) on faxNumber, counted before duplicates are removed', () => {
     const sixteen = [...Array.from({ length: 15 }, (_, i) => n(i)), n(0)];
-    const err = caught(() => parseRecipients(sixteen));
+    const err = caughtFaxError(() => parseRecipients(sixteen));
     expect(err.def.name).toBe('TOO_MANY_RECIPIENTS');
     expect(err.code).toBe(-3008);
     expect(err.field).toBe('faxNumber');
     expect(err.message).toContain('16 numbers; at most 15');
-    expect(caught(() => parseRecipients(sixteen.join(','))).def.name).toBe('TOO_MANY_RECIPIENTS');
-    expect(caught(() => parseRecipients([n(1), n(2), n(3)], { max: 2 })).message).toContain('at most 2');
+    expect(caughtFaxError(() => parseRecipients(sixteen.join(','))).def.name).toBe('TOO_MANY_RECIPIENTS');
+    expect(caughtFaxError(() => parseRecipients([n(1), n(2), n(3)], { max: 2 })).message).toContain('at most 2');
   });
 
   it('names the offending entry', () => {
-    expect(caught(() => parseRecipients('+15550100486,+1555,+15550100487')).field).toBe('faxNumber[1]');
-    expect(caught(() => parseRecipients(['+15550100486', 15550100487])).field).toBe('faxNumber[1]');
-    expect(caught(() => parseRecipients('5550100486')).field).toBe('faxNumber');
+    expect(caughtFaxError(() => parseRecipients('+15550100486,+1555,+15550100487')).field).toBe('faxNumber[1]');
+    expect(caughtFaxError(() => parseRecipients(['+15550100486', 15550100487])).field).toBe('faxNumber[1]');
+    expect(caughtFaxError(() => parseRecipients('5550100486')).field).toBe('faxNumber');
   });
 
   it('hints at %2B when a form turned the leading + into a space', () => {
-    expect(caught(() => normalizeFaxNumber(' 15550100486', 'faxNumber')).message).toContain('encode + as %2B');
-    expect(caught(() => normalizeFaxNumber('15550100486', 'faxNumber')).message).not.toContain('%2B');
+    expect(caughtFaxError(() => normalizeFaxNumber(' 15550100486', 'faxNumber')).message).toContain('encode + as %2B');
+    expect(caughtFaxError(() => normalizeFaxNumber('15550100486', 'faxNumber')).message).not.toContain('%2B');
   });
 
   it('refuses a JSON number or an object with a clear message', () => {
-    const err = caught(() => parseRecipients(15550100486));
+    const err = caughtFaxError(() => parseRecipients(15550100486));
     expect(err.def.name).toBe('INVALID_NUMBER');
     expect(err.message).toContain('must be a string in E.164 format');
-    expect(caught(() => parseRecipients({ a: 1 })).message).toContain('got an object');
+    expect(caughtFaxError(() => parseRecipients({ a: 1 })).message).toContain('got an object');
   });
 });

@@ -2,25 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { FaxError, type ErrorName } from '../../shared/errors.js';
 import { parseFormBody } from './form.js';
 import { parseJobId, parseListQuery, parseSendRequest, SEND_AT_MAX_AHEAD_MS } from './send.js';
+import { caughtFaxError } from '../../../test/helpers/fax-errors.js';
 
 const NOW = Date.UTC(2026, 0, 1, 12, 0, 0);
 const PDF_B64 = Buffer.from('%PDF-1.4 tiny').toString('base64');
 const URL_FILE = { fileUrl: 'https://docs.example.com/a.pdf' };
 
-function caught(fn: () => unknown): FaxError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof FaxError) return e;
-    throw e;
-  }
-  throw new Error('expected a FaxError');
-}
 
 const send = (extra: Record<string, unknown>): ReturnType<typeof parseSendRequest> =>
   parseSendRequest({ faxNumber: '+15550100486', faxData: [URL_FILE], ...extra }, { nowMs: NOW });
 
-const refused = (extra: Record<string, unknown>): FaxError => caught(() => send(extra));
+const refused = (extra: Record<string, unknown>): FaxError => caughtFaxError(() => send(extra));
 
 describe('parseSendRequest: a minimal request', () => {
   it('has the documented defaults', () => {
@@ -96,7 +88,7 @@ describe('parseSendRequest: refusals name the field', () => {
     ['an array', [URL_FILE]],
     ['a string', 'faxNumber=+1'],
   ])('a body that is %s', (_n, body) => {
-    const err = caught(() => parseSendRequest(body, { nowMs: NOW }));
+    const err = caughtFaxError(() => parseSendRequest(body, { nowMs: NOW }));
     expect(err.def.name).toBe('INVALID_PARAMETER');
     expect(err.message).toContain('must be a JSON object');
   });
@@ -239,14 +231,14 @@ describe('parseSendRequest: individual rules', () => {
 
   it('respects maxFiles / maxRecipients options', () => {
     const body = { faxNumber: ['+15550100486', '+15550100487'], faxData: [URL_FILE, URL_FILE] };
-    expect(caught(() => parseSendRequest(body, { nowMs: NOW, maxFiles: 1 })).message).toContain('at most 1 files');
-    expect(caught(() => parseSendRequest(body, { nowMs: NOW, maxRecipients: 1 })).def.name).toBe('TOO_MANY_RECIPIENTS');
+    expect(caughtFaxError(() => parseSendRequest(body, { nowMs: NOW, maxFiles: 1 })).message).toContain('at most 1 files');
+    expect(caughtFaxError(() => parseSendRequest(body, { nowMs: NOW, maxRecipients: 1 })).def.name).toBe('TOO_MANY_RECIPIENTS');
   });
 
   it('reads only own properties of the body', () => {
     const proto = { faxData: [URL_FILE] };
     const body = Object.assign(Object.create(proto) as Record<string, unknown>, { faxNumber: '+15550100486' });
-    expect(caught(() => parseSendRequest(body, { nowMs: NOW })).field).toBe('faxData');
+    expect(caughtFaxError(() => parseSendRequest(body, { nowMs: NOW })).field).toBe('faxData');
   });
 });
 
@@ -272,7 +264,7 @@ describe('parseJobId', () => {
     [Number.MAX_SAFE_INTEGER + 1, /positive integer/],
     [{}, /got an object/],
   ])('%j is refused', (v, message) => {
-    const err = caught(() => parseJobId(v, 'jobId'));
+    const err = caughtFaxError(() => parseJobId(v, 'jobId'));
     expect(err.def.name).toBe('INVALID_PARAMETER');
     expect(err.field).toBe('jobId');
     expect(err.message).toMatch(message);
@@ -322,7 +314,7 @@ describe('parseListQuery', () => {
     [{ limit: 'ten' }, 'limit', /1 to 100/],
     [{ before: '-1' }, 'before', /positive integer/],
   ])('%j is refused', (q, field, message) => {
-    const err = caught(() => parseListQuery(q));
+    const err = caughtFaxError(() => parseListQuery(q));
     expect(err.def.name).toBe('INVALID_PARAMETER');
     expect(err.field).toBe(field);
     expect(err.message).toMatch(message);
