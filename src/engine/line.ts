@@ -2,6 +2,8 @@
 // progress and outcome. The virtual line implements it today; the T.30 engine over T.38,
 // audio modems and SIP implements the same interface later, so jobs and the store never change.
 
+import type { FaxPages } from '../documents/fax-pages.js';
+
 export type LineQuality = 'Low' | 'Standard' | 'HD';
 export type CallStage = 'dialing' | 'transmitting';
 
@@ -16,6 +18,8 @@ export interface CallRequest {
   firstPage: number;
   /** Our identification (TSI/CSI), normally the sending number. */
   ident: string;
+  /** The pages exactly as prepared (decoded on demand). */
+  pages: FaxPages;
 }
 
 export interface CallProgress {

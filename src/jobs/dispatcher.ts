@@ -6,6 +6,7 @@ import type { Clock, TimerHandle } from '../shared/clock.js';
 import { ERRORS, FaxError, outcomeMessage } from '../shared/errors.js';
 import type { Logger } from '../shared/log.js';
 import type { CallResult, FaxLine } from '../engine/index.js';
+import { faxPagesFromTiff } from '../documents/fax-pages.js';
 import { jobEvent } from '../store/fax-object.js';
 import type { JobRecord, JobStore, Stage, TerminalOutcome } from '../store/index.js';
 import { linePolicy, type JobsConfig } from './config.js';
@@ -173,6 +174,12 @@ export class Dispatcher {
       await this.finish(job, { status: 'delivered', code: 0, message: 'Fax delivered', transferredPages: totalPages });
       return;
     }
+    const prepared = await store.preparedFax(job.accountId, job.jobId);
+    if (!prepared) {
+      await this.finish(job, { status: 'failed', code: ERRORS.INTERNAL.code, message: outcomeMessage('INTERNAL', 'the prepared pages are missing'), transferredPages: job.transferredPages });
+      return;
+    }
+    const pages = faxPagesFromTiff(prepared.tiff);
     const attempt = await store.startAttempt(job.jobId, owner, clock.now());
     // Progress arrives synchronously from the line; writes are chained in order.
     let chain: Promise<unknown> = Promise.resolve();
@@ -181,7 +188,7 @@ export class Dispatcher {
     };
     const result: CallResult = await line
       .call(
-        { jobId: job.jobId, fromNumber: job.fromNumber, toNumber: job.toNumber, quality: job.quality, totalPages, firstPage, ident: job.fromNumber },
+        { jobId: job.jobId, fromNumber: job.fromNumber, toNumber: job.toNumber, quality: job.quality, totalPages, firstPage, ident: job.fromNumber, pages },
         {
           stage: (stage) => (log.info({ stage }, `stage ${stage}`), write({ stage })),
           pageConfirmed: (page) => (log.info({ page }, 'page confirmed'), write({ transferredPages: page })),

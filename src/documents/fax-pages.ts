@@ -1,0 +1,44 @@
+// The pages of a prepared fax as a call consumes them: decoded one at a time from the stored
+// TIFF class F, when the transmission reaches them.
+import { decodeMH, decodeMMR, decodeMR, type Bitmap } from '../codecs/index.js';
+import { FaxError } from '../shared/errors.js';
+import { readTiff, readTiffDirectories, type TiffDirectory } from './tiff-read.js';
+
+export interface FaxPages {
+  readonly count: number;
+  /** Pixels per line of every page (1728, or 3456 for HD). */
+  readonly width: number;
+  readonly xDpi: number;
+  readonly yDpi: number;
+  /** Page `index` (0-based). */
+  page(index: number): Bitmap;
+}
+
+export function faxPagesFromTiff(tiff: Uint8Array): FaxPages {
+  const dirs = readTiffDirectories(tiff);
+  const first = dirs[0];
+  if (!first) throw new FaxError('TIFF_EMPTY', 'the prepared fax has no pages');
+  return {
+    count: dirs.length,
+    width: first.width,
+    xDpi: first.xDpi ?? 204,
+    yDpi: first.yDpi ?? 196,
+    page(index: number): Bitmap {
+      const dir = dirs[index];
+      if (!dir) throw new RangeError(`page ${index} of ${dirs.length}`);
+      return decodeDirectory(tiff, dir, index);
+    },
+  };
+}
+
+function decodeDirectory(tiff: Uint8Array, dir: TiffDirectory, index: number): Bitmap {
+  const size = { width: dir.width, height: dir.height };
+  // The stored form: one strip, FillOrder 1 (what prepareJob writes). Anything else goes through the full reader.
+  if (dir.strips.length === 1 && dir.fillOrder === 1 && dir.photometric === 0) {
+    const strip = dir.strips[0]!;
+    if (dir.compression === 'mmr') return decodeMMR(strip, size);
+    if (dir.compression === 'mh') return decodeMH(strip, size);
+    if (dir.compression === 'mr') return decodeMR(strip, size);
+  }
+  return readTiff(tiff)[index]!.bitmap;
+}
