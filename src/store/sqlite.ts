@@ -286,6 +286,41 @@ export class SqliteJobStore implements JobStore {
     return (this.stmt('SELECT * FROM attempts WHERE job_id = ? ORDER BY attempt').all(jobId) as Record<string, unknown>[]).map(toAttempt);
   }
 
+  async findAccountByFaxNumber(faxNumber: string): Promise<Account | null> {
+    const r = this.stmt('SELECT * FROM accounts WHERE fax_number = ? ORDER BY id LIMIT 1').get(faxNumber) as AccountRow | undefined;
+    return r ? toAccount(r) : null;
+  }
+
+  async createReceivedJob(input: {
+    accountId: number; fromNumber: string; toNumber: string; quality: FaxQuality; callStartMs: number; nowMs: number;
+    outcome: TerminalOutcome; fax: Omit<PreparedFax, 'id'> | null; detail?: Record<string, unknown>; event: (job: JobRecord) => NewEvent;
+  }): Promise<JobRecord> {
+    return this.tx(() => {
+      const o = input.outcome;
+      const preparedId = input.fax
+        ? Number(
+            this.stmt('INSERT INTO prepared_faxes (account_id, tiff, page_count, quality, width, x_dpi, y_dpi, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+              .run(input.accountId, input.fax.tiff, input.fax.pageCount, input.fax.quality, input.fax.width, input.fax.xDpi, input.fax.yDpi, input.nowMs).lastInsertRowid,
+          )
+        : null;
+      const id = Number(
+        this.stmt(
+          `INSERT INTO jobs (account_id, key_mode, direction, from_number, to_number, status, stage, code, message, call_start, call_end,
+             total_pages, transferred_pages, deadline, quality, line, attempts, max_attempts, next_attempt_at, price_cents_per_page,
+             detail, prepared_id, created_at, updated_at)
+           VALUES (?, 'live', 'received', ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, 'inbound', 1, 1, ?, 0, ?, ?, ?, ?)`,
+        ).run(
+          input.accountId, input.fromNumber, input.toNumber, o.status, o.code, o.message, input.callStartMs, input.nowMs,
+          o.transferredPages, o.transferredPages, input.nowMs, input.quality, input.nowMs, JSON.stringify({ ...(input.detail ?? {}), ...(o.detail ?? {}) }),
+          preparedId, input.nowMs, input.nowMs,
+        ).lastInsertRowid,
+      );
+      const job = this.jobSync(id)!;
+      this.insertEventSync(input.accountId, id, input.event(job), input.nowMs);
+      return job;
+    });
+  }
+
   async savePreparedFax(jobId: number, owner: string, fax: Omit<PreparedFax, 'id'>, nowMs: number): Promise<boolean> {
     return this.tx(() => {
       const job = this.jobSync(jobId);

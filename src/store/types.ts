@@ -279,6 +279,17 @@ export interface JobStore {
     { kind: 'canceled'; job: JobRecord } | { kind: 'not_found' } | { kind: 'not_cancelable'; job: JobRecord }
   >;
 
+  /** The account whose fax number this is (inbound routing), or null. */
+  findAccountByFaxNumber(faxNumber: string): Promise<Account | null>;
+  /**
+   * Stores an inbound fax as a finished job (`direction: 'received'`) with its pages, and its
+   * webhook event, atomically. Received faxes cost nothing.
+   */
+  createReceivedJob(input: {
+    accountId: number; fromNumber: string; toNumber: string; quality: FaxQuality; callStartMs: number; nowMs: number;
+    outcome: TerminalOutcome; fax: Omit<PreparedFax, 'id'> | null; detail?: Record<string, unknown>; event: (job: JobRecord) => NewEvent;
+  }): Promise<JobRecord>;
+
   // -- dispatcher --
   /**
    * Leases up to `limit` jobs that are due: queued with nextAttemptAt <= now (scheduled ones

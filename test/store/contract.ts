@@ -192,6 +192,22 @@ export function jobStoreContract(name: string, open: () => Promise<{ store: JobS
       expect(await store.preparedFax(other.account.id, id)).toBeNull();
     });
 
+    it('stores a received fax with its pages and its fax.received event, and routes by fax number', async () => {
+      expect((await store.findAccountByFaxNumber('+14155550100'))?.id).toBe(accountId);
+      expect(await store.findAccountByFaxNumber('+14155550999')).toBeNull();
+      const fax = { tiff: Buffer.from('II*\0received'), pageCount: 2, quality: 'Standard' as const, width: 1728, xDpi: 204, yDpi: 196 };
+      const job = await store.createReceivedJob({
+        accountId, fromNumber: '+14155550123', toNumber: '+14155550100', quality: 'Standard', callStartMs: T0, nowMs: T0 + 30_000,
+        outcome: { status: 'delivered', code: 0, message: 'Fax received', transferredPages: 2 }, fax, event: ev('fax.received'),
+      });
+      expect(job).toMatchObject({ direction: 'received', status: 'delivered', stage: null, totalPages: 2, transferredPages: 2, callEndMs: T0 + 30_000, chargedCents: 0 });
+      expect((await store.preparedFax(accountId, job.jobId))!.tiff).toEqual(fax.tiff);
+      expect((await store.listJobs(accountId, { limit: 10, direction: 'received' })).map((j) => j.jobId)).toEqual([job.jobId]);
+      const [d] = await store.listDeliveries(accountId, 10);
+      expect(d).toMatchObject({ type: 'fax.received', jobId: job.jobId, status: 'pending' });
+      expect((await store.getAccount(accountId))!.balanceCents).toBe(100);
+    });
+
     it('webhook outbox: claim, attempts, retry, failure, redelivery', async () => {
       const d = await store.insertEvent(accountId, null, { eventId: 'e1', type: 'webhook.test', body: '{"event":"webhook.test"}' }, T0);
       expect(d.status).toBe('pending');
