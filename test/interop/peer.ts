@@ -1,6 +1,11 @@
 // Driver for the spandsp T.38 test peer (spandsp/t38peer.c): spawns it, advances its sample
-// clock in lockstep with the test (`tick N` → `ok`), and collects its JSON events. No wall
+// clock in lockstep with the test (`tick N M` → `ok S`), and collects its JSON events. No wall
 // clock anywhere: a call takes as many ticks as it takes in simulated time.
+//
+// Lockstep protocol: in every step each party first takes in what the other sent in the steps
+// before, then advances the same number of samples and sends what falls due. Datagrams cross a
+// real socket, so each side counts what it handed to the kernel (S) and the other waits for that
+// many to arrive (M) before it advances: no step ever depends on scheduling.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 
@@ -121,7 +126,9 @@ function args(o: PeerOptions): string[] {
 export class SpandspPeer {
   readonly events: PeerEvent[] = [];
   private buf = '';
-  private waiting: Array<{ resolve: () => void; reject: (e: Error) => void }> = [];
+  private waiting: Array<{ resolve: (sent: number) => void; reject: (e: Error) => void }> = [];
+  /** Datagrams the peer has handed to its socket since it started (from its last `ok`). */
+  sentTotal = 0;
   private readyWait?: { resolve: (port: number) => void; reject: (e: Error) => void };
   private exited = false;
   private stderrTail = '';
@@ -154,8 +161,9 @@ export class SpandspPeer {
     for (let nl = this.buf.indexOf('\n'); nl >= 0; nl = this.buf.indexOf('\n')) {
       const line = this.buf.slice(0, nl);
       this.buf = this.buf.slice(nl + 1);
-      if (line === 'ok') {
-        this.waiting.shift()?.resolve();
+      if (line.startsWith('ok')) {
+        this.sentTotal = Number(line.slice(3)) || this.sentTotal;
+        this.waiting.shift()?.resolve(this.sentTotal);
         continue;
       }
       let ev: PeerEvent;
@@ -174,21 +182,25 @@ export class SpandspPeer {
     }
   }
 
-  private command(line: string): Promise<void> {
+  private command(line: string): Promise<number> {
     if (this.exited) return Promise.reject(new Error(`t38peer has exited ${this.stderrTail}`.trim()));
-    return new Promise<void>((resolve, reject) => {
+    return new Promise<number>((resolve, reject) => {
       this.waiting.push({ resolve, reject });
       this.child.stdin.write(`${line}\n`);
     });
   }
 
-  /** Advances the peer's clock by `samples` (8 kHz) after it has taken in every datagram that arrived. */
-  tick(samples: number): Promise<void> {
-    return this.command(`tick ${samples}`);
+  /**
+   * Advances the peer's clock by `samples` (8 kHz) after it has taken in every datagram that
+   * arrived, first waiting until `expectReceived` datagrams have arrived in all (the far side's
+   * sentTotal). Resolves with the peer's own sentTotal.
+   */
+  tick(samples: number, expectReceived = 0): Promise<number> {
+    return this.command(`tick ${samples} ${expectReceived}`);
   }
 
-  setRemote(hostPort: string): Promise<void> {
-    return this.command(`remote ${hostPort}`);
+  async setRemote(hostPort: string): Promise<void> {
+    await this.command(`remote ${hostPort}`);
   }
 
   /** The T.30 outcome, once phase E has been reached. */
@@ -214,9 +226,15 @@ export class SpandspPeer {
   }
 }
 
-/** Anything that takes part in a lockstep run: a peer, or our own session behind a ManualClock. */
+/** Either end of a lockstep run: a peer, or our own session behind a ManualClock. */
 export interface LockstepParty {
-  tick(samples: number): Promise<void>;
+  /**
+   * Waits until `expectReceived` datagrams have arrived in all, takes them in, advances
+   * `samples` (1/8000 s) and sends what falls due.
+   */
+  tick(samples: number, expectReceived: number): Promise<void>;
+  /** Datagrams handed to the network so far (what the other end will wait for). */
+  readonly sentTotal: number;
   /** True once this party needs no more time (its call is over). */
   readonly finished: boolean;
 }
@@ -231,19 +249,25 @@ export interface LockstepOptions {
 }
 
 /**
- * Runs parties in lockstep: every step, each one takes in what the others sent during the previous
- * step, then advances `stepSamples`. Returns the simulated time used, in ms.
+ * Runs two ends of a call in lockstep: every step, each takes in what the other sent in the
+ * steps before, then both advance `stepSamples`. Stops `tailMs` after `done()` (default: both
+ * finished) turns true, or at `maxSimulatedMs`. Returns the simulated time used, in ms.
  */
-export async function runLockstep(parties: LockstepParty[], opts: LockstepOptions = {}): Promise<number> {
+export async function runLockstep(
+  a: LockstepParty,
+  b: LockstepParty,
+  opts: LockstepOptions & { done?: () => boolean } = {},
+): Promise<number> {
   const step = opts.stepSamples ?? 160;
   const limit = ((opts.maxSimulatedMs ?? 15 * 60_000) * 8000) / 1000;
-  const tail = ((opts.tailMs ?? 200) * 8000) / 1000;
+  const done = opts.done ?? (() => a.finished && b.finished);
+  let tailLeft = ((opts.tailMs ?? 200) * 8000) / 1000;
   let samples = 0;
-  let tailLeft = tail;
   while (samples < limit) {
-    await Promise.all(parties.map((p) => p.tick(step)));
+    const [fromA, fromB] = [a.sentTotal, b.sentTotal];
+    await Promise.all([a.tick(step, fromB), b.tick(step, fromA)]);
     samples += step;
-    if (parties.every((p) => p.finished)) {
+    if (done()) {
       tailLeft -= step;
       if (tailLeft <= 0) break;
     }
@@ -251,10 +275,13 @@ export async function runLockstep(parties: LockstepParty[], opts: LockstepOption
   return (samples * 1000) / 8000;
 }
 
-/** A peer as a lockstep party: finished at phase E (or when it hung up and will never end by itself). */
+/** A peer as a lockstep party: finished at phase E (or as `finishedWhen` says). */
 export function peerParty(peer: SpandspPeer, finishedWhen: (p: SpandspPeer) => boolean = (p) => p.done !== undefined): LockstepParty {
   return {
-    tick: (n) => peer.tick(n),
+    tick: async (n, expect) => void (await peer.tick(n, expect)),
+    get sentTotal() {
+      return peer.sentTotal;
+    },
     get finished() {
       return finishedWhen(peer);
     },

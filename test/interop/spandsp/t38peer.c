@@ -5,8 +5,12 @@
  *
  * Time runs in lockstep with a test driver, never with the wall clock. The driver writes
  * commands on stdin, one per line:
- *   tick N          deliver every datagram that has arrived, advance N samples (8 kHz), send
- *                   what falls due; answer "ok" once all of it has been handed to the socket
+ *   tick N [M]      take in every datagram that has arrived (first waiting, if M is given, until
+ *                   M datagrams have arrived since the start), advance N samples (8 kHz), send
+ *                   what falls due; answer "ok S" once all of it has been handed to the socket,
+ *                   S being the datagrams handed to the socket since the start. Passing the
+ *                   other side's S as M makes every step see exactly the datagrams of the
+ *                   steps before it.
  *   remote H:P      where to send (if --remote was not given and nothing was latched yet)
  *   quit            print {"event":"quit",...} and exit
  * Events go to stdout as JSON lines: ready (with the bound port), page, hangup, line-down,
@@ -24,6 +28,7 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <tiffio.h>
 #include <spandsp.h>
@@ -263,6 +268,9 @@ static int tx_count;          /* packets sent so far (how many secondaries exist
 static uint8_t tx_hist[MAX_REDUNDANCY][MAX_IFP];
 static int tx_hist_len[MAX_REDUNDANCY];
 static long datagrams_sent, datagrams_dropped, datagrams_received, datagrams_rx_dropped, packets_recovered, packets_lost;
+/* Datagrams handed to the socket / read from it, whatever happened to them next: the barrier
+   counts of the lockstep protocol. */
+static long wire_out, wire_in;
 
 /* PER length determinant, for lengths below 16384 (longer ones would need fragments). */
 static int put_len(uint8_t *b, int len)
@@ -294,7 +302,11 @@ static void send_datagram(const uint8_t *buf, int len)
     datagrams_sent++;
     if (loss_drop(&loss_tx)) { datagrams_dropped++; return; }
     if (sock < 0 || !remote_known) return;
-    if (send(sock, buf, (size_t) len, 0) < 0 && errno == ECONNREFUSED) line_down("ECONNREFUSED");
+    if (send(sock, buf, (size_t) len, 0) < 0) {
+        if (errno == ECONNREFUSED) line_down("ECONNREFUSED");
+        return;
+    }
+    wire_out++;
 }
 
 /* One UDPTL packet: seq, the IFP packet, then the previous `redundancy` IFP packets, newest first. */
@@ -406,10 +418,11 @@ static void set_remote(const char *spec)
     remote_known = 1;
 }
 
-static void drain_socket(void)
+/* Takes in the datagrams that have arrived, up to `upto` in all since the start (-1: all of them). */
+static void drain_socket(long upto)
 {
     uint8_t d[MAX_DATAGRAM];
-    for (;;) {
+    while (upto < 0 || wire_in < upto) {
         struct sockaddr_in from;
         socklen_t fl = sizeof from;
         if (sock < 0) return;
@@ -418,6 +431,7 @@ static void drain_socket(void)
             if (errno == ECONNREFUSED) { if (!finished) line_down("ECONNREFUSED"); continue; }
             return;           /* EAGAIN: nothing more has arrived */
         }
+        wire_in++;
         if (!remote_known) {
             char spec[80];
             snprintf(spec, sizeof spec, "%s:%d", inet_ntoa(from.sin_addr), ntohs(from.sin_port));
@@ -660,9 +674,26 @@ static void end_if_pending(void)
     }
 }
 
-static void tick(long samples)
+/* The far end said it has sent `expect` datagrams in all: take in exactly those, waiting (in real
+   time, briefly) for the kernel to hand over any still on their way. Later ones, sent by the far
+   end while this step runs, wait for the next step: what a step sees never depends on
+   scheduling. */
+static void take_datagrams(long expect)
 {
-    drain_socket();
+    for (int waited_ms = 0; sock >= 0 && wire_in < expect; waited_ms++) {
+        struct pollfd p = { .fd = sock, .events = POLLIN };
+        if (waited_ms >= 5000) {
+            emit("{\"event\":\"error\",\"message\":\"barrier: %ld of %ld datagrams arrived\"}", wire_in, expect);
+            return;
+        }
+        if (poll(&p, 1, 1) > 0) drain_socket(expect);
+    }
+}
+
+static void tick(long samples, long expect)
+{
+    if (expect >= 0) take_datagrams(expect);
+    else drain_socket(-1);
     end_if_pending();
     for (long left = samples; left > 0;) {
         int step = left < opt.substep ? (int) left : opt.substep;
@@ -684,14 +715,17 @@ int main(int argc, char **argv)
          SPANDSP_RELEASE_DATETIME_STRING);
     while (fgets(line, sizeof line, stdin)) {
         if (!strncmp(line, "tick ", 5)) {
-            long n = strtol(line + 5, NULL, 10);
-            if (n < 0) die("tick needs a sample count >= 0");
-            tick(n);
-            emit("ok");
+            char *after_n, *after_m;
+            long n = strtol(line + 5, &after_n, 10);
+            long expect = strtol(after_n, &after_m, 10);
+            if (n < 0 || expect < 0) die("tick needs sample and datagram counts >= 0");
+            if (after_m == after_n) expect = -1; /* no M: take in whatever has arrived */
+            tick(n, expect);
+            emit("ok %ld", wire_out);
         } else if (!strncmp(line, "remote ", 7)) {
             line[strcspn(line, "\r\n")] = '\0';
             set_remote(line + 7);
-            emit("ok");
+            emit("ok %ld", wire_out);
         } else if (!strncmp(line, "quit", 4)) {
             break;
         } else {
