@@ -115,7 +115,7 @@ export function selectedMatrix(directions: readonly Direction[]): T38Case[] {
 }
 
 /** The document of a case, written with our TIFF-F writer in the case's coding. */
-export function writeCaseDocument(c: Pick<T38Case, 'quality' | 'pages' | 'compression'>, file: string): void {
+export function writeCaseDocument(c: Pick<T38Case, 'quality' | 'compression'> & { pages: number }, file: string): void {
   const q = QUALITIES[c.quality];
   const pages = Array.from({ length: c.pages }, (_, i) => ({ bitmap: textPage(q.width, q.height, 1000 + i), xDpi: q.xDpi, yDpi: q.yDpi }));
   writeFileSync(file, writeTiffF(pages, { compression: c.compression satisfies TiffCompression }));
