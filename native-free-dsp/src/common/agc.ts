@@ -1,0 +1,165 @@
+// Automatic gain control and carrier (energy) detection of the modem receivers.
+//
+// Agc: scales a complex stream to a target mean power. While adapting it follows the measured
+// power with a one-pole average; freeze() holds the gain (a receiver freezes it once training
+// has begun, so the equalizer sees a steady scale).
+//   agc.update(re*re + im*im); y = x * agc.gain
+//
+// CarrierDetector: the on/off decision of V.27ter/V.29/V.17 §"received signal detector": the
+// input is DC-blocked, its power averaged over `timeConstantMs`; carrier is on above `onDbm0`
+// and off below `offDbm0` (hysteresis) once it has stayed below for `hangoverMs`. A receiver may
+// raise the off threshold relative to the level it trained on (setRelativeOff), so a carrier
+// that ends into a noisy line is still seen to end.
+//   const ev = det.push(sample);  // 0, CARRIER_UP or CARRIER_DOWN
+import { checkNumber } from '../errors.js';
+import { dbm0ToMeanSquare, meanSquareToDbm0 } from '../power/levels.js';
+import { SAMPLE_RATE } from './types.js';
+
+export interface AgcOptions {
+  /** Mean power of the scaled output, > 0. */
+  targetPower: number;
+  /** One-pole coefficient of the power average per update, 0 < rate ≤ 1; default 1/16. */
+  rate?: number;
+  /** Lowest power considered signal (below it the gain stops growing), > 0; default 1e-6. */
+  floorPower?: number;
+}
+
+export class Agc {
+  readonly targetPower: number;
+  readonly rate: number;
+  readonly floorPower: number;
+  /** Current gain. */
+  gain = 1;
+  /** Current power estimate (before scaling). */
+  power = 0;
+  frozen = false;
+
+  constructor(opts: AgcOptions) {
+    this.targetPower = checkNumber('Agc', 'targetPower', opts?.targetPower, 1e-12, 1e12);
+    this.rate = checkNumber('Agc', 'rate', opts.rate ?? 1 / 16, 1e-6, 1);
+    this.floorPower = checkNumber('Agc', 'floorPower', opts.floorPower ?? 1e-6, 1e-30, 1e12);
+    this.restart();
+  }
+
+  restart(): void {
+    this.gain = 1;
+    this.power = 0;
+    this.frozen = false;
+  }
+
+  /** Starts the average at `power` (skips the ramp from zero). */
+  prime(power: number): void {
+    this.power = power;
+    this.gain = Math.sqrt(this.targetPower / Math.max(power, this.floorPower));
+  }
+
+  /** Feeds one power measurement (|x|² of an unscaled sample). */
+  update(power: number): void {
+    if (this.frozen) return;
+    const p = this.power + this.rate * (power - this.power);
+    this.power = p;
+    this.gain = Math.sqrt(this.targetPower / (p > this.floorPower ? p : this.floorPower));
+  }
+
+  freeze(): void {
+    this.frozen = true;
+  }
+
+  unfreeze(): void {
+    this.frozen = false;
+  }
+}
+
+export const CARRIER_UP = 1;
+export const CARRIER_DOWN = -1;
+
+export interface CarrierDetectorOptions {
+  /** Carrier on above this level, dBm0, −70…0. */
+  onDbm0: number;
+  /** Carrier off below this level, dBm0, −75…onDbm0. */
+  offDbm0: number;
+  /** Averaging time constant, ms, 0.5…100; default 3. */
+  timeConstantMs?: number;
+  /** Time the level must stay below the off threshold before carrier off, ms, 0…500; default 15. */
+  hangoverMs?: number;
+  sampleRate?: number;
+}
+
+export class CarrierDetector {
+  readonly onPower: number;
+  readonly offPower: number;
+  readonly hangoverSamples: number;
+  /** Whether carrier is present. */
+  present = false;
+  /** Averaged power of the DC-blocked input (16-bit scale, mean square). */
+  power = 0;
+  private readonly alpha: number;
+  private offThreshold: number;
+  private below = 0;
+  private x1 = 0;
+  private y1 = 0;
+
+  constructor(opts: CarrierDetectorOptions) {
+    const B = 'CarrierDetector';
+    const on = checkNumber(B, 'onDbm0', opts?.onDbm0, -70, 0);
+    const off = checkNumber(B, 'offDbm0', opts.offDbm0, -75, on);
+    const fs = checkNumber(B, 'sampleRate', opts.sampleRate ?? SAMPLE_RATE, 1000, 1e6);
+    const tc = checkNumber(B, 'timeConstantMs', opts.timeConstantMs ?? 3, 0.5, 100);
+    const hang = checkNumber(B, 'hangoverMs', opts.hangoverMs ?? 15, 0, 500);
+    this.onPower = dbm0ToMeanSquare(on);
+    this.offPower = dbm0ToMeanSquare(off);
+    this.alpha = 1 - Math.exp(-1000 / (tc * fs));
+    this.hangoverSamples = Math.round((hang * fs) / 1000);
+    this.offThreshold = this.offPower;
+    this.restart();
+  }
+
+  restart(): void {
+    this.present = false;
+    this.power = 0;
+    this.below = 0;
+    this.x1 = 0;
+    this.y1 = 0;
+    this.offThreshold = this.offPower;
+  }
+
+  /** Level now, dBm0. */
+  get levelDbm0(): number {
+    return meanSquareToDbm0(this.power);
+  }
+
+  /**
+   * Raises the off threshold to `dbBelow` dB under the current level (never lowers it below the
+   * absolute off threshold); cleared when the carrier goes off.
+   */
+  setRelativeOff(dbBelow: number): void {
+    this.offThreshold = Math.max(this.offPower, this.power * 10 ** (-dbBelow / 10));
+  }
+
+  /** Takes one sample; returns 0, CARRIER_UP or CARRIER_DOWN. */
+  push(x: number): number {
+    // DC blocker (pole at 0.99, flat above ~15 Hz), then a one-pole power average.
+    const y = x - this.x1 + 0.99 * this.y1;
+    this.x1 = x;
+    this.y1 = y;
+    const p = this.power + this.alpha * (y * y - this.power);
+    this.power = p;
+    if (this.present) {
+      if (p < this.offThreshold) {
+        if (++this.below > this.hangoverSamples) {
+          this.present = false;
+          this.below = 0;
+          this.offThreshold = this.offPower;
+          return CARRIER_DOWN;
+        }
+      } else {
+        this.below = 0;
+      }
+    } else if (p > this.onPower) {
+      this.present = true;
+      this.below = 0;
+      return CARRIER_UP;
+    }
+    return 0;
+  }
+}

@@ -1,0 +1,287 @@
+// Polyphase pulse shapers of the QAM/PSK modems.
+//
+// PolyphaseInterpolator (transmit): complex symbols in at the symbol rate, root-raised-cosine
+// shaped complex baseband out at the sample rate, where sampleRate/symbolRate = phases/step
+// (V.29, V.17: 10/3; V.27ter 4800: 5/1; V.27ter 2400: 20/3). Per output sample:
+//     if (shaper.step()) shaper.push(symRe, symIm);  // a new symbol is due first
+//     shaper.filter();                              // shaper.re, shaper.im
+//   powerGain: mean |output|² per unit mean |symbol|² (to set the transmit level).
+//
+// PolyphaseDecimator (receive): real samples in; at instants it is told (outputsPerSymbol per
+// symbol, 2 for T/2 equalizers, moved by adjust() from a timing loop) it computes the quadrature
+// band-pass (RRC around the carrier) output, brought to baseband by the caller's NCO phase at the
+// newest sample: baseband = (dec.re + j·dec.im)·e^{−j·2π·ncoPhase}. Fractional instants use
+// `phases` coefficient sets per input sample. Per input sample:
+//     if (dec.push(x)) { ... dec.re, dec.im ... }
+//   Output noise: white input noise of variance σ² gives complex output noise of variance σ².
+//
+// Coefficients are computed on first use for each parameter set and shared by every instance.
+import { checkInt, checkNumber } from '../errors.js';
+import { rrcWindowed } from './rrc.js';
+import { SAMPLE_RATE } from './types.js';
+
+export interface PolyphaseInterpolatorOptions {
+  /** Coefficient sets per symbol period (L in sampleRate/symbolRate = L/M), 1…1000. */
+  phases: number;
+  /** Coefficient sets advanced per output sample (M), 1…phases. */
+  step: number;
+  /** Symbols spanned by the pulse (taps per phase), 2…64. */
+  spanSymbols: number;
+  /** Roll-off (excess bandwidth), 0.05…1. */
+  beta: number;
+}
+
+const txCache = new Map<string, Float64Array>();
+
+function txCoefficients(phases: number, span: number, beta: number): Float64Array {
+  const key = `${phases}/${span}/${beta}`;
+  let c = txCache.get(key);
+  if (c === undefined) {
+    // c[p·span + j]: weight of the symbol j places before the newest one (j = 0 the newest, stored
+    // reversed: index span−1−j) when the output lies p/phases symbol after the newest symbol.
+    c = new Float64Array(phases * span);
+    const half = span / 2;
+    for (let p = 0; p < phases; p++) {
+      for (let j = 0; j < span; j++) {
+        const t = p / phases + j - half;
+        c[p * span + (span - 1 - j)] = rrcWindowed(t, beta, half + 0.5);
+      }
+    }
+    txCache.set(key, c);
+  }
+  return c;
+}
+
+export class PolyphaseInterpolator {
+  readonly phases: number;
+  readonly stepSize: number;
+  readonly span: number;
+  readonly beta: number;
+  /** Mean |output|² per unit mean |symbol|², for independent symbols. */
+  readonly powerGain: number;
+  /** Last output of filter(). */
+  re = 0;
+  im = 0;
+  private readonly coeffs: Float64Array;
+  private readonly bufRe: Float64Array;
+  private readonly bufIm: Float64Array;
+  private pos = 0;
+  private acc = 0;
+
+  constructor(opts: PolyphaseInterpolatorOptions) {
+    const B = 'PolyphaseInterpolator';
+    this.phases = checkInt(B, 'phases', opts?.phases, 1, 1000);
+    this.stepSize = checkInt(B, 'step', opts.step, 1, this.phases);
+    this.span = checkInt(B, 'spanSymbols', opts.spanSymbols, 2, 64);
+    this.beta = checkNumber(B, 'beta', opts.beta, 0.05, 1);
+    this.coeffs = txCoefficients(this.phases, this.span, this.beta);
+    this.bufRe = new Float64Array(2 * this.span);
+    this.bufIm = new Float64Array(2 * this.span);
+    let sum = 0;
+    for (let i = 0; i < this.coeffs.length; i++) sum += this.coeffs[i]! * this.coeffs[i]!;
+    this.powerGain = sum / this.phases;
+  }
+
+  restart(): void {
+    this.bufRe.fill(0);
+    this.bufIm.fill(0);
+    this.pos = 0;
+    this.acc = 0;
+    this.re = 0;
+    this.im = 0;
+  }
+
+  /** Moves on one output sample; true when a new symbol must be push()ed before filter(). */
+  step(): boolean {
+    this.acc += this.stepSize;
+    if (this.acc >= this.phases) {
+      this.acc -= this.phases;
+      return true;
+    }
+    return false;
+  }
+
+  /** Appends the next symbol. */
+  push(re: number, im: number): void {
+    const n = this.span;
+    let p = this.pos + 1;
+    if (p === n) p = 0;
+    this.pos = p;
+    this.bufRe[p] = re;
+    this.bufRe[p + n] = re;
+    this.bufIm[p] = im;
+    this.bufIm[p + n] = im;
+  }
+
+  /** Computes the output sample for the current phase into re/im. */
+  filter(): void {
+    const n = this.span;
+    const c = this.coeffs;
+    const off = this.acc * n;
+    const br = this.bufRe;
+    const bi = this.bufIm;
+    const start = this.pos + 1;
+    let sr = 0;
+    let si = 0;
+    for (let j = 0; j < n; j++) {
+      const w = c[off + j]!;
+      sr += br[start + j]! * w;
+      si += bi[start + j]! * w;
+    }
+    this.re = sr;
+    this.im = si;
+  }
+}
+
+export interface PolyphaseDecimatorOptions {
+  /** Symbols per second, 100…4000. */
+  symbolRate: number;
+  /** Outputs per symbol period, 1…8; default 2 (T/2 spacing). */
+  outputsPerSymbol?: number;
+  /** Roll-off of the RRC receive pulse, 0.05…1. */
+  beta: number;
+  /** Centre of the band-pass, Hz. */
+  carrierHz: number;
+  /** Filter length in symbol periods, 2…32; the tap count is the odd number of samples nearest. */
+  spanSymbols: number;
+  /** Coefficient sets per input sample (timing resolution), 1…512; default 48. */
+  phases?: number;
+  /** Input samples per second; default 8000. */
+  sampleRate?: number;
+}
+
+interface DecimatorTable {
+  taps: number;
+  re: Float64Array;
+  im: Float64Array;
+}
+
+const rxCache = new Map<string, DecimatorTable>();
+
+function rxCoefficients(fs: number, baud: number, beta: number, fc: number, span: number, phases: number): DecimatorTable {
+  const key = `${fs}/${baud}/${beta}/${fc}/${span}/${phases}`;
+  let t = rxCache.get(key);
+  if (t === undefined) {
+    const sps = fs / baud;
+    let taps = Math.round(span * sps);
+    if (taps % 2 === 0) taps++;
+    const centre = (taps - 1) / 2;
+    const half = (taps + 1) / 2 / sps;
+    const re = new Float64Array((phases + 1) * taps);
+    const im = new Float64Array((phases + 1) * taps);
+    const w = (2 * Math.PI * fc) / fs;
+    // Unit noise gain: Σ g² = 1 for the centred phase.
+    let e = 0;
+    for (let k = 0; k < taps; k++) e += rrcWindowed((k - centre) / sps, beta, half) ** 2;
+    const scale = 1 / Math.sqrt(e);
+    for (let p = 0; p <= phases; p++) {
+      const frac = p / phases;
+      for (let k = 0; k < taps; k++) {
+        // k samples before the newest; the output instant is `frac` samples before the newest.
+        const g = rrcWindowed((k - frac - centre + 0.5) / sps, beta, half) * scale;
+        const j = p * taps + (taps - 1 - k);
+        re[j] = g * Math.cos(w * k);
+        im[j] = g * Math.sin(w * k);
+      }
+    }
+    t = { taps, re, im };
+    rxCache.set(key, t);
+  }
+  return t;
+}
+
+export class PolyphaseDecimator {
+  readonly sampleRate: number;
+  readonly symbolRate: number;
+  readonly outputsPerSymbol: number;
+  readonly taps: number;
+  readonly phases: number;
+  /** Input samples between outputs, nominal. */
+  readonly period: number;
+  /** The filter's delay, input samples (from the newest sample back to the pulse centre). */
+  readonly delay: number;
+  /** Last output. */
+  re = 0;
+  im = 0;
+  private readonly cr: Float64Array;
+  private readonly ci: Float64Array;
+  private readonly buf: Float64Array;
+  private pos = 0;
+  private countdown = 0;
+
+  constructor(opts: PolyphaseDecimatorOptions) {
+    const B = 'PolyphaseDecimator';
+    this.sampleRate = checkNumber(B, 'sampleRate', opts?.sampleRate ?? SAMPLE_RATE, 1000, 1e6);
+    this.symbolRate = checkNumber(B, 'symbolRate', opts.symbolRate, 100, 4000);
+    this.outputsPerSymbol = checkInt(B, 'outputsPerSymbol', opts.outputsPerSymbol ?? 2, 1, 8);
+    const beta = checkNumber(B, 'beta', opts.beta, 0.05, 1);
+    const fc = checkNumber(B, 'carrierHz', opts.carrierHz, 0, this.sampleRate / 2);
+    const span = checkNumber(B, 'spanSymbols', opts.spanSymbols, 2, 32);
+    this.phases = checkInt(B, 'phases', opts.phases ?? 48, 1, 512);
+    if (this.symbolRate * this.outputsPerSymbol >= this.sampleRate) {
+      throw new RangeError(`${B}: symbolRate × outputsPerSymbol must be below sampleRate`);
+    }
+    const t = rxCoefficients(this.sampleRate, this.symbolRate, beta, fc, span, this.phases);
+    this.taps = t.taps;
+    this.cr = t.re;
+    this.ci = t.im;
+    this.buf = new Float64Array(2 * this.taps);
+    this.period = this.sampleRate / (this.symbolRate * this.outputsPerSymbol);
+    this.delay = (this.taps - 1) / 2 - 0.5;
+    this.restart();
+  }
+
+  /** Clears the history; the first output comes one period from now. */
+  restart(): void {
+    this.buf.fill(0);
+    this.pos = 0;
+    this.countdown = this.period;
+    this.re = 0;
+    this.im = 0;
+  }
+
+  /** Moves the following output instants by `samples` (positive: later). */
+  adjust(samples: number): void {
+    this.countdown += samples;
+  }
+
+  /** Time from the newest input to the next output instant, samples. */
+  get nextOutputIn(): number {
+    return this.countdown;
+  }
+
+  /** Takes one input sample; true when an output was computed (in re/im). */
+  push(x: number): boolean {
+    const n = this.taps;
+    let p = this.pos + 1;
+    if (p === n) p = 0;
+    this.pos = p;
+    this.buf[p] = x;
+    this.buf[p + n] = x;
+    let cd = this.countdown - 1;
+    if (cd > 0) {
+      this.countdown = cd;
+      return false;
+    }
+    // The instant lies −cd samples before the newest sample.
+    let frac = -cd;
+    if (frac > 1) frac = 1;
+    const off = ((frac * this.phases + 0.5) | 0) * n;
+    const b = this.buf;
+    const cr = this.cr;
+    const ci = this.ci;
+    const start = p + 1;
+    let sr = 0;
+    let si = 0;
+    for (let j = 0; j < n; j++) {
+      const v = b[start + j]!;
+      sr += v * cr[off + j]!;
+      si += v * ci[off + j]!;
+    }
+    this.re = sr;
+    this.im = si;
+    cd += this.period;
+    this.countdown = cd;
+    return true;
+  }
+}

@@ -1,0 +1,102 @@
+// Self-synchronising scramblers of the fax modems: out = in ⊕ out[n−a] ⊕ out[n−b].
+//   V.27ter (clause 5):         1 + x^-6 + x^-7, with its guard against repeating patterns
+//   V.29 (clause 5), V.17:      1 + x^-18 + x^-23
+// The descrambler inverts it from the received bits alone (it is in step after b bits).
+// Fed with ones, a scrambler is also the generator of training sequences (V.27ter segment 4,
+// V.17 segment 2): scramble(1) per bit.
+//
+//   const s = new Scrambler(V29_SCRAMBLER);  s.scramble(bit) / s.descramble(bit)
+//   s.state / s.setState(reg, guardCount)     to hand a generator's state to a descrambler
+//
+// V.27ter guard (clause 5, as spandsp implements it): the output bit is compared with the bits
+// sent 8, 9 and 12 bits earlier; a counter counts the bits that equal at least one of them and
+// starts again at 0 when a bit differs from all three; when it reaches 33 the next output bit is
+// inverted (and the counter restarts). The descrambler keeps the same counter on the bits it
+// receives and inverts the same bit back.
+import { checkInt } from '../errors.js';
+
+export interface ScramblerOptions {
+  /** First feedback stage (a), 1…31. */
+  tapA: number;
+  /** Second feedback stage (b), a+1…31: the register length. */
+  tapB: number;
+  /** V.27ter repeating-pattern guard. */
+  guard?: boolean;
+}
+
+export const V27TER_SCRAMBLER: Readonly<ScramblerOptions> = { tapA: 6, tapB: 7, guard: true };
+export const V29_SCRAMBLER: Readonly<ScramblerOptions> = { tapA: 18, tapB: 23 };
+export const V17_SCRAMBLER: Readonly<ScramblerOptions> = { tapA: 18, tapB: 23 };
+
+const GUARD_LIMIT = 33;
+
+export class Scrambler {
+  readonly tapA: number;
+  readonly tapB: number;
+  readonly guard: boolean;
+  private readonly mask: number;
+  private readonly shiftA: number;
+  private readonly shiftB: number;
+  /** Register: the last bits on the line, newest in bit 0. */
+  private reg = 0;
+  private count = 0;
+
+  constructor(opts: ScramblerOptions) {
+    this.tapA = checkInt('Scrambler', 'tapA', opts?.tapA, 1, 30);
+    this.tapB = checkInt('Scrambler', 'tapB', opts.tapB, this.tapA + 1, 31);
+    this.guard = opts.guard === true;
+    // The guard looks 12 bits back: keep at least that many in the register.
+    const len = this.guard ? Math.max(this.tapB, 12) : this.tapB;
+    this.mask = len >= 31 ? 0x7fffffff : (1 << len) - 1;
+    this.shiftA = this.tapA - 1;
+    this.shiftB = this.tapB - 1;
+  }
+
+  /** Register and guard counter to `reg` (newest line bit in bit 0) and `guardCount`. */
+  restart(reg = 0, guardCount = 0): void {
+    this.setState(reg, guardCount);
+  }
+
+  setState(reg: number, guardCount = 0): void {
+    this.reg = reg & this.mask;
+    this.count = guardCount;
+  }
+
+  /** The register (newest line bit in bit 0). */
+  get state(): number {
+    return this.reg;
+  }
+
+  /** The guard counter (V.27ter). */
+  get guardCount(): number {
+    return this.count;
+  }
+
+  scramble(bit: number): number {
+    const r = this.reg;
+    let out = (bit ^ (r >>> this.shiftA) ^ (r >>> this.shiftB)) & 1;
+    if (this.guard) out = this.guardBit(r, out);
+    this.reg = ((r << 1) | out) & this.mask;
+    return out;
+  }
+
+  descramble(bit: number): number {
+    const r = this.reg;
+    const inBit = bit & 1;
+    let out = (inBit ^ (r >>> this.shiftA) ^ (r >>> this.shiftB)) & 1;
+    if (this.guard && this.guardBit(r, inBit) !== inBit) out ^= 1;
+    this.reg = ((r << 1) | inBit) & this.mask;
+    return out;
+  }
+
+  /** Applies the guard to the line bit `line`; returns the (possibly inverted) line bit. */
+  private guardBit(r: number, line: number): number {
+    if (this.count >= GUARD_LIMIT) {
+      this.count = 0;
+      return line ^ 1;
+    }
+    if (((r >>> 7) ^ line) & ((r >>> 8) ^ line) & ((r >>> 11) ^ line) & 1) this.count = 0;
+    else this.count++;
+    return line;
+  }
+}

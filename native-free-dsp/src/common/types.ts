@@ -1,0 +1,27 @@
+// Bit and status callbacks shared by the high-speed fax modems (V.27ter, V.29, V.17): data flows
+// through one small callback per bit, events through one typed status callback. Nothing here
+// allocates; a modem calls these from inside its tx()/rx() loops.
+
+/** Returned by a GetBit source when it has no more data; the transmitter then shuts down. */
+export const END_OF_DATA = -1;
+
+/** Bit source of a transmitter: 0 or 1, or END_OF_DATA. */
+export type GetBit = () => number;
+
+/** Bit sink of a receiver: called with 0 or 1 for each received data bit, in order. */
+export type PutBit = (bit: number) => void;
+
+/**
+ * A receiver's events, in the order they usually arrive:
+ * carrierUp → trainingInProgress → trained | trainingFailed → carrierDown.
+ */
+export type ModemRxStatus = 'carrierUp' | 'trainingInProgress' | 'trained' | 'trainingFailed' | 'carrierDown';
+
+/** A transmitter's events: training sent, the bit source ran dry, the shutdown sequence ended. */
+export type ModemTxStatus = 'trainingComplete' | 'endOfData' | 'shutdownComplete';
+
+export type RxStatusHandler = (status: ModemRxStatus) => void;
+export type TxStatusHandler = (status: ModemTxStatus) => void;
+
+/** Sample rate of every audio buffer of the modems, samples/s. */
+export const SAMPLE_RATE = 8000;
