@@ -24,6 +24,8 @@ export interface PeerOptions {
   ecm?: boolean;
   /** UDPTL redundancy depth: previous IFP packets repeated in each datagram (default 3). */
   redundancy?: number;
+  /** UDPTL FEC instead of redundancy: parity entries over span × entries earlier packets. */
+  fec?: { span: number; entries: number };
   /** Share of outgoing datagrams dropped, in percent (default 0), drawn from `seed`. */
   lossPct?: number;
   /** Share of incoming datagrams dropped before UDPTL sees them: loss on the path towards the peer. */
@@ -65,7 +67,7 @@ export interface PeerDone {
   ecmRetries: number;
   /** Simulated time of the peer at the end, in 1/8000 s. */
   samples: number;
-  udptl: { sent: number; dropped: number; received: number; rxDropped: number; recovered: number; lost: number };
+  udptl: { sent: number; dropped: number; received: number; rxDropped: number; recovered: number; recoveredFec: number; lost: number };
 }
 
 export interface PeerPage {
@@ -106,6 +108,7 @@ function args(o: PeerOptions): string[] {
   if (o.remote) a.push('--remote', o.remote);
   if (o.ecm !== undefined) a.push('--ecm', o.ecm ? '1' : '0');
   if (o.redundancy !== undefined) a.push('--redundancy', String(o.redundancy));
+  if (o.fec) a.push('--fec', `${o.fec.span}:${o.fec.entries}`);
   if (o.lossPct !== undefined) a.push('--loss', String(o.lossPct));
   if (o.lossRxPct !== undefined) a.push('--loss-rx', String(o.lossRxPct));
   if (o.maxBurst !== undefined) a.push('--max-burst', String(o.maxBurst));

@@ -122,6 +122,17 @@ describe.skipIf(!build.ok && !INTEROP_REQUIRED)('spandsp T.38 peer against itsel
       expect(rx.done!.udptl.lost).toBe(0);
       expect(compareFaxTiffs(join(dir, 'red-tx.tif'), join(dir, 'red-rx.tif'), dir, 'red').detail).toBe('');
     }, 120_000);
+
+    it('FEC instead of redundancy: parity rebuilds lost packets, the pages arrive whole', async () => {
+      const c = { quality: 'Standard', pages: 2, compression: 'mmr' } as const;
+      writeCaseDocument(c, join(dir, 'fec-tx.tif'));
+      const lossy = { ecm: true, fec: { span: 3, entries: 3 }, lossPct: 5 };
+      const { tx, rx } = await call('fec', { ...lossy, seed: 31 }, { ...lossy, seed: 32 });
+      expect(rx.done!.udptl.recoveredFec).toBeGreaterThan(0);
+      expect(rx.done!.udptl.recovered).toBe(0);
+      expect([tx.done?.success, rx.done?.success, rx.done?.pages]).toEqual([true, true, 2]);
+      expect(compareFaxTiffs(join(dir, 'fec-tx.tif'), join(dir, 'fec-rx.tif'), dir, 'fec').detail).toBe('');
+    }, 120_000);
   });
 
   describe('failure modes', () => {

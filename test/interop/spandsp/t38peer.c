@@ -51,6 +51,7 @@ static struct {
     int remote_port;
     int ecm;
     int redundancy;
+    int fec_span, fec_entries;  /* --fec SPAN:ENTRIES instead of redundancy */
     double loss_pct;          /* outgoing datagrams dropped */
     double loss_rx_pct;       /* incoming datagrams dropped (the other direction's path) */
     int max_burst;            /* never drop more than this many datagrams in a row (0: no cap) */
@@ -158,6 +159,7 @@ struct ifp_info {
     int field_type[8];
     int field_off[8];         /* offset of each field's data in the packet, or -1 */
     int field_len[8];
+    int length;               /* octets the packet takes (trailing octets are not part of it) */
 };
 
 /* Walks the PER encoding of an IFP packet; returns 0, or -1 when it is malformed. */
@@ -176,7 +178,7 @@ static int ifp_parse(const uint8_t *p, int len, struct ifp_info *info)
         info->data_type = (p[0] >> 1) & 0x0f;
         ptr = 1;
     }
-    if (!info->is_data || !has_fields) return 0;
+    if (!info->is_data || !has_fields) { info->length = ptr; return 0; }
     if (ptr >= len) return -1;
     int count = p[ptr++];
     int half = 0;             /* version 0 packs a data-less field into half an octet */
@@ -211,6 +213,7 @@ static int ifp_parse(const uint8_t *p, int len, struct ifp_info *info)
             info->nfields = i + 1;
         }
     }
+    info->length = ptr + half;
     return 0;
 }
 
@@ -263,11 +266,17 @@ static void spoil_tcf(uint8_t *ifp, int len)
 
 /* ---------------------------------------------------------------- UDPTL (T.38 9.1) */
 
+#define HIST 256              /* IFP packets remembered each way: redundancy depth or FEC span × entries */
+
 static uint16_t tx_seq;
-static int tx_count;          /* packets sent so far (how many secondaries exist) */
-static uint8_t tx_hist[MAX_REDUNDANCY][MAX_IFP];
-static int tx_hist_len[MAX_REDUNDANCY];
-static long datagrams_sent, datagrams_dropped, datagrams_received, datagrams_rx_dropped, packets_recovered, packets_lost;
+static int tx_count;          /* packets sent so far (how much recovery data exists) */
+static uint8_t tx_hist[HIST][MAX_IFP];
+static int tx_hist_len[HIST];
+static uint8_t rx_hist[HIST][MAX_IFP];
+static int rx_hist_len[HIST];
+static int rx_hist_seq[HIST]; /* which sequence number each slot holds, -1 for none */
+static long datagrams_sent, datagrams_dropped, datagrams_received, datagrams_rx_dropped;
+static long packets_recovered, packets_recovered_fec, packets_lost;
 /* Datagrams handed to the socket / read from it, whatever happened to them next: the barrier
    counts of the lockstep protocol. */
 static long wire_out, wire_in;
@@ -309,27 +318,63 @@ static void send_datagram(const uint8_t *buf, int len)
     wire_out++;
 }
 
-/* One UDPTL packet: seq, the IFP packet, then the previous `redundancy` IFP packets, newest first. */
+/* Parity entry m of a FEC packet: the XOR of packets (count) + m - k·entries, k = 1..span,
+   zero-padded to the longest of them. */
+static int fec_parity(uint8_t *out, int count, int m, int span, int entries)
+{
+    int len = 0;
+    for (int k = 1; k <= span; k++) {
+        int slot = (count + m - k * entries) % HIST;
+        if (tx_hist_len[slot] > len) len = tx_hist_len[slot];
+    }
+    memset(out, 0, (size_t) len);
+    for (int k = 1; k <= span; k++) {
+        int slot = (count + m - k * entries) % HIST;
+        for (int j = 0; j < tx_hist_len[slot]; j++) out[j] ^= tx_hist[slot][j];
+    }
+    return len;
+}
+
+/* One UDPTL packet: seq, the IFP packet, then the error recovery: the previous `redundancy` IFP
+   packets (newest first), or with --fec parity over the span × entries packets before it. */
 static void udptl_send(const uint8_t *ifp, int len)
 {
     uint8_t d[MAX_DATAGRAM];
     int n = 0;
-    int depth = opt.redundancy < tx_count ? opt.redundancy : tx_count;
     d[n++] = (uint8_t) (tx_seq >> 8);
     d[n++] = (uint8_t) tx_seq;
     n += put_len(d + n, len);
     memcpy(d + n, ifp, (size_t) len);
     n += len;
-    d[n++] = 0x00;            /* error-recovery: secondary-ifp-packets */
-    n += put_len(d + n, depth);
-    for (int i = 1; i <= depth; i++) {
-        int slot = (tx_count - i) % MAX_REDUNDANCY;
-        if (n + 2 + tx_hist_len[slot] > MAX_DATAGRAM) die("UDPTL packet too large");
-        n += put_len(d + n, tx_hist_len[slot]);
-        memcpy(d + n, tx_hist[slot], (size_t) tx_hist_len[slot]);
-        n += tx_hist_len[slot];
+    if (opt.fec_span > 0) {
+        /* At the start of the stream only whole groups of packets that exist are covered. */
+        int entries = opt.fec_entries < tx_count / opt.fec_span ? opt.fec_entries : tx_count / opt.fec_span;
+        int span = entries > 0 ? opt.fec_span : 0;
+        d[n++] = 0x80;        /* error-recovery: fec-info */
+        d[n++] = 1;           /* fec-npackets, an unconstrained INTEGER: one octet */
+        d[n++] = (uint8_t) span;
+        n += put_len(d + n, entries);
+        for (int m = 0; m < entries; m++) {
+            uint8_t parity[MAX_IFP];
+            int plen = fec_parity(parity, tx_count, m, span, entries);
+            if (n + 2 + plen > MAX_DATAGRAM) die("UDPTL packet too large");
+            n += put_len(d + n, plen);
+            memcpy(d + n, parity, (size_t) plen);
+            n += plen;
+        }
+    } else {
+        int depth = opt.redundancy < tx_count ? opt.redundancy : tx_count;
+        d[n++] = 0x00;        /* error-recovery: secondary-ifp-packets */
+        n += put_len(d + n, depth);
+        for (int i = 1; i <= depth; i++) {
+            int slot = (tx_count - i) % HIST;
+            if (n + 2 + tx_hist_len[slot] > MAX_DATAGRAM) die("UDPTL packet too large");
+            n += put_len(d + n, tx_hist_len[slot]);
+            memcpy(d + n, tx_hist[slot], (size_t) tx_hist_len[slot]);
+            n += tx_hist_len[slot];
+        }
     }
-    int slot = tx_count % MAX_REDUNDANCY;
+    int slot = tx_count % HIST;
     memcpy(tx_hist[slot], ifp, (size_t) len);
     tx_hist_len[slot] = len;
     tx_count++;
@@ -353,21 +398,53 @@ static int tx_packet_handler(t38_core_state_t *s, void *user_data, const uint8_t
 
 static int rx_expected = -1;  /* next sequence number wanted; -1 before the first packet */
 
-static void deliver(uint8_t *ifp, int len, uint16_t seq)
+static void deliver(const uint8_t *ifp, int len, uint16_t seq)
 {
-    if (opt.fail == FAIL_FTT_ALWAYS) spoil_tcf(ifp, len);
-    watch_image(ifp, len, 0);
+    uint8_t copy[MAX_IFP];
+    if (len > MAX_IFP) return;
+    int slot = seq % HIST;
+    memcpy(rx_hist[slot], ifp, (size_t) len);
+    rx_hist_len[slot] = len;
+    rx_hist_seq[slot] = seq;
+    memcpy(copy, ifp, (size_t) len);
+    if (opt.fail == FAIL_FTT_ALWAYS) spoil_tcf(copy, len);
+    watch_image(copy, len, 0);
     if (line_dead) return;
-    t38_core_rx_ifp_packet(t38_terminal_get_t38_core_state(term), ifp, len, seq);
+    t38_core_rx_ifp_packet(t38_terminal_get_t38_core_state(term), copy, len, seq);
+}
+
+/* Rebuilds packet `want` from entry m of the FEC carried by packet `seq`, if every other packet
+   of its parity group has been seen; returns its length, or -1. */
+static int fec_rebuild(uint8_t *out, uint16_t want, uint16_t seq, int span, int entries, const uint8_t *entry[], const int entry_len[])
+{
+    int back = (uint16_t) (seq - want);                 /* want = seq - back */
+    int m = (entries - back % entries) % entries;       /* want ≡ seq + m (mod entries) */
+    int k = (m + back) / entries;                       /* want = seq + m - k·entries */
+    if (k < 1 || k > span) return -1;
+    int len = entry_len[m];
+    memcpy(out, entry[m], (size_t) len);
+    for (int j = 1; j <= span; j++) {
+        if (j == k) continue;
+        uint16_t other = (uint16_t) (seq + m - j * entries);
+        int slot = other % HIST;
+        if (rx_hist_seq[slot] != other) return -1;
+        for (int b = 0; b < rx_hist_len[slot] && b < len; b++) out[b] ^= rx_hist[slot][b];
+    }
+    /* Zero padding up to the longest packet of the group: the IFP says how long it really is. */
+    struct ifp_info f;
+    if (ifp_parse(out, len, &f) == 0 && f.length > 0 && f.length <= len) len = f.length;
+    return len;
 }
 
 static void udptl_receive(uint8_t *d, int n)
 {
     struct { int off, len; } sec[MAX_REDUNDANCY];
-    int nsec = 0, pos = 2, plen, poff;
+    const uint8_t *fec[MAX_REDUNDANCY * 8];
+    int fec_len[MAX_REDUNDANCY * 8];
+    int nsec = 0, nfec = 0, fec_span = 0, pos = 2, plen, poff;
     if (n < 4) return;
     uint16_t seq = (uint16_t) ((d[0] << 8) | d[1]);
-    if (get_len(d, n, &pos, &plen) || pos + plen > n) return;
+    if (get_len(d, n, &pos, &plen) || pos + plen > n || plen < 1) return;
     poff = pos;
     pos += plen;
     if (pos < n && (d[pos] & 0x80) == 0) {
@@ -381,8 +458,21 @@ static void udptl_receive(uint8_t *d, int n)
             if (nsec < MAX_REDUNDANCY) { sec[nsec].off = pos; sec[nsec].len = l; nsec++; }
             pos += l;
         }
+    } else if (pos < n) {
+        /* fec-info: fec-npackets (length and big-endian octets), then the parity entries */
+        int ilen, count;
+        pos++;
+        if (get_len(d, n, &pos, &ilen) || ilen < 1 || ilen > 4 || pos + ilen > n) return;
+        for (int i = 0; i < ilen; i++) fec_span = (fec_span << 8) | d[pos++];
+        if (get_len(d, n, &pos, &count)) return;
+        for (int i = 0; i < count; i++) {
+            int l;
+            if (get_len(d, n, &pos, &l) || pos + l > n || l > MAX_IFP) return;
+            if (nfec < (int) (sizeof fec / sizeof fec[0])) { fec[nfec] = d + pos; fec_len[nfec] = l; nfec++; }
+            pos += l;
+        }
+        if (fec_span < 1 || nfec < 1 || fec_span * nfec > 128) nfec = 0;
     }
-    /* fec-info: the primary packet is used; parity recovery is not implemented in the peer. */
     int gap;
     if (rx_expected < 0) gap = nsec;
     else {
@@ -390,9 +480,15 @@ static void udptl_receive(uint8_t *d, int n)
         if (gap >= 0x8000) return;    /* a duplicate or a packet we already gave up on */
     }
     for (int i = gap; i >= 1; i--) {
+        uint16_t want = (uint16_t) (seq - i);
+        uint8_t rebuilt[MAX_IFP];
+        int rl;
         if (i <= nsec) {
-            deliver(d + sec[i - 1].off, sec[i - 1].len, (uint16_t) (seq - i));
+            deliver(d + sec[i - 1].off, sec[i - 1].len, want);
             packets_recovered++;
+        } else if (nfec > 0 && (rl = fec_rebuild(rebuilt, want, seq, fec_span, nfec, fec, fec_len)) > 0) {
+            deliver(rebuilt, rl, want);
+            packets_recovered_fec++;
         } else {
             packets_lost++;
         }
@@ -505,12 +601,12 @@ static void phase_e_handler(t30_state_t *s, void *user_data, int status)
     finished = 1;
     emit("{\"event\":\"done\",\"success\":%s,\"completion\":{\"code\":%d,\"name\":\"%s\"},\"pages\":%d,\"pagesInFile\":%d,"
          "\"bitRate\":%d,\"ecm\":%s,\"compression\":\"%s\",\"resolution\":\"%s\",\"width\":%d,\"remoteIdent\":\"%s\","
-         "\"ecmRetries\":%d,\"samples\":%" PRId64 ",\"udptl\":{\"sent\":%ld,\"dropped\":%ld,\"received\":%ld,\"rxDropped\":%ld,\"recovered\":%ld,\"lost\":%ld}}",
+         "\"ecmRetries\":%d,\"samples\":%" PRId64 ",\"udptl\":{\"sent\":%ld,\"dropped\":%ld,\"received\":%ld,\"rxDropped\":%ld,\"recovered\":%ld,\"recoveredFec\":%ld,\"lost\":%ld}}",
          status == T30_ERR_OK ? "true" : "false", status, json_str(t30_completion_code_to_str(status), name, sizeof name),
          opt.sending ? st.pages_tx : st.pages_rx, st.pages_in_file, st.bit_rate, st.error_correcting_mode ? "true" : "false",
          compression_name(st.encoding), resolution_name(st.x_resolution, st.y_resolution, res, sizeof res), st.width,
          json_str(t30_get_rx_ident(s), ident, sizeof ident), st.error_correcting_mode_retries, now_samples,
-         datagrams_sent, datagrams_dropped, datagrams_received, datagrams_rx_dropped, packets_recovered, packets_lost);
+         datagrams_sent, datagrams_dropped, datagrams_received, datagrams_rx_dropped, packets_recovered, packets_recovered_fec, packets_lost);
 }
 
 /* Watches T.30 frames both ways: CFR (either way) means training passed and image data is next. */
@@ -548,7 +644,7 @@ static void usage(void)
 {
     fprintf(stderr,
             "usage: t38peer --role send|receive --tiff FILE [--local PORT] [--remote HOST:PORT]\n"
-            "               [--ecm 0|1] [--redundancy N] [--loss PCT] [--loss-rx PCT] [--max-burst N]\n"
+            "               [--ecm 0|1] [--redundancy N | --fec SPAN:ENTRIES] [--loss PCT] [--loss-rx PCT] [--max-burst N]\n"
             "               [--seed S] [--ident ID]\n"
             "               [--max-rate 14400|12000|9600|7200|4800|2400]\n"
             "               [--allow-compression mh,mr,mmr] [--allow-resolution standard,fine,superfine,r16]\n"
@@ -588,6 +684,11 @@ static void parse_args(int argc, char **argv)
         else if (!strcmp(a, "--ecm")) { TAKE(); opt.ecm = atoi(v) != 0; }
         else if (!strcmp(a, "--redundancy")) { TAKE(); opt.redundancy = atoi(v); if (opt.redundancy < 0 || opt.redundancy > MAX_REDUNDANCY - 1) die("--redundancy 0..%d", MAX_REDUNDANCY - 1); }
         else if (!strcmp(a, "--loss")) { TAKE(); opt.loss_pct = atof(v); if (opt.loss_pct < 0 || opt.loss_pct > 100) die("--loss 0..100"); }
+        else if (!strcmp(a, "--fec")) {
+            TAKE();
+            if (sscanf(v, "%d:%d", &opt.fec_span, &opt.fec_entries) != 2 || opt.fec_span < 1 || opt.fec_entries < 1 || opt.fec_span * opt.fec_entries > 128)
+                die("--fec SPAN:ENTRIES, span × entries at most 128");
+        }
         else if (!strcmp(a, "--loss-rx")) { TAKE(); opt.loss_rx_pct = atof(v); if (opt.loss_rx_pct < 0 || opt.loss_rx_pct > 100) die("--loss-rx 0..100"); }
         else if (!strcmp(a, "--max-burst")) { TAKE(); opt.max_burst = atoi(v); }
         else if (!strcmp(a, "--seed")) { TAKE(); opt.seed = (uint32_t) strtoul(v, NULL, 10); }
@@ -608,6 +709,7 @@ static void parse_args(int argc, char **argv)
     if (opt.sending < 0 || !opt.tiff) usage();
     /* MH is every fax machine's baseline (T.30 Table 2): keep it, as spandsp does not clear it either. */
     opt.compressions |= T30_SUPPORT_T4_1D_COMPRESSION;
+    for (int i = 0; i < HIST; i++) rx_hist_seq[i] = -1;
     loss_init(&loss_tx, opt.loss_pct, opt.seed);
     loss_init(&loss_rx, opt.loss_rx_pct, opt.seed ^ 0x5bd1e995u);
     sock = socket(AF_INET, SOCK_DGRAM, 0);
