@@ -1,0 +1,89 @@
+// Pages in and out of T.30: coding a page for the negotiated mode (T.4 MH/MR with RTC and the
+// minimum scan-line fill of non-ECM transmission, T.6 MMR with EOFB), decoding what arrived,
+// and judging a non-ECM page's copy quality the way spandsp does (share of bad rows).
+
+import {
+  createMHDecoder,
+  createMMRDecoder,
+  createMRDecoder,
+  encodeMH,
+  encodeMMR,
+  encodeMR,
+  type Bitmap,
+  type DecodedPage,
+  type StreamDecoder,
+} from '../codecs/index.js';
+import type { Coding } from './modes.js';
+import type { T30Params } from './negotiate.js';
+
+/**
+ * A page already coded (e.g. the strip of a TIFF class F file): T.4 data with EOLs and RTC,
+ * or T.6 data ending in EOFB, first bit in the MSB of each byte (FillOrder 1).
+ */
+export interface CodedPage {
+  kind: 'coded';
+  coding: Coding;
+  /** Pels per line. */
+  width: number;
+  data: Uint8Array;
+}
+
+export type SourcePage = Bitmap | CodedPage;
+
+export function isCodedPage(p: SourcePage): p is CodedPage {
+  return (p as Partial<CodedPage>).kind === 'coded';
+}
+
+function decoderFor(coding: Coding, width: number): StreamDecoder {
+  if (coding === 'mmr') return createMMRDecoder({ width });
+  const opts = { width, badLines: 'repeat' as const };
+  return coding === 'mr' ? createMRDecoder(opts) : createMHDecoder(opts);
+}
+
+/** Decodes a received page; T.4 lines that do not decode repeat their predecessor (T.4 4.1.2 note). */
+export function decodePage(data: Uint8Array | readonly Uint8Array[], coding: Coding, width: number): DecodedPage {
+  const d = decoderFor(coding, width);
+  for (const chunk of data instanceof Uint8Array ? [data] : data) {
+    if (d.done) break;
+    d.push(chunk);
+  }
+  return d.end();
+}
+
+/**
+ * The coded page for mode `p`: reused as is when it already is coded that way (and no
+ * minimum scan-line fill is due), otherwise (re)encoded. Throws a RangeError when the page
+ * does not have the mode's width.
+ */
+export function codePage(page: SourcePage, p: T30Params): Uint8Array {
+  if (page.width !== p.widthPixels) {
+    throw new RangeError(`page is ${page.width} pels wide, the negotiated mode needs ${p.widthPixels} (${p.paperWidth} at ${p.resolution})`);
+  }
+  const fill = p.ecm ? 0 : p.minScanLineBits;
+  if (isCodedPage(page)) {
+    if (page.coding === p.coding && fill === 0) return page.data;
+    return codeBitmap(decodePage(page.data, page.coding, page.width), p.coding, p.kFactor, fill);
+  }
+  return codeBitmap(page, p.coding, p.kFactor, fill);
+}
+
+function codeBitmap(bm: Bitmap, coding: Coding, k: number, minBits: number): Uint8Array {
+  if (coding === 'mmr') return encodeMMR(bm);
+  if (coding === 'mr') return encodeMR(bm, { k, minScanLineBits: minBits });
+  return encodeMH(bm, { minScanLineBits: minBits });
+}
+
+export type CopyQuality = 'perfect' | 'good' | 'poor' | 'bad';
+
+/**
+ * spandsp's judgement of a non-ECM page (after the TSB-85 thresholds): no bad rows is perfect,
+ * under 5 % good (MCF), under 15 % poor (RTP: keep the page, retrain), else bad (RTN). A page
+ * of no rows is bad.
+ */
+export function copyQuality(page: Pick<DecodedPage, 'height' | 'badLines'>): CopyQuality {
+  if (page.height === 0) return 'bad';
+  if (page.badLines === 0) return 'perfect';
+  if (page.badLines * 20 < page.height) return 'good';
+  if (page.badLines * 20 < page.height * 3) return 'poor';
+  return 'bad';
+}
