@@ -1,0 +1,2 @@
+// G.711 µ-law / A-law companding (ITU-T G.711).
+export * from './g711.js';

@@ -1,0 +1,166 @@
+// A one-way telephone line for tests: gain, frequency offset, a listener echo, white Gaussian
+// noise and an optional G.711 hop, applied in that order to blocks of 16-bit samples at 8 kHz.
+// The frequency offset shifts every component by the same number of hertz (as an FDM carrier
+// system does): the signal is made analytic with a Hilbert transformer and mixed with e^{j2πΔf t}.
+import { checkInt, checkNumber, checkOneOf, DspArgumentError } from '../errors.js';
+import { g711RoundTrip, type G711Law } from '../g711/g711.js';
+import { DEFAULT_LAW, dbm0ToRms } from '../power/levels.js';
+import { Xoshiro128 } from './prng.js';
+
+export interface LineModelOptions {
+  /** Gain applied to the signal, dB (−60…+40); default 0. */
+  gainDb?: number;
+  /** White noise (flat 0-4 kHz) at this absolute level, dBm0 (−100…+3). */
+  noiseDbm0?: number;
+  /**
+   * Or: noise at `snrDb` below the signal, with the signal's level given as `signalDbm0` (before
+   * gainDb; the SNR holds after it). SNR is measured over the full 0-4 kHz band.
+   */
+  snrDb?: number;
+  signalDbm0?: number;
+  /** Seed of the noise generator (any 32-bit integer); default 1. */
+  seed?: number;
+  /** Frequency offset, Hz (−200…+200); default 0. */
+  freqOffsetHz?: number;
+  /** Listener echo: a copy of the signal `delayMs` later (0.125…1000 ms), `lossDb` weaker (0…80 dB). */
+  echo?: { delayMs: number; lossDb: number };
+  /** Pass the result through a G.711 encoder and decoder of this law. */
+  codec?: G711Law;
+  /** Level reference for dBm0 figures; default A-law (see power/levels.ts). */
+  law?: G711Law;
+}
+
+/** Hilbert transformer length (odd); its delay is (HILBERT_TAPS − 1) / 2 samples. */
+const HILBERT_TAPS = 127;
+const HILBERT_DELAY = (HILBERT_TAPS - 1) / 2;
+
+/** Odd-indexed taps of a Blackman-windowed ideal Hilbert transformer, h[m] = 2/(πm), m odd. */
+const HILBERT = new Float64Array(HILBERT_DELAY + 1);
+for (let m = 1; m <= HILBERT_DELAY; m += 2) {
+  const n = HILBERT_DELAY + m; // index in 0…TAPS−1
+  const w = 0.42 - 0.5 * Math.cos((2 * Math.PI * n) / (HILBERT_TAPS - 1)) + 0.08 * Math.cos((4 * Math.PI * n) / (HILBERT_TAPS - 1));
+  HILBERT[m] = (2 / (Math.PI * m)) * w;
+}
+
+export class LineModel {
+  readonly gainDb: number;
+  readonly noiseDbm0: number | null;
+  readonly freqOffsetHz: number;
+  readonly codec: G711Law | null;
+  private readonly gain: number;
+  private readonly noiseRms: number;
+  private readonly rng: Xoshiro128;
+  private readonly seed: number;
+  // Frequency shift state.
+  private readonly hist = new Float64Array(2 * HILBERT_TAPS); // doubled, so a window never wraps
+  private hpos = 0;
+  private rotCos = 1;
+  private rotSin = 0;
+  private readonly stepCos: number;
+  private readonly stepSin: number;
+  // Echo state.
+  private readonly echoGain: number;
+  private readonly echoBuf: Float64Array;
+  private epos = 0;
+
+  constructor(opts: LineModelOptions = {}) {
+    const law = checkOneOf('LineModel', 'law', opts.law ?? DEFAULT_LAW, ['alaw', 'ulaw'] as const);
+    this.gainDb = checkNumber('LineModel', 'gainDb', opts.gainDb ?? 0, -60, 40);
+    this.gain = 10 ** (this.gainDb / 20);
+    if (opts.noiseDbm0 !== undefined && opts.snrDb !== undefined) {
+      throw new DspArgumentError('LineModel', 'snrDb', 'cannot be given together with noiseDbm0');
+    }
+    if (opts.snrDb !== undefined) {
+      const snr = checkNumber('LineModel', 'snrDb', opts.snrDb, -20, 100);
+      if (opts.signalDbm0 === undefined) throw new DspArgumentError('LineModel', 'signalDbm0', 'is needed with snrDb (the level the SNR is relative to)');
+      const sig = checkNumber('LineModel', 'signalDbm0', opts.signalDbm0, -80, 3);
+      this.noiseDbm0 = sig + this.gainDb - snr;
+    } else {
+      this.noiseDbm0 = opts.noiseDbm0 === undefined ? null : checkNumber('LineModel', 'noiseDbm0', opts.noiseDbm0, -100, 3);
+    }
+    this.noiseRms = this.noiseDbm0 === null ? 0 : dbm0ToRms(this.noiseDbm0, law);
+    this.seed = checkInt('LineModel', 'seed', opts.seed ?? 1, -(2 ** 31), 2 ** 32 - 1);
+    this.rng = new Xoshiro128(this.seed);
+    this.freqOffsetHz = checkNumber('LineModel', 'freqOffsetHz', opts.freqOffsetHz ?? 0, -200, 200);
+    const w = (2 * Math.PI * this.freqOffsetHz) / 8000;
+    this.stepCos = Math.cos(w);
+    this.stepSin = Math.sin(w);
+    if (opts.echo !== undefined) {
+      const delayMs = checkNumber('LineModel', 'echo.delayMs', opts.echo.delayMs, 0.125, 1000);
+      const lossDb = checkNumber('LineModel', 'echo.lossDb', opts.echo.lossDb, 0, 80);
+      this.echoGain = 10 ** (-lossDb / 20);
+      this.echoBuf = new Float64Array(Math.round(delayMs * 8));
+    } else {
+      this.echoGain = 0;
+      this.echoBuf = new Float64Array(1);
+    }
+    this.codec = opts.codec === undefined ? null : checkOneOf('LineModel', 'codec', opts.codec, ['alaw', 'ulaw'] as const);
+  }
+
+  restart(): void {
+    this.rng.reseed(this.seed);
+    this.hist.fill(0);
+    this.hpos = 0;
+    this.rotCos = 1;
+    this.rotSin = 0;
+    this.echoBuf.fill(0);
+    this.epos = 0;
+  }
+
+  /**
+   * Passes `input` through the line into `output` (same length or longer; may be the same
+   * array). Returns the number of samples written.
+   */
+  process(input: Int16Array, output: Int16Array): number {
+    const n = input.length;
+    if (output.length < n) throw new RangeError(`LineModel: output holds ${output.length} samples, input has ${n}`);
+    const gain = this.gain;
+    const shift = this.freqOffsetHz !== 0;
+    const echoGain = this.echoGain;
+    const echoBuf = this.echoBuf;
+    const elen = echoBuf.length;
+    const noiseRms = this.noiseRms;
+    const hist = this.hist;
+    const rng = this.rng;
+    let epos = this.epos;
+    let hpos = this.hpos;
+    let rc = this.rotCos;
+    let rs = this.rotSin;
+    for (let i = 0; i < n; i++) {
+      let y = input[i]! * gain;
+      if (shift) {
+        // hist holds the last TAPS inputs twice over; [hpos, hpos + TAPS) is oldest → newest.
+        hist[hpos] = y;
+        hist[hpos + HILBERT_TAPS] = y;
+        if (++hpos === HILBERT_TAPS) hpos = 0;
+        const centre = hpos + HILBERT_DELAY; // index of x[n − delay]
+        let h = 0;
+        for (let m = 1; m <= HILBERT_DELAY; m += 2) h += HILBERT[m]! * (hist[centre - m]! - hist[centre + m]!);
+        y = hist[centre]! * rc - h * rs;
+        const c = rc * this.stepCos - rs * this.stepSin;
+        rs = rs * this.stepCos + rc * this.stepSin;
+        rc = c;
+      }
+      if (echoGain !== 0) {
+        const e = echoBuf[epos]!;
+        echoBuf[epos] = y;
+        if (++epos === elen) epos = 0;
+        y += echoGain * e;
+      }
+      if (noiseRms !== 0) y += noiseRms * rng.nextGaussian();
+      output[i] = y > 32767 ? 32767 : y < -32768 ? -32768 : Math.round(y);
+    }
+    if (shift) {
+      // Keep the rotator on the unit circle.
+      const mag = Math.hypot(rc, rs);
+      rc /= mag;
+      rs /= mag;
+    }
+    this.rotCos = rc;
+    this.rotSin = rs;
+    this.hpos = hpos;
+    this.epos = epos;
+    if (this.codec !== null) g711RoundTrip(this.codec, output.length === n ? output : output.subarray(0, n));
+    return n;
+  }
+}
