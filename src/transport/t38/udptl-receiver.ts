@@ -169,6 +169,25 @@ export class UdptlReceiver {
     return this.started && this.next <= this.highest;
   }
 
+  /** What is held in memory: packets in the ring, FEC records, and the bytes of the buffers they keep alive. */
+  get held(): { packets: number; fecRecords: number; bytes: number } {
+    const buffers = new Set<ArrayBufferLike>();
+    let packets = 0;
+    for (let i = 0; i <= this.mask; i++) {
+      const d = this.data[i];
+      if (this.tags[i]! >= 0 && d) (packets++, buffers.add(d.buffer));
+    }
+    for (const r of this.fec) for (const d of r.data) buffers.add(d.buffer);
+    let bytes = 0;
+    for (const b of buffers) bytes += b.byteLength;
+    return { packets, fecRecords: this.fec.length, bytes };
+  }
+
+  /** Ring size: the most packets ever held. */
+  get capacity(): number {
+    return this.mask + 1;
+  }
+
   /** The 16-bit seq of the next packet due, or undefined before the first datagram. */
   get nextSeq(): number | undefined {
     return this.started ? this.next & 0xffff : undefined;

@@ -1,0 +1,70 @@
+// The node:dgram transport on loopback: a fixed far end, a learnt one, foreign senders ignored,
+// and two T38FrontEnds talking over real sockets.
+import { afterEach, describe, expect, it } from 'vitest';
+import { SystemClock } from '../../shared/clock.js';
+import type { FrontEndEvent } from '../../t30/index.js';
+import { T38Error } from './errors.js';
+import { T38FrontEnd } from './front-end.js';
+import { openUdpTransport, type UdpTransport } from './udp.js';
+
+const open: UdpTransport[] = [];
+afterEach(() => {
+  for (const t of open.splice(0)) t.close();
+});
+async function udp(opts: Parameters<typeof openUdpTransport>[0]): Promise<UdpTransport> {
+  const t = await openUdpTransport(opts);
+  open.push(t);
+  return t;
+}
+const next = (t: UdpTransport) => new Promise<Uint8Array>((resolve) => t.onMessage(resolve));
+
+describe('UDP transport', () => {
+  it('answers whoever writes first, then only them', async () => {
+    const server = await udp({ bindHost: '127.0.0.1' });
+    expect(server.remote).toBeUndefined();
+    server.send(Uint8Array.of(0)); // nobody to send to yet
+    expect(server.stats.unsent).toBe(1);
+    const client = await udp({ bindHost: '127.0.0.1', remoteHost: '127.0.0.1', remotePort: server.local.port });
+    const got = next(server);
+    client.send(Uint8Array.of(1, 2, 3));
+    expect([...(await got)]).toEqual([1, 2, 3]);
+    expect(server.remote).toEqual({ address: '127.0.0.1', port: client.local.port });
+    const back = next(client);
+    server.send(Uint8Array.of(4));
+    expect([...(await back)]).toEqual([4]);
+    const stranger = await udp({ bindHost: '127.0.0.1', remoteHost: '127.0.0.1', remotePort: server.local.port });
+    const after = next(server);
+    stranger.send(Uint8Array.of(9));
+    client.send(Uint8Array.of(5));
+    expect([...(await after)]).toEqual([5]);
+    expect(server.stats.foreign).toBe(1);
+  });
+
+  it('resolves a host name once, so replies from it match', async () => {
+    const server = await udp({ bindHost: '127.0.0.1' });
+    const client = await udp({ remoteHost: 'localhost', remotePort: server.local.port });
+    expect(['127.0.0.1', '::1']).toContain(client.remote!.address);
+  });
+
+  it('refuses bad ports', async () => {
+    await expect(openUdpTransport({ bindPort: 70000 })).rejects.toThrow(T38Error);
+    await expect(openUdpTransport({ remoteHost: '127.0.0.1' })).rejects.toThrow(/go together/);
+  });
+
+  it('carries a T.38 exchange between two front ends', async () => {
+    const clock = new SystemClock();
+    const b = await udp({ bindHost: '127.0.0.1' });
+    const a = await udp({ bindHost: '127.0.0.1', remoteHost: '127.0.0.1', remotePort: b.local.port });
+    const feA = new T38FrontEnd({ transport: a, clock, pacing: 'fast' });
+    const feB = new T38FrontEnd({ transport: b, clock, pacing: 'fast' });
+    const events: FrontEndEvent[] = [];
+    const done = new Promise<void>((resolve) => feB.onEvent((e) => (events.push(e), e.kind === 'image-end' && resolve())));
+    const page = Uint8Array.from({ length: 5000 }, (_, i) => (i * 13) & 0xff);
+    feA.command({ kind: 'send-image', modem: { modulation: 'v29', bitRate: 9600 }, data: page });
+    await done;
+    const data = events.flatMap((e) => (e.kind === 'image-data' ? [...e.data] : []));
+    expect(data).toEqual([...page]);
+    feA.close();
+    feB.close();
+  });
+});
