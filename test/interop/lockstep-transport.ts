@@ -2,18 +2,9 @@
 // counts what our T.38 front end sends and holds back what arrives until the step it belongs to,
 // and the party that advances our ManualClock. With the peer's barrier (`tick N M` / `ok S`) every
 // step of both sides sees exactly the datagrams of the steps before it, whatever the scheduling.
-import { createSocket, type Socket } from 'node:dgram';
 import type { ManualClock } from '../../src/shared/clock.js';
+import type { DatagramTransport } from '../../src/transport/t38/transport.js';
 import type { LockstepParty } from './peer.js';
-
-/** The shape of src/transport/t38/transport.ts's DatagramTransport (structural, so this file
- * does not depend on that module being there). */
-export interface DatagramTransport {
-  send(datagram: Uint8Array): void;
-  onMessage(cb: (datagram: Uint8Array) => void): void;
-  close(): void;
-  onClose?(cb: (reason: string) => void): void;
-}
 
 /** How long (real time) a step may wait for datagrams the far end says it has sent. */
 const BARRIER_TIMEOUT_MS = 5000;
@@ -91,43 +82,6 @@ export function ourParty(clock: ManualClock, transport: LockstepTransport, isFin
     },
     get finished() {
       return isFinished();
-    },
-  };
-}
-
-/**
- * A connected UDP socket on 127.0.0.1 as a DatagramTransport: a stand-in for
- * src/transport/t38/udp.ts until that exists (the tests should then use it instead, so the
- * real socket code is what talks to spandsp). ICMP port unreachable (the peer hung up) arrives
- * as an ECONNREFUSED error on a connected socket and is reported through onClose.
- */
-export async function openLoopbackTransport(): Promise<DatagramTransport & { port: number; connect(port: number): Promise<void> }> {
-  const sock: Socket = createSocket('udp4');
-  await new Promise<void>((resolve) => sock.bind(0, '127.0.0.1', resolve));
-  let onMessage: ((d: Uint8Array) => void) | undefined;
-  let onClose: ((reason: string) => void) | undefined;
-  let closed = false;
-  sock.on('message', (msg) => onMessage?.(new Uint8Array(msg.buffer, msg.byteOffset, msg.byteLength)));
-  sock.on('error', (err: NodeJS.ErrnoException) => {
-    if (closed) return;
-    closed = true;
-    onClose?.(err.code ?? err.message);
-  });
-  return {
-    port: sock.address().port,
-    connect: (port) => new Promise<void>((resolve) => sock.connect(port, '127.0.0.1', resolve)),
-    send(d) {
-      if (!closed) sock.send(d);
-    },
-    onMessage(cb) {
-      onMessage = cb;
-    },
-    onClose(cb) {
-      onClose = cb;
-    },
-    close() {
-      closed = true;
-      sock.close();
     },
   };
 }

@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/shared/clock.js';
-import { LockstepTransport, openLoopbackTransport, ourParty, type DatagramTransport } from './lockstep-transport.js';
+import { openUdpTransport, type DatagramTransport } from '../../src/transport/t38/index.js';
+import { LockstepTransport, ourParty } from './lockstep-transport.js';
 import { peerParty, runLockstep, SpandspPeer, type PeerFailMode, type PeerOptions } from './peer.js';
 import { buildPeer, INTEROP_REQUIRED } from './spandsp/build.js';
 import { QUALITIES, REDUNDANCY, selectedMatrix, writeCaseDocument, type LineCompression, type T38Case } from './t38-matrix.js';
@@ -91,10 +92,13 @@ async function runCall(
   opts: { maxSimulatedMs: number; until?: (ours: OurCall, peer: SpandspPeer) => boolean },
 ): Promise<CallOutcome> {
   if (!build.ok) throw new Error(build.reason);
-  const udp = await openLoopbackTransport();
-  const peer = await SpandspPeer.start(build.binary, { ...peerOpts, remote: `127.0.0.1:${udp.port}` });
+  const peer = await SpandspPeer.start(build.binary, peerOpts);
+  const udp = await openUdpTransport({ bindHost: '127.0.0.1', remoteHost: '127.0.0.1', remotePort: peer.port }).catch((err: unknown) => {
+    peer.kill();
+    throw err;
+  });
   try {
-    await udp.connect(peer.port);
+    await peer.setRemote(`127.0.0.1:${udp.local.port}`);
     const transport = new LockstepTransport(udp);
     const clock = new ManualClock();
     const ourCall = start({ ...spec, transport, clock, t38Version: 0 });
