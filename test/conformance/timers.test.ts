@@ -1,0 +1,152 @@
+// T.30 timers on an injected clock: a session over a recording front end, the far end
+// scripted by the test. Nothing sleeps; the manual clock is moved to just before and just
+// after each expiry.
+
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/shared/clock.js';
+import { DIS_DEFAULTS, encodeDcs, encodeDis } from '../../src/t30/dis.js';
+import { buildFrame, Fcf, fcfByte } from '../../src/t30/fcf.js';
+import { T30Session } from '../../src/t30/session.js';
+import type { T30Config } from '../../src/t30/types.js';
+import { textPage } from '../vectors/synthetic-pages.js';
+import { FakeFrontEnd } from './harness.js';
+import { tsb } from './tsb85.js';
+
+const PAGE = textPage(1728, 60, 5);
+
+function setup(config: T30Config): { clock: ManualClock; fe: FakeFrontEnd; session: T30Session } {
+  const clock = new ManualClock();
+  const fe = new FakeFrontEnd();
+  const session = new T30Session({ config, frontEnd: fe, clock });
+  return { clock, fe, session };
+}
+
+const caller = (extra: Partial<Extract<T30Config, { role: 'caller' }>> = {}): T30Config => ({
+  role: 'caller',
+  source: { count: 1, get: () => PAGE },
+  ...extra,
+});
+
+const hdlc = (frame: Uint8Array | string): { kind: 'hdlc'; frame: Uint8Array; crcOk: true } => ({
+  kind: 'hdlc',
+  frame: typeof frame === 'string' ? tsb(frame) : frame,
+  crcOk: true,
+});
+
+describe('TM-01 T4 (3 s): the caller repeats DCS/TCF, then gives up', () => {
+  it('repeats at 3 s and 6 s, disconnects at 9 s with −3105', async () => {
+    const { clock, fe, session } = setup(caller());
+    session.start();
+    fe.emit(hdlc('FF C8 01 00 50 00'));
+    await clock.advance(0);
+    expect(fe.sent(), 'TM-01.01 DCS sent once').toEqual(['DCS+']);
+    await clock.advance(2999);
+    expect(fe.sent(), 'TM-01.02 nothing before T4').toHaveLength(1);
+    await clock.advance(1);
+    expect(fe.sent(), 'TM-01.03 DCS again at T4').toHaveLength(2);
+    await clock.advance(3000);
+    expect(fe.sent(), 'TM-01.04 a third time').toHaveLength(3);
+    await clock.advance(3000);
+    expect(fe.sent().at(-1), 'TM-01.05 then DCN').toBe('DCN+');
+    const result = await session.result;
+    expect(result, 'TM-01.06').toMatchObject({ completion: 'T30_ERR_TX_PHBDEAD', code: -3105, pages: 0 });
+    expect(fe.commands.filter((c) => c.kind === 'send-tcf'), 'TM-01.07 TCF after each DCS').toHaveLength(3);
+    expect(clock.pending(), 'TM-01.08 no timer left behind').toBe(0);
+  });
+});
+
+describe('TM-02 T1 (35 s): nobody answers', () => {
+  it('the caller gives up at 35 s with −3103', async () => {
+    const { clock, fe, session } = setup(caller());
+    session.start();
+    await clock.advance(34_999);
+    expect(session.finished).toBe(false);
+    await clock.advance(1);
+    expect(await session.result, 'TM-02.01').toMatchObject({ completion: 'T30_ERR_T1_EXPIRED', code: -3103 });
+    expect(fe.commands.at(-1), 'TM-02.02 no DCN to nobody').toEqual({ kind: 'hangup' });
+  });
+
+  it('the answerer repeats DIS every 3 s and gives up at 35 s with −3103', async () => {
+    const { clock, fe, session } = setup({ role: 'answerer' });
+    session.start();
+    await clock.advance(34_999);
+    // CED, DIS at 0, then DIS every 3 s: 0, 3, … 33
+    expect(fe.sent().filter((s) => s === 'DIS'), 'TM-02.03').toHaveLength(12);
+    await clock.advance(1);
+    expect(fe.sent().at(-1)).toBe('DCN');
+    expect(await session.result, 'TM-02.04').toMatchObject({ completion: 'T30_ERR_T1_EXPIRED', code: -3103 });
+  });
+});
+
+describe('TM-03 T2 (6 s): the receiver waits for the page', () => {
+  it('disconnects 6 s after CFR when no page comes: −3107', async () => {
+    const { clock, fe, session } = setup({ role: 'answerer' });
+    session.start();
+    await clock.advance(0);
+    const dcs = encodeDcs({
+      receive: true,
+      modem: { modulation: 'v29', bitRate: 9600 },
+      resolution: 'R8_FINE',
+      coding: 'mh',
+      width: 'a4',
+      length: 'a4',
+      scanLineMs: 0,
+      ecm: false,
+      ecmFrameSize: 256,
+      subaddress: false,
+      senderId: false,
+    });
+    fe.emit(hdlc(buildFrame(fcfByte('DCS', 1), dcs)));
+    fe.emit({ kind: 'carrier', on: true });
+    fe.emit({ kind: 'image-data', data: new Uint8Array(1800) });
+    fe.emit({ kind: 'image-end' });
+    await clock.advance(0);
+    expect(fe.sent().at(-1), 'TM-03.01 CFR').toBe('CFR');
+    await clock.advance(5_999);
+    expect(session.finished).toBe(false);
+    await clock.advance(1);
+    expect(fe.sent().at(-1), 'TM-03.02 DCN at T2').toBe('DCN');
+    expect(await session.result, 'TM-03.03').toMatchObject({ completion: 'T30_ERR_RX_T2EXPFAX', code: -3107 });
+  });
+
+  it('a page that starts before T2 keeps it from expiring however long it lasts', async () => {
+    const { clock, fe, session } = setup({ role: 'answerer' });
+    session.start();
+    await clock.advance(0);
+    fe.emit(hdlc('FF C8 C1 00 50 00'));
+    fe.emit({ kind: 'carrier', on: true });
+    fe.emit({ kind: 'image-data', data: new Uint8Array(900) });
+    fe.emit({ kind: 'image-end' });
+    await clock.advance(1_000);
+    fe.emit({ kind: 'carrier', on: true });
+    await clock.advance(60_000);
+    expect(session.finished, 'TM-03.04').toBe(false);
+    session.abort();
+    expect(await session.result).toMatchObject({ completion: 'T30_ERR_CALLDROPPED', code: -3108 });
+  });
+});
+
+describe('TM-04 T5 (60 s): RNR for too long', () => {
+  it('keeps sending RR while the receiver says RNR, and gives up at 60 s with −3107', async () => {
+    const { clock, fe, session } = setup(caller());
+    // The far end answers each RR with RNR one second later.
+    const inner = fe.command.bind(fe);
+    fe.command = (cmd) => {
+      inner(cmd);
+      if (cmd.kind === 'send-hdlc' && cmd.frames.some((f) => (f[2]! & 0xfe) === Fcf.RR)) clock.setTimer(1000, () => fe.emit(hdlc('FF C8 37')));
+    };
+    session.start();
+    const dis = encodeDis({ ...DIS_DEFAULTS, readyToReceive: true, modems: { v27ter: true, v29: true, v17: true }, ecm: true, t6: true });
+    fe.emit(hdlc(buildFrame(Fcf.DIS, dis)));
+    await clock.advance(0);
+    fe.emit(hdlc('FF C8 21')); // CFR
+    await clock.advance(0);
+    fe.emit(hdlc('FF C8 37')); // RNR to the PPS
+    await clock.advance(59_999);
+    expect(session.finished).toBe(false);
+    expect(fe.sent().filter((s) => s === 'RR+').length, 'TM-04.01 an RR per RNR').toBe(60);
+    await clock.advance(1);
+    expect(fe.sent().at(-1), 'TM-04.02').toBe('DCN+');
+    expect(await session.result, 'TM-04.03').toMatchObject({ completion: 'T30_ERR_TX_T5EXP', code: -3107 });
+  });
+});
