@@ -19,6 +19,7 @@ export class LockstepTransport implements DatagramTransport {
   private handler: ((d: Uint8Array) => void) | undefined;
   private closeHandler: ((reason: string) => void) | undefined;
   private closedReason: string | undefined;
+  private closed = false;
 
   constructor(private readonly inner: DatagramTransport) {
     inner.onMessage((d) => {
@@ -31,6 +32,8 @@ export class LockstepTransport implements DatagramTransport {
   }
 
   send(datagram: Uint8Array): void {
+    // Counted only while the socket is there: the peer waits for every datagram counted.
+    if (this.closed || this.closedReason !== undefined) return;
     this.sentTotal++;
     this.inner.send(datagram);
   }
@@ -44,6 +47,7 @@ export class LockstepTransport implements DatagramTransport {
   }
 
   close(): void {
+    this.closed = true;
     this.inner.close();
   }
 
