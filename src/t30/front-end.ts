@@ -4,6 +4,19 @@
 // receives. Two front ends implement it: T.38 (IFP over UDPTL, transport/t38) and the audio
 // modems (transport/audio). Time never passes inside: the session driving a machine gets its
 // clock injected.
+//
+// Conventions the machine relies on (clarified while building src/t30; nothing was renamed):
+// - HDLC frames are octet values as T.30 writes them (DIS = FF 13 80 …): the first bit on the
+//   line is bit 0 of each octet. A T.38 front end reverses the bits of each octet to put them
+//   in IFP (T.38 sends the first bit as the MSB), and back on receipt.
+// - Image data (send-image, TCF, image-data) is the other way round: the first bit on the line
+//   is the MSB of each byte — the order the codecs write T.4/T.6 data and T.38 carries it.
+//   ECM data travels inside HDLC frames and so follows the HDLC rule (the machine reverses it).
+// - While listening for a high-speed mode ('image', 'image-hdlc') a front end still reports
+//   V.21 frames it sees (a command repeated because our answer was lost, a PPS after a lost
+//   RCP): audio front ends run V.21 beside the fast modem, T.38 gets it for free.
+// - 'carrier' reports the signal of the mode being listened to; V.21 frames heard beside a
+//   high-speed mode come without carrier events.
 
 /** High-speed modulations of T.30 (T.30 Table 2, DCS bits 11-14). */
 export type Modulation = 'v27ter' | 'v29' | 'v17';
@@ -12,7 +25,11 @@ export type Modulation = 'v27ter' | 'v29' | 'v17';
 export interface ModemSpec {
   modulation: Modulation;
   bitRate: 2400 | 4800 | 7200 | 9600 | 12000 | 14400;
-  /** V.17 short training (T.30 5.3.2: after the first training at a rate, for pages in the same mode). */
+  /**
+   * V.17 short training (T.30 5.3.2: after the first training at a rate, for pages in the same
+   * mode). Set only for V.17: true after TCF trained the rate, false for TCF itself and the
+   * first burst after CTC.
+   */
   shortTrain?: boolean;
 }
 
@@ -29,12 +46,16 @@ export type RxMode =
 /** Commands from T.30 to its front end. Each one is carried out in order. */
 export type FrontEndCommand =
   | { kind: 'set-rx'; mode: RxMode }
-  /** Calling tone (1100 Hz) or called station identification / answer tone (2100 Hz). */
+  /**
+   * Calling tone (1100 Hz) or called station identification / answer tone (2100 Hz). CNG keeps
+   * its cadence until the next transmission; the machine does not wait for its tx-done.
+   */
   | { kind: 'send-tone'; tone: 'cng' | 'ced' }
   /**
    * HDLC frames (address, control, FCF and info, without the FCS: the front end adds it) over
-   * V.21, or at a high-speed rate for ECM. The last frame of the list ends the transmission
-   * (final bit set by the machine in the control field, 0x13; others 0x03).
+   * V.21, or at a high-speed rate for ECM. The last frame of the list ends the transmission.
+   * The machine writes the control field: 0x13 on the final frame of a V.21 command or
+   * response, 0x03 otherwise — ECM FCD and RCP frames are all 0x03 (T.4 Annex A).
    */
   | { kind: 'send-hdlc'; frames: Uint8Array[]; modem: 'v21' | ModemSpec }
   /** TCF: `durationMs` of zeros at the rate (T.30 5.3.6.2.4: 1.5 s ± 10 %). */
@@ -57,7 +78,10 @@ export type FrontEndEvent =
   | { kind: 'image-data'; data: Uint8Array }
   /** The high-speed signal ended (end of TCF or of the page data). */
   | { kind: 'image-end' }
-  /** Everything handed to the front end so far has been sent (time for the next step). */
+  /**
+   * Everything handed to the front end so far has been sent (time for the next step): once
+   * the transmit queue runs dry, so commands given together may share one tx-done.
+   */
   | { kind: 'tx-done' }
   /** The line went away (BYE, socket closed, far end stopped answering). */
   | { kind: 'line-down'; reason: string };
