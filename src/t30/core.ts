@@ -5,7 +5,7 @@
 import { completionCode, completionMessage, type Completion } from './completion.js';
 import { buildFrame, fcfByte, type FcfName } from './fcf.js';
 import type { ModemSpec, RxMode } from './front-end.js';
-import type { ChunkList, MachineInput, Phase, StateName, T30Action, T30State, T30Step, TimerName } from './types.js';
+import type { ChunkList, MachineInput, Phase, StateName, T30Action, T30Result, T30State, T30Step, TimerName } from './types.js';
 
 /** T.30 5.4.3 timer values (ms): T1 35 s ± 5, T2 6 s ± 1, T3 10 s ± 5, T4 3 s ± 15 %, T5 60 s ± 5. */
 export const TIMER_DEFAULTS: Readonly<Record<TimerName, number>> = { T1: 35_000, T2: 6_000, T3: 10_000, T4: 3_000, T5: 60_000 };
@@ -94,18 +94,25 @@ export function imageModem(modem: ModemSpec, longTrain: boolean): ModemSpec {
   return modem.modulation === 'v17' ? { modulation: modem.modulation, bitRate: modem.bitRate, shortTrain: !longTrain } : { modulation: modem.modulation, bitRate: modem.bitRate };
 }
 
-function setResult(d: Draft, completion: Completion, detail?: string): void {
-  if (d.s.result) return;
-  d.s.result = {
+/** A result for `s` as it stands: its pages, where it is, what we know of the far end. */
+export function resultOf(s: T30State, completion: Completion, detail?: string): T30Result {
+  const r = s.remote;
+  return {
     completion,
     code: completionCode(completion),
     message: completionMessage(completion, detail),
-    pages: d.s.pages,
-    phase: d.s.phase,
-    state: d.s.state,
-    ...(d.s.remote.ident ? { remoteIdent: d.s.remote.ident } : {}),
-    ...(d.s.params ? { params: d.s.params } : {}),
+    pages: s.pages,
+    phase: s.phase,
+    state: s.state,
+    ...(r.ident ? { remoteIdent: r.ident } : {}),
+    ...(r.subAddress ? { subAddress: r.subAddress } : {}),
+    ...(r.senderId ? { senderId: r.senderId } : {}),
+    ...(s.params ? { params: s.params } : {}),
   };
+}
+
+function setResult(d: Draft, completion: Completion, detail?: string): void {
+  d.s.result ??= resultOf(d.s, completion, detail);
 }
 
 /** Ends the call with DCN (phase E): hang-up follows when it has left, or after T4 at most. */

@@ -3,7 +3,7 @@
 // commands go to the front end, timers to the clock; progress and the result come out.
 
 import type { Clock, TimerHandle } from '../shared/clock.js';
-import { completionCode, completionMessage } from './completion.js';
+import { resultOf } from './core.js';
 import { fcfName } from './fcf.js';
 import type { T30FrontEnd } from './front-end.js';
 import { createT30, step } from './machine.js';
@@ -144,23 +144,12 @@ export class T30Session {
   }
 
   private internalError(err: unknown): void {
-    const detail = err instanceof Error ? err.message : String(err);
-    const m = this.machine;
     try {
       this.frontEnd.command({ kind: 'hangup' });
     } catch {
       // the line is being released anyway
     }
-    this.end({
-      completion: 'T30_ERR_INTERNAL',
-      code: completionCode('T30_ERR_INTERNAL'),
-      message: completionMessage('T30_ERR_INTERNAL', detail),
-      pages: m.pages,
-      phase: m.phase,
-      state: m.state,
-      ...(m.remote.ident ? { remoteIdent: m.remote.ident } : {}),
-      ...(m.params ? { params: m.params } : {}),
-    });
+    this.end(resultOf(this.machine, 'T30_ERR_INTERNAL', err instanceof Error ? err.message : String(err)));
   }
 
   private report(p: T30Progress): void {

@@ -86,6 +86,9 @@ export interface T30Result {
   phase: Phase;
   state: StateName;
   remoteIdent?: string;
+  /** Receiver: the SUB and SID frames the transmitter sent (inbound routing, sender check). */
+  subAddress?: string;
+  senderId?: string;
   /** The last mode negotiated. */
   params?: T30Params;
 }
