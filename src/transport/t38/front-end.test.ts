@@ -4,7 +4,7 @@
 // FEC, in both T.38 versions, and paced in real time on a ManualClock.
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../shared/clock.js';
-import type { FrontEndCommand, FrontEndEvent, ModemSpec } from '../../t30/index.js';
+import type { FrontEndCommand, FrontEndEvent, ModemSpec, RxMode } from '../../t30/index.js';
 import { T38Error } from './errors.js';
 import { T38FrontEnd, type T38FrontEndOptions } from './front-end.js';
 import { decodeIfp, type IfpPacket, type T38Version } from './ifp.js';
@@ -54,6 +54,7 @@ describe.each([0, 3] as const)('T38FrontEnd pair, T.38 version %i, fast pacing',
   it('send-hdlc over V.21: carrier, frames with crcOk, carrier off; tx-done on the sender', async () => {
     const { clock, a, b, sent } = pair({ fe: { version } });
     const dis = frames('ff 13 80 00 ee f8 80 80 91 80 80 80 18', 'ff 03 40 31 32 33', 'ff 13 20 00');
+    b.fe.command({ kind: 'set-rx', mode: { kind: 'v21' } });
     a.fe.command({ kind: 'send-hdlc', frames: dis, modem: v21 });
     expect(a.events).toEqual([]); // never from inside command()
     await clock.advance(0);
@@ -70,6 +71,7 @@ describe.each([0, 3] as const)('T38FrontEnd pair, T.38 version %i, fast pacing',
 
   it('send-tcf: training, 1.5 s of zeros at the rate, image-end', async () => {
     const { clock, a, b } = pair({ fe: { version } });
+    b.fe.command({ kind: 'set-rx', mode: { kind: 'image', modem: V29_9600 } });
     a.fe.command({ kind: 'send-tcf', modem: V29_9600, durationMs: 1500 });
     await clock.advance(0);
     expect(kinds(b.events).filter((k) => k !== 'image-data')).toEqual(['carrier-on', 'image-end', 'carrier-off']);
@@ -82,6 +84,7 @@ describe.each([0, 3] as const)('T38FrontEnd pair, T.38 version %i, fast pacing',
   it('send-image: the page arrives byte-exact', async () => {
     const { clock, a, b } = pair({ fe: { version } });
     const page = randomBytes(50_000, 1);
+    b.fe.command({ kind: 'set-rx', mode: { kind: 'image', modem: V17_14400 } });
     a.fe.command({ kind: 'send-image', modem: V17_14400, data: page });
     await clock.advance(0);
     expect(imageOf(b.events)).toEqual(page);
@@ -92,6 +95,7 @@ describe.each([0, 3] as const)('T38FrontEnd pair, T.38 version %i, fast pacing',
   it('send-hdlc at a high-speed rate (ECM): 256-octet frames, exact', async () => {
     const { clock, a, b } = pair({ fe: { version } });
     const ecm = Array.from({ length: 12 }, (_, i) => Uint8Array.from([0xff, 0x03, 0x06, i, ...randomBytes(256, 10 + i)]));
+    b.fe.command({ kind: 'set-rx', mode: { kind: 'image-hdlc', modem: V17_14400 } });
     a.fe.command({ kind: 'send-hdlc', frames: ecm, modem: { ...V17_14400, shortTrain: true } });
     await clock.advance(0);
     expect(hdlcOf(b.events)).toEqual(ecm.map((f) => ({ frame: [...f], crcOk: true })));
@@ -111,9 +115,35 @@ describe.each([0, 3] as const)('T38FrontEnd pair, T.38 version %i, fast pacing',
 });
 
 describe('T38FrontEnd pair, behaviour', () => {
-  it('one tx-done for everything queued together; set-rx is applied in order', async () => {
+  it('hears only what T.30 listens for, as a modem would', async () => {
+    const { clock, a, b } = pair();
+    const send = async (cmd: FrontEndCommand, mode: RxMode) => {
+      b.events.length = 0;
+      b.fe.command({ kind: 'set-rx', mode });
+      a.fe.command(cmd);
+      await clock.advance(0);
+      return kinds(b.events);
+    };
+    const dcs: FrontEndCommand = { kind: 'send-hdlc', frames: frames('ff 13 83 00 46'), modem: v21 };
+    expect(await send(dcs, { kind: 'none' })).toEqual([]);
+    expect(await send(dcs, { kind: 'v21' })).toEqual(['carrier-on', 'hdlc', 'carrier-off']);
+    // V.21 frames are heard while listening for image data, without carrier events.
+    expect(await send(dcs, { kind: 'image', modem: V29_9600 })).toEqual(['hdlc']);
+    const tcf: FrontEndCommand = { kind: 'send-tcf', modem: V29_9600, durationMs: 50 }; // 60 octets: one packet
+    expect(await send(tcf, { kind: 'v21' })).toEqual([]);
+    expect(await send(tcf, { kind: 'image', modem: V17_14400 })).toEqual([]);
+    expect(await send(tcf, { kind: 'image-hdlc', modem: V29_9600 })).toEqual(['carrier-on', 'carrier-off']);
+    expect(await send(tcf, { kind: 'image', modem: { ...V29_9600, shortTrain: true } })).toEqual(['carrier-on', 'image-data', 'image-end', 'carrier-off']);
+    const ecm: FrontEndCommand = { kind: 'send-hdlc', frames: frames('ff 03 06 00 11'), modem: V17_14400 };
+    expect(await send(ecm, { kind: 'image', modem: V17_14400 })).toEqual(['carrier-on', 'carrier-off']);
+    expect(await send(ecm, { kind: 'image-hdlc', modem: V17_14400 })).toEqual(['carrier-on', 'hdlc', 'carrier-off']);
+    expect(b.fe.stats().rx.unheard).toBeGreaterThan(0);
+  });
+
+  it('one tx-done for everything queued together; set-rx is applied at once', async () => {
     const { clock, a, b } = pair();
     a.fe.command({ kind: 'set-rx', mode: { kind: 'v21' } });
+    b.fe.command({ kind: 'set-rx', mode: { kind: 'v21' } });
     a.fe.command({ kind: 'send-silence', durationMs: 75 });
     a.fe.command({ kind: 'send-hdlc', frames: frames('ff 13 83'), modem: v21 });
     await clock.advance(0);
@@ -124,6 +154,8 @@ describe('T38FrontEnd pair, behaviour', () => {
 
   it('a whole exchange both ways: DCS + TCF one way, CFR back, page, MCF', async () => {
     const { clock, a, b } = pair();
+    a.fe.command({ kind: 'set-rx', mode: { kind: 'v21' } });
+    b.fe.command({ kind: 'set-rx', mode: { kind: 'image', modem: V17_14400 } }); // V.21 frames are heard in image mode too
     a.fe.command({ kind: 'send-hdlc', frames: frames('ff 03 c1 31', 'ff 13 83 00 46'), modem: v21 });
     a.fe.command({ kind: 'send-silence', durationMs: 75 });
     a.fe.command({ kind: 'send-tcf', modem: V17_14400, durationMs: 1500 });
@@ -154,14 +186,15 @@ describe('T38FrontEnd pair, behaviour', () => {
     const sig = frames('ff 03 c1 31 32', 'ff 13 83 00 46 11 22 33 44 55 66 77 88 99 00');
     const page = randomBytes(30_000, seed);
     const ecm = Array.from({ length: 8 }, (_, i) => Uint8Array.from([0xff, 0x03, 0x06, i, ...randomBytes(256, seed * 100 + i)]));
-    const cmds: FrontEndCommand[] = [
-      { kind: 'send-hdlc', frames: sig, modem: v21 },
-      { kind: 'send-tcf', modem: V17_14400, durationMs: 1500 },
-      { kind: 'send-image', modem: V17_14400, data: page },
-      { kind: 'send-hdlc', frames: ecm, modem: V17_14400 },
-      { kind: 'send-tone', tone: 'cng' },
+    const cmds: [FrontEndCommand, RxMode][] = [
+      [{ kind: 'send-hdlc', frames: sig, modem: v21 }, { kind: 'v21' }],
+      [{ kind: 'send-tcf', modem: V17_14400, durationMs: 1500 }, { kind: 'image', modem: V17_14400 }],
+      [{ kind: 'send-image', modem: V17_14400, data: page }, { kind: 'image', modem: V17_14400 }],
+      [{ kind: 'send-hdlc', frames: ecm, modem: V17_14400 }, { kind: 'image-hdlc', modem: V17_14400 }],
+      [{ kind: 'send-tone', tone: 'cng' }, { kind: 'v21' }],
     ];
-    for (const c of cmds) {
+    for (const [c, mode] of cmds) {
+      b.fe.command({ kind: 'set-rx', mode });
       a.fe.command(c);
       await clock.advance(10);
     }
@@ -185,6 +218,7 @@ describe('T38FrontEnd pair, behaviour', () => {
       link: { drop: (_d, dir, i) => dir === 'a->b' && i === 1 },
     });
     const f = frames(`ff 03 ${'aa '.repeat(60).trim()}`, 'ff 13 83');
+    b.fe.command({ kind: 'set-rx', mode: { kind: 'v21' } });
     a.fe.command({ kind: 'send-hdlc', frames: f, modem: v21 });
     await clock.advance(1000);
     expect(hdlcOf(b.events)).toEqual([{ frame: expect.any(Array), crcOk: false }, { frame: [0xff, 0x13, 0x83], crcOk: true }]);
@@ -193,6 +227,7 @@ describe('T38FrontEnd pair, behaviour', () => {
 
   it('hangup releases the line: the far end reports line-down', async () => {
     const { clock, a, b, link } = pair();
+    b.fe.command({ kind: 'set-rx', mode: { kind: 'v21' } });
     a.fe.command({ kind: 'send-hdlc', frames: frames('ff 13 fb'), modem: v21 });
     a.fe.command({ kind: 'hangup' });
     await clock.advance(0);
@@ -225,6 +260,7 @@ describe('T38FrontEnd pair, behaviour', () => {
       fe: { signalTimeoutMs: 3000, errorCorrection: { scheme: 'none' } },
       link: { drop: (d, dir) => dir === 'a->b' && endsSignal(d) },
     });
+    b.fe.command({ kind: 'set-rx', mode: { kind: 'image', modem: V29_9600 } });
     a.fe.command({ kind: 'send-image', modem: V29_9600, data: randomBytes(3000, 5) });
     await clock.advance(0);
     expect(kinds(b.events).filter((k) => k !== 'image-data')).toEqual(['carrier-on']);
@@ -237,6 +273,7 @@ describe('T38FrontEnd pair, behaviour', () => {
 
   it('localTCF: only the training crosses; the receiver stands in a good TCF', async () => {
     const { clock, a, b, sent } = pair({ fe: { rateManagement: 'localTCF' } });
+    b.fe.command({ kind: 'set-rx', mode: { kind: 'image', modem: V29_9600 } });
     a.fe.command({ kind: 'send-tcf', modem: V29_9600, durationMs: 1500 });
     await clock.advance(0);
     expect(sent.every((d) => decodeIfp(decodeUdptl(d).primary, 0).type === 't30-indicator')).toBe(true);
@@ -271,6 +308,20 @@ function endsSignal(d: Uint8Array): boolean {
 }
 
 describe('T38FrontEnd realtime pacing on a ManualClock', () => {
+  it('a command handed over from the tx-done handler goes out at once', async () => {
+    const clock = new ManualClock();
+    const { a, b } = pair({ clock, fe: { pacing: 'realtime' } });
+    b.fe.command({ kind: 'set-rx', mode: { kind: 'v21' } });
+    let n = 0;
+    a.fe.onEvent((e) => {
+      if (e.kind === 'tx-done' && n++ < 2) a.fe.command({ kind: 'send-hdlc', frames: frames(`ff 13 8${n}`), modem: v21 });
+    });
+    a.fe.command({ kind: 'send-tone', tone: 'cng' });
+    await clock.advance(500 + 2 * 1200);
+    expect(hdlcOf(b.events).map((f) => f.frame[2])).toEqual([0x81, 0x82]);
+    expect(kinds(a.events)).toEqual(['tx-done', 'tx-done', 'tx-done']);
+  });
+
   it('a 1.5 s TCF at 9600 takes 1.5 s of line time after training, not less', async () => {
     const clock = new ManualClock();
     const { a, b } = pair({ clock, fe: { pacing: 'realtime' } });
@@ -279,6 +330,7 @@ describe('T38FrontEnd realtime pacing on a ManualClock', () => {
     a.fe.onEvent((e) => {
       if (e.kind === 'tx-done') doneAt = clock.now() - t0;
     });
+    b.fe.command({ kind: 'set-rx', mode: { kind: 'image', modem: V29_9600 } });
     a.fe.command({ kind: 'send-tcf', modem: V29_9600, durationMs: 1500 });
     await clock.advance(234 + 750); // training (V.29: 234 ms), then half the TCF
     const half = imageOf(b.events).length;
@@ -298,6 +350,7 @@ describe('T38FrontEnd realtime pacing on a ManualClock', () => {
     let doneAt = -1;
     const t0 = clock.now();
     a.fe.onEvent((e) => e.kind === 'tx-done' && (doneAt = clock.now() - t0));
+    b.fe.command({ kind: 'set-rx', mode: { kind: 'v21' } });
     a.fe.command({ kind: 'send-hdlc', frames: frames('ff 13 80 00 ee f8 80 80 91 80 80 80 18'), modem: v21 });
     await clock.advance(5000);
     // 1000 ms of flags + (13 + 2 FCS + 1 flag) octets × 8 / 300 = 426.7 ms
@@ -308,6 +361,7 @@ describe('T38FrontEnd realtime pacing on a ManualClock', () => {
     const t1 = clock.now();
     a.fe.onEvent((e) => e.kind === 'tx-done' && (doneAt = clock.now() - t1));
     const page = randomBytes(18_000, 4); // 10 s at 14400
+    b.fe.command({ kind: 'set-rx', mode: { kind: 'image', modem: V17_14400 } });
     a.fe.command({ kind: 'send-image', modem: V17_14400, data: page });
     await clock.advance(1393 + 5000);
     const sofar = imageOf(b.events).length;

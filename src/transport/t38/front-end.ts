@@ -84,7 +84,7 @@ export class T38FrontEnd implements T30FrontEnd {
   private inCommand = false;
   private txDoneQueued = false;
   private pumping = false;
-  /** The receive mode T.30 asked for (T.38 says what arrives, so nothing is filtered by it). */
+  /** What T.30 listens for (set-rx): signals of other modes are not heard (rx-events.ts). */
   rxMode: RxMode = { kind: 'none' };
   // Receive side.
   private lastActivity: number;
@@ -136,6 +136,7 @@ export class T38FrontEnd implements T30FrontEnd {
     });
     this.rx = new RxEvents({
       emit: (e) => this.emit(e),
+      listening: () => this.rxMode,
       maxFrame: opts.maxFrame ?? 2048,
       localTcf: this.ctx.rateManagement === 'localTCF',
       tcfMs: 1500,
@@ -153,6 +154,12 @@ export class T38FrontEnd implements T30FrontEnd {
   /** Queues a command; bad modem settings throw T38Error('bad_parameter'), nothing else does. */
   command(cmd: FrontEndCommand): void {
     if (this.closed) return;
+    if (cmd.kind === 'set-rx') {
+      // Listening changes at once, also while a transmission is under way (a modem's receiver
+      // is separate from its transmitter).
+      this.rxMode = cmd.mode;
+      return;
+    }
     if (cmd.kind === 'send-tcf' || cmd.kind === 'send-image') checkModem(cmd.modem);
     if (cmd.kind === 'send-hdlc' && cmd.modem !== 'v21') checkModem(cmd.modem);
     this.queue.push(cmd);
@@ -188,6 +195,8 @@ export class T38FrontEnd implements T30FrontEnd {
         const step = this.nextStep(now);
         if (!step) {
           this.idle();
+          // tx-done's handler may have handed over the next command: carry on with it.
+          if (this.queue.length > 0) continue;
           return;
         }
         if (step.hangup) {
@@ -211,10 +220,6 @@ export class T38FrontEnd implements T30FrontEnd {
       }
       const cmd = this.queue.shift();
       if (!cmd) return undefined;
-      if (cmd.kind === 'set-rx') {
-        this.rxMode = cmd.mode;
-        continue;
-      }
       if (!this.busy) this.dueAt = Math.max(this.dueAt, now);
       this.busy = true;
       this.steps = planCommand(cmd, this.ctx);

@@ -2,12 +2,18 @@
 // fields are put back together into frames (crcOk from the fcs-OK/fcs-BAD field, as T.38
 // carries the FCS verdict, not the FCS), t4-non-ecm fields become image data. Loss reported
 // by UDPTL marks the frame in progress bad, so no frame is ever passed on with a hole in it.
-import type { FrontEndEvent } from '../../t30/index.js';
+//
+// Like a modem, the terminal hears what T.30 listens for (set-rx): high-speed signals only in
+// the image mode of their modulation and rate, carrier events only for the mode listened to;
+// V.21 frames are heard in every mode but 'none' (front-end.ts, test/helpers/t30-loopback.ts).
+import type { FrontEndEvent, ModemSpec, RxMode } from '../../t30/index.js';
 import type { IfpPacket, T38DataType, T38Indicator } from './ifp.js';
-import { bitRateOf, modemOfIndicator } from './modems.js';
+import { bitRateOf, dataTypeFor, modemOfIndicator } from './modems.js';
 
 export interface RxEventsOptions {
   emit: (event: FrontEndEvent) => void;
+  /** What T.30 listens for now. */
+  listening: () => RxMode;
   /** Longest HDLC frame kept; longer ones are reported bad, cut at this length. */
   maxFrame: number;
   /** localTCF: a training indicator with no data after it stands for a good TCF of `tcfMs`. */
@@ -19,17 +25,25 @@ export interface RxEventsStats {
   framesOk: number;
   framesBad: number;
   imageBytes: number;
+  /** Packets of signals T.30 was not listening for. */
+  unheard: number;
 }
 
+/** The signal in progress: V.21 or one high-speed modulation and rate. */
+interface Signal {
+  dataType: T38DataType | undefined; // undefined: announced by a training indicator, no data yet
+  modem: ModemSpec | undefined;
+  /** carrier on was reported for it. */
+  carrier: boolean;
+  sawData: boolean;
+}
+
+const sameModem = (a: ModemSpec, b: ModemSpec) => a.modulation === b.modulation && a.bitRate === b.bitRate;
+
 export class RxEvents {
-  readonly stats: RxEventsStats = { framesOk: 0, framesBad: 0, imageBytes: 0 };
-  /** A signal (V.21 flags or a trained high-speed modem) is on. */
-  private carrier = false;
-  private signalType: T38DataType | undefined;
+  readonly stats: RxEventsStats = { framesOk: 0, framesBad: 0, imageBytes: 0, unheard: 0 };
+  private signal: Signal | undefined;
   private lastIndicator: T38Indicator | undefined;
-  /** High-speed training seen and no data since (for localTCF). */
-  private trainedRate = 0;
-  private sawData = false;
   private imageOpen = false;
   private frame: Uint8Array;
   private frameLen = 0;
@@ -41,7 +55,7 @@ export class RxEvents {
 
   /** True while a signal is on (for the caller's signal timeout). */
   get signalOn(): boolean {
-    return this.carrier || this.imageOpen;
+    return this.signal !== undefined;
   }
 
   /** UDPTL gave up packets: whatever frame is being put together has a hole. */
@@ -54,28 +68,35 @@ export class RxEvents {
     else this.data(p);
   }
 
-  /** The signal ended without its end marker arriving (indicator lost, timeout). */
+  /** The signal ended (its end marker, a new signal, or a timeout when the marker was lost). */
   endSignal(): void {
+    const s = this.signal;
+    if (!s) return;
+    this.signal = undefined;
     const e = this.opts.emit;
     if (this.imageOpen) {
       this.imageOpen = false;
       e({ kind: 'image-end' });
-    } else if (this.opts.localTcf && this.trainedRate > 0 && !this.sawData) {
+    } else if (this.opts.localTcf && s.modem && !s.sawData && this.heard(s.modem, 'image')) {
       // T.38 Annex D localTCF: no TCF crosses the network; the receiving side stands in for it.
-      const n = Math.round((this.trainedRate * this.opts.tcfMs) / 8000);
+      const n = Math.round((s.modem.bitRate * this.opts.tcfMs) / 8000);
       this.stats.imageBytes += n;
+      if (!s.carrier) e({ kind: 'carrier', on: true });
+      s.carrier = true;
       e({ kind: 'image-data', data: new Uint8Array(n) });
       e({ kind: 'image-end' });
     }
-    this.trainedRate = 0;
-    this.sawData = false;
     this.frameLen = 0;
     this.frameBad = false;
-    this.signalType = undefined;
-    if (this.carrier) {
-      this.carrier = false;
-      e({ kind: 'carrier', on: false });
-    }
+    if (s.carrier) e({ kind: 'carrier', on: false });
+  }
+
+  /** Whether T.30 listens for this high-speed modem in this mode ('v21' for V.21). */
+  private heard(modem: ModemSpec | 'v21', as: 'image' | 'image-hdlc' | 'carrier'): boolean {
+    const rx = this.opts.listening();
+    if (modem === 'v21') return as === 'carrier' ? rx.kind === 'v21' : rx.kind !== 'none';
+    if (rx.kind !== 'image' && rx.kind !== 'image-hdlc') return false;
+    return (as === 'carrier' || rx.kind === as) && sameModem(rx.modem, modem);
   }
 
   private indicator(ind: T38Indicator): void {
@@ -87,40 +108,62 @@ export class RxEvents {
       this.opts.emit({ kind: 'tone', tone: ind });
       return;
     }
-    if (ind === 'v21-preamble') this.carrierOn('v21');
+    if (ind === 'v21-preamble') this.start({ dataType: 'v21', modem: undefined, carrier: false, sawData: false });
     else {
       const modem = modemOfIndicator(ind);
-      if (!modem) return; // no-signal, or V.8/V.33/V.34 signals T.30 here does not use
-      this.trainedRate = modem.bitRate;
-      this.carrierOn(undefined);
+      // no-signal, or V.8/V.33/V.34 signals that T.30 here does not use
+      if (modem) this.start({ dataType: undefined, modem, carrier: false, sawData: false });
     }
   }
 
-  private carrierOn(type: T38DataType | undefined): void {
-    this.signalType = type;
-    this.carrier = true;
-    this.opts.emit({ kind: 'carrier', on: true });
+  private start(s: Signal): void {
+    this.signal = s;
+    this.carrierIfHeard(s);
+  }
+
+  private carrierIfHeard(s: Signal): void {
+    if (s.carrier) return;
+    const modem = s.dataType === 'v21' ? 'v21' : s.modem;
+    if (modem && this.heard(modem, 'carrier')) {
+      s.carrier = true;
+      this.opts.emit({ kind: 'carrier', on: true });
+    }
   }
 
   private data(p: Extract<IfpPacket, { type: 't30-data' }>): void {
-    if (bitRateOf(p.dataType) === undefined) return; // V.8/V.34 data: not a T.30 signal we use
+    const rate = bitRateOf(p.dataType);
+    if (rate === undefined || p.dataType.startsWith('v33')) return; // V.8/V.33/V.34: not a T.30 modem here
     this.lastIndicator = undefined;
-    if (this.carrier && this.signalType !== undefined && this.signalType !== p.dataType) this.endSignal();
-    if (!this.carrier) this.carrierOn(p.dataType);
-    this.signalType = p.dataType;
-    this.sawData = true;
+    const modem: ModemSpec | 'v21' = p.dataType === 'v21' ? 'v21' : modemOfDataType(p.dataType);
+    let s = this.signal;
+    if (s && ((s.dataType !== undefined && s.dataType !== p.dataType) || (s.dataType === undefined && dataTypeFor(s.modem!) !== p.dataType))) {
+      this.endSignal(); // a different modulation: the old signal is over, its end lost
+      s = undefined;
+    }
+    if (!s) {
+      s = { dataType: p.dataType, modem: modem === 'v21' ? undefined : modem, carrier: false, sawData: false };
+      this.signal = s;
+    }
+    s.dataType = p.dataType;
+    s.sawData = true;
+    this.carrierIfHeard(s);
+    const hdlcHeard = this.heard(modem, 'image-hdlc');
+    const imageHeard = modem !== 'v21' && this.heard(modem, 'image');
     const e = this.opts.emit;
     for (const f of p.fields) {
       switch (f.type) {
         case 'hdlc-data':
+          if (!hdlcHeard) break;
           if (f.data) this.append(f.data);
           break;
         case 'hdlc-fcs-OK':
         case 'hdlc-fcs-BAD':
         case 'hdlc-fcs-OK-sig-end':
         case 'hdlc-fcs-BAD-sig-end':
-          if (f.data) this.append(f.data);
-          this.endFrame(f.type === 'hdlc-fcs-OK' || f.type === 'hdlc-fcs-OK-sig-end');
+          if (hdlcHeard) {
+            if (f.data) this.append(f.data);
+            this.endFrame(f.type === 'hdlc-fcs-OK' || f.type === 'hdlc-fcs-OK-sig-end');
+          } else this.stats.unheard++;
           if (f.type.endsWith('sig-end')) this.endSignal();
           break;
         case 'hdlc-sig-end':
@@ -128,11 +171,13 @@ export class RxEvents {
           break;
         case 't4-non-ecm-data':
         case 't4-non-ecm-sig-end':
-          this.imageOpen = true;
-          if (f.data) {
-            this.stats.imageBytes += f.data.length;
-            e({ kind: 'image-data', data: f.data });
-          }
+          if (imageHeard) {
+            this.imageOpen = true;
+            if (f.data) {
+              this.stats.imageBytes += f.data.length;
+              e({ kind: 'image-data', data: f.data });
+            }
+          } else this.stats.unheard++;
           if (f.type === 't4-non-ecm-sig-end') this.endSignal();
           break;
         default:
@@ -167,4 +212,9 @@ export class RxEvents {
     else this.stats.framesBad++;
     this.opts.emit({ kind: 'hdlc', frame, crcOk });
   }
+}
+
+function modemOfDataType(t: T38DataType): ModemSpec {
+  const m = /^v(27|29|17)-(\d+)$/.exec(t)!;
+  return { modulation: m[1] === '27' ? 'v27ter' : m[1] === '29' ? 'v29' : 'v17', bitRate: Number(m[2]) as ModemSpec['bitRate'] };
 }

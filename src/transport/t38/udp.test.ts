@@ -60,6 +60,7 @@ describe('UDP transport', () => {
     const events: FrontEndEvent[] = [];
     const done = new Promise<void>((resolve) => feB.onEvent((e) => (events.push(e), e.kind === 'image-end' && resolve())));
     const page = Uint8Array.from({ length: 5000 }, (_, i) => (i * 13) & 0xff);
+    feB.command({ kind: 'set-rx', mode: { kind: 'image', modem: { modulation: 'v29', bitRate: 9600 } } });
     feA.command({ kind: 'send-image', modem: { modulation: 'v29', bitRate: 9600 }, data: page });
     await done;
     const data = events.flatMap((e) => (e.kind === 'image-data' ? [...e.data] : []));

@@ -3,7 +3,7 @@
 // the front end, no single datagram may take long, and memory stays within the fixed bounds.
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../shared/clock.js';
-import type { FrontEndEvent } from '../../t30/index.js';
+import type { FrontEndEvent, RxMode } from '../../t30/index.js';
 import { T38Error } from './errors.js';
 import { T38FrontEnd } from './front-end.js';
 import { DATA_TYPES, decodeIfp, encodeIfp, FIELD_TYPES, INDICATORS, type IfpField, type IfpPacket } from './ifp.js';
@@ -117,6 +117,9 @@ describe('UDPTL/IFP fuzz', () => {
       timing.run(() => rx.receive(d));
       timing.run(() => transport.push(d));
       if (i % 500 === 0) {
+        // Listen for something else now and then: every path of the receiver gets its share.
+        const modes: RxMode[] = [{ kind: 'v21' }, { kind: 'image-hdlc', modem: { modulation: 'v17', bitRate: 14400 } }, { kind: 'image', modem: { modulation: 'v29', bitRate: 9600 } }];
+        fe.command({ kind: 'set-rx', mode: modes[(i / 500) % 3]! });
         await clock.advance(250); // reorder and signal timers
         const held = rx.held;
         expect(held.packets).toBeLessThanOrEqual(rx.capacity);
@@ -162,6 +165,7 @@ describe('UDPTL/IFP fuzz', () => {
     const fe = new T38FrontEnd({ transport, clock, pacing: 'fast', maxFrame: 300, idleTimeoutMs: 0 });
     const events: FrontEndEvent[] = [];
     fe.onEvent((e) => events.push(e));
+    fe.command({ kind: 'set-rx', mode: { kind: 'v21' } });
     const sender = new UdptlSender({ errorCorrection: { scheme: 'none' } });
     const chunk = new Uint8Array(200).fill(0x7e);
     for (let i = 0; i < 5000; i++) transport.push(sender.packetize(encodeIfp({ type: 't30-data', dataType: 'v21', fields: [{ type: 'hdlc-data', data: chunk }] }, 0)));
