@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { runLoopbackCall, type LoopbackCall } from '../../test/helpers/t30-loopback.js';
-import { noise, textPage } from '../../test/vectors/synthetic-pages.js';
+import { noise, rng, textPage } from '../../test/vectors/synthetic-pages.js';
 import { firstDifference, type Bitmap } from '../codecs/index.js';
 import { ALL_RESOLUTIONS, widthPixels, type Coding, type PaperWidth, type Resolution } from './modes.js';
 import type { T30Params } from './negotiate.js';
@@ -201,3 +201,40 @@ describe('loopback: long calls and damage on the line', () => {
     expect(call.answerer).toMatchObject({ completion: 'T30_ERR_CALLDROPPED', code: -3108, pages: 1 });
   });
 });
+
+describe('loopback: a noisy line', () => {
+  // Frames and image data are dropped or corrupted at random (tx-done and the line itself stay
+  // reliable, as the front-end contract promises; nothing arrives twice, as on a real line).
+  // Every call must end on both sides without an internal error, and a success must mean
+  // every page arrived intact.
+  const seeds = Array.from({ length: 24 }, (_, i) => ({ seed: i + 1, ecm: i % 2 === 0 }));
+  it.each(seeds)('seed $seed ecm=$ecm', async ({ seed, ecm }) => {
+    const rand = rng(seed);
+    const source = pages(3, 120);
+    const call = await runLoopbackCall(
+      { source, ecm },
+      {},
+      {
+        limitMs: 3_600_000,
+        tamper: (_to, e) => {
+          if (e.kind === 'tx-done' || e.kind === 'line-down') return e;
+          const r = rand();
+          if (r < 0.04) return null;
+          if (r < 0.08 && e.kind === 'hdlc') return { ...e, crcOk: false };
+          if (r < 0.1 && e.kind === 'image-data') return { ...e, data: e.data.map((b) => b ^ 0x24) };
+          return e;
+        },
+      },
+    );
+    for (const r of [call.caller, call.answerer]) expect(r.completion, r.message).not.toBe('T30_ERR_INTERNAL');
+    if (call.caller.code === 0) {
+      expect(call.caller.pages).toBe(3);
+      expect(call.confirmed).toEqual([0, 1, 2]);
+    }
+    if (call.answerer.code === 0) {
+      expect(call.received.length).toBeGreaterThanOrEqual(call.caller.pages);
+      if (ecm) call.received.forEach((p, i) => expect(firstDifference(p.bitmap!, source.drawn[i]!), `page ${i}`).toBeNull());
+    }
+  });
+});
+

@@ -203,6 +203,8 @@ export function step(state: T30State, input: T30Input): T30Step {
       break;
     case 'hdlc': {
       if (!input.crcOk) {
+        // T2 restarts when flags are heard (T.30 timer T2): the far end is still there.
+        if (d.running('T2')) d.startTimer('T2');
         dispatch(d, { kind: 'bad-frame' });
         break;
       }

@@ -4,7 +4,7 @@
 
 import { appendChunk, disconnect, finish, imageModem, repeatLast, type Draft, type Handler } from './core.js';
 import { fcdFrame, RCP_REPEATS, rcpFrame, splitBlocks } from './ecm.js';
-import { isPostMessage, type PostMessage } from './fcf.js';
+import { isPostMessage, withoutInterrupt, type PostMessage } from './fcf.js';
 import { chooseMode, samePageFormat } from './negotiate.js';
 import { codePage } from './page-coding.js';
 import { answerer, answererPhaseBFrame, caller, formatsFor, processDcs } from './phase-b.js';
@@ -121,11 +121,15 @@ const F_DOC_NON_ECM: Handler = (d, input) => {
       const f = input.frame;
       if (!f.final) return;
       if (isPostMessage(f.name) && f.name !== 'NULL') {
+        // The command we just answered, and no sign of a page since: our answer was lost.
+        if (!rx.chunks && !rx.imageSeen && rx.response && rx.next === withoutInterrupt(f.name)) {
+          repeatLast(d);
+          return d.goto('III_Q', 'D');
+        }
+        // Otherwise the page ended without its end of signal, or never came: judge what there
+        // is (nothing is a bad page: RTN, so the transmitter sends it again).
         d.setRx({ kind: 'v21' });
-        // Data but no end of signal: the page ended badly. No data: our response was lost.
-        if (rx.chunks) return onNonEcmPageEnd(d, f.name);
-        if (rx.response) return repeatLast(d);
-        return disconnect(d, 'T30_ERR_RX_INVALCMD', `${f.name} before any page`);
+        return onNonEcmPageEnd(d, f.name);
       }
       if (f.name === 'DCS') return processDcs(d, f.info);
       if (f.name === 'DCN') return finish(d, 'T30_ERR_RX_DCNDATA');

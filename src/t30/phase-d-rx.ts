@@ -176,7 +176,11 @@ function answerPps(d: Draft, pps: Pps): void {
   d.goto('F_POST_RCP_MCF', 'D');
 }
 
-/** Final frames after an ECM burst (F_DOC_ECM, F_POST_DOC_ECM, F_POST_RCP_PPR). */
+/**
+ * Final frames after an ECM burst (F_DOC_ECM, F_POST_DOC_ECM, F_POST_RCP_PPR). No CRP here: a
+ * corrupt frame may be the tail of the burst (a late RCP) rather than the PPS; T4 at the
+ * transmitter repeats a lost PPS.
+ */
 export function postDocEcmFrame(d: Draft, input: FrameInput): void {
   const f = input.frame;
   const rx = d.s.rx!;
@@ -222,9 +226,6 @@ const F_POST_DOC_ECM: Handler = (d, input) => {
   switch (input.kind) {
     case 'timeout':
       if (input.timer === 'T2') disconnect(d, 'T30_ERR_RX_T2EXPMPS');
-      return;
-    case 'bad-frame':
-      if (answerer(d).crp) d.sendFcf('CRP', false);
       return;
     case 'frame':
       if (input.frame.final && input.frame.name !== 'RCP') postDocEcmFrame(d, input);

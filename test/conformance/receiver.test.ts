@@ -155,7 +155,7 @@ describe('MR-NE-04 page quality and the end of the call', () => {
     const dut = answerer();
     toPage(dut);
     dut.feed(highSpeed(encodeMH(PAGE)));
-    const crp = dut.check('MR-NE-04.04 CRP', frame('FF C8 F4', false), ['hdlc v21 CRP']);
+    const crp = dut.check('MR-NE-04.04 CRP (T2 restarts: something was heard)', frame('FF C8 F4', false), ['start T2 6000', 'hdlc v21 CRP']);
     expect(sentFrames(crp)).toEqual(['FF C8 58']);
     dut.check('MR-NE-04.05 EOP', frame('FF C8 F4'), ['stop T2', 'received 0 perfect', 'hdlc v21 MCF']);
   });
