@@ -123,6 +123,7 @@ const F_DOC_NON_ECM: Handler = (d, input) => {
       if (isPostMessage(f.name) && f.name !== 'NULL') {
         // The command we just answered, and no sign of a page since: our answer was lost.
         if (!rx.chunks && !rx.imageSeen && rx.response && rx.next === withoutInterrupt(f.name)) {
+          d.stopTimer('T2');
           repeatLast(d);
           return d.goto('III_Q', 'D');
         }

@@ -151,6 +151,19 @@ describe('MR-NE-04 page quality and the end of the call', () => {
     dut.check('MR-NE-04.03', frame('FF C8 F4'), ['stop T4', 'hdlc v21 MCF']);
   });
 
+  it('tells a repeated command from a page that never came', () => {
+    const dut = answerer();
+    toPage(dut);
+    dut.feed(highSpeed(encodeMH(PAGE)), frame('FF C8 F2'), txDone);
+    dut.check('MR-NE-04.10 MPS again, no page since: MCF again, then listen for the page', [frame('FF C8 F2'), txDone], [
+      'stop T2',
+      'hdlc v21 MCF',
+      'rx image v27ter/4800',
+      'start T2 6000',
+    ]);
+    dut.check('MR-NE-04.11 EOP without its page: RTN, not MCF', frame('FF C8 F4'), ['rx v21', 'stop T2', 'hdlc v21 RTN']);
+  });
+
   it('asks CRP for a corrupt command, then answers it', () => {
     const dut = answerer();
     toPage(dut);
