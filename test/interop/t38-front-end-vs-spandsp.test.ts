@@ -4,12 +4,9 @@
 // (indicators, V.21 HDLC, TCF, non-ECM image data, sig-end, pacing) from our T.30 machine:
 // when t38-ours-vs-spandsp fails and this passes, look in src/t30.
 //
-// Known bug (found here): T38FrontEnd hands HDLC octets between IFP and T.30 as they stand in
-// the IFP packet (first bit in bit 7), while T.30 frames are written first bit in bit 0
-// (src/t30/fcf.ts, spandsp's convention; spandsp's t38_terminal bit-reverses each octet both
-// ways). Until it is fixed, `hdlcBitOrderShim` reverses the frames around the front end, and
-// the first test below, which checks the front end alone, is expected to fail: when it starts
-// passing, drop the shim and its `.fails`.
+// Known bug found here (known-bugs.ts): T38FrontEnd passes HDLC octets in IFP bit order. The
+// first test checks the front end alone and is expected to fail while the bug lasts; the
+// others go through hdlcBitOrderShim.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +17,7 @@ import { readTiff } from '../../src/documents/tiff-read.js';
 import { ManualClock } from '../../src/shared/clock.js';
 import type { FrontEndEvent, ModemSpec, T30FrontEnd } from '../../src/t30/index.js';
 import { openUdpTransport, T38FrontEnd } from '../../src/transport/t38/index.js';
+import { hdlcBitOrderShim } from './known-bugs.js';
 import { LockstepTransport, ourParty } from './lockstep-transport.js';
 import { SpandspPeer, type LockstepParty } from './peer.js';
 import { buildPeer, INTEROP_REQUIRED } from './spandsp/build.js';
@@ -39,22 +37,6 @@ const fcfOf = (f: Uint8Array) => f[2]! & 0xfe;
 const DCS_FIF = [0x00, 0x62, 0x70];
 // DIS: bit 10 ready to receive, bits 11/12/14 V.27ter+V.29+V.17, bit 15 fine, scan time 0 ms; MH only.
 const DIS_FIF = [0x00, 0x6e, 0x70];
-
-const reverseOctets = (f: Uint8Array): Uint8Array =>
-  f.map((b) => {
-    let r = 0;
-    for (let i = 0; i < 8; i++) r |= ((b >> i) & 1) << (7 - i);
-    return r;
-  });
-
-/** The known-bug workaround (see the top of the file): frames bit-reversed on the way in and out. */
-function hdlcBitOrderShim(fe: T38FrontEnd): T30FrontEnd {
-  return {
-    command: (c) => fe.command(c.kind === 'send-hdlc' ? { ...c, frames: c.frames.map(reverseOctets) } : c),
-    onEvent: (h) => fe.onEvent((e) => h(e.kind === 'hdlc' ? { ...e, frame: reverseOctets(e.frame) } : e)),
-    close: () => fe.close(),
-  };
-}
 
 /** One call between a scripted front end of ours and the peer, stepped by `until`. */
 class Script {
