@@ -7,11 +7,10 @@ import { ERRORS, outcomeMessage, type ErrorName } from '../shared/errors.js';
 const COMPLETIONS = {
   T30_ERR_OK: ['OK', ''],
   T30_ERR_T1_EXPIRED: ['NO_FAX_MACHINE', 'T1 expired before the other side identified itself'],
-  T30_ERR_T3_EXPIRED: ['PAGE_FAILED', 'T3 expired waiting for operator intervention'],
-  T30_ERR_CANNOT_TRAIN: ['TRAINING_FAILED', 'the receiver failed training (FTT) at every rate'],
+  T30_ERR_CANNOT_TRAIN: ['TRAINING_FAILED', 'every training check was answered FTT'],
   T30_ERR_INCOMPATIBLE: ['INCOMPATIBLE_RECEIVER', 'the far end is not compatible'],
   T30_ERR_RX_INCAPABLE: ['INCOMPATIBLE_RECEIVER', 'the far end is not able to receive'],
-  T30_ERR_TX_INCAPABLE: ['INCOMPATIBLE_RECEIVER', 'the far end wants to receive, we only receive'],
+  T30_ERR_TX_INCAPABLE: ['INCOMPATIBLE_RECEIVER', 'the far end is not able to transmit (it sent DIS/DTC, not DCS)'],
   T30_ERR_NORESSUPPORT: ['INCOMPATIBLE_RECEIVER', 'the far end cannot receive at the resolution of the document'],
   T30_ERR_NOSIZESUPPORT: ['INCOMPATIBLE_RECEIVER', 'the far end cannot receive at the page size of the document'],
   T30_ERR_UNEXPECTED: ['PAGE_FAILED', 'unexpected message received'],

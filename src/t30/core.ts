@@ -7,7 +7,11 @@ import { buildFrame, fcfByte, type FcfName } from './fcf.js';
 import type { ModemSpec, RxMode } from './front-end.js';
 import type { ChunkList, MachineInput, Phase, StateName, T30Action, T30Result, T30State, T30Step, TimerName } from './types.js';
 
-/** T.30 5.4.3 timer values (ms): T1 35 s ± 5, T2 6 s ± 1, T3 10 s ± 5, T4 3 s ± 15 %, T5 60 s ± 5. */
+/**
+ * T.30 5.4.3 timer values (ms): T1 35 s ± 5, T2 6 s ± 1, T3 10 s ± 5, T4 3 s ± 15 %, T5 60 s ± 5.
+ * T3 (alerting an operator after PIP/PIN) is never started: there is no operator, so PIP is
+ * taken as MCF and PIN as RTN straight away.
+ */
 export const TIMER_DEFAULTS: Readonly<Record<TimerName, number>> = { T1: 35_000, T2: 6_000, T3: 10_000, T4: 3_000, T5: 60_000 };
 
 /** Silence between our own transmissions of different modulations (T.30 5.3.2: 75 ms ± 20). */

@@ -130,7 +130,7 @@ const D_POST_TCF: Handler = (d, input) => {
     case 'FTT':
       d.stopTimer('T4');
       d.s.retries = 0;
-      if (!fallBack(d)) return disconnect(d, 'T30_ERR_CANNOT_TRAIN', `FTT down to ${d.s.params!.modem.bitRate} bit/s`);
+      if (!fallBack(d)) return disconnect(d, 'T30_ERR_CANNOT_TRAIN', `the last at ${d.s.params!.modem.bitRate} bit/s`);
       return sendDcs(d);
     case 'DIS':
       // They did not hear our DCS; say it again.

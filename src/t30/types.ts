@@ -120,7 +120,7 @@ export interface PageSource {
 export interface CommonConfig {
   /** Our identification (TSI or CSI): up to 20 printable characters. */
   ident?: string;
-  /** NSF/NSS FIF to send (T.35 country code first), raw. */
+  /** Answerer: an NSF FIF to send before CSI/DIS (T.35 country code first), raw. The caller sends no NSS. */
   nsf?: Uint8Array;
   modems?: ModemSupport;
   ecm?: boolean;
