@@ -1,0 +1,109 @@
+// One fax call over any T.30 front end (T.38 today, audio modems later): the prepared pages as
+// T.30's source, progress and the result mapped onto the FaxLine contract, and the receiving
+// side that turns accepted pages into TIFF class F.
+import type { Clock } from '../shared/clock.js';
+import { ERRORS } from '../shared/errors.js';
+import { writeTiffF } from '../documents/tiff-f.js';
+import { T30Session, type PageSource, type ReceivedPage, type T30FrontEnd, type T30Result } from '../t30/index.js';
+import type { Bitmap } from '../codecs/index.js';
+import type { CallDetail, CallProgress, CallRequest, CallResult } from './line.js';
+import { pageSource } from './page-source.js';
+
+export interface T30Options {
+  /** Error correction mode offered (default true). */
+  ecm?: boolean;
+  /** Highest rate to start training at (default 14400). */
+  maxBitRate?: number;
+}
+
+/** Sends the request's pages from `firstPage` on, over `frontEnd`. */
+export async function sendOverFrontEnd(
+  req: CallRequest, progress: CallProgress, signal: AbortSignal, frontEnd: T30FrontEnd, clock: Clock, o: T30Options = {},
+): Promise<CallResult> {
+  const started = clock.now();
+  const offset = req.firstPage - 1;
+  const all = pageSource(req.pages);
+  const source: PageSource = {
+    count: req.pages.count - offset,
+    formats: (i) => all.formats!(i + offset),
+    get: (i, params) => all.get(i + offset, params),
+  };
+  let transmitting = false;
+  const session = new T30Session({
+    config: { role: 'caller', source, ident: req.ident, ecm: o.ecm ?? true, ...(o.maxBitRate ? { maxBitRate: o.maxBitRate } : {}) },
+    frontEnd,
+    clock,
+    onProgress: (p) => {
+      if (p.kind === 'negotiated' && !transmitting) {
+        transmitting = true;
+        progress.stage('transmitting');
+      } else if (p.kind === 'page-confirmed') {
+        progress.pageConfirmed(req.firstPage + p.page);
+      }
+    },
+  });
+  const onAbort = () => session.abort('the service is stopping');
+  signal.addEventListener('abort', onAbort, { once: true });
+  progress.stage('dialing');
+  session.start();
+  const result = await session.result;
+  signal.removeEventListener('abort', onAbort);
+  frontEnd.close();
+  return {
+    code: result.code,
+    message: result.message,
+    lastConfirmedPage: offset + result.pages,
+    aborted: signal.aborted && result.code !== 0,
+    detail: detailOf(result, clock.now() - started),
+  };
+}
+
+export function detailOf(result: T30Result, durationMs: number): CallDetail {
+  const p = result.params;
+  return {
+    t30Code: result.completion,
+    phase: result.phase,
+    durationMs,
+    ...(result.remoteIdent ? { remoteIdent: result.remoteIdent } : {}),
+    ...(p ? { bitRate: p.modem.bitRate, modulation: p.modem.modulation, ecm: p.ecm, compression: p.coding, resolution: p.resolution } : {}),
+  };
+}
+
+export interface ReceivedFax {
+  result: T30Result;
+  pages: ReceivedPage[];
+  /** The accepted pages as TIFF class F (MMR), or null when none arrived. */
+  tiff: { data: Buffer; pageCount: number; width: number; xDpi: number; yDpi: number } | null;
+}
+
+/** Answers a call on `frontEnd` and collects the pages. */
+export async function receiveOverFrontEnd(frontEnd: T30FrontEnd, clock: Clock, o: T30Options & { ident: string; onPage?: (page: ReceivedPage) => void }): Promise<ReceivedFax> {
+  const pages: ReceivedPage[] = [];
+  const session = new T30Session({
+    config: { role: 'answerer', ident: o.ident, ecm: o.ecm ?? true },
+    frontEnd,
+    clock,
+    onProgress: (p) => {
+      if (p.kind !== 'page-received') return;
+      pages.push(p.page);
+      o.onPage?.(p.page);
+    },
+  });
+  session.start();
+  const result = await session.result;
+  frontEnd.close();
+  return { result, pages, tiff: receivedTiff(pages) };
+}
+
+export function receivedTiff(pages: ReceivedPage[]): ReceivedFax['tiff'] {
+  const decoded = pages.filter((p): p is ReceivedPage & { bitmap: Bitmap } => p.bitmap !== undefined);
+  const first = decoded[0];
+  if (!first) return null;
+  const data = writeTiffF(decoded.map((p) => ({ bitmap: p.bitmap, xDpi: p.params.xDpi, yDpi: p.params.yDpi })), { compression: 'mmr' });
+  return { data, pageCount: decoded.length, width: first.bitmap.width, xDpi: first.params.xDpi, yDpi: first.params.yDpi };
+}
+
+/** A result for a call that never reached T.30 (the line could not be opened). */
+export function lineFailure(req: CallRequest, message: string): CallResult {
+  return { code: ERRORS.CALL_REJECTED.code, message, lastConfirmedPage: req.firstPage - 1, aborted: false, detail: {} };
+}
