@@ -23,7 +23,7 @@ import {
 /** Longest FIF we write or read (bits 1–128). */
 const MAX_OCTETS = 16;
 
-export function testBit(fif: Uint8Array, bit: number): boolean {
+function testBit(fif: Uint8Array, bit: number): boolean {
   const i = (bit - 1) >>> 3;
   return i < fif.length && (fif[i]! & (1 << ((bit - 1) & 7))) !== 0;
 }

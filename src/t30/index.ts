@@ -7,7 +7,6 @@ export {
   RESOLUTIONS,
   ALL_RESOLUTIONS,
   widthPixels,
-  paperForPixels,
   ratesFor,
   type Coding,
   type ModemSupport,

@@ -87,14 +87,20 @@ describe('loopback: negotiation', () => {
     }
   });
 
-  it('uses EOM and a new DCS when the next page needs another resolution', async () => {
+  it.each([false, true])('uses EOM and a new DCS when the next page needs another resolution (ecm=%s)', async (ecm) => {
     const source = pages(3, 80);
     source.formats = (i) => ({ resolutions: [i === 0 ? 'R8_FINE' : 'R16_SUPERFINE'], widths: ['a4'] });
-    const call = await runLoopbackCall({ source, ecm: false });
+    const call = await runLoopbackCall({ source, ecm });
     expectDelivered(call, source, 3);
     expect(call.received.map((p) => p.params.resolution)).toEqual(['R8_FINE', 'R16_SUPERFINE', 'R16_SUPERFINE']);
     const sent = call.log.flatMap((e) => (e.side === 'caller' && e.p.kind === 'frame' && e.p.direction === 'tx' ? [e.p.name] : []));
-    expect(sent.filter((n) => ['MPS', 'EOP', 'EOM', 'DCS'].includes(n))).toEqual(['DCS', 'EOM', 'DCS', 'MPS', 'EOP']);
+    if (ecm) {
+      // The post-message commands ride in PPS: count the DCS exchanges and the pages' PPS.
+      expect(sent.filter((n) => n === 'DCS')).toHaveLength(2);
+      expect(sent.filter((n) => n === 'PPS')).toHaveLength(3);
+    } else {
+      expect(sent.filter((n) => ['MPS', 'EOP', 'EOM', 'DCS'].includes(n))).toEqual(['DCS', 'EOM', 'DCS', 'MPS', 'EOP']);
+    }
   });
 
   it('sends 64-octet ECM frames when told to', async () => {

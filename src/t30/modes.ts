@@ -65,12 +65,6 @@ export function widthPixels(paper: PaperWidth, resolution: Resolution): number {
   return WIDTH_PELS[RESOLUTIONS[resolution].xClass][paper];
 }
 
-/** The paper width a pel count means at a resolution, or undefined when it is none of them. */
-export function paperForPixels(pixels: number, resolution: Resolution): PaperWidth | undefined {
-  const row = WIDTH_PELS[RESOLUTIONS[resolution].xClass];
-  return (Object.keys(row) as PaperWidth[]).find((p) => row[p] === pixels);
-}
-
 /** One step of the fallback sequence with its DCS rate code (bits 11, 12, 13, 14 as bits 0–3). */
 export interface RateStep {
   modem: ModemSpec;
