@@ -5,6 +5,8 @@ import { serveCommand } from './serve.js';
 import { accountsCommand } from './accounts.js';
 import { webhookListenCommand } from './webhook-listen.js';
 import { renderCommand } from './render.js';
+import { sendCommand } from './send.js';
+import { receiveCommand } from './receive.js';
 
 export const USAGE = `usage: faxstack <command> [options]
 
@@ -15,6 +17,11 @@ commands:
   render FILE... --out OUT.tif [--quality Low|Standard|HD] [--pages 1-3,5] [--compression mh|mr|mmr]
         [--subject S --from-name N --to-name N --message M] [--preview-dir DIR] [--json]
         turn documents into the fax pages a machine would print (TIFF class F)
+  send FILE... --via udptl://HOST:PORT [--quality Low|Standard|HD] [--pages 1-3] [--ecm on|off]
+        [--max-rate 14400|12000|9600|7200|4800|2400] [--ident TSI] [--timeout S] [--json]
+        send a fax over T.38 (UDPTL)
+  receive --listen udptl://HOST:PORT --out DIR [--ecm on|off] [--ident CSI] [--json]
+        answer one T.38 fax call and write its pages as TIFF class F
   accounts create NAME [--data ./data] [--balance DOLLARS] [--fax-number E164] [--webhook-url URL] [--json]
         create an account and print its live and test keys (shown once)
   webhook-listen [--port 9000] [--host 127.0.0.1] [--secret SECRET]
@@ -30,6 +37,10 @@ export async function main(argv: string[]): Promise<number | void> {
       return accountsCommand(rest);
     case 'render':
       return renderCommand(rest);
+    case 'send':
+      return sendCommand(rest);
+    case 'receive':
+      return receiveCommand(rest);
     case 'webhook-listen':
       return webhookListenCommand(rest);
     case undefined:

@@ -1,15 +1,15 @@
 // `faxstack render FILE... --out OUT.tif`: the document pipeline from the command line — every
 // file rendered as the service would send it (cover page, header line, page selections) and
 // written as one TIFF class F file, optionally with a PNG preview of each page.
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { basename, join } from 'node:path';
-import { closeRenderPool, composeFax, type FaxDocument } from '../documents/pipeline.js';
-import { countPages, parsePageSelection, selectPages, sniffFormat } from '../documents/index.js';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { closeRenderPool, composeFax } from '../documents/pipeline.js';
 import type { RenderQuality } from '../documents/layout.js';
 import { previewPng } from '../documents/preview.js';
 import { writeTiffF } from '../documents/tiff-f.js';
 import { FaxError } from '../shared/errors.js';
 import { args, str, UsageError } from './main.js';
+import { loadDocuments } from './documents.js';
 
 export const RENDER_USAGE = `usage: faxstack render FILE... --out OUT.tif [--quality Low|Standard|HD] [--pages 1-3,5]...
                        [--compression mh|mr|mmr] [--subject S] [--from-name N] [--to-name N] [--message M]
@@ -58,9 +58,6 @@ export async function renderCommand(argv: string[], io: RenderIo = { stdout: pro
   if (!quality) throw new UsageError(`--quality must be Low, Standard or HD, got ${JSON.stringify(values.quality)}`);
   const compression = COMPRESSIONS.find((c) => c === str(values.compression).toLowerCase());
   if (!compression) throw new UsageError(`--compression must be mh, mr or mmr, got ${JSON.stringify(values.compression)}`);
-  if (pagesArg.length > 1 && pagesArg.length !== positionals.length) {
-    throw new UsageError(`--pages is given ${pagesArg.length} times for ${positionals.length} files: give it once (all files) or once per file`);
-  }
   const json = values.json === true;
 
   const fail = (err: FaxError): number => {
@@ -70,21 +67,7 @@ export async function renderCommand(argv: string[], io: RenderIo = { stdout: pro
   };
 
   try {
-    const documents: FaxDocument[] = [];
-    for (const [i, file] of positionals.entries()) {
-      const field = basename(file);
-      let bytes: Buffer;
-      try {
-        bytes = await readFile(file);
-      } catch (err) {
-        throw new FaxError('IMAGE_NOT_FOUND', `${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-      }
-      const format = sniffFormat(bytes);
-      if (!format) throw new FaxError('INVALID_FILE_FORMAT', `${field} is not a PDF, TIFF, PNG, JPEG, GIF, WebP, BMP or text file`);
-      const count = countPages(bytes, format);
-      const selection = pagesArg.length === 0 ? null : parsePageSelection(pagesArg.length === 1 ? pagesArg[0] : pagesArg[i], '--pages');
-      documents.push({ bytes, format, pages: selectPages(selection, count, field) });
-    }
+    const documents = await loadDocuments(positionals, pagesArg);
     const now = io.now?.() ?? new Date();
     const coverFields = {
       subject: str(values.subject) || undefined,

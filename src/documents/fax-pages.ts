@@ -42,3 +42,17 @@ function decodeDirectory(tiff: Uint8Array, dir: TiffDirectory, index: number): B
   }
   return readTiff(tiff)[index]!.bitmap;
 }
+
+/** Pages already in memory (a freshly rendered fax). */
+export function faxPagesFromBitmaps(pages: readonly Bitmap[], xDpi: number, yDpi: number): FaxPages {
+  const first = pages[0];
+  if (!first) throw new FaxError('TIFF_EMPTY', 'the fax has no pages');
+  return {
+    count: pages.length, width: first.width, xDpi, yDpi,
+    page(index: number): Bitmap {
+      const p = pages[index];
+      if (!p) throw new RangeError(`page ${index} of ${pages.length}`);
+      return p;
+    },
+  };
+}

@@ -1,0 +1,62 @@
+// `faxstack send` and `faxstack receive` as real processes over real UDP on 127.0.0.1, paced in
+// real time as on a real line (a one-page fax takes about 13 s): the --json lines of both ends
+// agree and the received TIFF holds the page.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createSocket } from 'node:dgram';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { countBlack } from '../../src/codecs/index.js';
+import { readTiff } from '../../src/documents/tiff-read.js';
+
+const BIN = new URL('../../bin/faxstack.js', import.meta.url).pathname;
+const built = existsSync(new URL('../../dist/cli/main.js', import.meta.url));
+
+function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const p = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    p.stdout.on('data', (c) => (stdout += c));
+    p.stderr.on('data', (c) => (stderr += c));
+    p.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+async function freeUdpPort(): Promise<number> {
+  const s = createSocket('udp4');
+  await new Promise<void>((r) => s.bind(0, '127.0.0.1', r));
+  const { port } = s.address();
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
+
+describe.skipIf(!built)('faxstack send → faxstack receive over UDPTL', () => {
+  it('delivers a page; both --json lines report success with the same page count', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'faxstack-cli-'));
+    const doc = join(dir, 'letter.txt');
+    writeFileSync(doc, 'A letter sent over T.38\n\nfrom faxstack send to faxstack receive.\n');
+    const port = await freeUdpPort();
+    const receiving = run(['receive', '--listen', `udptl://127.0.0.1:${port}`, '--out', join(dir, 'in'), '--json']);
+    // The receiver binds at once; the sender's first packets are repeated indicators, so a late bind loses nothing that matters.
+    const sent = await run(['send', doc, '--via', `udptl://127.0.0.1:${port}`, '--ident', '+14155550100', '--json']);
+    const received = await receiving;
+    const tx = JSON.parse(sent.stdout.trim().split('\n').at(-1)!);
+    const rx = JSON.parse(received.stdout.trim().split('\n').at(-1)!);
+    expect(sent.code, sent.stderr).toBe(0);
+    expect(received.code, received.stderr).toBe(0);
+    expect(tx).toMatchObject({ success: true, code: 0, pages: 1, pagesTotal: 1, ecm: true });
+    expect(rx).toMatchObject({ success: true, code: 0, pages: 1, remoteIdent: '+14155550100' });
+    const [page] = readTiff(await readFile(rx.file));
+    expect([page!.width, page!.xDpi, page!.yDpi]).toEqual([1728, 204, 196]);
+    expect(countBlack(page!.bitmap)).toBeGreaterThan(500);
+  }, 60_000);
+
+  it('refuses a VIA it does not know with exit status 2', async () => {
+    const r = await run(['send', '/dev/null', '--via', 'sip:123@example.com', '--json']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/not available yet|udptl:/);
+  });
+});
