@@ -8,7 +8,9 @@ import {
   DATA_TYPES,
   decodeIfp,
   decodeIfpPrefix,
+  decodePer,
   describeIfp,
+  encodePer,
   encodeIfp,
   FIELD_TYPES,
   INDICATORS,
@@ -228,7 +230,9 @@ describe('IFP random round trips', () => {
         packet = { type: 't30-data', dataType: pick(version === 0 ? DATA_TYPES.slice(0, 9) : DATA_TYPES), fields };
       }
       const bytes = encodeIfp(packet, version);
+      expect(bytes).toEqual(encodePer(packet, version)); // the byte-wise path agrees with the bit-wise one
       expect(normalize(decodeIfp(bytes, version))).toEqual(normalize(packet));
+      expect(normalize(decodePer(bytes, version).packet)).toEqual(normalize(packet));
       expect(decodeIfpPrefix(Uint8Array.from([...bytes, 0, 0, 0]), version).length).toBe(bytes.length);
     }
   });

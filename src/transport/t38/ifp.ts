@@ -117,6 +117,53 @@ function writeEnum(w: PerWriter, index: number, root: number, rootBits: number):
 /** Encodes an IFP packet for the given T.38 version; throws T38Error for what the version cannot carry. */
 export function encodeIfp(packet: IfpPacket, version: T38Version): Uint8Array {
   checkVersion(version);
+  return encodeAligned(packet, version) ?? encodePer(packet, version);
+}
+
+/**
+ * The common packets, byte by byte: root values only, fewer than 128 fields, a field without
+ * data only at the end. Every field then starts on an octet boundary (its length is aligned),
+ * so the PER encoding is plain octets. Anything else: undefined (the general encoder).
+ */
+function encodeAligned(packet: IfpPacket, version: T38Version): Uint8Array | undefined {
+  if (packet.type === 't30-indicator') {
+    const idx = indicatorIndex.get(packet.indicator);
+    return idx !== undefined && idx < INDICATOR_ROOT ? Uint8Array.of(idx << 1) : undefined;
+  }
+  const dIdx = packet.type === 't30-data' ? dataIndex.get(packet.dataType) : undefined;
+  const fields = packet.fields;
+  const n = fields.length;
+  if (dIdx === undefined || dIdx >= DATA_ROOT || n >= 128) return undefined;
+  let size = n > 0 ? 2 : 1;
+  for (let i = 0; i < n; i++) {
+    const f = fields[i]!;
+    const idx = fieldIndex.get(f.type);
+    const len = f.data?.length ?? 0;
+    if (idx === undefined || idx >= FIELD_ROOT || len > MAX_FIELD_DATA || (len === 0 && i < n - 1)) return undefined;
+    size += len > 0 ? 3 + len : 1;
+  }
+  const out = new Uint8Array(size);
+  out[0] = (n > 0 ? 0x80 : 0) | 0x40 | (dIdx << 1);
+  if (n === 0) return out;
+  out[1] = n;
+  let at = 2;
+  const shift = version === 0 ? 4 : 3; // version 0 has no extension bit before the type
+  for (const f of fields) {
+    const data = f.data;
+    const len = data?.length ?? 0;
+    out[at++] = (len > 0 ? 0x80 : 0) | (fieldIndex.get(f.type)! << shift);
+    if (len > 0) {
+      out[at++] = (len - 1) >>> 8;
+      out[at++] = (len - 1) & 0xff;
+      out.set(data!, at);
+      at += len;
+    }
+  }
+  return out;
+}
+
+/** The general PER encoder, bit by bit; encodeIfp takes a byte-wise path for the common packets (tests compare the two). */
+export function encodePer(packet: IfpPacket, version: T38Version): Uint8Array {
   if (packet.type === 't30-indicator') {
     const idx = indicatorIndex.get(packet.indicator);
     if (idx === undefined) throw new T38Error('unknown_value', `unknown indicator ${String(packet.indicator)}`);
@@ -184,6 +231,48 @@ export function decodeIfp(bytes: Uint8Array, version: T38Version): IfpPacket {
  */
 export function decodeIfpPrefix(bytes: Uint8Array, version: T38Version): { packet: IfpPacket; length: number } {
   checkVersion(version);
+  return decodeAligned(bytes, version) ?? decodePer(bytes, version);
+}
+
+/** The inverse of encodeAligned; undefined for anything else, including every error (decodePer reports it). */
+function decodeAligned(bytes: Uint8Array, version: T38Version): { packet: IfpPacket; length: number } | undefined {
+  const len = bytes.length;
+  if (len === 0) return undefined;
+  const b0 = bytes[0]!;
+  if (b0 & 0x20) return undefined; // an extension value
+  const idx = (b0 >>> 1) & 0x0f;
+  if ((b0 & 0x40) === 0) return b0 & 0x80 ? undefined : { packet: { type: 't30-indicator', indicator: INDICATORS[idx]! }, length: 1 };
+  if (idx >= DATA_ROOT) return undefined;
+  const fields: IfpField[] = [];
+  const packet: IfpPacket = { type: 't30-data', dataType: DATA_TYPES[idx]!, fields };
+  if ((b0 & 0x80) === 0) return { packet, length: 1 };
+  if (len < 2 || bytes[1]! & 0x80) return undefined;
+  const count = bytes[1]!;
+  let at = 2;
+  for (let i = 0; i < count; i++) {
+    if (at >= len) return undefined;
+    const b = bytes[at++]!;
+    let type: number;
+    if (version === 0) type = (b >>> 4) & 7;
+    else if (b & 0x40) return undefined;
+    else type = (b >>> 3) & 7;
+    if ((b & 0x80) === 0) {
+      if (i < count - 1) return undefined; // the next field shares this octet
+      fields.push({ type: FIELD_TYPES[type]! });
+      continue;
+    }
+    if (at + 2 > len) return undefined;
+    const n = ((bytes[at]! << 8) | bytes[at + 1]!) + 1;
+    at += 2;
+    if (at + n > len) return undefined;
+    fields.push({ type: FIELD_TYPES[type]!, data: bytes.subarray(at, at + n) });
+    at += n;
+  }
+  return { packet, length: at };
+}
+
+/** The general PER decoder, bit by bit (see encodePer). */
+export function decodePer(bytes: Uint8Array, version: T38Version): { packet: IfpPacket; length: number } {
   const r = new PerReader(bytes);
   const dataPresent = r.bits(1) === 1;
   const choice = r.bits(1);

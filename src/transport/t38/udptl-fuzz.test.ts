@@ -6,10 +6,10 @@ import { ManualClock } from '../../shared/clock.js';
 import type { FrontEndEvent, RxMode } from '../../t30/index.js';
 import { T38Error } from './errors.js';
 import { T38FrontEnd } from './front-end.js';
-import { DATA_TYPES, decodeIfp, encodeIfp, FIELD_TYPES, INDICATORS, type IfpField, type IfpPacket } from './ifp.js';
+import { DATA_TYPES, decodeIfpPrefix, decodePer, encodeIfp, FIELD_TYPES, INDICATORS, type IfpField, type IfpPacket } from './ifp.js';
 import { seededRandom, type Random } from './random.js';
 import { UdptlReceiver } from './udptl-receiver.js';
-import { decodeUdptl, encodeUdptl, UdptlSender } from './udptl.js';
+import { decodePerUdptl, decodeUdptl, encodeUdptl, UdptlSender } from './udptl.js';
 import type { DatagramTransport } from './transport.js';
 
 const MAX_DATAGRAM = 2048;
@@ -77,17 +77,26 @@ class Timing {
 }
 
 describe('UDPTL/IFP fuzz', () => {
-  it('decoders throw only T38Error, for 20000 random inputs', () => {
+  it('decoders throw only T38Error, and fast and general paths agree, for 20000 random inputs', () => {
     const rnd = seededRandom(0xf00d);
     for (let i = 0; i < 20_000; i++) {
       const b = randomBytes(rnd, i % 10 === 0 ? 600 : 24);
-      for (const f of [() => decodeUdptl(b), () => decodeIfp(b, 0), () => decodeIfp(b, 3)]) {
+      const outcome = (f: () => unknown) => {
         try {
-          f();
+          return f();
         } catch (err) {
           if (!(err instanceof T38Error)) throw err;
+          return err.kind;
         }
-      }
+      };
+      // The byte-wise fast paths and the general PER decoders agree on every input.
+      expect(outcome(() => decodeUdptl(b))).toEqual(outcome(() => decodePerUdptl(b, 65507, 64)));
+      for (const v of [0, 3] as const) expect(outcome(() => decodeIfpPrefix(b, v))).toEqual(outcome(() => decodePer(b, v)));
+      // ... and on valid IFP packets with a few bits flipped.
+      const v = i % 2 === 0 ? 0 : 3;
+      const m = Uint8Array.from(encodeIfp(randomIfp(rnd, v === 0), v));
+      for (let k = 1 + Math.floor(rnd() * 2); k > 0; k--) m[Math.floor(rnd() * m.length)]! ^= 1 << Math.floor(rnd() * 8);
+      expect(outcome(() => decodeIfpPrefix(m, v))).toEqual(outcome(() => decodePer(m, v)));
     }
   });
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { T38Error } from './errors.js';
 import { seededRandom } from './random.js';
 import { UdptlReceiver, type UdptlDelivery } from './udptl-receiver.js';
-import { decodeUdptl, encodeUdptl, UdptlSender, type ErrorCorrection, type UdptlPacket } from './udptl.js';
+import { decodePerUdptl, decodeUdptl, encodePerUdptl, encodeUdptl, UdptlSender, type ErrorCorrection, type UdptlPacket } from './udptl.js';
 
 const hex = (s: string) => Uint8Array.from(s.split(/\s+/).filter(Boolean).map((b) => parseInt(b, 16)));
 const toHex = (b: Uint8Array) => [...b].map((x) => x.toString(16).padStart(2, '0')).join(' ');
@@ -70,6 +70,23 @@ describe('UDPTL packet encoding (T.38 9.1, Annex A)', () => {
     ['too many secondaries', `00 01 01 02 00 41 ${'01 00 '.repeat(65)}`, 'too_large'],
   ])('refuses %s', (_name, bytes, kind) => {
     expect(errorKind(() => decodeUdptl(hex(bytes)))).toBe(kind);
+  });
+
+  it('writes and reads plain octets exactly as the general PER coder does', () => {
+    const rnd = seededRandom(42);
+    const bytes = (max: number, min = 0) => Uint8Array.from({ length: min + Math.floor(rnd() * (max - min + 1)) }, () => Math.floor(rnd() * 256));
+    for (let i = 0; i < 2000; i++) {
+      const items = Array.from({ length: Math.floor(rnd() * 6) }, () => bytes(rnd() < 0.1 ? 300 : 40, 1));
+      const packet: UdptlPacket = {
+        seq: Math.floor(rnd() * 65536),
+        primary: bytes(rnd() < 0.1 ? 300 : 60, 1),
+        errorRecovery: rnd() < 0.5 ? { type: 'secondary-ifp-packets', packets: items } : { type: 'fec-info', npackets: Math.floor(rnd() * 300), data: items },
+      };
+      const enc = encodeUdptl(packet);
+      expect(enc).toEqual(encodePerUdptl(packet));
+      expect(plain(decodeUdptl(enc))).toEqual(plain(packet));
+      expect(plain(decodePerUdptl(enc, 65507, 64))).toEqual(plain(packet));
+    }
   });
 
   it('refuses to encode what UDPTL cannot carry', () => {

@@ -38,6 +38,57 @@ export function encodeUdptl(packet: UdptlPacket): Uint8Array {
   const { seq, primary, errorRecovery } = packet;
   if (!Number.isInteger(seq) || seq < 0 || seq > 0xffff) throw new T38Error('bad_parameter', `seq-number ${seq} outside 0..65535`);
   if (primary.length === 0) throw new T38Error('invalid', 'empty primary IFP packet');
+  return encodeOctets(packet) ?? encodePerUdptl(packet);
+}
+
+const lengthOctets = (n: number) => (n < 0x80 ? 1 : 2);
+
+/**
+ * Every UDPTL field but the CHOICE bit is octet-aligned, so without 16K fragments the packet is
+ * plain octets: written directly. undefined when a length needs fragments (the general path).
+ */
+function encodeOctets({ seq, primary, errorRecovery }: UdptlPacket): Uint8Array | undefined {
+  const items = errorRecovery.type === 'secondary-ifp-packets' ? errorRecovery.packets : errorRecovery.data;
+  if (primary.length >= FRAGMENT || items.length >= 0x80) return undefined;
+  let size = 2 + lengthOctets(primary.length) + primary.length + 1 + 1;
+  for (const p of items) {
+    if (p.length >= FRAGMENT || (p.length === 0 && errorRecovery.type === 'secondary-ifp-packets')) return undefined;
+    size += lengthOctets(p.length) + p.length;
+  }
+  let np: Uint8Array | undefined;
+  if (errorRecovery.type === 'fec-info') {
+    const n = errorRecovery.npackets;
+    if (!Number.isInteger(n) || n < 0 || n > 0x7fffffff) return undefined;
+    np = integerOctets(n);
+    size += 1 + np.length;
+  }
+  const out = new Uint8Array(size);
+  out[0] = seq >>> 8;
+  out[1] = seq & 0xff;
+  let at = putLengthAndOctets(out, 2, primary);
+  if (np) {
+    out[at++] = 0x80; // CHOICE fec-info, padded
+    at = putLengthAndOctets(out, at, np);
+  } else out[at++] = 0x00; // CHOICE secondary-ifp-packets, padded
+  out[at++] = items.length;
+  for (const p of items) at = putLengthAndOctets(out, at, p);
+  return out;
+}
+
+/** A length below 16K and the octets, at `at`; returns the offset after them. */
+function putLengthAndOctets(out: Uint8Array, at: number, bytes: Uint8Array): number {
+  const n = bytes.length;
+  if (n < 0x80) out[at++] = n;
+  else {
+    out[at++] = 0x80 | (n >>> 8);
+    out[at++] = n & 0xff;
+  }
+  out.set(bytes, at);
+  return at + n;
+}
+
+/** The general encoder (X.691, with 16K fragments); encodeUdptl writes plain octets when it can. */
+export function encodePerUdptl({ seq, primary, errorRecovery }: UdptlPacket): Uint8Array {
   let size = 8 + primary.length;
   const parts = errorRecovery.type === 'secondary-ifp-packets' ? errorRecovery.packets : errorRecovery.data;
   for (const p of parts) size += 3 + p.length;
@@ -96,6 +147,68 @@ export interface UdptlDecodeLimits {
 export function decodeUdptl(bytes: Uint8Array, limits: UdptlDecodeLimits = {}): UdptlPacket {
   const maxIfp = limits.maxIfp ?? MAX_UDPTL_PAYLOAD;
   const maxEntries = limits.maxEntries ?? 64;
+  return decodeOctets(bytes, maxIfp, maxEntries) ?? decodePerUdptl(bytes, maxIfp, maxEntries);
+}
+
+/**
+ * Length determinant at `at` as (count × 4 + octets it took), or -1 when it is a 16K fragment
+ * or runs past the end (the general decoder then deals with it).
+ */
+function lengthAt(bytes: Uint8Array, at: number): number {
+  if (at >= bytes.length) return -1;
+  const b = bytes[at]!;
+  if ((b & 0x80) === 0) return b * 4 + 1;
+  if ((b & 0x40) !== 0 || at + 1 >= bytes.length) return -1;
+  return (((b & 0x3f) << 8) | bytes[at + 1]!) * 4 + 2;
+}
+
+/** The byte-wise decoder for unfragmented packets; undefined for anything else, errors included. */
+function decodeOctets(bytes: Uint8Array, maxIfp: number, maxEntries: number): UdptlPacket | undefined {
+  const end = bytes.length;
+  if (end < 4) return undefined;
+  const seq = (bytes[0]! << 8) | bytes[1]!;
+  let l = lengthAt(bytes, 2);
+  if (l < 0) return undefined;
+  let at = 2 + (l & 3);
+  let n = l >>> 2;
+  if (n > maxIfp || at + n >= end) return undefined;
+  const primary = bytes.subarray(at, at + n);
+  at += n;
+  const choice = bytes[at++]!;
+  let npackets = -1;
+  if (choice === 0x80) {
+    l = lengthAt(bytes, at);
+    n = l >>> 2;
+    if (l < 0 || n < 1 || n > 4) return undefined;
+    at += l & 3;
+    if (at + n > end || bytes[at]! & 0x80) return undefined;
+    npackets = 0;
+    for (let i = 0; i < n; i++) npackets = npackets * 256 + bytes[at++]!;
+  } else if (choice !== 0) return undefined; // padding bits set: let the general decoder judge
+  l = lengthAt(bytes, at);
+  const count = l >>> 2;
+  if (l < 0 || count > maxEntries) return undefined;
+  at += l & 3;
+  const items: Uint8Array[] = [];
+  for (let i = 0; i < count; i++) {
+    l = lengthAt(bytes, at);
+    n = l >>> 2;
+    if (l < 0 || n > maxIfp) return undefined;
+    at += l & 3;
+    if (at + n > end) return undefined;
+    items.push(bytes.subarray(at, at + n));
+    at += n;
+  }
+  if (at !== end) return undefined;
+  return {
+    seq,
+    primary,
+    errorRecovery: npackets < 0 ? { type: 'secondary-ifp-packets', packets: items } : { type: 'fec-info', npackets, data: items },
+  };
+}
+
+/** The general decoder (X.691 bit by bit, 16K fragments): also the one that reports errors. */
+export function decodePerUdptl(bytes: Uint8Array, maxIfp: number, maxEntries: number): UdptlPacket {
   const r = new PerReader(bytes);
   const seq = (r.octet() << 8) | r.octet();
   const primary = readLengthAndOctets(r, maxIfp);
@@ -173,17 +286,17 @@ export class UdptlSender {
     const seq = this.seq;
     const ec = this.ec;
     let errorRecovery: ErrorRecovery;
-    const lenDet = (n: number) => (n < 128 ? 1 : 2);
     // Octets left after seq-number, the primary and the error-recovery header (CHOICE octet,
     // entry count; for FEC also the one-octet fec-npackets with its length).
-    const base = 2 + lenDet(ifp.length) + ifp.length;
+    const base = 2 + lengthOctets(ifp.length) + ifp.length;
     if (ec.scheme === 'fec') {
       // Wind up at the start of the stream: cover only packets that exist (as spandsp does).
       const entries = Math.min(ec.entries, Math.floor(this.sent / ec.span));
       const span = entries > 0 ? ec.span : 0;
       const data: Uint8Array[] = [];
       for (let m = 0; m < entries; m++) data.push(this.parity(seq, m, span, entries));
-      const size = data.reduce((s, d) => s + lenDet(d.length) + d.length, base + 4);
+      let size = base + 4;
+      for (const d of data) size += lengthOctets(d.length) + d.length;
       // Dropping some entries would change the stride the receiver assumes: all or none.
       errorRecovery = size <= this.maxDatagram ? { type: 'fec-info', npackets: span, data } : { type: 'fec-info', npackets: 0, data: [] };
     } else {
@@ -192,7 +305,7 @@ export class UdptlSender {
       let size = base + 2;
       for (let i = 1; i <= depth; i++) {
         const p = this.history[(seq - i) & this.mask]!;
-        size += lenDet(p.length) + p.length;
+        size += lengthOctets(p.length) + p.length;
         if (size > this.maxDatagram) break; // the oldest copies go first
         packets.push(p);
       }
