@@ -9,7 +9,9 @@
 // input is DC-blocked, its power averaged over `timeConstantMs`; carrier is on above `onDbm0`
 // and off below `offDbm0` (hysteresis) once it has stayed below for `hangoverMs`. A receiver may
 // raise the off threshold relative to the level it trained on (setRelativeOff), so a carrier
-// that ends into a noisy line is still seen to end.
+// that ends into a noisy line is still seen to end (and the noise left behind is not taken for a
+// new carrier: after such a drop, coming back needs a level within 3 dB of the old one, until the
+// line goes quiet below the absolute off threshold).
 //   const ev = det.push(sample);  // 0, CARRIER_UP or CARRIER_DOWN
 import { checkNumber } from '../errors.js';
 import { dbm0ToMeanSquare, meanSquareToDbm0 } from '../power/levels.js';
@@ -95,6 +97,7 @@ export class CarrierDetector {
   power = 0;
   private readonly alpha: number;
   private offThreshold: number;
+  private onThreshold: number;
   private below = 0;
   private x1 = 0;
   private y1 = 0;
@@ -111,6 +114,7 @@ export class CarrierDetector {
     this.alpha = 1 - Math.exp(-1000 / (tc * fs));
     this.hangoverSamples = Math.round((hang * fs) / 1000);
     this.offThreshold = this.offPower;
+    this.onThreshold = this.onPower;
     this.restart();
   }
 
@@ -121,6 +125,7 @@ export class CarrierDetector {
     this.x1 = 0;
     this.y1 = 0;
     this.offThreshold = this.offPower;
+    this.onThreshold = this.onPower;
   }
 
   /** Level now, dBm0. */
@@ -149,16 +154,22 @@ export class CarrierDetector {
         if (++this.below > this.hangoverSamples) {
           this.present = false;
           this.below = 0;
+          // After a relative drop, coming back needs a level near the old one again (or the
+          // level falling below the absolute on threshold first): noise left on the line after
+          // a burst is not a new carrier.
+          if (this.offThreshold > this.offPower) this.onThreshold = Math.max(this.onPower, 2 * this.offThreshold);
           this.offThreshold = this.offPower;
           return CARRIER_DOWN;
         }
       } else {
         this.below = 0;
       }
-    } else if (p > this.onPower) {
+    } else if (p > this.onThreshold) {
       this.present = true;
       this.below = 0;
       return CARRIER_UP;
+    } else if (p < this.offPower) {
+      this.onThreshold = this.onPower;
     }
     return 0;
   }

@@ -13,6 +13,8 @@
 // newest sample: baseband = (dec.re + j·dec.im)·e^{−j·2π·ncoPhase}. Fractional instants use
 // `phases` coefficient sets per input sample. Per input sample:
 //     if (dec.push(x)) { ... dec.re, dec.im ... }
+//   feed(x) only stores a sample (idle receivers keep the history warm); resync() restarts the
+//   output instants from now.
 //   Output noise: white input noise of variance σ² gives complex output noise of variance σ².
 //
 // Coefficients are computed on first use for each parameter set and shared by every instance.
@@ -248,6 +250,21 @@ export class PolyphaseDecimator {
   /** Time from the newest input to the next output instant, samples. */
   get nextOutputIn(): number {
     return this.countdown;
+  }
+
+  /** Stores one input sample without computing anything (keeps the history while idle). */
+  feed(x: number): void {
+    const n = this.taps;
+    let p = this.pos + 1;
+    if (p === n) p = 0;
+    this.pos = p;
+    this.buf[p] = x;
+    this.buf[p + n] = x;
+  }
+
+  /** Next output one period from now (the history is kept). */
+  resync(): void {
+    this.countdown = this.period;
   }
 
   /** Takes one input sample; true when an output was computed (in re/im). */

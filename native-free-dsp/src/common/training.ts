@@ -6,8 +6,9 @@
 // a few symbols, symbols two apart agree (|z[n]−z[n−2]|² small) while neighbours differ
 // (|z[n]−z[n−1]|² large against the power). `run` counts such symbols in a row. It also measures
 // the rotation between symbols two apart (the carrier frequency error: Δf = angle/(2π·2T)) and
-// the mean point of each of the two alternating positions.
-//   det.push(re, im); if (det.run >= 16) { det.rotationPerTwoSymbols(); det.lastRe ... }
+// the mean point of each of the two alternating positions, both summed since restartAverages().
+//   det.push(re, im); if (det.run >= 16) det.restartAverages();
+//   ... later: det.rotationPerTwoSymbols(); det.lastRe, det.lastIm, det.otherRe, det.otherIm
 //
 // Lfsr7: the 7-stage generator of V.29 segment 3 (1 + x^-6 + x^-7, clause 3.3.3): the first seven
 // bits are the seed, each later bit is the XOR of the bits 6 and 7 before it.
@@ -25,22 +26,21 @@ export class AlternationDetector {
   readonly ratio: number;
   /** Consecutive alternating symbols. */
   run = 0;
-  /** Mean point at the position of the newest symbol, and at the other position. */
-  lastRe = 0;
-  lastIm = 0;
-  otherRe = 0;
-  otherIm = 0;
   private readonly alpha: number;
   private same = 0;
   private adj = 0;
   private pow = 0;
-  private rotRe = 0;
-  private rotIm = 0;
   private z1r = 0;
   private z1i = 0;
   private z2r = 0;
   private z2i = 0;
   private count = 0;
+  // Sums since restartAverages(): rotation, and the points of the two positions.
+  private n = 0;
+  private rotRe = 0;
+  private rotIm = 0;
+  private sumRe = new Float64Array(2);
+  private sumIm = new Float64Array(2);
 
   constructor(opts: AlternationDetectorOptions = {}) {
     this.window = checkInt('AlternationDetector', 'window', opts.window ?? 8, 2, 64);
@@ -51,19 +51,17 @@ export class AlternationDetector {
   restart(): void {
     this.run = 0;
     this.same = this.adj = this.pow = 0;
-    this.rotRe = this.rotIm = 0;
     this.z1r = this.z1i = this.z2r = this.z2i = 0;
-    this.lastRe = this.lastIm = this.otherRe = this.otherIm = 0;
     this.count = 0;
+    this.restartAverages();
   }
 
-  /** Restarts the averages of the two positions and of the rotation (after a frequency change). */
+  /** Starts the sums behind rotationPerTwoSymbols() and the two positions' points again. */
   restartAverages(): void {
+    this.n = 0;
     this.rotRe = this.rotIm = 0;
-    this.lastRe = this.z1r;
-    this.lastIm = this.z1i;
-    this.otherRe = this.z2r;
-    this.otherIm = this.z2i;
+    this.sumRe.fill(0);
+    this.sumIm.fill(0);
   }
 
   /** One symbol-spaced sample; returns whether it counts as alternating. */
@@ -76,16 +74,15 @@ export class AlternationDetector {
     this.same += a * (dsr * dsr + dsi * dsi - this.same);
     this.adj += a * (dar * dar + dai * dai - this.adj);
     this.pow += a * (re * re + im * im - this.pow);
-    // z[n]·conj(z[n−2])
-    this.rotRe += a * (re * this.z2r + im * this.z2i - this.rotRe);
-    this.rotIm += a * (im * this.z2r - re * this.z2i - this.rotIm);
-    // The newest symbol's position becomes "last"; the previous "last" is now "other".
-    const nr = this.otherRe + a * (re - this.otherRe);
-    const ni = this.otherIm + a * (im - this.otherIm);
-    this.otherRe = this.lastRe;
-    this.otherIm = this.lastIm;
-    this.lastRe = nr;
-    this.lastIm = ni;
+    const k = this.n & 1;
+    this.sumRe[k] = this.sumRe[k]! + re;
+    this.sumIm[k] = this.sumIm[k]! + im;
+    if (this.n >= 2) {
+      // z[n]·conj(z[n−2])
+      this.rotRe += re * this.z2r + im * this.z2i;
+      this.rotIm += im * this.z2r - re * this.z2i;
+    }
+    this.n++;
     this.z2r = this.z1r;
     this.z2i = this.z1i;
     this.z1r = re;
@@ -95,14 +92,36 @@ export class AlternationDetector {
     return ok;
   }
 
-  /** Mean rotation between symbols two apart, radians (positive: anticlockwise). */
+  /** Mean rotation between symbols two apart since restartAverages(), radians (positive: anticlockwise). */
   rotationPerTwoSymbols(): number {
     return Math.atan2(this.rotIm, this.rotRe);
   }
 
-  /** Mean power of the symbols. */
+  /** Mean point, since restartAverages(), at the newest symbol's position. */
+  get lastRe(): number {
+    return this.mean(this.sumRe, 1);
+  }
+  get lastIm(): number {
+    return this.mean(this.sumIm, 1);
+  }
+  /** Mean point at the other position. */
+  get otherRe(): number {
+    return this.mean(this.sumRe, 0);
+  }
+  get otherIm(): number {
+    return this.mean(this.sumIm, 0);
+  }
+
+  /** Mean power of the symbols (recent average). */
   get power(): number {
     return this.pow;
+  }
+
+  private mean(sum: Float64Array, newest: number): number {
+    // Position of the newest symbol: (n − 1) & 1; `newest` 1 asks for it, 0 for the other.
+    const k = newest ? (this.n - 1) & 1 : this.n & 1;
+    const cnt = newest ? (this.n + 1) >> 1 : this.n >> 1;
+    return cnt > 0 ? sum[k]! / cnt : 0;
   }
 }
 

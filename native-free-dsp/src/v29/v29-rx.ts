@@ -1,0 +1,440 @@
+// V.29 receiver (ITU-T V.29): carrier detection, quadrature band-pass matched filter sampled at
+// T/2 (Gardner timing recovery), AGC, T/2 LMS equalizer, two-part carrier PLL, training detection
+// (clause 3.3: ABAB found and measured for frequency, phase and which point is A; CDCD start
+// found; equalizer trained on CDCD; segment 4 checked), differential decoding and descrambling.
+//
+//   const rx = new V29Rx({ bitRate: 9600, putBit, onStatus });
+//   rx.rx(samples);            // any block length
+//   rx.restart(7200);          // expect a new burst at another rate
+//   rx.tcf                     // every delivered bit is counted here (T.30 TCF check)
+// Status: carrierUp → trainingInProgress → trained | trainingFailed → carrierDown.
+import { checkFunction, checkNumber, checkOneOf } from '../errors.js';
+import { Agc, CARRIER_DOWN, CARRIER_UP, CarrierDetector } from '../common/agc.js';
+import { CarrierRecovery } from '../common/carrier-recovery.js';
+import { LmsEqualizer } from '../common/equalizer.js';
+import { Nco } from '../common/nco.js';
+import { PolyphaseDecimator } from '../common/polyphase.js';
+import { Scrambler, V29_SCRAMBLER } from '../common/scrambler.js';
+import { TcfMeter } from '../common/tcf.js';
+import { GardnerTimingRecovery } from '../common/timing-recovery.js';
+import { AlternationDetector, Lfsr7 } from '../common/training.js';
+import type { PutBit, RxStatusHandler } from '../common/types.js';
+import {
+  BAUD_RATE,
+  BITS_FOR_STEP_2BIT,
+  BITS_FOR_STEP_3BIT,
+  CARRIER_HZ,
+  POINT_IM,
+  POINT_RE,
+  SEG2_ABAB,
+  SEG3_CDCD,
+  SEG3_SEED,
+  SEG4_ONES,
+  V29_BIT_RATES,
+  V29_RATES,
+  type V29BitRate,
+  type V29RateInfo,
+} from './constellation.js';
+
+export interface V29RxOptions {
+  /** 9600, 7200 or 4800: the rate of the bursts to expect. */
+  bitRate: V29BitRate;
+  /** Receives each data bit after training. */
+  putBit: PutBit;
+  onStatus?: RxStatusHandler;
+  /** Carrier on above this level, dBm0; default −43 (as spandsp's fax receivers). */
+  carrierOnDbm0?: number;
+  /** Carrier off below this level, dBm0; default −48. */
+  carrierOffDbm0?: number;
+}
+
+const RX_BETA = 0.5;
+const RX_SPAN = 8;
+const EQ_TAPS = 33;
+/** Symbols of alternation before ABAB is believed. */
+const ABAB_RUN = 16;
+/** Symbols over which the frequency error is measured. */
+const ALIGN_FREQUENCY = 16;
+/** After the frequency correction: symbols to let the equalizer's history refill, then to average. */
+const ALIGN_SETTLE = 12;
+const ALIGN_AVERAGE = 16;
+/** Symbols of segment 3 (at its end) and 4 over which the training is judged. */
+const CHECK_SYMBOLS = 48;
+/** Training passes when the mean squared error is below this fraction of (d_min/2)². */
+const TRAIN_ERROR_LIMIT = 0.5;
+/** Equalizer steps. */
+const MU_TRAIN_FAST = 0.4;
+const MU_TRAIN = 0.1;
+const MU_DATA = 0.02;
+/** A parked receiver (failed training, carrier still on) starts looking again after this. */
+const PARK_SYMBOLS = 2 * BAUD_RATE;
+
+const enum State {
+  Idle,
+  Seek,
+  Align,
+  WaitBreak,
+  Train,
+  Test,
+  Data,
+  Parked,
+}
+
+export class V29Rx {
+  bitRate: V29BitRate;
+  /** Counts every delivered bit (restart it when the TCF starts). */
+  readonly tcf = new TcfMeter();
+  /** Mean squared error at the last training check, relative to (d_min/2)². */
+  trainingError = 0;
+  private readonly putBit: PutBit;
+  private readonly onStatus: RxStatusHandler | undefined;
+  private readonly det: CarrierDetector;
+  private readonly dec = new PolyphaseDecimator({ symbolRate: BAUD_RATE, beta: RX_BETA, carrierHz: CARRIER_HZ, spanSymbols: RX_SPAN });
+  private readonly nco = new Nco({ frequencyHz: CARRIER_HZ });
+  private readonly agc = new Agc({ targetPower: 1, rate: 1 / 32 });
+  private readonly ted = new GardnerTimingRecovery({ gain: 0, maxStep: 0.3 });
+  private readonly eq = new LmsEqualizer({ taps: EQ_TAPS });
+  private readonly pll: CarrierRecovery;
+  private readonly alt = new AlternationDetector({ window: 8 });
+  private readonly lfsr = new Lfsr7(SEG3_SEED);
+  private readonly descrambler = new Scrambler(V29_SCRAMBLER);
+  private rate: V29RateInfo;
+  private state = State.Idle;
+  private half = 0;
+  private count = 0;
+  private errSum = 0;
+  private expectA = false;
+  private candidate = false;
+  private constellationState = 0;
+  private breakThreshold = 0;
+  private errorScale = 1;
+
+  constructor(opts: V29RxOptions) {
+    this.bitRate = checkOneOf('V29Rx', 'bitRate', opts?.bitRate, V29_BIT_RATES);
+    this.putBit = checkFunction<PutBit>('V29Rx', 'putBit', opts.putBit);
+    this.onStatus = opts.onStatus === undefined ? undefined : checkFunction<RxStatusHandler>('V29Rx', 'onStatus', opts.onStatus);
+    const on = checkNumber('V29Rx', 'carrierOnDbm0', opts.carrierOnDbm0 ?? -43, -70, 0);
+    const off = checkNumber('V29Rx', 'carrierOffDbm0', opts.carrierOffDbm0 ?? on - 5, -75, on);
+    this.det = new CarrierDetector({ onDbm0: on, offDbm0: off });
+    this.pll = new CarrierRecovery({ nco: this.nco, gain: 0, integralGainHz: 0 });
+    this.rate = V29_RATES[this.bitRate];
+    this.restart(this.bitRate);
+  }
+
+  /** Waits for a new burst at `bitRate` (default: the current one). */
+  restart(bitRate: V29BitRate = this.bitRate): void {
+    this.bitRate = checkOneOf('V29Rx', 'bitRate', bitRate, V29_BIT_RATES);
+    this.rate = V29_RATES[this.bitRate];
+    const r = this.rate;
+    // Smallest step from segment 2's points to segment 3's first two (C, then D).
+    let jump = Infinity;
+    for (const p of [r.c, r.d]) {
+      for (const q of [r.a, r.b]) jump = Math.min(jump, Math.hypot(POINT_RE[p]! - POINT_RE[q]!, POINT_IM[p]! - POINT_IM[q]!));
+    }
+    this.breakThreshold = (jump / 2) ** 2;
+    this.errorScale = 1 / (r.minDistance / 2) ** 2;
+    this.det.restart();
+    this.dec.restart();
+    this.idle();
+  }
+
+  /** Frequency of the recovered carrier, Hz. */
+  get carrierFrequencyHz(): number {
+    return this.nco.frequencyHz;
+  }
+
+  /** Received level, dBm0. */
+  get signalLevelDbm0(): number {
+    return this.det.levelDbm0;
+  }
+
+  /** Whether training has succeeded and data is flowing. */
+  get trained(): boolean {
+    return this.state === State.Data;
+  }
+
+  rx(samples: Int16Array): void {
+    const det = this.det;
+    const dec = this.dec;
+    const nco = this.nco;
+    for (let i = 0; i < samples.length; i++) {
+      const x = samples[i]!;
+      const ev = det.push(x);
+      if (ev !== 0) {
+        if (ev === CARRIER_UP) this.carrierUp();
+        else if (ev === CARRIER_DOWN) this.carrierDown();
+      }
+      if (this.state === State.Idle) {
+        dec.feed(x);
+      } else if (dec.push(x)) {
+        // Bring the band-pass output to baseband with the local carrier's phase at this sample.
+        const c = nco.cos();
+        const s = nco.sin();
+        this.halfBaud(dec.re * c + dec.im * s, dec.im * c - dec.re * s);
+      }
+      nco.advance();
+    }
+  }
+
+  private idle(): void {
+    this.state = State.Idle;
+    this.nco.restart();
+    this.agc.restart();
+    this.ted.restart();
+    this.eq.reset(Math.sqrt(this.rate.meanPower));
+    this.pll.restart();
+    this.pll.setGains(0, 0);
+    this.alt.restart();
+    this.half = 0;
+    this.count = 0;
+    this.candidate = false;
+  }
+
+  private carrierUp(): void {
+    if (this.state !== State.Idle) return;
+    this.idle();
+    this.state = State.Seek;
+    this.dec.resync();
+    this.ted.setGains(0.2 * this.dec.period, 0);
+    this.onStatus?.('carrierUp');
+  }
+
+  private carrierDown(): void {
+    if (this.state === State.Idle) return;
+    this.idle();
+    this.onStatus?.('carrierDown');
+  }
+
+  private fail(): void {
+    this.state = State.Parked;
+    this.count = 0;
+    this.det.setRelativeOff(6);
+    this.onStatus?.('trainingFailed');
+  }
+
+  private halfBaud(br: number, bi: number): void {
+    const agc = this.agc;
+    if (!agc.frozen) {
+      const p = br * br + bi * bi;
+      if (agc.power === 0) agc.prime(p);
+      else agc.update(p);
+    }
+    const g = agc.gain;
+    const xr = br * g;
+    const xi = bi * g;
+    const eq = this.eq;
+    eq.push(xr, xi);
+    if ((this.half ^= 1) === 1) {
+      this.ted.mid(xr, xi);
+      return;
+    }
+    this.dec.adjust(this.ted.symbol(xr, xi));
+    if (this.state === State.Parked) {
+      if (++this.count >= PARK_SYMBOLS) this.carrierDownQuiet();
+      return;
+    }
+    eq.compute();
+    const pll = this.pll;
+    pll.derotate(eq.re, eq.im);
+    switch (this.state) {
+      case State.Seek:
+        this.seek(pll.re, pll.im);
+        break;
+      case State.Align:
+        this.align(pll.re, pll.im);
+        break;
+      case State.WaitBreak:
+        this.waitBreak(pll.re, pll.im);
+        break;
+      case State.Train:
+        this.train(pll.re, pll.im);
+        break;
+      default:
+        this.data(pll.re, pll.im);
+    }
+  }
+
+  /** Back to looking for a training, without a status (a parked receiver's time-out). */
+  private carrierDownQuiet(): void {
+    this.idle();
+    this.state = State.Seek;
+    this.ted.setGains(0.2 * this.dec.period, 0);
+  }
+
+  private seek(zr: number, zi: number): void {
+    const alt = this.alt;
+    alt.push(zr, zi);
+    if (alt.run >= ABAB_RUN) {
+      // Segment 2 found: hold the gain, measure the frequency error over the next symbols.
+      alt.restartAverages();
+      this.agc.freeze();
+      this.ted.setGains(0.05 * this.dec.period, 0);
+      this.state = State.Align;
+      this.count = 0;
+      this.onStatus?.('trainingInProgress');
+    }
+  }
+
+  private align(zr: number, zi: number): void {
+    const alt = this.alt;
+    alt.push(zr, zi);
+    if (alt.run === 0) {
+      this.fail();
+      return;
+    }
+    const n = ++this.count;
+    if (n === ALIGN_FREQUENCY) {
+      // Coarse frequency from the turn between symbols two apart.
+      this.nco.adjustFrequency((alt.rotationPerTwoSymbols() * BAUD_RATE) / (4 * Math.PI));
+      return;
+    }
+    if (n === ALIGN_FREQUENCY + ALIGN_SETTLE) alt.restartAverages();
+    if (n < ALIGN_FREQUENCY + ALIGN_SETTLE + ALIGN_AVERAGE) return;
+    // Which of the two positions is A: A/B has a known angle (+135° or +90°).
+    const r = this.rate;
+    const ar = POINT_RE[r.a]!;
+    const ai = POINT_IM[r.a]!;
+    const qAngle = Math.atan2(ai, ar) - Math.atan2(POINT_IM[r.b]!, POINT_RE[r.b]!);
+    const rAngle = Math.atan2(alt.lastIm, alt.lastRe) - Math.atan2(alt.otherIm, alt.otherRe);
+    const lastIsA = Math.abs(wrap(rAngle - qAngle)) < Math.abs(wrap(rAngle + qAngle));
+    const pr = lastIsA ? alt.lastRe : alt.otherRe;
+    const pi = lastIsA ? alt.lastIm : alt.otherIm;
+    // Turn the measured A onto A, and scale it to A's amplitude.
+    this.pll.setPhase(this.pll.phase + Math.atan2(pi, pr) - Math.atan2(ai, ar));
+    const gain = Math.hypot(ar, ai) / Math.max(1e-9, Math.hypot(pr, pi));
+    this.eq.scaleCoefficients(gain, 0);
+    this.expectA = !lastIsA;
+    this.candidate = false;
+    this.pll.setGains(0.1, 1);
+    this.state = State.WaitBreak;
+    this.count = 0;
+  }
+
+  private waitBreak(zr: number, zi: number): void {
+    const r = this.rate;
+    const e = this.expectA ? r.a : r.b;
+    this.expectA = !this.expectA;
+    const er = POINT_RE[e]!;
+    const ei = POINT_IM[e]!;
+    const dAB = (zr - er) ** 2 + (zi - ei) ** 2;
+    if (dAB > this.breakThreshold) {
+      // Off the alternation: segment 3 starts with C then D.
+      const cd = this.candidate ? r.d : r.c;
+      const dCD = (zr - POINT_RE[cd]!) ** 2 + (zi - POINT_IM[cd]!) ** 2;
+      if (dCD < dAB) {
+        if (this.candidate) {
+          this.startTraining();
+          return;
+        }
+        this.candidate = true;
+      } else {
+        this.candidate = false;
+      }
+    } else {
+      this.candidate = false;
+      this.pll.update(er, ei);
+    }
+    if (++this.count > SEG2_ABAB + 32) this.fail();
+  }
+
+  private startTraining(): void {
+    // The two symbols just seen were C and D: the generator's first two bits.
+    this.lfsr.restart();
+    this.lfsr.next();
+    this.lfsr.next();
+    this.count = 2;
+    this.errSum = 0;
+    this.state = State.Train;
+    this.pll.setGains(0.1, 2);
+    this.ted.setGains(0.01 * this.dec.period, 0);
+  }
+
+  private train(zr: number, zi: number): void {
+    const r = this.rate;
+    const p = this.lfsr.next() ? r.d : r.c;
+    const dr = POINT_RE[p]!;
+    const di = POINT_IM[p]!;
+    this.adapt(zr, zi, dr, di, this.count < 100 ? MU_TRAIN_FAST : MU_TRAIN);
+    const n = ++this.count;
+    if (n > SEG3_CDCD - CHECK_SYMBOLS) this.errSum += (zr - dr) ** 2 + (zi - di) ** 2;
+    if (n >= SEG3_CDCD) {
+      this.trainingError = (this.errSum / CHECK_SYMBOLS) * this.errorScale;
+      if (this.trainingError > TRAIN_ERROR_LIMIT) {
+        this.fail();
+        return;
+      }
+      // Segment 4: scrambled ones, decided as data (not delivered) to check the training.
+      this.state = State.Test;
+      this.count = 0;
+      this.errSum = 0;
+      this.constellationState = 0;
+      this.pll.setGains(0.05, 0.5);
+    }
+  }
+
+  private adapt(zr: number, zi: number, dr: number, di: number, mu: number): void {
+    const pll = this.pll;
+    pll.rotateBack(dr - zr, di - zi);
+    this.eq.update(pll.errRe, pll.errIm, mu);
+    pll.update(dr, di);
+  }
+
+  private data(zr: number, zi: number): void {
+    // Nearest point of the rate's set.
+    const r = this.rate;
+    const pts = r.points;
+    let best = 0;
+    let bestD = Infinity;
+    for (let k = 0; k < pts.length; k++) {
+      const p = pts[k]!;
+      const d = (zr - POINT_RE[p]!) ** 2 + (zi - POINT_IM[p]!) ** 2;
+      if (d < bestD) {
+        bestD = d;
+        best = p;
+      }
+    }
+    const phase = best & 7;
+    const step = (phase - this.constellationState) & 7;
+    this.constellationState = phase;
+    if (r.bitsPerSymbol === 4) this.bit(best >> 3);
+    if (r.bitsPerSymbol === 2) {
+      const b = BITS_FOR_STEP_2BIT[step >> 1]!;
+      this.bit(b >> 1);
+      this.bit(b & 1);
+    } else {
+      const b = BITS_FOR_STEP_3BIT[step]!;
+      this.bit(b >> 2);
+      this.bit((b >> 1) & 1);
+      this.bit(b & 1);
+    }
+    this.adapt(zr, zi, POINT_RE[best]!, POINT_IM[best]!, MU_DATA);
+    if (this.state === State.Test) {
+      this.errSum += bestD;
+      if (++this.count >= SEG4_ONES) {
+        this.trainingError = (this.errSum / SEG4_ONES) * this.errorScale;
+        if (this.trainingError > TRAIN_ERROR_LIMIT) {
+          this.fail();
+          return;
+        }
+        this.state = State.Data;
+        this.pll.setGains(0.05, 0.3);
+        this.ted.setGains(0.005 * this.dec.period, 0);
+        this.det.setRelativeOff(6);
+        this.onStatus?.('trained');
+      }
+    }
+  }
+
+  private bit(line: number): void {
+    const b = this.descrambler.descramble(line);
+    if (this.state === State.Data) {
+      this.tcf.put(b);
+      this.putBit(b);
+    }
+  }
+}
+
+function wrap(a: number): number {
+  return a - 2 * Math.PI * Math.round(a / (2 * Math.PI));
+}
+
