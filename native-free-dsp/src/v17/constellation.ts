@@ -1,0 +1,145 @@
+// V.17 signal constellations as typed arrays, and the subset slicer that feeds the trellis
+// decoder: for a received point, the nearest point of each of the 8 subsets (Y2 Y1 Y0) and its
+// squared distance. A grid of half-unit cells over ±12 units (Figures 4-7 put every point within
+// ±9), built once per rate, lists for each cell the one to four points of each subset that can be
+// nearest in it, so a symbol costs about ten distance computations.
+import type { V17BitRate } from './types.js';
+import {
+  V17_CONSTELLATION_12000,
+  V17_CONSTELLATION_14400,
+  V17_CONSTELLATION_7200,
+  V17_CONSTELLATION_9600,
+  V17_TRAINING_ABCD,
+} from './v17-tables.generated.js';
+
+export interface V17Constellation {
+  readonly bitRate: V17BitRate;
+  readonly size: number;
+  /** Coordinates by label (bit 0 = Y0, 1 = Y1, 2 = Y2, 3.. = Q3..). */
+  readonly re: Float64Array;
+  readonly im: Float64Array;
+  /** Mean |p|² over all points. */
+  readonly meanPower: number;
+  /**
+   * Slicer grid over ±GRID_HALF units in cells of 1/GRID_RES: for cell k and subset s,
+   * candidates[(k·8 + s)·MAX_CANDIDATES + i], i < counts[k·8 + s], are the subset's points that
+   * are the nearest one somewhere in the cell.
+   */
+  readonly candidates: Uint8Array;
+  readonly counts: Uint8Array;
+}
+
+const GRID_HALF = 12;
+const GRID_RES = 2;
+const GRID_CELLS = 2 * GRID_HALF * GRID_RES;
+/** A cell meets at most this many Voronoi regions of one subset (checked when building). */
+const MAX_CANDIDATES = 4;
+
+function build(bitRate: V17BitRate, table: Int8Array): V17Constellation {
+  const size = table.length / 2;
+  const re = new Float64Array(size);
+  const im = new Float64Array(size);
+  let power = 0;
+  for (let i = 0; i < size; i++) {
+    re[i] = table[2 * i]!;
+    im[i] = table[2 * i + 1]!;
+    power += re[i]! * re[i]! + im[i]! * im[i]!;
+  }
+  const candidates = new Uint8Array(GRID_CELLS * GRID_CELLS * 8 * MAX_CANDIDATES);
+  const counts = new Uint8Array(GRID_CELLS * GRID_CELLS * 8);
+  // A point can be nearest somewhere in a cell only if, from the cell's centre, it is no more
+  // than a cell diagonal farther than the nearest one (triangle inequality).
+  const diagonal = Math.SQRT2 / GRID_RES;
+  for (let ix = 0; ix < GRID_CELLS; ix++) {
+    const x = (ix + 0.5) / GRID_RES - GRID_HALF;
+    for (let iy = 0; iy < GRID_CELLS; iy++) {
+      const y = (iy + 0.5) / GRID_RES - GRID_HALF;
+      for (let s = 0; s < 8; s++) {
+        const k = (ix * GRID_CELLS + iy) * 8 + s;
+        let nearest = Infinity;
+        for (let l = s; l < size; l += 8) nearest = Math.min(nearest, Math.hypot(x - re[l]!, y - im[l]!));
+        let n = 0;
+        for (let l = s; l < size; l += 8) {
+          if (Math.hypot(x - re[l]!, y - im[l]!) > nearest + diagonal + 1e-9) continue;
+          if (n === MAX_CANDIDATES) throw new Error(`V.17 ${bitRate}: more than ${MAX_CANDIDATES} slicer candidates in a cell`);
+          candidates[k * MAX_CANDIDATES + n++] = l;
+        }
+        counts[k] = n;
+      }
+    }
+  }
+  return { bitRate, size, re, im, meanPower: power / size, candidates, counts };
+}
+
+const TABLES: Record<V17BitRate, Int8Array> = {
+  14400: V17_CONSTELLATION_14400,
+  12000: V17_CONSTELLATION_12000,
+  9600: V17_CONSTELLATION_9600,
+  7200: V17_CONSTELLATION_7200,
+};
+const cache = new Map<V17BitRate, V17Constellation>();
+
+/** The constellation of a rate (built on first use, then shared by every modem). */
+export function v17Constellation(bitRate: V17BitRate): V17Constellation {
+  let c = cache.get(bitRate);
+  if (!c) {
+    c = build(bitRate, TABLES[bitRate]);
+    cache.set(bitRate, c);
+  }
+  return c;
+}
+
+/** Training points A, B, C, D (index 0..3). */
+export const ABCD_RE = Float64Array.from([V17_TRAINING_ABCD[0]!, V17_TRAINING_ABCD[2]!, V17_TRAINING_ABCD[4]!, V17_TRAINING_ABCD[6]!]);
+export const ABCD_IM = Float64Array.from([V17_TRAINING_ABCD[1]!, V17_TRAINING_ABCD[3]!, V17_TRAINING_ABCD[5]!, V17_TRAINING_ABCD[7]!]);
+/** |A|² = |B|² = |C|² = |D|²: the reference power the receiver's gain is set to. */
+export const ABCD_POWER = ABCD_RE[0]! * ABCD_RE[0]! + ABCD_IM[0]! * ABCD_IM[0]!;
+
+/**
+ * Fills dist[s] with the squared distance from the received point (point[0], point[1]) to the
+ * nearest point of subset s and label[s] with that point's label; returns the label of the
+ * nearest point overall. Exact within ±12 units (beyond, the outermost cells stand in). The
+ * point comes in an array so that no double is boxed per call.
+ */
+export function sliceSubsets(c: V17Constellation, point: Float64Array, dist: Float64Array, label: Uint8Array): number {
+  const x = point[0]!;
+  const y = point[1]!;
+  let ix = Math.floor((x + GRID_HALF) * GRID_RES);
+  let iy = Math.floor((y + GRID_HALF) * GRID_RES);
+  if (ix < 0) ix = 0;
+  else if (ix >= GRID_CELLS) ix = GRID_CELLS - 1;
+  if (iy < 0) iy = 0;
+  else if (iy >= GRID_CELLS) iy = GRID_CELLS - 1;
+  const cell = (ix * GRID_CELLS + iy) * 8;
+  const candidates = c.candidates;
+  const counts = c.counts;
+  const re = c.re;
+  const im = c.im;
+  let best = 0;
+  let bestD = Infinity;
+  for (let s = 0; s < 8; s++) {
+    const k = cell + s;
+    const base = k * MAX_CANDIDATES;
+    let l = candidates[base]!;
+    let dx = x - re[l]!;
+    let dy = y - im[l]!;
+    let d = dx * dx + dy * dy;
+    for (let i = 1, n = counts[k]!; i < n; i++) {
+      const m = candidates[base + i]!;
+      dx = x - re[m]!;
+      dy = y - im[m]!;
+      const e = dx * dx + dy * dy;
+      if (e < d) {
+        d = e;
+        l = m;
+      }
+    }
+    dist[s] = d;
+    label[s] = l;
+    if (d < bestD) {
+      bestD = d;
+      best = l;
+    }
+  }
+  return best;
+}

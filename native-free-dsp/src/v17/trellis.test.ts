@@ -1,0 +1,224 @@
+// V.17 trellis code: the convolutional encoder against a hand-worked path (Figure 3 equations),
+// differential coding, the constellation tables, and the Viterbi decoder on clean, noisy and
+// deliberately corrupted symbol streams.
+import { describe, expect, it } from 'vitest';
+import { Xoshiro128 } from '../line-model/prng.js';
+import { sliceSubsets, v17Constellation, ABCD_IM, ABCD_RE } from './constellation.js';
+import { diffDecode, diffEncode, V17TrellisEncoder, V17Viterbi, V17_TRACEBACK_DEPTH } from './trellis.js';
+import { bitsPerSymbol, V17_BIT_RATES, type V17BitRate } from './types.js';
+
+describe('convolutional encoder (V.17 Figure 3)', () => {
+  // Worked by hand from s0' = Y2⊕s1⊕Y1·s0, s1' = Y2⊕Y1⊕s2⊕(Y2⊕s1)·s0, s2' = s0, Y0 = s0;
+  // states written s2s1s0 as a number.
+  const PATH: Array<{ y21: number; y0: number; next: number }> = [
+    { y21: 1, y0: 0, next: 2 },
+    { y21: 3, y0: 0, next: 0 },
+    { y21: 2, y0: 0, next: 3 },
+    { y21: 0, y0: 1, next: 7 },
+    { y21: 3, y0: 1, next: 7 },
+    { y21: 1, y0: 1, next: 6 },
+    { y21: 1, y0: 0, next: 1 },
+    { y21: 2, y0: 1, next: 5 },
+  ];
+
+  it('follows the hand-worked path from state 0', () => {
+    const enc = new V17TrellisEncoder();
+    enc.reset(0, 0);
+    let prev = 0;
+    for (const step of PATH) {
+      // Choose Q2Q1 so that the differential encoder outputs the wanted Y2Y1.
+      const label = enc.encode((step.y21 - prev) & 3);
+      prev = step.y21;
+      expect(label & 7).toBe((step.y21 << 1) | step.y0);
+      expect(enc.state).toBe(step.next);
+    }
+  });
+
+  it('puts the uncoded bits Q3.. above Y2 Y1 Y0', () => {
+    const enc = new V17TrellisEncoder();
+    enc.reset(0, 0);
+    expect(enc.encode(0b1011_00) >> 3).toBe(0b1011);
+  });
+});
+
+describe('differential coding (clause 3.3)', () => {
+  it.each([0, 1, 2, 3])('decodes what it encoded after Y2Y1 = %i', (prev) => {
+    for (let q = 0; q < 4; q++) expect(diffDecode(prev, diffEncode(prev, q))).toBe(q);
+  });
+
+  it('is blind to a 90° turn of the whole sequence', () => {
+    // Turning the constellation by 90° adds the same amount to every Y2Y1 (mod 4).
+    const ys = [0, 3, 1, 1, 2];
+    for (let k = 1; k < ys.length; k++) {
+      expect(diffDecode((ys[k - 1]! + 1) & 3, (ys[k]! + 1) & 3)).toBe(diffDecode(ys[k - 1]!, ys[k]!));
+    }
+  });
+});
+
+describe.each(V17_BIT_RATES.map((rate) => ({ rate })))('constellation $rate', ({ rate }) => {
+  const c = v17Constellation(rate);
+
+  it('has 2^(bits+1) distinct points of mean power ≈ |A|² = 40', () => {
+    expect(c.size).toBe(2 ** (bitsPerSymbol(rate) + 1));
+    const keys = new Set<string>();
+    for (let l = 0; l < c.size; l++) keys.add(`${c.re[l]},${c.im[l]}`);
+    expect(keys.size).toBe(c.size);
+    expect(c.meanPower).toBeGreaterThan(39);
+    expect(c.meanPower).toBeLessThan(43);
+  });
+
+  it('turns into itself by 90°: same Q bits, Y2Y1 − 1, Y0 inverted', () => {
+    for (let l = 0; l < c.size; l++) {
+      const r = (l & ~7) | ((((l >> 1) - 1) & 3) << 1) | ((l & 1) ^ 1);
+      expect([c.re[r]! + 0, c.im[r]! + 0]).toEqual([-c.im[l]! + 0, c.re[l]! + 0]);
+    }
+  });
+
+  it('slices each subset to its nearest point exactly (grid vs exhaustive search)', () => {
+    const rnd = seededUniform(rate);
+    const dist = new Float64Array(8);
+    const labels = new Uint8Array(8);
+    const point = new Float64Array(2);
+    for (let n = 0; n < 2000; n++) {
+      point[0] = (rnd() - 0.5) * 24;
+      point[1] = (rnd() - 0.5) * 24;
+      const nearest = sliceSubsets(c, point, dist, labels);
+      let best = Infinity;
+      for (let s = 0; s < 8; s++) {
+        expect(labels[s]! & 7).toBe(s);
+        let exact = Infinity;
+        for (let l = s; l < c.size; l += 8) exact = Math.min(exact, (point[0] - c.re[l]!) ** 2 + (point[1] - c.im[l]!) ** 2);
+        expect(dist[s]).toBe(exact);
+        best = Math.min(best, dist[s]!);
+      }
+      expect((point[0] - c.re[nearest]!) ** 2 + (point[1] - c.im[nearest]!) ** 2).toBe(best);
+    }
+  });
+});
+
+it('has the training points of Table 3: B = jA, C = −A, D = −B', () => {
+  expect([ABCD_RE[0], ABCD_IM[0]]).toEqual([-6, -2]);
+  expect([ABCD_RE[1], ABCD_IM[1]]).toEqual([2, -6]);
+  expect([ABCD_RE[2], ABCD_IM[2]]).toEqual([6, 2]);
+  expect([ABCD_RE[3], ABCD_IM[3]]).toEqual([-2, 6]);
+});
+
+/** Uniform [0, 1) numbers from a seeded generator. */
+function seededUniform(seed: number): () => number {
+  const g = new Xoshiro128(seed);
+  return () => g.nextFloat();
+}
+
+/** Encodes random data; returns the labels sent. */
+function randomLabels(rate: V17BitRate, n: number, seed: number): Uint8Array {
+  const rnd = seededUniform(seed);
+  const enc = new V17TrellisEncoder();
+  enc.reset(0, 0);
+  const out = new Uint8Array(n);
+  for (let i = 0; i < n; i++) out[i] = enc.encode(Math.floor(rnd() * (1 << bitsPerSymbol(rate))));
+  return out;
+}
+
+/** Runs received points through slicer + Viterbi; returns the decided labels (in order) and the slicer's hard decisions. */
+function decodeAll(rate: V17BitRate, re: Float64Array, im: Float64Array, depth = V17_TRACEBACK_DEPTH): { decided: number[]; hard: number[] } {
+  const c = v17Constellation(rate);
+  const vit = new V17Viterbi(depth);
+  const dist = new Float64Array(8);
+  const labels = new Uint8Array(8);
+  const point = new Float64Array(2);
+  const decided: number[] = [];
+  const hard: number[] = [];
+  for (let i = 0; i < re.length; i++) {
+    point[0] = re[i]!;
+    point[1] = im[i]!;
+    hard.push(sliceSubsets(c, point, dist, labels));
+    const l = vit.decode(dist, labels);
+    if (l >= 0) decided.push(l);
+  }
+  const tail = new Uint8Array(depth);
+  const n = vit.flush(tail);
+  for (let i = 0; i < n; i++) decided.push(tail[i]!);
+  return { decided, hard };
+}
+
+describe.each(V17_BIT_RATES.map((rate) => ({ rate })))('Viterbi decoder, $rate bit/s', ({ rate }) => {
+  const c = v17Constellation(rate);
+  const N = 3000;
+
+  it(`decides each symbol ${V17_TRACEBACK_DEPTH - 1} symbols late, and flush() returns the rest`, () => {
+    const sent = randomLabels(rate, 100, 1);
+    const vit = new V17Viterbi();
+    const dist = new Float64Array(8);
+    const labels = new Uint8Array(8);
+    const point = new Float64Array(2);
+    const got: number[] = [];
+    for (let i = 0; i < sent.length; i++) {
+      point[0] = c.re[sent[i]!]!;
+      point[1] = c.im[sent[i]!]!;
+      sliceSubsets(c, point, dist, labels);
+      const l = vit.decode(dist, labels);
+      if (i < V17_TRACEBACK_DEPTH - 1) expect(l).toBe(-1);
+      else got.push(l);
+    }
+    expect(vit.pending).toBe(V17_TRACEBACK_DEPTH - 1);
+    const tail = new Uint8Array(64);
+    const n = vit.flush(tail);
+    expect(n).toBe(V17_TRACEBACK_DEPTH - 1);
+    expect([...got, ...tail.subarray(0, n)]).toEqual([...sent]);
+  });
+
+  it('corrects isolated symbols pushed most of the way to a point of another subset', () => {
+    const sent = randomLabels(rate, N, 2);
+    const re = new Float64Array(N);
+    const im = new Float64Array(N);
+    let corrupted = 0;
+    for (let i = 0; i < N; i++) {
+      const l = sent[i]!;
+      re[i] = c.re[l]!;
+      im[i] = c.im[l]!;
+      if (i % 29 !== 7) continue;
+      // Nearest point of a different subset: a hard slicer will take that one.
+      let w = -1;
+      let wd = Infinity;
+      for (let k = 0; k < c.size; k++) {
+        if ((k & 7) === (l & 7)) continue;
+        const d = (c.re[k]! - re[i]!) ** 2 + (c.im[k]! - im[i]!) ** 2;
+        if (d < wd) {
+          wd = d;
+          w = k;
+        }
+      }
+      re[i] = c.re[l]! + 0.7 * (c.re[w]! - c.re[l]!);
+      im[i] = c.im[l]! + 0.7 * (c.im[w]! - c.im[l]!);
+      corrupted++;
+    }
+    const { decided, hard } = decodeAll(rate, re, im);
+    const hardErrors = hard.filter((h, i) => h !== sent[i]).length;
+    expect(hardErrors).toBe(corrupted);
+    expect(decided).toEqual([...sent]);
+  });
+
+  it('beats symbol-by-symbol decisions on a noisy stream', () => {
+    const sent = randomLabels(rate, N, 3);
+    const g = new Xoshiro128(4);
+    const gauss = (): number => g.nextGaussian();
+    // Noise for about 5 % symbol errors without coding.
+    const sigma = { 14400: 0.42, 12000: 0.6, 9600: 0.85, 7200: 1.2 }[rate];
+    const re = new Float64Array(N);
+    const im = new Float64Array(N);
+    for (let i = 0; i < N; i++) {
+      re[i] = c.re[sent[i]!]! + sigma * gauss();
+      im[i] = c.im[sent[i]!]! + sigma * gauss();
+    }
+    const { decided, hard } = decodeAll(rate, re, im);
+    const hardErrors = hard.filter((h, i) => h !== sent[i]).length;
+    const codedErrors = decided.filter((d, i) => d !== sent[i]).length;
+    expect(hardErrors).toBeGreaterThan(N * 0.02);
+    expect(codedErrors).toBeLessThan(hardErrors / 10);
+  });
+});
+
+it('rejects a traceback depth out of range', () => {
+  expect(() => new V17Viterbi(0)).toThrow(RangeError);
+  expect(() => new V17Viterbi(2.5)).toThrow(RangeError);
+});

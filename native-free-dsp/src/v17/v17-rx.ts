@@ -1,0 +1,670 @@
+// V.17 receiver (ITU-T V.17): carrier detection, a quadrature band-pass RRC filter sampled at T/2
+// where the Gardner timing loop asks, AGC, a T/2 LMS equalizer, carrier recovery (frequency and
+// phase from segment 1, then a decision-directed loop split into a rotator after the equalizer
+// and the NCO before it), training on the sequence of Table 3 (long or short), Viterbi decoding
+// of the trellis code (trellis.ts), differential decoding and descrambling (clauses 3-4, 7).
+//
+//   const rx = new V17Rx({ bitRate: 14400, putBit, onStatus });
+//   rx.rx(samples);            // any block length
+//   rx.restart(9600, true);    // expect a burst at another rate, with the short training
+//   rx.tcf                     // every delivered bit is counted here (T.30 TCF check)
+// Status: carrierUp → trainingInProgress → trained | trainingFailed → carrierDown.
+import { checkFunction, checkNumber, checkOneOf } from '../errors.js';
+import { Agc, CARRIER_DOWN, CARRIER_UP, CarrierDetector } from '../common/agc.js';
+import { LmsEqualizer } from '../common/equalizer.js';
+import { Nco } from '../common/nco.js';
+import { PolyphaseDecimator } from '../common/polyphase.js';
+import { Scrambler, V17_SCRAMBLER } from '../common/scrambler.js';
+import { TcfMeter } from '../common/tcf.js';
+import { SAMPLE_RATE, type PutBit, type RxStatusHandler } from '../common/types.js';
+import { ABCD_IM, ABCD_POWER, ABCD_RE, sliceSubsets, v17Constellation, type V17Constellation } from './constellation.js';
+import { V17Viterbi, V17_TRACEBACK_DEPTH } from './trellis.js';
+import {
+  BAUD_RATE,
+  bitsPerSymbol,
+  BRIDGE_WORD,
+  CARRIER_HZ,
+  CDBA_POINT,
+  RRC_BETA,
+  SEG1_ABAB,
+  SEG2_LONG,
+  SEG2_SHORT,
+  SEG3_BRIDGE,
+  SEG4_ONES,
+  V17_BIT_RATES,
+  V17_TRAINING_SEED,
+  type V17BitRate,
+} from './types.js';
+
+export interface V17RxOptions {
+  /** 14400, 12000, 9600 or 7200: the rate of the bursts to expect. */
+  bitRate: V17BitRate;
+  /** Receives each data bit after training. */
+  putBit: PutBit;
+  onStatus?: RxStatusHandler;
+  /**
+   * Expect the short training (T.30 retrain) for the first burst; default false. It starts from
+   * the equalizer and carrier frequency of the last successful training (from scratch if none).
+   */
+  shortTrain?: boolean;
+  /** Carrier on above this level, dBm0; default −43 (as spandsp's fax receivers). */
+  carrierOnDbm0?: number;
+  /** Carrier off below this level, dBm0; default 5 dB under carrierOnDbm0. */
+  carrierOffDbm0?: number;
+}
+
+const enum Stage {
+  /** No carrier. */
+  Idle,
+  /** Segment 1 (and any TEP before it): AGC, timing, carrier frequency; waiting for the reversal. */
+  Acquire,
+  /** Segment 2, long: equalizer training on the scrambled C D B A sequence. */
+  TrainLong,
+  /** Segment 2, short: phase pull-in and a check of the saved equalizer. */
+  TrainShort,
+  /** Segment 3 (long training only). */
+  Bridge,
+  /** Segment 4: trellis-coded scrambled ones; the Viterbi decoder starts here. */
+  Ones,
+  Data,
+  /** Training failed: ignore the signal until the carrier drops. */
+  Parked,
+}
+
+/** Receive filter: RRC matched to the transmitter's, 10 symbols long, 1/64-sample timing steps. */
+const RX_SPAN = 10;
+const RX_PHASES = 64;
+/** Equalizer: T/2 taps; the reference tap (decision delay, 8 symbols) sits in the middle. */
+const EQ_TAPS = 33;
+
+/** ABAB has mean T/2 power 3/4 of |A|² (its 1200 Hz component vanishes half-way between symbols). */
+const ABAB_HALF_POWER = 0.75 * ABCD_POWER;
+/** Symbols after carrier-up before segment 1 is trusted for timing/frequency estimates. */
+const ACQ_SETTLE = 40;
+/** Credit of ±90° steps needed before a reversal counts as the start of segment 2. */
+const ACQ_MIN_ABAB = 24;
+/** Fail if segment 2 has not started this many symbols after segment 1 was first seen. */
+const ACQ_TIMEOUT = SEG1_ABAB + 100;
+/** Once trained (or failed), the carrier counts as gone when the level falls this far (dB). */
+const RELATIVE_OFF_DB = 6;
+/** A parked receiver (failed training, carrier still on) starts looking again after this. */
+const PARK_SAMPLES = 2 * SAMPLE_RATE;
+/** Long training: fast equalizer adaptation for this many symbols, then slow. */
+const TRAIN_FAST = 1200;
+/** Long training: the error is measured over this many symbols near the end of segment 2. */
+const TRAIN_MEASURE = 400;
+/** Segment 2 symbols at the end left out of training and measurement (some modems end it early). */
+const TRAIN_GUARD = 20;
+/** Short training: symbols of segment 2 left for the phase to settle before measuring. */
+const SHORT_SETTLE = 8;
+
+/**
+ * Loop settings per phase, in units of |A|² = 40 signal power. mu: LMS step (the equalizer divides
+ * it by its tap count); pllP: rotator correction per radian of phase error; pllIHz: NCO frequency
+ * correction per radian; timingP/timingI: Gardner proportional (samples per unit error) and
+ * integral gains. Tuned on the BER tests: in data mode the loops are narrow because at the
+ * threshold SNRs their jitter, more than the equalizer, costs bit errors.
+ */
+interface LoopGains {
+  mu: number;
+  pllP: number;
+  pllIHz: number;
+  timingP: number;
+  timingI: number;
+}
+const GAINS: Readonly<Record<'acquire' | 'trainFast' | 'trainSlow' | 'trainShort' | 'data', LoopGains>> = {
+  acquire: { mu: 0, pllP: 0, pllIHz: 0, timingP: 0.5, timingI: 0 },
+  trainFast: { mu: 0.2, pllP: 0.15, pllIHz: 1.5, timingP: 0.05, timingI: 4e-5 },
+  trainSlow: { mu: 0.04, pllP: 0.08, pllIHz: 0.4, timingP: 0.05, timingI: 4e-5 },
+  trainShort: { mu: 0.04, pllP: 0.15, pllIHz: 0.8, timingP: 0.05, timingI: 4e-5 },
+  data: { mu: 0.01, pllP: 0.015, pllIHz: 0.06, timingP: 0.003, timingI: 2e-5 },
+};
+
+/**
+ * Training passes when the SNR at the decision point (from the mean squared error over the
+ * measured symbols) reaches this, per rate: a few dB under where the rate stops working, so that
+ * T.30's TCF, not the modem, judges marginal lines.
+ */
+const MIN_TRAINING_SNR_DB: Readonly<Record<V17BitRate, number>> = { 14400: 17, 12000: 14, 9600: 12, 7200: 9 };
+
+// Module-local aliases of imported tables and functions for the per-symbol code (some ESM-to-CJS
+// loaders turn every use of an imported name into a getter call).
+const A_RE = ABCD_RE;
+const A_IM = ABCD_IM;
+const A_POWER = ABCD_POWER;
+const CDBA = CDBA_POINT;
+const slice = sliceSubsets;
+
+export class V17Rx {
+  bitRate: V17BitRate;
+  /** Whether the next burst is expected with the short training. */
+  shortTrain: boolean;
+  /** Counts every delivered bit (restart it when the TCF starts). */
+  readonly tcf = new TcfMeter();
+  private readonly putBit: PutBit;
+  private readonly onStatus: RxStatusHandler | undefined;
+  private readonly det: CarrierDetector;
+  private readonly dec = new PolyphaseDecimator({
+    symbolRate: BAUD_RATE,
+    beta: RRC_BETA,
+    carrierHz: CARRIER_HZ,
+    spanSymbols: RX_SPAN,
+    phases: RX_PHASES,
+  });
+  private readonly nco = new Nco({ frequencyHz: CARRIER_HZ });
+  private readonly agc = new Agc({ targetPower: ABAB_HALF_POWER, rate: 1 / 24 });
+  private readonly eq = new LmsEqualizer({ taps: EQ_TAPS });
+  /** Replica of the transmitter's scrambler through segments 2 and 3 (fed ones / the bridge word). */
+  private readonly replica = new Scrambler(V17_SCRAMBLER);
+  private readonly descrambler = new Scrambler(V17_SCRAMBLER);
+  private readonly viterbi = new V17Viterbi(V17_TRACEBACK_DEPTH);
+  private constellation: V17Constellation;
+  private bits = 0;
+  private stage = Stage.Idle;
+  private half = 0;
+  private agcPrimed = false;
+  private haveSaved = false;
+  private savedFrequencyHz = CARRIER_HZ;
+
+  // carrier loop: rotation after the equalizer (radians) and its gains
+  private rotPhase = 0;
+  private rotCos = 1;
+  private rotSin = 0;
+  private mu = 0;
+  private pllP = 0;
+  private pllIHz = 0;
+
+  // symbol timing (Gardner): gains, integral, the last on-symbol and mid-symbol samples
+  private timingP = 0;
+  private timingI = 0;
+  private timingIntegral = 0;
+  private prevRe = 0;
+  private prevIm = 0;
+  private midRe = 0;
+  private midIm = 0;
+
+  // training
+  private count = 0;
+  private parked = 0;
+  private ababRun = 0;
+  private ababStart = 0;
+  private freqRe = 0;
+  private freqIm = 0;
+  private readonly histRe = new Float64Array(3);
+  private readonly histIm = new Float64Array(3);
+  private errSum = 0;
+  private errCount = 0;
+  private snrDb = 0;
+
+  // decoding
+  private readonly dist = new Float64Array(8);
+  private readonly labels = new Uint8Array(8);
+  private readonly point = new Float64Array(2);
+  private diff = 0;
+  private decoded = 0;
+  private onesErrors = 0;
+  private mse = 0;
+
+  // Values handed between the per-T/2 and per-symbol steps. Fields, not arguments: a double
+  // passed to a call V8 does not inline is boxed, i.e. allocated.
+  private zr = 0;
+  private zi = 0;
+  private wr = 0;
+  private wi = 0;
+  private dr = 0;
+  private di = 0;
+
+  constructor(opts: V17RxOptions) {
+    this.bitRate = checkOneOf('V17Rx', 'bitRate', opts?.bitRate, V17_BIT_RATES);
+    this.putBit = checkFunction<PutBit>('V17Rx', 'putBit', opts.putBit);
+    this.onStatus = opts.onStatus === undefined ? undefined : checkFunction<RxStatusHandler>('V17Rx', 'onStatus', opts.onStatus);
+    this.shortTrain = checkOneOf('V17Rx', 'shortTrain', opts.shortTrain ?? false, [false, true]);
+    const on = checkNumber('V17Rx', 'carrierOnDbm0', opts.carrierOnDbm0 ?? -43, -70, 0);
+    const off = checkNumber('V17Rx', 'carrierOffDbm0', opts.carrierOffDbm0 ?? on - 5, -75, on);
+    this.det = new CarrierDetector({ onDbm0: on, offDbm0: off });
+    this.constellation = v17Constellation(this.bitRate);
+    this.restart(this.bitRate, this.shortTrain);
+  }
+
+  /**
+   * Waits for a new burst at `bitRate` (default: the current one) with the long or short
+   * training. The equalizer and carrier frequency of the last successful training are kept for
+   * short trainings.
+   */
+  restart(bitRate: V17BitRate = this.bitRate, shortTrain = false): void {
+    this.bitRate = checkOneOf('V17Rx', 'bitRate', bitRate, V17_BIT_RATES);
+    this.shortTrain = checkOneOf('V17Rx', 'shortTrain', shortTrain, [false, true]);
+    this.constellation = v17Constellation(this.bitRate);
+    this.bits = bitsPerSymbol(this.bitRate);
+    this.det.restart();
+    this.stage = Stage.Idle;
+  }
+
+  /** True from the 'trained' status until the carrier drops. */
+  get trained(): boolean {
+    return this.stage === Stage.Data;
+  }
+
+  /** Received level, dBm0 (the carrier detector's average). */
+  get signalDbm0(): number {
+    return this.det.levelDbm0;
+  }
+
+  /** The carrier frequency the receiver is locked to, Hz. */
+  get carrierFrequencyHz(): number {
+    return this.nco.frequencyHz;
+  }
+
+  /**
+   * SNR at the decision point measured by the last training, dB: over the end of segment 2
+   * (long) or over segment 4 (short).
+   */
+  get trainingSnrDb(): number {
+    return this.snrDb;
+  }
+
+  /** Running SNR at the decision point from hard decisions (~100-symbol average), dB. */
+  get symbolSnrDb(): number {
+    return 10 * Math.log10(this.constellation.meanPower / Math.max(this.mse, 1e-9));
+  }
+
+  /** Zeros among the descrambled bits of segment 4 of the last training (sent as ones). */
+  get trainingOnesErrors(): number {
+    return this.onesErrors;
+  }
+
+  /** Consumes samples; bits and status changes arrive through the callbacks during the call. */
+  rx(samples: Int16Array): void {
+    const det = this.det;
+    const dec = this.dec;
+    const nco = this.nco;
+    const agc = this.agc;
+    for (let n = 0; n < samples.length; n++) {
+      const x = samples[n]!;
+      const ev = det.push(x);
+      if (ev === CARRIER_UP) this.startBurst(true);
+      else if (ev === CARRIER_DOWN) {
+        this.stage = Stage.Idle;
+        this.onStatus?.('carrierDown');
+      }
+      if (this.stage === Stage.Idle) continue;
+      if (this.stage === Stage.Parked) {
+        // Still a carrier but not V.17 we could train on: look again after a while.
+        if (++this.parked >= PARK_SAMPLES) this.startBurst(false);
+        continue;
+      }
+      if (dec.push(x)) {
+        // Down to baseband with the NCO's phase at the newest sample.
+        const c = nco.cos();
+        const s = nco.sin();
+        const re = dec.re * c + dec.im * s;
+        const im = dec.im * c - dec.re * s;
+        if (!agc.frozen) {
+          const p = re * re + im * im;
+          if (this.agcPrimed) agc.update(p);
+          else {
+            agc.prime(p);
+            this.agcPrimed = true;
+          }
+        }
+        const g = agc.gain;
+        this.zr = re * g;
+        this.zi = im * g;
+        this.halfBaud();
+      }
+      nco.advance();
+    }
+  }
+
+  // ------------------------------------------------------------------------------ bursts
+
+  private setGains(g: LoopGains): void {
+    this.mu = g.mu / A_POWER;
+    this.pllP = g.pllP;
+    this.pllIHz = g.pllIHz;
+    this.timingP = g.timingP;
+    // The integral acts once per symbol rather than per T/2 step.
+    this.timingI = 2 * g.timingI;
+  }
+
+  /** Starts looking for a training; `report`: say carrierUp (not when a parked receiver retries). */
+  private startBurst(report: boolean): void {
+    this.dec.restart();
+    this.nco.restart();
+    this.agc.restart();
+    this.agcPrimed = false;
+    this.timingIntegral = 0;
+    this.prevRe = this.prevIm = this.midRe = this.midIm = 0;
+    if (this.shortTrain && this.haveSaved) {
+      this.eq.restore();
+      this.nco.setFrequency(this.savedFrequencyHz);
+    } else {
+      this.eq.reset(1, 0);
+    }
+    this.half = 0;
+    this.setRotation(0);
+    this.setGains(GAINS.acquire);
+    this.count = 0;
+    this.ababRun = 0;
+    this.freqRe = this.freqIm = 0;
+    this.histRe.fill(0);
+    this.histIm.fill(0);
+    this.errSum = 0;
+    this.errCount = 0;
+    this.mse = 0;
+    this.decoded = 0;
+    this.onesErrors = 0;
+    this.stage = Stage.Acquire;
+    if (report) this.onStatus?.('carrierUp');
+  }
+
+  private fail(): void {
+    this.stage = Stage.Parked;
+    this.parked = 0;
+    this.det.setRelativeOff(RELATIVE_OFF_DB);
+    this.onStatus?.('trainingFailed');
+  }
+
+  /** One T/2 sample (zr, zi): into the equalizer and the timing loop; every other one is a symbol. */
+  private halfBaud(): void {
+    const zr = this.zr;
+    const zi = this.zi;
+    this.eq.push(zr, zi);
+    if ((this.half ^= 1) === 1) {
+      this.midRe = zr;
+      this.midIm = zi;
+      return;
+    }
+    // Gardner's timing error Re{(y[k−1] − y[k])·conj(y[k−½])}, positive when early; the
+    // correction moves the next instants later. (Inline rather than common/GardnerTimingRecovery:
+    // its symbol() returns a double, which V8 boxes when the call is not inlined here.)
+    const e = ((this.prevRe - zr) * this.midRe + (this.prevIm - zi) * this.midIm) / A_POWER;
+    this.prevRe = zr;
+    this.prevIm = zi;
+    this.timingIntegral += this.timingI * e;
+    let c = this.timingP * e + this.timingIntegral;
+    if (c > 0.5) c = 0.5;
+    else if (c < -0.5) c = -0.5;
+    this.dec.adjust(c);
+    this.symbol();
+  }
+
+  private setRotation(phase: number): void {
+    let a = phase;
+    if (a > Math.PI) a -= 2 * Math.PI;
+    else if (a < -Math.PI) a += 2 * Math.PI;
+    this.rotPhase = a;
+    this.rotCos = Math.cos(a);
+    this.rotSin = Math.sin(a);
+  }
+
+  // -------------------------------------------------------------------------- per symbol
+
+  private symbol(): void {
+    const eq = this.eq;
+    eq.compute();
+    // The point to decide on: w = y · e^{-j rotPhase}.
+    this.wr = eq.re * this.rotCos + eq.im * this.rotSin;
+    this.wi = eq.im * this.rotCos - eq.re * this.rotSin;
+    switch (this.stage) {
+      case Stage.Acquire:
+        this.acquire();
+        return;
+      case Stage.TrainLong:
+      case Stage.TrainShort: {
+        const b1 = this.replica.scramble(1);
+        const b2 = this.replica.scramble(1);
+        const t = CDBA[(b1 << 1) | b2]!;
+        this.dr = A_RE[t]!;
+        this.di = A_IM[t]!;
+        this.count++;
+        if (this.stage === Stage.TrainLong) this.trainLong();
+        else this.trainShort();
+        return;
+      }
+      case Stage.Bridge:
+        this.bridge();
+        return;
+      case Stage.Ones:
+      case Stage.Data:
+        this.decodeSymbol();
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** Carrier loop and LMS update towards the target (dr, di). */
+  private adapt(): void {
+    const wr = this.wr;
+    const wi = this.wi;
+    const dr = this.dr;
+    const di = this.di;
+    // Phase error ≈ Im(w·conj(d))/|d|²: proportional part into the rotator (no equalizer delay
+    // in that path), integral part into the NCO (so the equalizer input stops turning).
+    const pe = (wi * dr - wr * di) / (dr * dr + di * di);
+    this.setRotation(this.rotPhase + this.pllP * pe);
+    this.nco.adjustFrequency(this.pllIHz * pe);
+    if (this.mu === 0) return;
+    // The error taken back into the equalizer's frame: (d − w) · e^{+j rotPhase}.
+    const er = dr - wr;
+    const ei = di - wi;
+    this.eq.update(er * this.rotCos - ei * this.rotSin, ei * this.rotCos + er * this.rotSin, this.mu);
+  }
+
+  private acquire(): void {
+    const wr = this.wr;
+    const wi = this.wi;
+    const n = ++this.count;
+    // hist[0] = w(k-1), hist[1] = w(k-2) before the shift.
+    const r1 = this.histRe[0]!;
+    const i1 = this.histIm[0]!;
+    const r2 = this.histRe[1]!;
+    const i2 = this.histIm[1]!;
+    this.histRe[2] = r2;
+    this.histIm[2] = i2;
+    this.histRe[1] = r1;
+    this.histIm[1] = i1;
+    this.histRe[0] = wr;
+    this.histIm[0] = wi;
+    if (n < ACQ_SETTLE) return;
+    // Until something like segment 1 shows up (a TEP tone, noise, another signal) keep looking.
+    if (this.ababRun > 0 && n - this.ababStart > ACQ_TIMEOUT) {
+      this.fail();
+      return;
+    }
+    // w(k)·conj(w(k-1)) is ±j|A|² through segment 1 (B = jA); w(k)·conj(w(k-2)) is |A|² until
+    // the first symbol of segment 2, C = −A, reverses it.
+    const d1r = wr * r1 + wi * i1;
+    const d1i = wi * r1 - wr * i1;
+    const d2r = wr * r2 + wi * i2;
+    const d2i = wi * r2 - wr * i2;
+    if (this.ababRun >= ACQ_MIN_ABAB && d2r < 0) {
+      this.startSegment2();
+      return;
+    }
+    // Noise makes single symbols miss the ±90° test now and then: a miss costs a few symbols of
+    // credit instead of starting again.
+    if (Math.abs(d1i) > Math.abs(d1r) && d2r > 0) {
+      if (this.ababRun++ === 0) this.ababStart = n;
+      if (this.ababRun > 4) {
+        this.freqRe += d2r;
+        this.freqIm += d2i;
+      }
+    } else {
+      this.ababRun = this.ababRun > 4 ? this.ababRun - 4 : 0;
+      if (this.ababRun === 0) this.freqRe = this.freqIm = 0;
+    }
+  }
+
+  /** The reversal: set the carrier frequency and phase, freeze the AGC, start on segment 2. */
+  private startSegment2(): void {
+    // Frequency offset, cycles per symbol, from the rotation over two symbols.
+    const df = Math.atan2(this.freqIm, this.freqRe) / (4 * Math.PI);
+    // Phase error from this symbol (C) and the two before it (B, A), each advanced by the
+    // rotation the offset gave it since.
+    const w = 2 * Math.PI * df;
+    let sr = 0;
+    let si = 0;
+    for (let i = 0; i < 3; i++) {
+      const yr = this.histRe[i]!;
+      const yi = this.histIm[i]!;
+      const t = 2 - i;
+      const ar = yr * A_RE[t]! + yi * A_IM[t]!;
+      const ai = yi * A_RE[t]! - yr * A_IM[t]!;
+      const c = Math.cos(w * i);
+      const s = Math.sin(w * i);
+      sr += ar * c - ai * s;
+      si += ar * s + ai * c;
+    }
+    const phi = Math.atan2(si, sr) + this.rotPhase;
+    // Turn the equalizer's history and the NCO by phi and retune the NCO. The samples newer than
+    // the reference tap keep a small ramp (2π·df per symbol) that the carrier loop follows.
+    this.eq.rotate(Math.cos(phi), -Math.sin(phi));
+    this.nco.adjustPhase(phi / (2 * Math.PI));
+    this.nco.adjustFrequency(df * BAUD_RATE);
+    this.setRotation(0);
+    this.agc.freeze();
+    // This symbol was C, the first of segment 2: step the replica scrambler past it.
+    this.replica.restart(V17_TRAINING_SEED);
+    this.replica.scramble(1);
+    this.replica.scramble(1);
+    this.count = 1;
+    this.errSum = 0;
+    this.errCount = 0;
+    if (this.shortTrain) {
+      this.stage = Stage.TrainShort;
+      this.setGains(GAINS.trainShort);
+    } else {
+      this.stage = Stage.TrainLong;
+      this.setGains(GAINS.trainFast);
+    }
+    this.onStatus?.('trainingInProgress');
+  }
+
+  private measure(): void {
+    this.errSum += (this.dr - this.wr) ** 2 + (this.di - this.wi) ** 2;
+    this.errCount++;
+  }
+
+  private measuredSnrDb(power: number): number {
+    return 10 * Math.log10(power / Math.max(this.errSum / Math.max(this.errCount, 1), 1e-9));
+  }
+
+  private trainLong(): void {
+    const n = this.count;
+    if (n === TRAIN_FAST) this.setGains(GAINS.trainSlow);
+    if (n <= SEG2_LONG - TRAIN_GUARD) {
+      this.adapt();
+      if (n > SEG2_LONG - TRAIN_GUARD - TRAIN_MEASURE) this.measure();
+    }
+    if (n < SEG2_LONG) return;
+    this.snrDb = this.measuredSnrDb(A_POWER);
+    if (this.snrDb < MIN_TRAINING_SNR_DB[this.bitRate]) {
+      this.fail();
+      return;
+    }
+    this.stage = Stage.Bridge;
+    this.count = 0;
+  }
+
+  private trainShort(): void {
+    this.adapt();
+    if (this.count > SHORT_SETTLE) this.measure();
+    if (this.count < SEG2_SHORT) return;
+    // 30 symbols measure coarsely; the 48 of segment 4 decide.
+    const snr = this.measuredSnrDb(A_POWER);
+    if (snr < MIN_TRAINING_SNR_DB[this.bitRate] - 3) {
+      this.snrDb = snr;
+      this.fail();
+      return;
+    }
+    this.enterOnes();
+  }
+
+  /** Segment 3: decision-directed on the four training points, the replica scrambler kept in step. */
+  private bridge(): void {
+    const shift = (this.count & 7) << 1;
+    this.replica.scramble((BRIDGE_WORD >> shift) & 1);
+    this.replica.scramble((BRIDGE_WORD >> (shift + 1)) & 1);
+    let best = 0;
+    let bestD = Infinity;
+    for (let j = 0; j < 4; j++) {
+      const d = (this.wr - A_RE[j]!) ** 2 + (this.wi - A_IM[j]!) ** 2;
+      if (d < bestD) {
+        bestD = d;
+        best = j;
+      }
+    }
+    this.dr = A_RE[best]!;
+    this.di = A_IM[best]!;
+    this.adapt();
+    if (++this.count >= SEG3_BRIDGE) this.enterOnes();
+  }
+
+  private enterOnes(): void {
+    this.stage = Stage.Ones;
+    this.count = 0;
+    this.viterbi.reset(0);
+    // The transmitter's differential encoder starts at 1 after long and 0 after short training;
+    // its scrambler carries on from segments 2-3, so the descrambler starts in step.
+    this.diff = this.shortTrain ? 0 : 1;
+    this.descrambler.restart(this.replica.state);
+    this.decoded = 0;
+    this.onesErrors = 0;
+    this.errSum = 0;
+    this.errCount = 0;
+    this.mse = 0;
+    this.setGains(GAINS.data);
+  }
+
+  private decodeSymbol(): void {
+    const c = this.constellation;
+    this.point[0] = this.wr;
+    this.point[1] = this.wi;
+    // The nearest point steers the loops now; the Viterbi decoder decides 23 symbols later.
+    const nearest = slice(c, this.point, this.dist, this.labels);
+    this.dr = c.re[nearest]!;
+    this.di = c.im[nearest]!;
+    const err = (this.dr - this.wr) ** 2 + (this.di - this.wi) ** 2;
+    this.mse += (err - this.mse) * 0.01;
+    this.adapt();
+    const label = this.viterbi.decode(this.dist, this.labels);
+    if (label >= 0) this.emit(label);
+    if (this.stage !== Stage.Ones) return;
+    this.measure();
+    if (++this.count < SEG4_ONES) return;
+    const snr = this.measuredSnrDb(c.meanPower);
+    if (this.shortTrain) this.snrDb = snr;
+    if (snr < MIN_TRAINING_SNR_DB[this.bitRate]) {
+      this.fail();
+      return;
+    }
+    this.stage = Stage.Data;
+    this.eq.save();
+    this.savedFrequencyHz = this.nco.frequencyHz;
+    this.haveSaved = true;
+    this.det.setRelativeOff(RELATIVE_OFF_DB);
+    this.onStatus?.('trained');
+  }
+
+  /** Differential decoding and descrambling of one decided symbol; bits out in order Q1..Qn. */
+  private emit(label: number): void {
+    const y21 = (label >> 1) & 3;
+    const q21 = (y21 - this.diff) & 3;
+    this.diff = y21;
+    let word = ((label >> 3) << 2) | q21;
+    // The first 48 decided symbols are segment 4's ones; data follows.
+    const data = this.decoded++ >= SEG4_ONES;
+    for (let i = 0; i < this.bits; i++) {
+      const bit = this.descrambler.descramble(word & 1);
+      word >>= 1;
+      if (data) {
+        this.tcf.put(bit);
+        this.putBit(bit);
+      } else if (bit === 0) {
+        this.onesErrors++;
+      }
+    }
+  }
+}

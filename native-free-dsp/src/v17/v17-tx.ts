@@ -1,0 +1,267 @@
+// V.17 transmitter (ITU-T V.17): scrambler 1 + x^-18 + x^-23 (clause 4), differential and
+// trellis encoding (clause 3) onto the 128/64/32/16-point constellations at 2400 baud,
+// root-raised-cosine shaping and modulation onto 1800 Hz. Sends the long or short training
+// sequence of Table 3 (optionally after the talker echo protection tone), the data from a bit
+// callback, then scrambled ones and silence (the shutdown sequence).
+//
+//   const tx = new V17Tx({ bitRate: 14400, getBit, onStatus });
+//   const n = tx.tx(buf);        // fills buf; n < buf.length once the shutdown has been sent
+//   tx.restart(9600, true);      // a new burst at another rate, with the short training
+import { checkFunction, checkNumber, checkOneOf } from '../errors.js';
+import { dbm0ToMeanSquare } from '../power/levels.js';
+import { Nco } from '../common/nco.js';
+import { PolyphaseInterpolator } from '../common/polyphase.js';
+import { Scrambler, V17_SCRAMBLER } from '../common/scrambler.js';
+import { END_OF_DATA, type GetBit, type TxStatusHandler } from '../common/types.js';
+import { ABCD_IM, ABCD_POWER, ABCD_RE, v17Constellation, type V17Constellation } from './constellation.js';
+import { V17TrellisEncoder } from './trellis.js';
+import {
+  bitsPerSymbol,
+  BRIDGE_STEP,
+  BRIDGE_WORD,
+  CARRIER_HZ,
+  CDBA_POINT,
+  RRC_BETA,
+  SEG1_ABAB,
+  SEG2_LONG,
+  SEG2_SHORT,
+  SEG3_BRIDGE,
+  SEG4_ONES,
+  SEG_TEP_SILENCE,
+  SEG_TEP_TONE,
+  SHUTDOWN_ONES,
+  SHUTDOWN_SILENCE,
+  V17_BIT_RATES,
+  V17_TRAINING_SEED,
+  type V17BitRate,
+} from './types.js';
+
+export interface V17TxOptions {
+  /** 14400, 12000, 9600 or 7200. */
+  bitRate: V17BitRate;
+  /** Data source, one call per bit once training is done; END_OF_DATA ends the burst. */
+  getBit: GetBit;
+  /** trainingComplete, endOfData, shutdownComplete. */
+  onStatus?: TxStatusHandler;
+  /** Short training (T.30 retrain) for the first burst; default false (long). */
+  shortTrain?: boolean;
+  /** Send the talker echo protection tone and its silence before training; default false. */
+  tep?: boolean;
+  /** Send level, dBm0, −60…0; default −14. */
+  levelDbm0?: number;
+}
+
+/** Transmit pulse: 12 symbols long. */
+const TX_SPAN = 12;
+
+/** What the transmitter is sending; each stage lasts a fixed number of symbols except Data. */
+const enum Stage {
+  TepTone,
+  TepSilence,
+  Abab,
+  Cdba,
+  Bridge,
+  Ones,
+  Data,
+  ShutdownOnes,
+  ShutdownSilence,
+  Done,
+}
+
+export class V17Tx {
+  bitRate: V17BitRate;
+  shortTrain: boolean;
+  tep: boolean;
+  levelDbm0: number;
+  private readonly getBit: GetBit;
+  private readonly onStatus: TxStatusHandler | undefined;
+  private readonly shaper = new PolyphaseInterpolator({ phases: 10, step: 3, spanSymbols: TX_SPAN, beta: RRC_BETA });
+  private readonly nco = new Nco({ frequencyHz: CARRIER_HZ });
+  private readonly scrambler = new Scrambler(V17_SCRAMBLER);
+  private readonly encoder = new V17TrellisEncoder();
+  private constellation: V17Constellation;
+  private bits = 0;
+  private gain = 0;
+  private stage = Stage.Abab;
+  private left = 0;
+  private trainingPoint = 0;
+  private bridgeCount = 0;
+  private symRe = 0;
+  private symIm = 0;
+
+  constructor(opts: V17TxOptions) {
+    this.bitRate = checkOneOf('V17Tx', 'bitRate', opts?.bitRate, V17_BIT_RATES);
+    this.getBit = checkFunction<GetBit>('V17Tx', 'getBit', opts.getBit);
+    this.onStatus = opts.onStatus === undefined ? undefined : checkFunction<TxStatusHandler>('V17Tx', 'onStatus', opts.onStatus);
+    this.shortTrain = checkOneOf('V17Tx', 'shortTrain', opts.shortTrain ?? false, [false, true]);
+    this.tep = checkOneOf('V17Tx', 'tep', opts.tep ?? false, [false, true]);
+    this.levelDbm0 = checkNumber('V17Tx', 'levelDbm0', opts.levelDbm0 ?? -14, -60, 0);
+    this.constellation = v17Constellation(this.bitRate);
+    this.restart(this.bitRate, this.shortTrain);
+  }
+
+  /** A new burst at `bitRate` (default: the current one): long or short training, then data. */
+  restart(bitRate: V17BitRate = this.bitRate, shortTrain = false): void {
+    this.bitRate = checkOneOf('V17Tx', 'bitRate', bitRate, V17_BIT_RATES);
+    this.shortTrain = checkOneOf('V17Tx', 'shortTrain', shortTrain, [false, true]);
+    this.constellation = v17Constellation(this.bitRate);
+    this.bits = bitsPerSymbol(this.bitRate);
+    this.setLevel(this.levelDbm0);
+    this.shaper.restart();
+    this.nco.restart();
+    this.scrambler.restart(V17_TRAINING_SEED);
+    // The differential encoder starts from 1 after long and from 0 after short training (as
+    // spandsp, which modems interwork with); the convolutional encoder from state 0.
+    this.encoder.reset(this.shortTrain ? 0 : 1, 0);
+    this.trainingPoint = 0;
+    this.bridgeCount = 0;
+    this.enter(this.tep ? Stage.TepTone : Stage.Abab);
+  }
+
+  /** Send level, dBm0 (takes effect at once). */
+  setLevel(dbm0: number): void {
+    this.levelDbm0 = checkNumber('V17Tx', 'levelDbm0', dbm0, -60, 0);
+    // All four constellations have a mean power near |A|² = 40 (Figures 4-7), so one gain serves
+    // training and every rate; a real passband signal carries half the mean |baseband|².
+    this.gain = Math.sqrt((2 * dbm0ToMeanSquare(this.levelDbm0)) / (ABCD_POWER * this.shaper.powerGain));
+  }
+
+  /** True once the shutdown sequence has been sent; tx() then returns 0. */
+  get done(): boolean {
+    return this.stage === Stage.Done;
+  }
+
+  /** Fills `out`; returns the samples written: out.length, or fewer once the burst has ended. */
+  tx(out: Int16Array): number {
+    if (this.stage === Stage.Done) return 0;
+    const shaper = this.shaper;
+    const nco = this.nco;
+    const gain = this.gain;
+    for (let n = 0; n < out.length; n++) {
+      if (shaper.step()) {
+        if (!this.nextSymbol()) return n;
+        shaper.push(this.symRe, this.symIm);
+      }
+      shaper.filter();
+      let v = Math.round(gain * (shaper.re * nco.cos() - shaper.im * nco.sin()));
+      nco.advance();
+      if (v > 32767) v = 32767;
+      else if (v < -32768) v = -32768;
+      out[n] = v;
+    }
+    return out.length;
+  }
+
+  private enter(stage: Stage): void {
+    this.stage = stage;
+    switch (stage) {
+      case Stage.TepTone: this.left = SEG_TEP_TONE; break;
+      case Stage.TepSilence: this.left = SEG_TEP_SILENCE; break;
+      case Stage.Abab: this.left = SEG1_ABAB; break;
+      case Stage.Cdba: this.left = this.shortTrain ? SEG2_SHORT : SEG2_LONG; break;
+      case Stage.Bridge: this.left = SEG3_BRIDGE; break;
+      case Stage.Ones: this.left = SEG4_ONES; break;
+      case Stage.Data: this.left = Infinity; break;
+      case Stage.ShutdownOnes: this.left = SHUTDOWN_ONES; break;
+      case Stage.ShutdownSilence: this.left = SHUTDOWN_SILENCE; break;
+      case Stage.Done: this.left = 0; break;
+    }
+  }
+
+  /** The stage after the current one, entered when the current one has sent all its symbols. */
+  private advance(): void {
+    switch (this.stage) {
+      case Stage.TepTone: this.enter(Stage.TepSilence); break;
+      case Stage.TepSilence: this.enter(Stage.Abab); break;
+      case Stage.Abab: this.enter(Stage.Cdba); break;
+      case Stage.Cdba: this.enter(this.shortTrain ? Stage.Ones : Stage.Bridge); break;
+      case Stage.Bridge: this.enter(Stage.Ones); break;
+      case Stage.Ones:
+        this.enter(Stage.Data);
+        this.onStatus?.('trainingComplete');
+        break;
+      case Stage.ShutdownOnes: this.enter(Stage.ShutdownSilence); break;
+      case Stage.ShutdownSilence:
+        this.enter(Stage.Done);
+        this.onStatus?.('shutdownComplete');
+        break;
+      default: break;
+    }
+  }
+
+  /** Sets symRe/symIm to the next symbol; false once the shutdown sequence is over. */
+  private nextSymbol(): boolean {
+    while (this.left === 0 && this.stage !== Stage.Done) this.advance();
+    if (this.stage === Stage.Done) return false;
+    this.left--;
+    this.symbolFor(this.stage);
+    return true;
+  }
+
+  private symbolFor(stage: Stage): void {
+    switch (stage) {
+      case Stage.TepTone:
+        this.setTraining(0);
+        return;
+      case Stage.Abab:
+        // Segment 1 alternates A, B, ... and ends on B.
+        this.setTraining(this.left & 1 ? 0 : 1);
+        return;
+      case Stage.Cdba: {
+        const b1 = this.scrambler.scramble(1);
+        const b2 = this.scrambler.scramble(1);
+        this.setTraining(CDBA_POINT[(b1 << 1) | b2]!);
+        return;
+      }
+      case Stage.Bridge: {
+        const shift = (this.bridgeCount++ & 7) << 1;
+        const b1 = this.scrambler.scramble((BRIDGE_WORD >> shift) & 1);
+        const b2 = this.scrambler.scramble((BRIDGE_WORD >> (shift + 1)) & 1);
+        this.setTraining((this.trainingPoint + BRIDGE_STEP[(b1 << 1) | b2]!) & 3);
+        return;
+      }
+      case Stage.Ones:
+      case Stage.ShutdownOnes:
+        this.setData(this.scrambledWord(false));
+        return;
+      case Stage.Data:
+        this.setData(this.scrambledWord(true));
+        return;
+      default:
+        this.symRe = 0;
+        this.symIm = 0;
+        return;
+    }
+  }
+
+  /** The next symbol's scrambled bits, Q1 in bit 0: data, or ones. */
+  private scrambledWord(data: boolean): number {
+    let word = 0;
+    for (let i = 0; i < this.bits; i++) {
+      let bit = 1;
+      if (data && this.stage === Stage.Data) {
+        bit = this.getBit();
+        if (bit === END_OF_DATA) {
+          // The data ended mid-symbol: pad it with ones, then the shutdown sequence.
+          bit = 1;
+          this.enter(Stage.ShutdownOnes);
+          this.onStatus?.('endOfData');
+        }
+      }
+      word |= this.scrambler.scramble(bit & 1) << i;
+    }
+    return word;
+  }
+
+  private setTraining(point: number): void {
+    this.trainingPoint = point;
+    this.symRe = ABCD_RE[point]!;
+    this.symIm = ABCD_IM[point]!;
+  }
+
+  private setData(word: number): void {
+    const label = this.encoder.encode(word);
+    this.symRe = this.constellation.re[label]!;
+    this.symIm = this.constellation.im[label]!;
+  }
+}
