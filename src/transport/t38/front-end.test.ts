@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../shared/clock.js';
 import type { FrontEndCommand, FrontEndEvent, ModemSpec, RxMode } from '../../t30/index.js';
 import { T38Error } from './errors.js';
-import { T38FrontEnd, type T38FrontEndOptions } from './front-end.js';
+import { frontEndOptionsFor, T38FrontEnd, type T38FrontEndOptions } from './front-end.js';
+import { parseT38Attributes } from './session-params.js';
 import { decodeIfp, type IfpPacket, type T38Version } from './ifp.js';
 import { createMemoryLink, type MemoryLinkOptions } from './memory-link.js';
 import { seededRandom } from './random.js';
@@ -370,5 +371,18 @@ describe('T38FrontEnd realtime pacing on a ManualClock', () => {
     await clock.advance(6000);
     expect(doneAt).toBeGreaterThanOrEqual(1393 + 10_000);
     expect(imageOf(b.events)).toEqual(page);
+  });
+});
+
+describe('frontEndOptionsFor', () => {
+  it('takes version, rate management and datagram size from the session, and fits the redundancy into the datagram', () => {
+    const sdp = (more: string) => parseT38Attributes(`a=T38FaxVersion:3\na=T38FaxRateManagement:localTCF\na=T38FaxUdpEC:t38UDPRedundancy\n${more}`);
+    expect(frontEndOptionsFor(sdp('a=T38FaxMaxDatagram:400'))).toEqual({ version: 3, rateManagement: 'localTCF', maxDatagram: 400, errorCorrection: { scheme: 'redundancy', depth: 3 } });
+    // 72 octets: 4 copies would leave 8 octets of data per packet; 2 copies leave 25.
+    expect(frontEndOptionsFor(sdp('a=T38FaxMaxDatagram:72')).errorCorrection).toEqual({ scheme: 'redundancy', depth: 1 });
+    expect(frontEndOptionsFor(parseT38Attributes('a=T38FaxUdpEC:t38UDPFEC')).errorCorrection).toEqual({ scheme: 'fec', span: 3, entries: 3 });
+    expect(frontEndOptionsFor(parseT38Attributes('a=T38FaxUdpEC:t38UDPFEC\na=T38FaxMaxDatagram:100')).errorCorrection).toEqual({ scheme: 'redundancy', depth: 2 });
+    const link = createMemoryLink();
+    expect(() => new T38FrontEnd({ transport: link.a, clock: new ManualClock(), ...frontEndOptionsFor(sdp('a=T38FaxMaxDatagram:30')) })).not.toThrow();
   });
 });

@@ -9,7 +9,7 @@ import { T38Error } from './errors.js';
 import { decodeIfp, decodeIfpPrefix, encodeIfp, type IfpPacket, type T38Version } from './ifp.js';
 import { checkModem } from './modems.js';
 import { RxEvents, type RxEventsStats } from './rx-events.js';
-import type { RateManagement } from './session-params.js';
+import { errorCorrectionFor, type RateManagement, type T38SessionParams } from './session-params.js';
 import type { DatagramTransport } from './transport.js';
 import { maxChunkFor, planCommand, type TxPlanContext, type TxStep } from './tx-plan.js';
 import { UdptlReceiver, type UdptlDelivery, type UdptlReceiverStats } from './udptl-receiver.js';
@@ -48,6 +48,23 @@ export interface T38FrontEndOptions {
   maxFrame?: number;
   /** First UDPTL sequence number sent (default 0). */
   initialSeq?: number;
+}
+
+/**
+ * Front-end options for a negotiated T.38 session: its version and rate management, and
+ * packets sized for the far end's T38FaxMaxDatagram, with as much of the requested redundancy
+ * (or FEC) as fits in such a datagram beside at least 16 octets of data per packet.
+ */
+export function frontEndOptionsFor(
+  remote: T38SessionParams,
+  prefs: { redundancyDepth?: number; fecSpan?: number; fecEntries?: number } = {},
+): Pick<T38FrontEndOptions, 'version' | 'rateManagement' | 'maxDatagram' | 'errorCorrection'> {
+  const maxDatagram = remote.maxDatagram ?? 400;
+  let ec = errorCorrectionFor(remote.udpEc, prefs);
+  const copies = (e: ErrorCorrection) => 1 + (e.scheme === 'redundancy' ? e.depth : e.scheme === 'fec' ? e.entries : 0);
+  if (ec.scheme === 'fec' && maxChunkFor(maxDatagram, copies(ec)) < 16) ec = { scheme: 'redundancy', depth: ec.entries };
+  while (ec.scheme === 'redundancy' && ec.depth > 0 && maxChunkFor(maxDatagram, copies(ec)) < 16) ec = { scheme: 'redundancy', depth: ec.depth - 1 };
+  return { version: remote.version, rateManagement: remote.rateManagement, maxDatagram, errorCorrection: ec };
 }
 
 export interface T38FrontEndStats {

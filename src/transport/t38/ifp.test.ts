@@ -138,7 +138,9 @@ describe('IFP data fields', () => {
   });
 
   it.each([
-    // present, extension 1, normally small number 0 + 6 bits: 9 bits before the aligned length
+    // present, extension 1, normally small number 0 + 6 bits: 9 bits before the aligned length.
+    // (spandsp 0.0.6 writes these one bit later — jm-message as c0 40 — which X.691 and
+    // Wireshark read as cm-message; only V.34 fax uses them, and we follow X.691.)
     ['cm-message', 'c0 00 00 01 01 2a'],
     ['jm-message', 'c0 80 00 01 01 2a'],
     ['ci-message', 'c1 00 00 01 01 2a'],
