@@ -162,7 +162,7 @@ describe('IFP data fields', () => {
     expect(errorKind(() => encodeIfp({ type: 't30-data', dataType: 'v21', fields: [{ type: 'hdlc-data', data: new Uint8Array(65536) }] }, 0))).toBe('too_large');
   });
 
-  it('fragments a sequence of more than 16K fields (X.691 11.9.3.8)', () => {
+  it('fragments a sequence of more than 16K fields (X.691 length determinant)', () => {
     const fields: IfpField[] = Array.from({ length: 20000 }, (_, i) => ({ type: i % 2 ? 'hdlc-fcs-OK' : 'hdlc-sig-end' }));
     const packet: IfpPacket = { type: 't30-data', dataType: 'v21', fields };
     const enc = encodeIfp(packet, 0);

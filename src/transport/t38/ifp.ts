@@ -1,4 +1,4 @@
-// T.38 IFP packets (Internet Facsimile Protocol, T.38 clause 6 and the ASN.1 of Annex A),
+// T.38 IFP packets (Internet Facsimile Protocol: the IFPPacket ASN.1 of T.38 Annex A),
 // encoded with the basic aligned PER variant of X.691. Version 0 (T.38 1998) and versions
 // 1-3 differ in one place on the wire: the field-type enumeration of Data-Field has no
 // extension marker in version 0 (the "pre-corrigendum" ASN.1), so its index is 3 bits there
@@ -103,7 +103,7 @@ function checkVersion(version: number): asserts version is T38Version {
   if (version !== 0 && version !== 1 && version !== 2 && version !== 3) throw new T38Error('bad_parameter', `T.38 version ${version} is not 0..3`);
 }
 
-/** An extensible ENUMERATED (X.691 13.3): extension bit, then the root index or a small number. */
+/** An extensible ENUMERATED (X.691): extension bit, then the root index or a normally small number. */
 function writeEnum(w: PerWriter, index: number, root: number, rootBits: number): void {
   if (index < root) {
     w.bits(0, 1);
@@ -211,7 +211,8 @@ function writeField(w: PerWriter, field: IfpField, version: T38Version): void {
     writeEnum(w, idx, FIELD_ROOT, 3);
   }
   if (present) {
-    // SIZE (1..65535): the length less 1 as a two-octet aligned constrained number (X.691 11.9.3.5, 11.5.7.3).
+    // SIZE (1..65535): a constrained length with a range under 64K, so (X.691) the length less 1
+    // in two octet-aligned octets.
     w.octet((data.length - 1) >>> 8);
     w.octet((data.length - 1) & 0xff);
     w.octets(data);

@@ -1,5 +1,5 @@
-// Which T.38 indicator and data type stand for which T.30 modem setting (T.38 clause 6:
-// the t30-indicator and t30-data values name the modulation and rate), and how long the
+// Which T.38 indicator and data type stand for which T.30 modem setting (the t30-indicator
+// and t30-data values of T.38 Annex A name the modulation and rate), and how long the
 // real modems take, for pacing a T.38 terminal as a fax machine on a line would be paced.
 import type { ModemSpec } from '../../t30/index.js';
 import { T38Error } from './errors.js';

@@ -1,10 +1,10 @@
 // ASN.1 Packed Encoding Rules, BASIC-ALIGNED variant (ITU-T X.691), as far as T.38 needs it:
-// bit fields, octet alignment, unconstrained length determinants with fragmentation (X.691
-// 11.9), normally small non-negative whole numbers (11.6) and open types (11.2). T.38 Annex A
-// says the IFP and UDPTL ASN.1 is encoded with the basic aligned PER variant.
+// bit fields, octet alignment, unconstrained length determinants with 16K fragmentation,
+// normally small non-negative whole numbers and open types. T.38 encodes the IFP and UDPTL
+// ASN.1 of its Annex A with the basic aligned PER variant.
 import { T38Error } from './errors.js';
 
-/** 16K: the fragment unit of X.691 11.9.3.8. */
+/** 16K: the fragment unit of X.691 length determinants. */
 export const FRAGMENT = 16384;
 
 /** Writes bits MSB first into a growing buffer. */
@@ -35,7 +35,7 @@ export class PerWriter {
     }
   }
 
-  /** Zero padding to the next octet boundary (X.691 3.7.1: octet-aligned fields). */
+  /** Zero padding to the next octet boundary (the aligned variant's octet-aligned fields). */
   align(): void {
     this.pos = (this.pos + 7) & ~7;
   }
@@ -57,7 +57,7 @@ export class PerWriter {
   }
 
   /**
-   * An unconstrained length determinant (X.691 11.9.3.6-8) for a count below 16K; returns the
+   * An unconstrained length determinant (X.691) for a count below 16K; returns the
    * count. For larger counts it writes one fragment header (1-4 × 16K) and returns the
    * fragment's size: the caller writes that many items and calls again with the rest.
    */
@@ -77,7 +77,7 @@ export class PerWriter {
     return m * FRAGMENT;
   }
 
-  /** A normally small non-negative whole number (X.691 11.6). */
+  /** A normally small non-negative whole number (X.691): 0 + 6 bits up to 63. */
   smallNumber(value: number): void {
     if (value <= 63) {
       this.bits(0, 1);
@@ -171,7 +171,7 @@ export class PerReader {
     return { count: m * FRAGMENT, more: true };
   }
 
-  /** A normally small non-negative whole number (X.691 11.6). */
+  /** A normally small non-negative whole number (X.691): 0 + 6 bits up to 63. */
   smallNumber(): number {
     if (this.bits(1) === 0) return this.bits(6);
     const at = this.bytesUsed;
@@ -195,8 +195,8 @@ function unsignedOctets(value: number): Uint8Array {
 }
 
 /**
- * Octets preceded by their unconstrained length determinant, fragmented at 16K (X.691 11.9.3.8):
- * the encoding of an unconstrained OCTET STRING and of an open type's contents (11.2).
+ * Octets preceded by their unconstrained length determinant, fragmented at 16K (X.691): the
+ * encoding of an unconstrained OCTET STRING and of an open type's contents.
  */
 export function writeLengthAndOctets(w: PerWriter, bytes: Uint8Array): void {
   let at = 0;
@@ -204,7 +204,7 @@ export function writeLengthAndOctets(w: PerWriter, bytes: Uint8Array): void {
     const n = w.length(bytes.length - at);
     w.octets(bytes.subarray(at, at + n));
     at += n;
-    // A fragment is always followed by another length, possibly 0 (11.9.3.8.1).
+    // A fragment is always followed by another length, possibly 0.
     if (n < FRAGMENT) return;
   }
 }

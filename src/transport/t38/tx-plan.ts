@@ -1,9 +1,9 @@
 // What a T.38 terminal sends for each T.30 front-end command, as a list of steps: an IFP
 // packet (repeated, for the packets whose loss would hurt most) and the line time that passes
-// after it. The sequences follow T.38 clause 5/6 practice: an indicator announces each
-// signal, HDLC frames travel as hdlc-data chunks closed by hdlc-fcs-OK (the FCS itself is not
-// carried), the last frame by hdlc-fcs-OK-sig-end; TCF and non-ECM pages as t4-non-ecm-data
-// closed by t4-non-ecm-sig-end; every signal ends with a no-signal indicator.
+// after it. The sequences are those of T.38 terminals (spandsp's among them): an indicator
+// announces each signal, HDLC frames travel as hdlc-data chunks closed by hdlc-fcs-OK (the FCS
+// itself is not carried), the last frame by hdlc-fcs-OK-sig-end; TCF and non-ECM pages as
+// t4-non-ecm-data closed by t4-non-ecm-sig-end; every signal ends with a no-signal indicator.
 import type { FrontEndCommand, ModemSpec } from '../../t30/index.js';
 import type { IfpField, IfpPacket, T38DataType, T38Indicator } from './ifp.js';
 import { CED_MS, CNG_MS, dataTypeFor, HS_HDLC_FLAGS_MS, trainingIndicator, trainingMs, V21_PREAMBLE_MS } from './modems.js';

@@ -1,4 +1,4 @@
-// The receiving side of UDPTL (T.38 clause 9.1): turns datagrams, which may arrive lost,
+// The receiving side of UDPTL (T.38 9.1): turns datagrams, which may arrive lost,
 // duplicated or out of order, into the IFP packets in sequence order, each exactly once.
 // Missing packets are rebuilt from the redundancy (secondary IFP packets) or FEC parity of
 // later datagrams; a packet that cannot be rebuilt is given up once enough later packets have

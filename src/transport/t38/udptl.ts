@@ -1,4 +1,4 @@
-// UDPTL packets (T.38 clause 9.1 and the UDPTLPacket ASN.1 of Annex A; basic aligned PER):
+// UDPTL packets (T.38 9.1 and the UDPTLPacket ASN.1 of Annex A; basic aligned PER):
 // a 16-bit sequence number, the primary IFP packet as an open type, and error recovery
 // information: either the previous IFP packets again (redundancy, newest first) or parity
 // (FEC) over earlier packets. UdptlSender numbers IFP packets and adds the recovery data;
