@@ -14,7 +14,7 @@ export interface HdlcFrame {
 export type HdlcRxStatus =
   /** `framingOkFlags` flags in a row have been seen: an HDLC preamble is present. */
   | { kind: 'framing-ok' }
-  /** Seven or more ones arrived inside a frame; the partial frame was dropped. */
+  /** Seven or more ones arrived inside a frame (after at least one octet); the partial frame was dropped. */
   | { kind: 'abort'; octets: number }
   /** A frame grew past maxFrameBytes (+ FCS); it was dropped and the receiver hunts for a flag. */
   | { kind: 'too-long' };
@@ -129,7 +129,9 @@ export class HdlcRx {
   }
 
   private onAbort(): void {
-    if (this.inFrame && (this.nBytes > 0 || this.nBits > 1)) {
+    // Ones straight after a flag are the line idling on marks (or the carrier fading), not an
+    // aborted frame: report an abort only when a whole octet had arrived.
+    if (this.inFrame && this.nBytes > 0) {
       this.counts.aborts++;
       this.onStatus?.({ kind: 'abort', octets: this.nBytes });
     }

@@ -152,7 +152,7 @@ export class LineModel {
     }
     if (shift) {
       // Keep the rotator on the unit circle.
-      const mag = Math.hypot(rc, rs);
+      const mag = Math.sqrt(rc * rc + rs * rs);
       rc /= mag;
       rs /= mag;
     }

@@ -5,7 +5,7 @@
 // 0 dBm0, and the resulting theoretical load capacity T_max — a sine whose peaks reach the
 // overload point — is +3.14 dBm0 for A-law and +3.17 dBm0 for µ-law. On our 16-bit scale the
 // overload point is 4096 × 8 = 32768 (A-law) and 8159 × 4 = 32636 (µ-law), so a 0 dBm0 sine has an
-// RMS of 16 145.7 (A-law) or 16 025.3 (µ-law) — 0.033 dB apart. G.100.1 puts 0 dBov at a
+// RMS of 16 141.2 (A-law) or 16 020.7 (µ-law) — 0.065 dB apart. G.100.1 puts 0 dBov at a
 // full-scale square wave, 3.01 dB above the full-scale sine: 0 dBm0 = −6.15 dBov (A-law),
 // −6.18 dBov (µ-law). spandsp uses the A-law figures for both laws (DBM0_MAX_POWER = 3.14 + 3.02);
 // so do we by default, so our thresholds read the same as spandsp's.

@@ -127,8 +127,8 @@ export interface V21RxOptions {
 
 /** Correlation window, samples: one bit (8000/300 = 26.7) rounded up. */
 const WINDOW = 27;
-/** Power smoothing factor per sample (time constant 32 samples = 4 ms). */
-const POWER_ALPHA = 1 / 32;
+/** Power smoothing factor per sample (time constant 64 samples = 8 ms). */
+const POWER_ALPHA = 1 / 64;
 /** Clock-recovery gains (fraction of the measured phase error corrected per zero crossing). */
 const GAIN_ACQUIRE = 1 / 2;
 const GAIN_TRACK = 1 / 10;
