@@ -25,3 +25,4 @@ export { CarrierRecovery, type CarrierRecoveryOptions } from './carrier-recovery
 export { LmsEqualizer, type LmsEqualizerOptions } from './equalizer.js';
 export { AlternationDetector, Lfsr7, type AlternationDetectorOptions } from './training.js';
 export { TcfMeter } from './tcf.js';
+export { DemodFrontEnd, FE_SYMBOL, FE_CARRIER_UP, FE_CARRIER_DOWN, type DemodFrontEndOptions } from './demod-front-end.js';

@@ -9,14 +9,9 @@
 //   rx.tcf                     // every delivered bit is counted here (T.30 TCF check)
 // Status: carrierUp → trainingInProgress → trained | trainingFailed → carrierDown.
 import { checkFunction, checkNumber, checkOneOf } from '../errors.js';
-import { Agc, CARRIER_DOWN, CARRIER_UP, CarrierDetector } from '../common/agc.js';
-import { CarrierRecovery } from '../common/carrier-recovery.js';
-import { LmsEqualizer } from '../common/equalizer.js';
-import { Nco } from '../common/nco.js';
-import { PolyphaseDecimator } from '../common/polyphase.js';
+import { DemodFrontEnd, FE_CARRIER_DOWN, FE_CARRIER_UP, FE_SYMBOL } from '../common/demod-front-end.js';
 import { Scrambler, V29_SCRAMBLER } from '../common/scrambler.js';
 import { TcfMeter } from '../common/tcf.js';
-import { GardnerTimingRecovery } from '../common/timing-recovery.js';
 import { AlternationDetector, Lfsr7 } from '../common/training.js';
 import type { PutBit, RxStatusHandler } from '../common/types.js';
 import {
@@ -88,19 +83,15 @@ export class V29Rx {
   trainingError = 0;
   private readonly putBit: PutBit;
   private readonly onStatus: RxStatusHandler | undefined;
-  private readonly det: CarrierDetector;
-  private readonly dec = new PolyphaseDecimator({ symbolRate: BAUD_RATE, beta: RX_BETA, carrierHz: CARRIER_HZ, spanSymbols: RX_SPAN });
-  private readonly nco = new Nco({ frequencyHz: CARRIER_HZ });
-  private readonly agc = new Agc({ targetPower: 1, rate: 1 / 32 });
-  private readonly ted = new GardnerTimingRecovery({ gain: 0, maxStep: 0.3 });
-  private readonly eq = new LmsEqualizer({ taps: EQ_TAPS });
-  private readonly pll: CarrierRecovery;
+  private readonly onDbm0: number;
+  private readonly offDbm0: number;
+  private readonly fronts = new Map<V29BitRate, DemodFrontEnd>();
+  private fe: DemodFrontEnd;
   private readonly alt = new AlternationDetector({ window: 8 });
   private readonly lfsr = new Lfsr7(SEG3_SEED);
   private readonly descrambler = new Scrambler(V29_SCRAMBLER);
   private rate: V29RateInfo;
   private state = State.Idle;
-  private half = 0;
   private count = 0;
   private errSum = 0;
   private expectA = false;
@@ -113,12 +104,30 @@ export class V29Rx {
     this.bitRate = checkOneOf('V29Rx', 'bitRate', opts?.bitRate, V29_BIT_RATES);
     this.putBit = checkFunction<PutBit>('V29Rx', 'putBit', opts.putBit);
     this.onStatus = opts.onStatus === undefined ? undefined : checkFunction<RxStatusHandler>('V29Rx', 'onStatus', opts.onStatus);
-    const on = checkNumber('V29Rx', 'carrierOnDbm0', opts.carrierOnDbm0 ?? -43, -70, 0);
-    const off = checkNumber('V29Rx', 'carrierOffDbm0', opts.carrierOffDbm0 ?? on - 5, -75, on);
-    this.det = new CarrierDetector({ onDbm0: on, offDbm0: off });
-    this.pll = new CarrierRecovery({ nco: this.nco, gain: 0, integralGainHz: 0 });
+    this.onDbm0 = checkNumber('V29Rx', 'carrierOnDbm0', opts.carrierOnDbm0 ?? -43, -70, 0);
+    this.offDbm0 = checkNumber('V29Rx', 'carrierOffDbm0', opts.carrierOffDbm0 ?? this.onDbm0 - 5, -75, this.onDbm0);
     this.rate = V29_RATES[this.bitRate];
+    this.fe = this.frontEnd(this.bitRate);
     this.restart(this.bitRate);
+  }
+
+  /** One front end per rate (its equalizer's reference gain is the rate's mean amplitude). */
+  private frontEnd(rate: V29BitRate): DemodFrontEnd {
+    let fe = this.fronts.get(rate);
+    if (fe === undefined) {
+      fe = new DemodFrontEnd({
+        symbolRate: BAUD_RATE,
+        carrierHz: CARRIER_HZ,
+        beta: RX_BETA,
+        spanSymbols: RX_SPAN,
+        eqTaps: EQ_TAPS,
+        eqGain: Math.sqrt(V29_RATES[rate].meanPower),
+        carrierOnDbm0: this.onDbm0,
+        carrierOffDbm0: this.offDbm0,
+      });
+      this.fronts.set(rate, fe);
+    }
+    return fe;
   }
 
   /** Waits for a new burst at `bitRate` (default: the current one). */
@@ -133,19 +142,19 @@ export class V29Rx {
     }
     this.breakThreshold = (jump / 2) ** 2;
     this.errorScale = 1 / (r.minDistance / 2) ** 2;
-    this.det.restart();
-    this.dec.restart();
+    this.fe = this.frontEnd(this.bitRate);
+    this.fe.restart();
     this.idle();
   }
 
   /** Frequency of the recovered carrier, Hz. */
   get carrierFrequencyHz(): number {
-    return this.nco.frequencyHz;
+    return this.fe.nco.frequencyHz;
   }
 
   /** Received level, dBm0. */
   get signalLevelDbm0(): number {
-    return this.det.levelDbm0;
+    return this.fe.det.levelDbm0;
   }
 
   /** Whether training has succeeded and data is flowing. */
@@ -154,48 +163,33 @@ export class V29Rx {
   }
 
   rx(samples: Int16Array): void {
-    const det = this.det;
-    const dec = this.dec;
-    const nco = this.nco;
+    const fe = this.fe;
     for (let i = 0; i < samples.length; i++) {
-      const x = samples[i]!;
-      const ev = det.push(x);
-      if (ev !== 0) {
-        if (ev === CARRIER_UP) this.carrierUp();
-        else if (ev === CARRIER_DOWN) this.carrierDown();
-      }
-      if (this.state === State.Idle) {
-        dec.feed(x);
-      } else if (dec.push(x)) {
-        // Bring the band-pass output to baseband with the local carrier's phase at this sample.
-        const c = nco.cos();
-        const s = nco.sin();
-        this.halfBaud(dec.re * c + dec.im * s, dec.im * c - dec.re * s);
-      }
-      nco.advance();
+      const ev = fe.push(samples[i]!);
+      if (ev === 0) continue;
+      if (ev & FE_CARRIER_UP) this.carrierUp();
+      if (ev & FE_CARRIER_DOWN) this.carrierDown();
+      if (ev & FE_SYMBOL) this.symbol(fe.re, fe.im);
     }
   }
 
   private idle(): void {
     this.state = State.Idle;
-    this.nco.restart();
-    this.agc.restart();
-    this.ted.restart();
-    this.eq.reset(Math.sqrt(this.rate.meanPower));
-    this.pll.restart();
-    this.pll.setGains(0, 0);
+    this.fe.stop();
     this.alt.restart();
-    this.half = 0;
     this.count = 0;
     this.candidate = false;
   }
 
-  private carrierUp(): void {
-    if (this.state !== State.Idle) return;
+  private seekAgain(): void {
     this.idle();
     this.state = State.Seek;
-    this.dec.resync();
-    this.ted.setGains(0.2 * this.dec.period, 0);
+    this.fe.start();
+  }
+
+  private carrierUp(): void {
+    if (this.state !== State.Idle) return;
+    this.seekAgain();
     this.onStatus?.('carrierUp');
   }
 
@@ -208,57 +202,34 @@ export class V29Rx {
   private fail(): void {
     this.state = State.Parked;
     this.count = 0;
-    this.det.setRelativeOff(6);
+    this.fe.det.setRelativeOff(6);
     this.onStatus?.('trainingFailed');
   }
 
-  private halfBaud(br: number, bi: number): void {
-    const agc = this.agc;
-    if (!agc.frozen) {
-      const p = br * br + bi * bi;
-      if (agc.power === 0) agc.prime(p);
-      else agc.update(p);
-    }
-    const g = agc.gain;
-    const xr = br * g;
-    const xi = bi * g;
-    const eq = this.eq;
-    eq.push(xr, xi);
-    if ((this.half ^= 1) === 1) {
-      this.ted.mid(xr, xi);
-      return;
-    }
-    this.dec.adjust(this.ted.symbol(xr, xi));
-    if (this.state === State.Parked) {
-      if (++this.count >= PARK_SYMBOLS) this.carrierDownQuiet();
-      return;
-    }
-    eq.compute();
-    const pll = this.pll;
-    pll.derotate(eq.re, eq.im);
+  private symbol(zr: number, zi: number): void {
     switch (this.state) {
       case State.Seek:
-        this.seek(pll.re, pll.im);
+        this.seek(zr, zi);
         break;
       case State.Align:
-        this.align(pll.re, pll.im);
+        this.align(zr, zi);
         break;
       case State.WaitBreak:
-        this.waitBreak(pll.re, pll.im);
+        this.waitBreak(zr, zi);
         break;
       case State.Train:
-        this.train(pll.re, pll.im);
+        this.train(zr, zi);
+        break;
+      case State.Test:
+      case State.Data:
+        this.data(zr, zi);
+        break;
+      case State.Parked:
+        // Failed, carrier still on: look again after a while (a noisy line may never drop).
+        if (++this.count >= PARK_SYMBOLS) this.seekAgain();
         break;
       default:
-        this.data(pll.re, pll.im);
     }
-  }
-
-  /** Back to looking for a training, without a status (a parked receiver's time-out). */
-  private carrierDownQuiet(): void {
-    this.idle();
-    this.state = State.Seek;
-    this.ted.setGains(0.2 * this.dec.period, 0);
   }
 
   private seek(zr: number, zi: number): void {
@@ -267,8 +238,8 @@ export class V29Rx {
     if (alt.run >= ABAB_RUN) {
       // Segment 2 found: hold the gain, measure the frequency error over the next symbols.
       alt.restartAverages();
-      this.agc.freeze();
-      this.ted.setGains(0.05 * this.dec.period, 0);
+      this.fe.agc.freeze();
+      this.fe.setTimingGains(0.05);
       this.state = State.Align;
       this.count = 0;
       this.onStatus?.('trainingInProgress');
@@ -285,7 +256,7 @@ export class V29Rx {
     const n = ++this.count;
     if (n === ALIGN_FREQUENCY) {
       // Coarse frequency from the turn between symbols two apart.
-      this.nco.adjustFrequency((alt.rotationPerTwoSymbols() * BAUD_RATE) / (4 * Math.PI));
+      this.fe.nco.adjustFrequency((alt.rotationPerTwoSymbols() * BAUD_RATE) / (4 * Math.PI));
       return;
     }
     if (n === ALIGN_FREQUENCY + ALIGN_SETTLE) alt.restartAverages();
@@ -300,12 +271,13 @@ export class V29Rx {
     const pr = lastIsA ? alt.lastRe : alt.otherRe;
     const pi = lastIsA ? alt.lastIm : alt.otherIm;
     // Turn the measured A onto A, and scale it to A's amplitude.
-    this.pll.setPhase(this.pll.phase + Math.atan2(pi, pr) - Math.atan2(ai, ar));
+    const pll = this.fe.pll;
+    pll.setPhase(pll.phase + Math.atan2(pi, pr) - Math.atan2(ai, ar));
     const gain = Math.hypot(ar, ai) / Math.max(1e-9, Math.hypot(pr, pi));
-    this.eq.scaleCoefficients(gain, 0);
+    this.fe.eq.scaleCoefficients(gain, 0);
     this.expectA = !lastIsA;
     this.candidate = false;
-    this.pll.setGains(0.1, 1);
+    pll.setGains(0.1, 1);
     this.state = State.WaitBreak;
     this.count = 0;
   }
@@ -332,7 +304,7 @@ export class V29Rx {
       }
     } else {
       this.candidate = false;
-      this.pll.update(er, ei);
+      this.fe.pll.update(er, ei);
     }
     if (++this.count > SEG2_ABAB + 32) this.fail();
   }
@@ -345,8 +317,8 @@ export class V29Rx {
     this.count = 2;
     this.errSum = 0;
     this.state = State.Train;
-    this.pll.setGains(0.1, 2);
-    this.ted.setGains(0.01 * this.dec.period, 0);
+    this.fe.pll.setGains(0.1, 2);
+    this.fe.setTimingGains(0.01);
   }
 
   private train(zr: number, zi: number): void {
@@ -354,7 +326,7 @@ export class V29Rx {
     const p = this.lfsr.next() ? r.d : r.c;
     const dr = POINT_RE[p]!;
     const di = POINT_IM[p]!;
-    this.adapt(zr, zi, dr, di, this.count < 100 ? MU_TRAIN_FAST : MU_TRAIN);
+    this.fe.adapt(dr, di, this.count < 100 ? MU_TRAIN_FAST : MU_TRAIN);
     const n = ++this.count;
     if (n > SEG3_CDCD - CHECK_SYMBOLS) this.errSum += (zr - dr) ** 2 + (zi - di) ** 2;
     if (n >= SEG3_CDCD) {
@@ -368,15 +340,8 @@ export class V29Rx {
       this.count = 0;
       this.errSum = 0;
       this.constellationState = 0;
-      this.pll.setGains(0.05, 0.5);
+      this.fe.pll.setGains(0.05, 0.5);
     }
-  }
-
-  private adapt(zr: number, zi: number, dr: number, di: number, mu: number): void {
-    const pll = this.pll;
-    pll.rotateBack(dr - zr, di - zi);
-    this.eq.update(pll.errRe, pll.errIm, mu);
-    pll.update(dr, di);
   }
 
   private data(zr: number, zi: number): void {
@@ -407,7 +372,7 @@ export class V29Rx {
       this.bit((b >> 1) & 1);
       this.bit(b & 1);
     }
-    this.adapt(zr, zi, POINT_RE[best]!, POINT_IM[best]!, MU_DATA);
+    this.fe.adapt(POINT_RE[best]!, POINT_IM[best]!, MU_DATA);
     if (this.state === State.Test) {
       this.errSum += bestD;
       if (++this.count >= SEG4_ONES) {
@@ -417,9 +382,9 @@ export class V29Rx {
           return;
         }
         this.state = State.Data;
-        this.pll.setGains(0.05, 0.3);
-        this.ted.setGains(0.005 * this.dec.period, 0);
-        this.det.setRelativeOff(6);
+        this.fe.pll.setGains(0.05, 0.3);
+        this.fe.setTimingGains(0.005);
+        this.fe.det.setRelativeOff(6);
         this.onStatus?.('trained');
       }
     }
