@@ -276,7 +276,7 @@ async function startFaxstack(dataDir: string, parkLine: boolean): Promise<Faxsta
     import('../src/service.js'), import('../src/shared/index.js'), import('../src/engine/index.js'),
   ]);
   const hour = 3_600_000;
-  const parked = { dialMs: hour, noAnswerMs: hour, noFaxMs: hour, handshakeMs: hour, pageMs: { Low: hour, Standard: hour, HD: hour } };
+  const parked = { dialMs: hour, noAnswerMs: hour, noFaxMs: hour, latencyMs: 20, pageMs: { Low: hour, Standard: hour, HD: hour } };
   const svc = await startService({
     dataDir, port: 0, host: '127.0.0.1', clock: new SystemClock(), logger: silentLogger, rateLimiter: unlimited,
     virtualTiming: parkLine ? parked : DEFAULT_VIRTUAL_TIMING,

@@ -8,7 +8,8 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { SystemClock, type Clock } from './shared/clock.js';
 import { createLogger, type Logger } from './shared/log.js';
-import { DEFAULT_VIRTUAL_TIMING, VirtualLine, type FaxLine, type VirtualLineTiming } from './engine/index.js';
+import { DEFAULT_VIRTUAL_TIMING, VirtualLine, detailOf, type FaxLine, type VirtualDelivery, type VirtualLineTiming } from './engine/index.js';
+import { jobEvent } from './store/fax-object.js';
 import { openSqliteStore, type SqliteJobStore } from './store/index.js';
 import { DEFAULT_JOBS_CONFIG, Dispatcher, FaxFiles, FaxService, type JobsConfig } from './jobs/index.js';
 import { WebhookWorker } from './webhooks/index.js';
@@ -64,7 +65,21 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
     if (released > 0) logger.warn({ released }, 'taking over jobs left by a stopped process');
 
     const webhooks = new WebhookWorker({ store, clock, owner, logger: logger.child({ component: 'webhooks' }), allowPrivateTargets: allowPrivate, ...(o.webhookTimeoutMs ? { timeoutMs: o.webhookTimeoutMs } : {}) });
-    const lines: Record<string, FaxLine> = { virtual: new VirtualLine(clock, o.virtualTiming ?? DEFAULT_VIRTUAL_TIMING) };
+    // What the virtual far end receives lands in the inbox of the account that owns the number.
+    const inbox = async (d: VirtualDelivery) => {
+      const owner = await store!.findAccountByFaxNumber(d.toNumber);
+      if (!owner || !d.fax.tiff) return;
+      const now = clock.now();
+      const r = d.fax.result;
+      await store!.createReceivedJob({
+        accountId: owner.id, fromNumber: d.fromNumber, toNumber: d.toNumber, quality: d.quality, callStartMs: d.startedMs, nowMs: now,
+        outcome: { status: r.code === 0 ? 'delivered' : 'failed', code: r.code, message: r.code === 0 ? 'Fax received' : r.message, transferredPages: d.fax.tiff.pageCount },
+        fax: { tiff: d.fax.tiff.data, pageCount: d.fax.tiff.pageCount, quality: d.quality, width: d.fax.tiff.width, xDpi: d.fax.tiff.xDpi, yDpi: d.fax.tiff.yDpi },
+        detail: detailOf(r, now - d.startedMs), event: (job) => jobEvent(job, now),
+      });
+      webhooks.notify();
+    };
+    const lines: Record<string, FaxLine> = { virtual: new VirtualLine(clock, { timing: o.virtualTiming ?? DEFAULT_VIRTUAL_TIMING, onReceived: inbox }) };
     const dispatcher = new Dispatcher({
       store, clock, owner, lines, config, logger: logger.child({ component: 'dispatcher' }),
       fetch: { timeoutMs: o.fetchTimeoutMs ?? 30_000, allowHosts: o.fetchAllowHosts ?? [] },

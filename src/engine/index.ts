@@ -1,3 +1,5 @@
 // The engine layer: one fax call. Today the virtual line; the T.30 engine follows.
 export * from './line.js';
 export * from './virtual-line.js';
+export * from './t30-call.js';
+export * from './page-source.js';

@@ -51,7 +51,7 @@ export async function sendOverFrontEnd(
   frontEnd.close();
   return {
     code: result.code,
-    message: result.message,
+    message: result.code === 0 ? 'Fax delivered' : result.message,
     lastConfirmedPage: offset + result.pages,
     aborted: signal.aborted && result.code !== 0,
     detail: detailOf(result, clock.now() - started),
