@@ -7,19 +7,21 @@ import { writeTiffF } from '../documents/tiff-f.js';
 import { T38FrontEnd, createMemoryLink } from '../transport/t38/index.js';
 import { randomRuns, checkerboard } from '../../test/vectors/synthetic-pages.js';
 import type { CallRequest, CallStage } from './line.js';
+import type { Resolution } from '../t30/modes.js';
+import { reduce } from './page-source.js';
 import { receiveOverFrontEnd, sendOverFrontEnd } from './t30-call.js';
 
-async function call(pagesIn: ReturnType<typeof randomRuns>[], yDpi: number, firstPage: number, ecm: boolean) {
+async function call(pagesIn: ReturnType<typeof randomRuns>[], yDpi: number, firstPage: number, ecm: boolean, rx: { xDpi?: number; resolutions?: Resolution[] } = {}) {
   const clock = new ManualClock();
   const link = createMemoryLink({ clock, delayMs: 10 });
   const opts = { clock, pacing: 'fast' as const };
   const tx = new T38FrontEnd({ ...opts, transport: link.a });
-  const rx = new T38FrontEnd({ ...opts, transport: link.b });
-  const pages = faxPagesFromTiff(writeTiffF(pagesIn.map((bitmap) => ({ bitmap, xDpi: 204, yDpi })), { compression: 'mmr' }));
+  const rxFe = new T38FrontEnd({ ...opts, transport: link.b });
+  const pages = faxPagesFromTiff(writeTiffF(pagesIn.map((bitmap) => ({ bitmap, xDpi: rx.xDpi ?? 204, yDpi })), { compression: 'mmr' }));
   const req: CallRequest = { jobId: 1, fromNumber: '+14155550100', toNumber: '+14155550123', quality: 'Standard', totalPages: pages.count, firstPage, ident: '+14155550100', pages };
   const stages: CallStage[] = [];
   const confirmed: number[] = [];
-  const receiving = receiveOverFrontEnd(rx, clock, { ident: '+14155550123', ecm });
+  const receiving = receiveOverFrontEnd(rxFe, clock, { ident: '+14155550123', ecm, ...(rx.resolutions ? { resolutions: rx.resolutions } : {}) });
   const sending = sendOverFrontEnd(req, { stage: (s) => stages.push(s), pageConfirmed: (p) => confirmed.push(p) }, new AbortController().signal, tx, clock, { ecm });
   let done = false;
   void Promise.all([sending, receiving]).then(() => (done = true));
@@ -51,5 +53,14 @@ describe('a T.30 call over T.38 front ends', () => {
     const got = readTiff(received.tiff!.data);
     expect(got).toHaveLength(2);
     expect(bitmapEquals(got[0]!.bitmap, src[1]!)).toBe(true);
+  });
+
+  it('HD pages to a receiver without superfine step down to fine: each page OR-reduced 2 × 2', async () => {
+    const src = [randomRuns(3456, 400, 7)];
+    const { sent, received } = await call(src, 391, 1, true, { xDpi: 408, resolutions: ['R8_FINE', 'R8_STANDARD'] });
+    expect(sent).toMatchObject({ code: 0, detail: { resolution: 'R8_FINE' } });
+    const [page] = readTiff(received.tiff!.data);
+    expect([page!.width, page!.xDpi, page!.yDpi]).toEqual([1728, 204, 196]);
+    expect(bitmapEquals(page!.bitmap, reduce(src[0]!, 2, 2))).toBe(true);
   });
 });
