@@ -8,10 +8,10 @@ import type { FrontEndCommand, FrontEndEvent, ModemSpec, RxMode } from '../../t3
 import { T38Error } from './errors.js';
 import { frontEndOptionsFor, T38FrontEnd, type T38FrontEndOptions } from './front-end.js';
 import { parseT38Attributes } from './session-params.js';
-import { decodeIfp, type IfpPacket, type T38Version } from './ifp.js';
+import { decodeIfp, encodeIfp, type IfpPacket, type T38Indicator, type T38Version } from './ifp.js';
 import { createMemoryLink, type MemoryLinkOptions } from './memory-link.js';
 import { seededRandom } from './random.js';
-import { decodeUdptl } from './udptl.js';
+import { decodeUdptl, UdptlSender } from './udptl.js';
 
 interface Side {
   fe: T38FrontEnd;
@@ -68,6 +68,17 @@ describe.each([0, 3] as const)('T38FrontEnd pair, T.38 version %i, fast pacing',
     expect(ifps.at(-1)).toEqual({ type: 't30-indicator', indicator: 'no-signal' });
     const types = ifps.flatMap((p: IfpPacket) => (p.type === 't30-data' ? p.fields.map((f) => f.type) : []));
     expect(types.filter((t) => t !== 'hdlc-data')).toEqual(['hdlc-fcs-OK', 'hdlc-fcs-OK', 'hdlc-fcs-OK-sig-end']);
+    // HDLC octets go bit-reversed into IFP: FF 13 80 (first bit in bit 0) is FF C8 01 on the wire.
+    const wire = ifps.flatMap((p: IfpPacket) => (p.type === 't30-data' ? p.fields.flatMap((f) => [...(f.data ?? [])]) : []));
+    expect(wire.slice(0, 3)).toEqual([0xff, 0xc8, 0x01]);
+  });
+
+  it('send-image puts image bytes in IFP as they are (first bit in bit 7 both sides)', async () => {
+    const { clock, a, sent } = pair({ fe: { version } });
+    a.fe.command({ kind: 'send-image', modem: V29_9600, data: Uint8Array.of(0x00, 0x01, 0x80, 0xf0) });
+    await clock.advance(0);
+    const data = sent.map((d) => decodeIfp(decodeUdptl(d).primary, version)).flatMap((p) => (p.type === 't30-data' ? p.fields.flatMap((f) => [...(f.data ?? [])]) : []));
+    expect(data).toEqual([0x00, 0x01, 0x80, 0xf0, 0x00, 0x01, 0x80, 0xf0, 0x00, 0x01, 0x80, 0xf0]); // the sig-end packet, 3 copies
   });
 
   it('send-tcf: training, 1.5 s of zeros at the rate, image-end', async () => {
@@ -139,6 +150,39 @@ describe('T38FrontEnd pair, behaviour', () => {
     expect(await send(ecm, { kind: 'image', modem: V17_14400 })).toEqual(['carrier-on', 'carrier-off']);
     expect(await send(ecm, { kind: 'image-hdlc', modem: V17_14400 })).toEqual(['carrier-on', 'hdlc', 'carrier-off']);
     expect(b.fe.stats().rx.unheard).toBeGreaterThan(0);
+  });
+
+  it('drops copies of signal-ending packets that come under new sequence numbers (as spandsp sends them)', async () => {
+    const clock = new ManualClock();
+    const link = createMemoryLink({ clock });
+    const b = new T38FrontEnd({ transport: link.b, clock, pacing: 'fast' });
+    const events: FrontEndEvent[] = [];
+    b.onEvent((e) => events.push(e));
+    const udptl = new UdptlSender({ errorCorrection: { scheme: 'redundancy', depth: 2 } });
+    const send = (p: IfpPacket, copies = 3) => {
+      for (let i = 0; i < copies; i++) link.a.send(udptl.packetize(encodeIfp(p, 0)));
+    };
+    const ind = (indicator: T38Indicator): IfpPacket => ({ type: 't30-indicator', indicator });
+    b.command({ kind: 'set-rx', mode: { kind: 'v21' } });
+    send(ind('v21-preamble'));
+    send({ type: 't30-data', dataType: 'v21', fields: [{ type: 'hdlc-data', data: Uint8Array.of(0xff, 0xc8, 0x21) }, { type: 'hdlc-fcs-OK-sig-end' }] });
+    send(ind('no-signal'));
+    await clock.advance(0);
+    expect(kinds(events)).toEqual(['carrier-on', 'hdlc', 'carrier-off']);
+    expect(hdlcOf(events)).toEqual([{ frame: [0xff, 0x13, 0x84], crcOk: true }]);
+    events.length = 0;
+    b.command({ kind: 'set-rx', mode: { kind: 'image', modem: V29_9600 } });
+    send(ind('v29-9600-training'));
+    send({ type: 't30-data', dataType: 'v29-9600', fields: [{ type: 't4-non-ecm-data', data: Uint8Array.of(1, 2) }] }, 1);
+    send({ type: 't30-data', dataType: 'v29-9600', fields: [{ type: 't4-non-ecm-sig-end', data: Uint8Array.of(3) }] });
+    send(ind('no-signal'));
+    // The same page again: its end packet is not a copy of the last one any more.
+    send(ind('v29-9600-training'));
+    send({ type: 't30-data', dataType: 'v29-9600', fields: [{ type: 't4-non-ecm-sig-end', data: Uint8Array.of(3) }] });
+    await clock.advance(0);
+    expect(kinds(events)).toEqual(['carrier-on', 'image-data', 'image-data', 'image-end', 'carrier-off', 'carrier-on', 'image-data', 'image-end', 'carrier-off']);
+    expect([...imageOf(events)]).toEqual([1, 2, 3, 3]);
+    expect(b.stats().repeats).toBe(6);
   });
 
   it('one tx-done for everything queued together; set-rx is applied at once', async () => {

@@ -7,7 +7,7 @@ import type { Clock, TimerHandle } from '../../shared/clock.js';
 import type { FrontEndCommand, FrontEndEvent, RxMode, T30FrontEnd } from '../../t30/index.js';
 import { T38Error } from './errors.js';
 import { decodeIfp, decodeIfpPrefix, encodeIfp, type IfpPacket, type T38Version } from './ifp.js';
-import { checkModem } from './modems.js';
+import { checkModem, modemOfIndicator } from './modems.js';
 import { RxEvents, type RxEventsStats } from './rx-events.js';
 import { errorCorrectionFor, type RateManagement, type T38SessionParams } from './session-params.js';
 import type { DatagramTransport } from './transport.js';
@@ -71,6 +71,8 @@ export interface T38FrontEndStats {
   datagramsSent: number;
   ifpSent: number;
   badIfp: number;
+  /** Copies of signal-ending packets under new sequence numbers, dropped. */
+  repeats: number;
   udptl: UdptlReceiverStats;
   rx: RxEventsStats;
 }
@@ -89,7 +91,9 @@ export class T38FrontEnd implements T30FrontEnd {
   private readonly reorderTimeoutMs: number;
   private handlers: ((event: FrontEndEvent) => void)[] = [];
   private closed = false;
-  private readonly counters = { datagramsSent: 0, ifpSent: 0, badIfp: 0 };
+  private readonly counters = { datagramsSent: 0, ifpSent: 0, badIfp: 0, repeats: 0 };
+  /** The last packet that ended a signal (isRepeat). */
+  private lastEnd: Uint8Array | undefined;
   // Transmit side.
   private readonly queue: FrontEndCommand[] = [];
   private steps: Generator<TxStep, void, undefined> | undefined;
@@ -310,7 +314,29 @@ export class T38FrontEnd implements T30FrontEnd {
       return;
     }
     if (d.lostBefore > 0) this.rx.gap();
+    if (this.isRepeat(packet, d.ifp)) return;
     this.rx.handle(packet);
+  }
+
+  /**
+   * Some terminals (spandsp's among them) repeat the packet that ends a signal under new
+   * sequence numbers, so UDPTL cannot tell the copies apart: a packet with a sig-end field
+   * that is the same, octet for octet, as the last one that ended a signal is such a copy, up
+   * to the next signal's start. (Repeated indicators are dropped by rx-events.ts.)
+   */
+  private isRepeat(packet: IfpPacket, bytes: Uint8Array): boolean {
+    if (packet.type === 't30-indicator') {
+      if (packet.indicator === 'v21-preamble' || modemOfIndicator(packet.indicator)) this.lastEnd = undefined;
+      return false;
+    }
+    const ends = packet.fields.some((f) => f.type.endsWith('sig-end'));
+    const last = this.lastEnd;
+    if (ends && last && last.length === bytes.length && last.every((b, i) => b === bytes[i])) {
+      this.counters.repeats++;
+      return true;
+    }
+    this.lastEnd = ends ? bytes : undefined;
+    return false;
   }
 
   /**

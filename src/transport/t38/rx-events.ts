@@ -1,11 +1,13 @@
 // What a received IFP packet means to T.30: indicators become tones and carrier changes, HDLC
 // fields are put back together into frames (crcOk from the fcs-OK/fcs-BAD field, as T.38
-// carries the FCS verdict, not the FCS), t4-non-ecm fields become image data. Loss reported
+// carries the FCS verdict, not the FCS; octets bit-reversed into T.30's order), t4-non-ecm
+// fields become image data (as they are). Loss reported
 // by UDPTL marks the frame in progress bad, so no frame is ever passed on with a hole in it.
 //
 // Like a modem, the terminal hears what T.30 listens for (set-rx): high-speed signals only in
 // the image mode of their modulation and rate, carrier events only for the mode listened to;
 // V.21 frames are heard in every mode but 'none' (front-end.ts, test/helpers/t30-loopback.ts).
+import { reverseBits } from '../../codecs/index.js';
 import type { FrontEndEvent, ModemSpec, RxMode } from '../../t30/index.js';
 import type { IfpPacket, T38DataType, T38Indicator } from './ifp.js';
 import { bitRateOf, dataTypeFor, modemOfIndicator } from './modems.js';
@@ -186,10 +188,12 @@ export class RxEvents {
     }
   }
 
-  private append(bytes: Uint8Array): void {
+  /** Adds IFP octets to the frame, bit-reversed into T.30's order (first bit in bit 0). */
+  private append(wire: Uint8Array): void {
     const room = this.opts.maxFrame - this.frameLen;
-    if (bytes.length > room) this.frameBad = true;
-    const n = Math.min(room, bytes.length);
+    const bytes = reverseBits(wire.length > room ? wire.subarray(0, room) : wire);
+    if (wire.length > room) this.frameBad = true;
+    const n = bytes.length;
     if (this.frameLen + n > this.frame.length) {
       const next = new Uint8Array(Math.min(this.opts.maxFrame, Math.max(this.frame.length * 2, this.frameLen + n)));
       next.set(this.frame.subarray(0, this.frameLen));

@@ -4,6 +4,9 @@
 // announces each signal, HDLC frames travel as hdlc-data chunks closed by hdlc-fcs-OK (the FCS
 // itself is not carried), the last frame by hdlc-fcs-OK-sig-end; TCF and non-ECM pages as
 // t4-non-ecm-data closed by t4-non-ecm-sig-end; every signal ends with a no-signal indicator.
+// HDLC octets are bit-reversed on the way into IFP; image data goes as it is (both are first
+// bit in bit 7 in IFP, as the front-end contract spells out).
+import { reverseBits } from '../../codecs/index.js';
 import type { FrontEndCommand, ModemSpec } from '../../t30/index.js';
 import type { IfpField, IfpPacket, T38DataType, T38Indicator } from './ifp.js';
 import { CED_MS, CNG_MS, dataTypeFor, HS_HDLC_FLAGS_MS, trainingIndicator, trainingMs, V21_PREAMBLE_MS } from './modems.js';
@@ -87,7 +90,8 @@ function* hdlc(frames: Uint8Array[], modem: 'v21' | ModemSpec, ctx: TxPlanContex
   yield { ifp: indicator(ind), repeats: ctx.indicatorRepeats, ms: v21 ? V21_PREAMBLE_MS : trainingMs(ind) + HS_HDLC_FLAGS_MS };
   const sent = frames.filter((f) => f.length > 0);
   for (let i = 0; i < sent.length; i++) {
-    const frame = sent[i]!;
+    // T.30 writes frame octets first bit in bit 0; IFP carries the first bit in bit 7 (src/t30/front-end.ts).
+    const frame = reverseBits(sent[i]!);
     const final = i === sent.length - 1;
     for (let at = 0; at < frame.length; at += size) {
       const chunk = frame.subarray(at, Math.min(frame.length, at + size));

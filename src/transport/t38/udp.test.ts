@@ -34,10 +34,58 @@ describe('UDP transport', () => {
     expect([...(await back)]).toEqual([4]);
     const stranger = await udp({ bindHost: '127.0.0.1', remoteHost: '127.0.0.1', remotePort: server.local.port });
     const after = next(server);
-    stranger.send(Uint8Array.of(9));
+    stranger.send(Uint8Array.of(9)); // the server's socket is connected to the client now: dropped
     client.send(Uint8Array.of(5));
     expect([...(await after)]).toEqual([5]);
-    expect(server.stats.foreign).toBe(1);
+    expect(server.stats.received).toBe(2);
+  });
+
+  it('close() lets the datagrams already sent leave first', async () => {
+    const server = await udp({ bindHost: '127.0.0.1' });
+    const client = await openUdpTransport({ bindHost: '127.0.0.1', remoteHost: '127.0.0.1', remotePort: server.local.port });
+    const got: number[] = [];
+    const all = new Promise<void>((resolve) => server.onMessage((d) => (got.push(d[0]!), got.length === 50 && resolve())));
+    for (let i = 0; i < 50; i++) client.send(Uint8Array.of(i));
+    client.close();
+    client.send(Uint8Array.of(99)); // after close: not sent
+    await all;
+    expect(got).toEqual(Array.from({ length: 50 }, (_, i) => i));
+    expect(client.stats.sent).toBe(50);
+  });
+
+  it('reports the far end closing its socket (port unreachable) once it was heard, not before', async () => {
+    const server = await openUdpTransport({ bindHost: '127.0.0.1' });
+    const client = await udp({ bindHost: '127.0.0.1', remoteHost: '127.0.0.1', remotePort: server.local.port });
+    const reasons: string[] = [];
+    client.onClose((r) => reasons.push(r));
+    // Heard from: the server answers once.
+    const first = next(server);
+    client.send(Uint8Array.of(1));
+    await first;
+    const back = next(client);
+    server.send(Uint8Array.of(2));
+    await back;
+    server.close();
+    for (let i = 0; i < 50 && reasons.length === 0; i++) {
+      client.send(Uint8Array.of(3));
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    expect(reasons).toEqual(['the far end is gone (ICMP port unreachable)']);
+
+    // Never heard from: a closed port is "not listening yet", no line-down.
+    const gone = await openUdpTransport({ bindHost: '127.0.0.1' });
+    const port = gone.local.port;
+    gone.close();
+    await new Promise((r) => setTimeout(r, 20));
+    const early = await udp({ bindHost: '127.0.0.1', remoteHost: '127.0.0.1', remotePort: port });
+    const earlyReasons: string[] = [];
+    early.onClose((r) => earlyReasons.push(r));
+    for (let i = 0; i < 5; i++) {
+      early.send(Uint8Array.of(i));
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    expect(earlyReasons).toEqual([]);
+    expect(early.stats.refused).toBeGreaterThan(0);
   });
 
   it('resolves a host name once, so replies from it match', async () => {
