@@ -58,6 +58,8 @@ export class DemodFrontEnd {
   re = 0;
   im = 0;
   private half = 0;
+  private savedFrequency = 0;
+  private savedGain = 0;
 
   constructor(opts: DemodFrontEndOptions) {
     this.det = new CarrierDetector({ onDbm0: opts.carrierOnDbm0, offDbm0: opts.carrierOffDbm0 });
@@ -77,12 +79,33 @@ export class DemodFrontEnd {
     this.stop();
   }
 
-  /** Starts demodulating from scratch: loops reset, AGC adapting, timing loop wide. */
-  start(): void {
+  /**
+   * Starts demodulating: loops reset, AGC adapting, timing loop wide. With `resume` (a short
+   * training), the equalizer, carrier frequency and AGC gain saved by saveTraining() are reused.
+   */
+  start(resume = false): void {
     this.reset();
     this.active = true;
     this.dec.resync();
     this.ted.setGains(this.acquireTimingGain * this.dec.period, 0);
+    if (resume && this.savedGain > 0) {
+      this.eq.restore();
+      this.nco.setFrequency(this.savedFrequency);
+      this.agc.prime(this.agc.targetPower / (this.savedGain * this.savedGain));
+      this.agc.freeze();
+    }
+  }
+
+  /** Keeps the trained equalizer, carrier frequency and AGC gain for a later start(true). */
+  saveTraining(): void {
+    this.eq.save();
+    this.savedFrequency = this.nco.frequencyHz;
+    this.savedGain = this.agc.gain;
+  }
+
+  /** Whether a training was saved. */
+  get hasSavedTraining(): boolean {
+    return this.savedGain > 0;
   }
 
   /** Stops demodulating (the filter history is still kept). */
