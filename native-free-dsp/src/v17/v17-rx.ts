@@ -11,7 +11,6 @@
 // Status: carrierUp → trainingInProgress → trained | trainingFailed → carrierDown.
 import { checkFunction, checkNumber, checkOneOf } from '../errors.js';
 import { Agc, CARRIER_DOWN, CARRIER_UP, CarrierDetector } from '../common/agc.js';
-import { LmsEqualizer } from '../common/equalizer.js';
 import { Nco } from '../common/nco.js';
 import { PolyphaseDecimator } from '../common/polyphase.js';
 import { Scrambler, V17_SCRAMBLER } from '../common/scrambler.js';
@@ -76,6 +75,7 @@ const RX_SPAN = 10;
 const RX_PHASES = 64;
 /** Equalizer: T/2 taps; the reference tap (decision delay, 8 symbols) sits in the middle. */
 const EQ_TAPS = 33;
+const EQ_CENTRE = 16;
 
 /** ABAB has mean T/2 power 3/4 of |A|² (its 1200 Hz component vanishes half-way between symbols). */
 const ABAB_HALF_POWER = 0.75 * ABCD_POWER;
@@ -127,13 +127,30 @@ const GAINS: Readonly<Record<'acquire' | 'trainFast' | 'trainSlow' | 'trainShort
  */
 const MIN_TRAINING_SNR_DB: Readonly<Record<V17BitRate, number>> = { 14400: 17, 12000: 14, 9600: 12, 7200: 9 };
 
-// Module-local aliases of imported tables and functions for the per-symbol code (some ESM-to-CJS
-// loaders turn every use of an imported name into a getter call).
+// Module-local aliases of the imported constants, tables and functions the per-sample and
+// per-symbol code uses: some loaders (vitest's, CJS transforms) turn every use of an imported
+// name into a getter call, which costs time and V8's inlining budget.
+const ON = CARRIER_UP;
+const OFF = CARRIER_DOWN;
+const LONG = SEG2_LONG;
+const SHORT = SEG2_SHORT;
+const BRIDGE = SEG3_BRIDGE;
+const ONES = SEG4_ONES;
+const WORD = BRIDGE_WORD;
 const A_RE = ABCD_RE;
 const A_IM = ABCD_IM;
 const A_POWER = ABCD_POWER;
 const CDBA = CDBA_POINT;
 const slice = sliceSubsets;
+
+/** cos(2π·k/TRIG_SIZE), for mixing down with the Nco's phase (sin by a quarter-turn offset). */
+const TRIG_SIZE = 4096;
+const TRIG_MASK = TRIG_SIZE - 1;
+const COS: Float64Array = (() => {
+  const t = new Float64Array(TRIG_SIZE);
+  for (let k = 0; k < TRIG_SIZE; k++) t[k] = Math.cos((2 * Math.PI * k) / TRIG_SIZE);
+  return t;
+})();
 
 export class V17Rx {
   bitRate: V17BitRate;
@@ -153,7 +170,16 @@ export class V17Rx {
   });
   private readonly nco = new Nco({ frequencyHz: CARRIER_HZ });
   private readonly agc = new Agc({ targetPower: ABAB_HALF_POWER, rate: 1 / 24 });
-  private readonly eq = new LmsEqualizer({ taps: EQ_TAPS });
+  // T/2 LMS equalizer (kept here rather than common/LmsEqualizer: its push()/update() take
+  // doubles, which V8 boxes whenever it declines to inline them into this hot path). Inputs in a
+  // doubled ring, newest at eqPos; tap i weights the sample i T/2 steps older.
+  private readonly eqRe = new Float64Array(2 * EQ_TAPS);
+  private readonly eqIm = new Float64Array(2 * EQ_TAPS);
+  private eqPos = 0;
+  private readonly coRe = new Float64Array(EQ_TAPS);
+  private readonly coIm = new Float64Array(EQ_TAPS);
+  private readonly savedRe = new Float64Array(EQ_TAPS);
+  private readonly savedIm = new Float64Array(EQ_TAPS);
   /** Replica of the transmitter's scrambler through segments 2 and 3 (fed ones / the bridge word). */
   private readonly replica = new Scrambler(V17_SCRAMBLER);
   private readonly descrambler = new Scrambler(V17_SCRAMBLER);
@@ -207,8 +233,6 @@ export class V17Rx {
 
   // Values handed between the per-T/2 and per-symbol steps. Fields, not arguments: a double
   // passed to a call V8 does not inline is boxed, i.e. allocated.
-  private zr = 0;
-  private zi = 0;
   private wr = 0;
   private wi = 0;
   private dr = 0;
@@ -278,12 +302,11 @@ export class V17Rx {
     const det = this.det;
     const dec = this.dec;
     const nco = this.nco;
-    const agc = this.agc;
     for (let n = 0; n < samples.length; n++) {
       const x = samples[n]!;
       const ev = det.push(x);
-      if (ev === CARRIER_UP) this.startBurst(true);
-      else if (ev === CARRIER_DOWN) {
+      if (ev === ON) this.startBurst(true);
+      else if (ev === OFF) {
         this.stage = Stage.Idle;
         this.onStatus?.('carrierDown');
       }
@@ -293,25 +316,7 @@ export class V17Rx {
         if (++this.parked >= PARK_SAMPLES) this.startBurst(false);
         continue;
       }
-      if (dec.push(x)) {
-        // Down to baseband with the NCO's phase at the newest sample.
-        const c = nco.cos();
-        const s = nco.sin();
-        const re = dec.re * c + dec.im * s;
-        const im = dec.im * c - dec.re * s;
-        if (!agc.frozen) {
-          const p = re * re + im * im;
-          if (this.agcPrimed) agc.update(p);
-          else {
-            agc.prime(p);
-            this.agcPrimed = true;
-          }
-        }
-        const g = agc.gain;
-        this.zr = re * g;
-        this.zi = im * g;
-        this.halfBaud();
-      }
+      if (dec.push(x)) this.output();
       nco.advance();
     }
   }
@@ -319,7 +324,7 @@ export class V17Rx {
   // ------------------------------------------------------------------------------ bursts
 
   private setGains(g: LoopGains): void {
-    this.mu = g.mu / A_POWER;
+    this.mu = g.mu / (EQ_TAPS * A_POWER);
     this.pllP = g.pllP;
     this.pllIHz = g.pllIHz;
     this.timingP = g.timingP;
@@ -335,11 +340,17 @@ export class V17Rx {
     this.agcPrimed = false;
     this.timingIntegral = 0;
     this.prevRe = this.prevIm = this.midRe = this.midIm = 0;
+    this.eqRe.fill(0);
+    this.eqIm.fill(0);
+    this.eqPos = 0;
     if (this.shortTrain && this.haveSaved) {
-      this.eq.restore();
+      this.coRe.set(this.savedRe);
+      this.coIm.set(this.savedIm);
       this.nco.setFrequency(this.savedFrequencyHz);
     } else {
-      this.eq.reset(1, 0);
+      this.coRe.fill(0);
+      this.coIm.fill(0);
+      this.coRe[EQ_CENTRE] = 1;
     }
     this.half = 0;
     this.setRotation(0);
@@ -365,11 +376,32 @@ export class V17Rx {
     this.onStatus?.('trainingFailed');
   }
 
-  /** One T/2 sample (zr, zi): into the equalizer and the timing loop; every other one is a symbol. */
-  private halfBaud(): void {
-    const zr = this.zr;
-    const zi = this.zi;
-    this.eq.push(zr, zi);
+  /**
+   * A T/2 output of the band-pass filter: down to baseband with the NCO's phase at the newest
+   * sample, AGC, then into the equalizer and the timing loop; every other one is a symbol.
+   */
+  private output(): void {
+    const dec = this.dec;
+    const ti = (this.nco.phase * TRIG_SIZE + 0.5) | 0;
+    const c = COS[ti & TRIG_MASK]!;
+    const s = COS[(ti - TRIG_SIZE / 4) & TRIG_MASK]!;
+    const re = dec.re * c + dec.im * s;
+    const im = dec.im * c - dec.re * s;
+    const agc = this.agc;
+    if (!agc.frozen) {
+      const p = re * re + im * im;
+      if (this.agcPrimed) agc.update(p);
+      else {
+        agc.prime(p);
+        this.agcPrimed = true;
+      }
+    }
+    const zr = re * agc.gain;
+    const zi = im * agc.gain;
+    const p = this.eqPos === 0 ? EQ_TAPS - 1 : this.eqPos - 1;
+    this.eqPos = p;
+    this.eqRe[p] = this.eqRe[p + EQ_TAPS] = zr;
+    this.eqIm[p] = this.eqIm[p + EQ_TAPS] = zi;
     if ((this.half ^= 1) === 1) {
       this.midRe = zr;
       this.midIm = zi;
@@ -382,10 +414,10 @@ export class V17Rx {
     this.prevRe = zr;
     this.prevIm = zi;
     this.timingIntegral += this.timingI * e;
-    let c = this.timingP * e + this.timingIntegral;
-    if (c > 0.5) c = 0.5;
-    else if (c < -0.5) c = -0.5;
-    this.dec.adjust(c);
+    let step = this.timingP * e + this.timingIntegral;
+    if (step > 0.5) step = 0.5;
+    else if (step < -0.5) step = -0.5;
+    dec.adjust(step);
     this.symbol();
   }
 
@@ -401,11 +433,27 @@ export class V17Rx {
   // -------------------------------------------------------------------------- per symbol
 
   private symbol(): void {
-    const eq = this.eq;
-    eq.compute();
-    // The point to decide on: w = y · e^{-j rotPhase}.
-    this.wr = eq.re * this.rotCos + eq.im * this.rotSin;
-    this.wi = eq.im * this.rotCos - eq.re * this.rotSin;
+    // Equalizer output y, and the point to decide on: w = y · e^{-j rotPhase}.
+    const p = this.eqPos;
+    const eqRe = this.eqRe;
+    const eqIm = this.eqIm;
+    const coRe = this.coRe;
+    const coIm = this.coIm;
+    let yr = 0;
+    let yi = 0;
+    for (let i = 0; i < EQ_TAPS; i++) {
+      const xr = eqRe[p + i]!;
+      const xi = eqIm[p + i]!;
+      const cr = coRe[i]!;
+      const ci = coIm[i]!;
+      yr += cr * xr - ci * xi;
+      yi += cr * xi + ci * xr;
+    }
+    this.wr = yr * this.rotCos + yi * this.rotSin;
+    this.wi = yi * this.rotCos - yr * this.rotSin;
+    // Each stage sets the target (dr, di) and says whether to adapt towards it; adapting from
+    // this one place keeps the hot path small enough for V8 to inline the equalizer's update.
+    let adapt: boolean;
     switch (this.stage) {
       case Stage.Acquire:
         this.acquire();
@@ -418,20 +466,20 @@ export class V17Rx {
         this.dr = A_RE[t]!;
         this.di = A_IM[t]!;
         this.count++;
-        if (this.stage === Stage.TrainLong) this.trainLong();
-        else this.trainShort();
-        return;
+        adapt = this.stage === Stage.TrainLong ? this.trainLong() : this.trainShort();
+        break;
       }
       case Stage.Bridge:
-        this.bridge();
-        return;
+        adapt = this.bridge();
+        break;
       case Stage.Ones:
       case Stage.Data:
-        this.decodeSymbol();
-        return;
+        adapt = this.decodeSymbol();
+        break;
       default:
         return;
     }
+    if (adapt) this.adapt();
   }
 
   /** Carrier loop and LMS update towards the target (dr, di). */
@@ -444,12 +492,25 @@ export class V17Rx {
     // in that path), integral part into the NCO (so the equalizer input stops turning).
     const pe = (wi * dr - wr * di) / (dr * dr + di * di);
     this.setRotation(this.rotPhase + this.pllP * pe);
-    this.nco.adjustFrequency(this.pllIHz * pe);
+    this.nco.increment += (this.pllIHz * pe) / SAMPLE_RATE;
     if (this.mu === 0) return;
     // The error taken back into the equalizer's frame: (d − w) · e^{+j rotPhase}.
     const er = dr - wr;
     const ei = di - wi;
-    this.eq.update(er * this.rotCos - ei * this.rotSin, ei * this.rotCos + er * this.rotSin, this.mu);
+    const ur = this.mu * (er * this.rotCos - ei * this.rotSin);
+    const ui = this.mu * (ei * this.rotCos + er * this.rotSin);
+    const p = this.eqPos;
+    const eqRe = this.eqRe;
+    const eqIm = this.eqIm;
+    const coRe = this.coRe;
+    const coIm = this.coIm;
+    for (let i = 0; i < EQ_TAPS; i++) {
+      const xr = eqRe[p + i]!;
+      const xi = eqIm[p + i]!;
+      // c += mu · e · conj(x)
+      coRe[i] = coRe[i]! + ur * xr + ui * xi;
+      coIm[i] = coIm[i]! + ui * xr - ur * xi;
+    }
   }
 
   private acquire(): void {
@@ -517,13 +578,10 @@ export class V17Rx {
       sr += ar * c - ai * s;
       si += ar * s + ai * c;
     }
-    const phi = Math.atan2(si, sr) + this.rotPhase;
-    // Turn the equalizer's history and the NCO by phi and retune the NCO. The samples newer than
-    // the reference tap keep a small ramp (2π·df per symbol) that the carrier loop follows.
-    this.eq.rotate(Math.cos(phi), -Math.sin(phi));
-    this.nco.adjustPhase(phi / (2 * Math.PI));
+    // The rotator after the equalizer takes the phase, the NCO the frequency. Samples already in
+    // the equalizer keep a small ramp (2π·df per symbol, ≤ 0.15 rad in all) the carrier loop follows.
+    this.setRotation(Math.atan2(si, sr) + this.rotPhase);
     this.nco.adjustFrequency(df * BAUD_RATE);
-    this.setRotation(0);
     this.agc.freeze();
     // This symbol was C, the first of segment 2: step the replica scrambler past it.
     this.replica.restart(V17_TRAINING_SEED);
@@ -551,55 +609,48 @@ export class V17Rx {
     return 10 * Math.log10(power / Math.max(this.errSum / Math.max(this.errCount, 1), 1e-9));
   }
 
-  private trainLong(): void {
+  /** Segment 2, long: train on every symbol but the last few; judge the training at its end. */
+  private trainLong(): boolean {
     const n = this.count;
     if (n === TRAIN_FAST) this.setGains(GAINS.trainSlow);
-    if (n <= SEG2_LONG - TRAIN_GUARD) {
-      this.adapt();
-      if (n > SEG2_LONG - TRAIN_GUARD - TRAIN_MEASURE) this.measure();
-    }
-    if (n < SEG2_LONG) return;
+    if (n > LONG - TRAIN_GUARD - TRAIN_MEASURE && n <= LONG - TRAIN_GUARD) this.measure();
+    if (n < LONG) return n <= LONG - TRAIN_GUARD;
     this.snrDb = this.measuredSnrDb(A_POWER);
     if (this.snrDb < MIN_TRAINING_SNR_DB[this.bitRate]) {
       this.fail();
-      return;
+      return false;
     }
     this.stage = Stage.Bridge;
     this.count = 0;
+    return false;
   }
 
-  private trainShort(): void {
-    this.adapt();
+  /** Segment 2, short: pull in the phase on 38 symbols and check the saved equalizer. */
+  private trainShort(): boolean {
     if (this.count > SHORT_SETTLE) this.measure();
-    if (this.count < SEG2_SHORT) return;
+    if (this.count < SHORT) return true;
     // 30 symbols measure coarsely; the 48 of segment 4 decide.
     const snr = this.measuredSnrDb(A_POWER);
     if (snr < MIN_TRAINING_SNR_DB[this.bitRate] - 3) {
       this.snrDb = snr;
       this.fail();
-      return;
+      return false;
     }
     this.enterOnes();
+    return true;
   }
 
-  /** Segment 3: decision-directed on the four training points, the replica scrambler kept in step. */
-  private bridge(): void {
+  /**
+   * Segment 3 (64 symbols): only the replica scrambler steps through the bridge word; the loops
+   * hold what segment 2 taught them (as spandsp does), which keeps this rarely run code free of
+   * floating-point work.
+   */
+  private bridge(): boolean {
     const shift = (this.count & 7) << 1;
-    this.replica.scramble((BRIDGE_WORD >> shift) & 1);
-    this.replica.scramble((BRIDGE_WORD >> (shift + 1)) & 1);
-    let best = 0;
-    let bestD = Infinity;
-    for (let j = 0; j < 4; j++) {
-      const d = (this.wr - A_RE[j]!) ** 2 + (this.wi - A_IM[j]!) ** 2;
-      if (d < bestD) {
-        bestD = d;
-        best = j;
-      }
-    }
-    this.dr = A_RE[best]!;
-    this.di = A_IM[best]!;
-    this.adapt();
-    if (++this.count >= SEG3_BRIDGE) this.enterOnes();
+    this.replica.scramble((WORD >> shift) & 1);
+    this.replica.scramble((WORD >> (shift + 1)) & 1);
+    if (++this.count >= BRIDGE) this.enterOnes();
+    return false;
   }
 
   private enterOnes(): void {
@@ -618,7 +669,8 @@ export class V17Rx {
     this.setGains(GAINS.data);
   }
 
-  private decodeSymbol(): void {
+  /** Segments 4 and data: slice, steer the loops by the nearest point, decode the trellis. */
+  private decodeSymbol(): boolean {
     const c = this.constellation;
     this.point[0] = this.wr;
     this.point[1] = this.wi;
@@ -628,24 +680,25 @@ export class V17Rx {
     this.di = c.im[nearest]!;
     const err = (this.dr - this.wr) ** 2 + (this.di - this.wi) ** 2;
     this.mse += (err - this.mse) * 0.01;
-    this.adapt();
     const label = this.viterbi.decode(this.dist, this.labels);
     if (label >= 0) this.emit(label);
-    if (this.stage !== Stage.Ones) return;
+    if (this.stage !== Stage.Ones) return true;
     this.measure();
-    if (++this.count < SEG4_ONES) return;
+    if (++this.count < ONES) return true;
     const snr = this.measuredSnrDb(c.meanPower);
     if (this.shortTrain) this.snrDb = snr;
     if (snr < MIN_TRAINING_SNR_DB[this.bitRate]) {
       this.fail();
-      return;
+      return false;
     }
     this.stage = Stage.Data;
-    this.eq.save();
+    this.savedRe.set(this.coRe);
+    this.savedIm.set(this.coIm);
     this.savedFrequencyHz = this.nco.frequencyHz;
     this.haveSaved = true;
     this.det.setRelativeOff(RELATIVE_OFF_DB);
     this.onStatus?.('trained');
+    return true;
   }
 
   /** Differential decoding and descrambling of one decided symbol; bits out in order Q1..Qn. */
@@ -655,7 +708,7 @@ export class V17Rx {
     this.diff = y21;
     let word = ((label >> 3) << 2) | q21;
     // The first 48 decided symbols are segment 4's ones; data follows.
-    const data = this.decoded++ >= SEG4_ONES;
+    const data = this.decoded++ >= ONES;
     for (let i = 0; i < this.bits; i++) {
       const bit = this.descrambler.descramble(word & 1);
       word >>= 1;

@@ -54,6 +54,15 @@ export interface V17TxOptions {
 /** Transmit pulse: 12 symbols long. */
 const TX_SPAN = 12;
 
+// Module-local aliases of the imported constants and tables the per-symbol code uses (some
+// loaders turn every use of an imported name into a getter call).
+const END = END_OF_DATA;
+const A_RE = ABCD_RE;
+const A_IM = ABCD_IM;
+const CDBA = CDBA_POINT;
+const STEP = BRIDGE_STEP;
+const WORD = BRIDGE_WORD;
+
 /** What the transmitter is sending; each stage lasts a fixed number of symbols except Data. */
 const enum Stage {
   TepTone,
@@ -210,14 +219,14 @@ export class V17Tx {
       case Stage.Cdba: {
         const b1 = this.scrambler.scramble(1);
         const b2 = this.scrambler.scramble(1);
-        this.setTraining(CDBA_POINT[(b1 << 1) | b2]!);
+        this.setTraining(CDBA[(b1 << 1) | b2]!);
         return;
       }
       case Stage.Bridge: {
         const shift = (this.bridgeCount++ & 7) << 1;
-        const b1 = this.scrambler.scramble((BRIDGE_WORD >> shift) & 1);
-        const b2 = this.scrambler.scramble((BRIDGE_WORD >> (shift + 1)) & 1);
-        this.setTraining((this.trainingPoint + BRIDGE_STEP[(b1 << 1) | b2]!) & 3);
+        const b1 = this.scrambler.scramble((WORD >> shift) & 1);
+        const b2 = this.scrambler.scramble((WORD >> (shift + 1)) & 1);
+        this.setTraining((this.trainingPoint + STEP[(b1 << 1) | b2]!) & 3);
         return;
       }
       case Stage.Ones:
@@ -241,7 +250,7 @@ export class V17Tx {
       let bit = 1;
       if (data && this.stage === Stage.Data) {
         bit = this.getBit();
-        if (bit === END_OF_DATA) {
+        if (bit === END) {
           // The data ended mid-symbol: pad it with ones, then the shutdown sequence.
           bit = 1;
           this.enter(Stage.ShutdownOnes);
@@ -255,8 +264,8 @@ export class V17Tx {
 
   private setTraining(point: number): void {
     this.trainingPoint = point;
-    this.symRe = ABCD_RE[point]!;
-    this.symIm = ABCD_IM[point]!;
+    this.symRe = A_RE[point]!;
+    this.symIm = A_IM[point]!;
   }
 
   private setData(word: number): void {
