@@ -30,9 +30,9 @@ export interface T38FrontEndOptions {
   rateManagement?: RateManagement;
   /** Line time per data packet when pacing (default 30 ms). */
   packetMs?: number;
-  /** Copies of each indicator packet (default 3). */
+  /** Copies of each indicator packet, under one UDPTL sequence number (default 3). */
   indicatorRepeats?: number;
-  /** Copies of the packet that ends a signal (sig-end; default 3). */
+  /** Copies of the packet that ends a signal (sig-end), likewise (default 3). */
   endRepeats?: number;
   /** line-down after this long with nothing received or sent (default 60 s; 0: never). */
   idleTimeoutMs?: number;
