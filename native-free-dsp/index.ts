@@ -16,6 +16,10 @@ export * from './src/g711/index.js';
 export * from './src/power/index.js';
 export * from './src/tones/index.js';
 
+// V.27 ter (4800/2400) and V.29 (9600/7200/4800): the image-data modems below V.17.
+export * from './src/v27ter/index.js';
+export * from './src/v29/index.js';
+
 // V.21 channel 2 and HDLC: the T.30 control channel.
 export * from './src/v21/index.js';
 export * from './src/hdlc/index.js';

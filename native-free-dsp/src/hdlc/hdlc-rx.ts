@@ -100,10 +100,23 @@ export class HdlcRx {
       this.onFlag();
       return;
     }
-    if (ones > 6) return; // the zero ending an abort / idle-ones run
-    if (!this.inFrame) return;
-    for (let k = 0; k < ones; k++) this.pushBit(1);
-    if (ones !== 5) this.pushBit(0); // after five ones a zero is stuffing: drop it
+    if (ones > 6 || !this.inFrame) return; // the zero ending an abort / idle-ones run, or hunting
+    // The run of ones and this zero are data, except that a zero after five ones is stuffing.
+    // Add them to the accumulator in one go (bits go in LSB first, as they arrive).
+    const len = ones === 5 ? 5 : ones + 1;
+    let acc = this.acc | (((1 << ones) - 1) << this.nBits);
+    let nBits = this.nBits + len;
+    if (nBits >= 8) {
+      if (this.nBytes === this.buf.length) {
+        this.frameTooLong();
+        return;
+      }
+      this.buf[this.nBytes++] = acc & 0xff;
+      acc >>>= 8;
+      nBits -= 8;
+    }
+    this.acc = acc;
+    this.nBits = nBits;
   };
 
   /** Feeds bits, one per element. */
@@ -111,21 +124,11 @@ export class HdlcRx {
     for (let i = 0; i < bits.length; i++) this.putBit(bits[i]!);
   }
 
-  private pushBit(b: number): void {
-    if (!this.inFrame) return;
-    this.acc |= b << this.nBits;
-    if (++this.nBits === 8) {
-      if (this.nBytes === this.buf.length) {
-        this.counts.tooLong++;
-        this.inFrame = false;
-        this.flagRun = 0;
-        this.onStatus?.({ kind: 'too-long' });
-        return;
-      }
-      this.buf[this.nBytes++] = this.acc;
-      this.acc = 0;
-      this.nBits = 0;
-    }
+  private frameTooLong(): void {
+    this.counts.tooLong++;
+    this.inFrame = false;
+    this.flagRun = 0;
+    this.onStatus?.({ kind: 'too-long' });
   }
 
   private onAbort(): void {

@@ -34,13 +34,18 @@ export interface HdlcTxOptions {
   onStatus?: (ev: HdlcTxStatus) => void;
 }
 
-const enum Tx {
-  Flags,
-  Frame,
-  Abort,
-  Ended,
-}
+/** Bits of 64 flags, LSB first: long idle and preamble runs are sent from here, 64 at a time. */
+const FLAG_RUN = 64;
+const FLAG_BITS = new Uint8Array(8 * FLAG_RUN);
+for (let i = 0; i < FLAG_BITS.length; i++) FLAG_BITS[i] = (HDLC_FLAG >> (i % 8)) & 1;
+/** The abort sequence: eight ones (ISO/IEC 13239 §4.4.2 asks for at least seven). */
+const ABORT_BITS = new Uint8Array(8).fill(1);
 
+/**
+ * The framer hands out bits from one segment at a time — a run of flags, a frame already
+ * zero-stuffed with its FCS when it was queued, or the abort sequence — so getBit() is an array
+ * read in the common case, and all the per-frame work happens in sendFrame().
+ */
 export class HdlcTx {
   readonly crcBits: 16 | 32;
   readonly preambleFlags: number;
@@ -48,16 +53,16 @@ export class HdlcTx {
   readonly maxFrameBytes: number;
   private readonly onStatus: ((ev: HdlcTxStatus) => void) | undefined;
   private readonly queue: Uint8Array[] = [];
-  private state = Tx.Flags;
-  /** Flags still to send before the next frame may start (counting the current one). */
-  private flagsLeft = 0;
-  private flagBit = 0;
-  private frame: Uint8Array | null = null;
-  private byteIndex = 0;
-  private bitIndex = 0;
-  private ones = 0;
-  private abortBits = 0;
+  /** Current segment and the read position in it. */
+  private seg: Uint8Array = FLAG_BITS;
+  private pos = 0;
+  private len = 0;
+  /** Whether the current segment is a frame (abort() applies) rather than flags. */
+  private inFrame = false;
+  /** Flags still owed after the current segment before the next frame may start. */
+  private flagsOwed = 0;
   private ending = false;
+  private ended = false;
   private underflowReported = false;
 
   constructor(opts: HdlcTxOptions = {}) {
@@ -72,16 +77,15 @@ export class HdlcTx {
     this.restart();
   }
 
-  /** Drops queued frames and starts again with the preamble. */
+  /** Drops queued frames and starts again with the preamble (at least one opening flag). */
   restart(): void {
     this.queue.length = 0;
-    this.state = Tx.Flags;
-    this.flagsLeft = Math.max(1, this.preambleFlags);
-    this.flagBit = 0;
-    this.frame = null;
-    this.ones = 0;
+    this.inFrame = false;
     this.ending = false;
+    this.ended = false;
     this.underflowReported = false;
+    this.flagsOwed = Math.max(1, this.preambleFlags);
+    this.startFlags();
   }
 
   /** Queues a frame (address, control, information — without FCS, which is added here). */
@@ -89,19 +93,8 @@ export class HdlcTx {
     if (!(frame instanceof Uint8Array) || frame.length < 1 || frame.length > this.maxFrameBytes) {
       throw new RangeError(`HdlcTx: frame must be a Uint8Array of 1…${this.maxFrameBytes} octets, got ${frame instanceof Uint8Array ? frame.length : typeof frame}`);
     }
-    if (this.ending || this.state === Tx.Ended) throw new RangeError('HdlcTx: sendFrame after end(); call restart() first');
-    const n = frame.length;
-    const buf = new Uint8Array(n + this.crcBits / 8);
-    buf.set(frame);
-    if (this.crcBits === 16) {
-      const f = fcs16(frame);
-      buf[n] = f & 0xff;
-      buf[n + 1] = f >>> 8;
-    } else {
-      const f = fcs32(frame);
-      for (let k = 0; k < 4; k++) buf[n + k] = (f >>> (8 * k)) & 0xff;
-    }
-    this.queue.push(buf);
+    if (this.ending || this.ended) throw new RangeError('HdlcTx: sendFrame after end(); call restart() first');
+    this.queue.push(this.stuff(frame));
     this.underflowReported = false;
   }
 
@@ -117,83 +110,89 @@ export class HdlcTx {
 
   /**
    * Aborts the frame being sent (ISO/IEC 13239 §4.4.2: seven or more contiguous ones), then goes
-   * on with flags and the next queued frame. Does nothing between frames.
+   * on with a flag and the next queued frame. Does nothing between frames.
    */
   abort(): void {
-    if (this.state !== Tx.Frame) return;
-    this.state = Tx.Abort;
-    this.abortBits = 8;
-    this.frame = null;
+    if (!this.inFrame) return;
+    this.inFrame = false;
+    this.seg = ABORT_BITS;
+    this.pos = 0;
+    this.len = ABORT_BITS.length;
+    this.flagsOwed = 1;
   }
 
   /** The next bit to send (0 or 1), or END_OF_DATA (−1) once the transmission has ended. */
   readonly getBit = (): number => {
-    switch (this.state) {
-      case Tx.Flags: {
-        const b = (HDLC_FLAG >> this.flagBit) & 1;
-        if (++this.flagBit === 8) {
-          this.flagBit = 0;
-          if (this.flagsLeft > 1) this.flagsLeft--;
-          else this.nextAfterFlag();
-        }
-        return b;
-      }
-      case Tx.Frame: {
-        if (this.ones === 5) {
-          this.ones = 0;
-          if (this.frame === STUFF_ONLY) this.toFlags(this.interFrameFlags);
-          return 0; // zero-bit insertion
-        }
-        const f = this.frame!;
-        const b = (f[this.byteIndex]! >> this.bitIndex) & 1;
-        this.ones = b ? this.ones + 1 : 0;
-        if (++this.bitIndex === 8) {
-          this.bitIndex = 0;
-          if (++this.byteIndex === f.length) {
-            // A stuffed zero may still be owed after the last FCS bit; send it before the flag.
-            if (this.ones === 5) {
-              this.frame = STUFF_ONLY;
-              this.byteIndex = 0;
-            } else this.toFlags(this.interFrameFlags);
-          }
-        }
-        return b;
-      }
-      case Tx.Abort:
-        if (--this.abortBits === 0) this.toFlags(1);
-        return 1;
-      case Tx.Ended:
-        return END_OF_DATA;
-    }
+    if (this.pos < this.len) return this.seg[this.pos++]!;
+    return this.nextSegment();
   };
 
-  private toFlags(n: number): void {
-    this.state = Tx.Flags;
-    this.flagsLeft = n;
-    this.flagBit = 0;
-    this.frame = null;
-    this.ones = 0;
-  }
-
-  /** Called when the last required flag is complete: start a frame, idle, or end. */
-  private nextAfterFlag(): void {
+  /** Moves to the next segment and returns its first bit. */
+  private nextSegment(): number {
+    if (this.ended) return END_OF_DATA;
+    if (this.inFrame) {
+      // A frame just ended: its closing flag (and any extra inter-frame flags) come next.
+      this.inFrame = false;
+      this.flagsOwed = this.interFrameFlags;
+    }
+    if (this.flagsOwed > 0) {
+      this.startFlags();
+      return this.seg[this.pos++]!;
+    }
     const next = this.queue.shift();
-    if (next) {
-      this.state = Tx.Frame;
-      this.frame = next;
-      this.byteIndex = 0;
-      this.bitIndex = 0;
-      this.ones = 0;
+    if (next !== undefined) {
+      this.seg = next;
+      this.pos = 0;
+      this.len = next.length;
+      this.inFrame = true;
       if (this.queue.length === 0) this.reportUnderflow();
-      return;
+      return this.seg[this.pos++]!;
     }
     if (this.ending) {
-      this.state = Tx.Ended;
+      this.ended = true;
+      this.len = 0;
       this.onStatus?.({ kind: 'end' });
-      return;
+      return END_OF_DATA;
     }
-    this.flagsLeft = 1; // idle: keep sending flags
+    // Idle: flags until something is queued (checked again after each flag).
+    this.flagsOwed = 1;
     this.reportUnderflow();
+    this.startFlags();
+    return this.seg[this.pos++]!;
+  }
+
+  /** Sends min(flagsOwed, FLAG_RUN) flags as the next segment. */
+  private startFlags(): void {
+    const n = Math.min(this.flagsOwed, FLAG_RUN);
+    this.flagsOwed -= n;
+    this.seg = FLAG_BITS;
+    this.pos = 0;
+    this.len = 8 * n;
+  }
+
+  /** The frame, its FCS, as line bits (LSB first) with a zero after every five ones. */
+  private stuff(frame: Uint8Array): Uint8Array {
+    const n = frame.length;
+    const fcsBytes = this.crcBits / 8;
+    const fcs = this.crcBits === 16 ? fcs16(frame) : fcs32(frame);
+    const total = n + fcsBytes;
+    const bits = new Uint8Array(Math.ceil((total * 8 * 6) / 5) + 1);
+    let len = 0;
+    let ones = 0;
+    for (let k = 0; k < total; k++) {
+      const byte = k < n ? frame[k]! : (fcs >>> (8 * (k - n))) & 0xff;
+      for (let b = 0; b < 8; b++) {
+        const bit = (byte >> b) & 1;
+        bits[len++] = bit;
+        if (bit) {
+          if (++ones === 5) {
+            bits[len++] = 0;
+            ones = 0;
+          }
+        } else ones = 0;
+      }
+    }
+    return bits.subarray(0, len);
   }
 
   private reportUnderflow(): void {
@@ -202,6 +201,3 @@ export class HdlcTx {
     this.onStatus?.({ kind: 'underflow' });
   }
 }
-
-/** Placeholder "frame" used to emit the stuffed zero owed after a frame's last bit. */
-const STUFF_ONLY = new Uint8Array(0);

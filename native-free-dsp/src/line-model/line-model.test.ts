@@ -8,32 +8,44 @@ import { Xoshiro128 } from './prng.js';
 
 const silence = (n: number) => new Int16Array(n);
 
-describe('Xoshiro128', () => {
-  it('replays from its seed and gives unit Gaussian deviates', () => {
+describe.each(['nextGaussian', 'nextGaussianZiggurat'] as const)('Xoshiro128.%s', (method) => {
+  it('replays from its seed and gives unit Gaussian deviates with normal tails', () => {
     const a = new Xoshiro128(42);
     const b = new Xoshiro128(42);
-    for (let i = 0; i < 100; i++) expect(a.nextU32()).toBe(b.nextU32());
+    for (let i = 0; i < 100; i++) expect(a[method]()).toBe(b[method]());
     const g = new Xoshiro128(7);
     let s1 = 0;
     let s2 = 0;
     let s4 = 0;
-    const n = 200_000;
+    let beyond2 = 0;
+    let beyond3 = 0;
+    const n = 400_000;
     for (let i = 0; i < n; i++) {
-      const x = g.nextGaussian();
+      const x = g[method]();
       s1 += x;
       s2 += x * x;
       s4 += x ** 4;
+      if (Math.abs(x) > 2) beyond2++;
+      if (Math.abs(x) > 3) beyond3++;
     }
     expect(Math.abs(s1 / n)).toBeLessThan(0.01);
     expect(s2 / n).toBeCloseTo(1, 1);
     expect(s4 / n / (s2 / n) ** 2).toBeCloseTo(3, 0); // kurtosis of a normal distribution
+    expect(beyond2 / n).toBeCloseTo(0.0455, 2); // P(|x| > 2)
+    expect(beyond3 / n).toBeGreaterThan(0.0022); // P(|x| > 3) = 0.0027
+    expect(beyond3 / n).toBeLessThan(0.0032);
   });
 });
 
 describe('LineModel', () => {
-  it.each([-60, -30, -20, -10])('adds white noise at %i dBm0', (noiseDbm0) => {
+  it.each([
+    { noiseDbm0: -60, gaussian: 'polar' as const },
+    { noiseDbm0: -30, gaussian: 'polar' as const },
+    { noiseDbm0: -20, gaussian: 'ziggurat' as const },
+    { noiseDbm0: -10, gaussian: 'ziggurat' as const },
+  ])('adds white noise at $noiseDbm0 dBm0 ($gaussian)', ({ noiseDbm0, gaussian }) => {
     const out = silence(80_000);
-    new LineModel({ noiseDbm0, seed: 1 }).process(out, out);
+    new LineModel({ noiseDbm0, seed: 1, gaussian }).process(out, out);
     expect(levelDbm0(out)).toBeCloseTo(noiseDbm0, 1);
     // White: equal power in a low and a high band.
     const bank = new GoertzelBank([500, 3000], 8000);

@@ -1,6 +1,37 @@
 // Seeded pseudo-random numbers for test signals: xoshiro128** (Blackman & Vigna, 2018) for
-// uniform 32-bit words, and Gaussian deviates by the Marsaglia polar form of Box–Muller. Never
-// Math.random: every impaired line in a test replays bit for bit from its seed.
+// uniform 32-bit words, and Gaussian deviates two ways: the Marsaglia polar form of Box–Muller
+// (nextGaussian, the default everywhere; its sequence per seed is what existing tests were tuned
+// on, so it does not change), and the ziggurat method (Marsaglia & Tsang, 2000, 128 layers, the
+// layer index taken from bits the magnitude does not use — Doornik's correction), about twice as
+// fast, for long simulations. Never Math.random: every impaired line replays from its seed.
+
+// Ziggurat tables: layer i spans x in [x[i+1], x[i]]; k[i] is the share of a layer's rectangle that
+// lies wholly under the curve (scaled to 2^24), w[i] turns a 25-bit signed integer into x.
+const ZIG_LAYERS = 128;
+const ZIG_R = 3.442619855899; // start of the tail
+const ZIG_V = 9.91256303526217e-3; // area of each layer
+const ZIG_M = 2 ** 24;
+const ZIG_K = new Uint32Array(ZIG_LAYERS);
+const ZIG_W = new Float64Array(ZIG_LAYERS);
+const ZIG_F = new Float64Array(ZIG_LAYERS);
+{
+  let dn = ZIG_R;
+  let tn = dn;
+  const q = ZIG_V / Math.exp(-0.5 * dn * dn);
+  ZIG_K[0] = Math.floor((dn / q) * ZIG_M);
+  ZIG_K[1] = 0;
+  ZIG_W[0] = q / ZIG_M;
+  ZIG_W[ZIG_LAYERS - 1] = dn / ZIG_M;
+  ZIG_F[0] = 1;
+  ZIG_F[ZIG_LAYERS - 1] = Math.exp(-0.5 * dn * dn);
+  for (let i = ZIG_LAYERS - 2; i >= 1; i--) {
+    dn = Math.sqrt(-2 * Math.log(ZIG_V / dn + Math.exp(-0.5 * dn * dn)));
+    ZIG_K[i + 1] = Math.floor((dn / tn) * ZIG_M);
+    tn = dn;
+    ZIG_F[i] = Math.exp(-0.5 * dn * dn);
+    ZIG_W[i] = dn / ZIG_M;
+  }
+}
 
 /** xoshiro128** with a SplitMix32-expanded seed; period 2^128 − 1. */
 export class Xoshiro128 {
@@ -51,7 +82,7 @@ export class Xoshiro128 {
     return this.nextU32() / 4294967296;
   }
 
-  /** Standard normal deviate (mean 0, variance 1). */
+  /** Standard normal deviate (mean 0, variance 1), polar Box–Muller: deviates come in pairs. */
   nextGaussian(): number {
     if (this.hasSpare) {
       this.hasSpare = false;
@@ -69,6 +100,29 @@ export class Xoshiro128 {
     this.spare = v * m;
     this.hasSpare = true;
     return u * m;
+  }
+
+  /** Standard normal deviate by the ziggurat (a different sequence from nextGaussian's). */
+  nextGaussianZiggurat(): number {
+    for (;;) {
+      const u = this.nextU32();
+      const i = u & (ZIG_LAYERS - 1);
+      const h = (u | 0) >> 7; // signed 25-bit magnitude from the other bits
+      const x = h * ZIG_W[i]!;
+      if ((h < 0 ? -h : h) < ZIG_K[i]!) return x; // inside the layer's core rectangle: ~98.8 %
+      if (i === 0) {
+        // The tail beyond R (Marsaglia 1964).
+        let t: number;
+        let y: number;
+        do {
+          t = -Math.log(1 - this.nextFloat()) / ZIG_R;
+          y = -Math.log(1 - this.nextFloat());
+        } while (y + y < t * t);
+        return h > 0 ? ZIG_R + t : -ZIG_R - t;
+      }
+      // The wedge between the core and the curve.
+      if (ZIG_F[i]! + this.nextFloat() * (ZIG_F[i - 1]! - ZIG_F[i]!) < Math.exp(-0.5 * x * x)) return x;
+    }
   }
 }
 

@@ -49,8 +49,9 @@ const MS = 8; // samples per ms
 
 export class ToneTx {
   readonly spec: ToneSpec;
-  private readonly rates: Uint32Array;
-  private readonly phases: Uint32Array;
+  // Phases run as int32 (wrapping), which keeps the loops in integer arithmetic.
+  private readonly rates: Int32Array;
+  private readonly phases: Int32Array;
   private readonly amplitude: number;
   private readonly cadence: Int32Array; // segment lengths in samples; even = on
   private readonly totalSamples: number; // −1: endless
@@ -69,8 +70,8 @@ export class ToneTx {
     spec.freqsHz.forEach((f, i) => checkNumber('ToneTx', `freqsHz[${i}]`, f, 10, 3990));
     checkNumber('ToneTx', 'levelDbm0', spec.levelDbm0, -90, 3);
     this.spec = spec;
-    this.rates = Uint32Array.from(spec.freqsHz, (f) => ddsPhaseRate(f));
-    this.phases = new Uint32Array(n);
+    this.rates = Int32Array.from(spec.freqsHz, (f) => ddsPhaseRate(f) | 0);
+    this.phases = new Int32Array(n);
     this.amplitude = dbm0ToAmplitude(spec.levelDbm0, DEFAULT_LAW);
     const cad = spec.cadenceMs ?? [];
     if (cad.length % 2 !== 0) throw new DspArgumentError('ToneTx', 'cadenceMs', `must have an even length (on, off pairs), got ${cad.length}`);
@@ -79,7 +80,7 @@ export class ToneTx {
     this.cadence = Int32Array.from(cad, (c) => Math.round(c * MS));
     this.totalSamples = spec.durationMs === undefined ? -1 : Math.round(checkNumber('ToneTx', 'durationMs', spec.durationMs, 0, 3_600_000) * MS);
     if (spec.am) {
-      this.amRate = ddsPhaseRate(checkNumber('ToneTx', 'am.freqHz', spec.am.freqHz, 0.1, 100));
+      this.amRate = ddsPhaseRate(checkNumber('ToneTx', 'am.freqHz', spec.am.freqHz, 0.1, 100)) | 0;
       this.amDepth = checkNumber('ToneTx', 'am.depth', spec.am.depth, 0, 1);
     } else {
       this.amRate = 0;
@@ -132,11 +133,11 @@ export class ToneTx {
           if (two) v += DDS_SINE[p1 >>> DDS_SHIFT]!;
           if (amDepth !== 0) {
             v *= 1 + amDepth * DDS_SINE[ap >>> DDS_SHIFT]!;
-            ap = (ap + amRate) >>> 0;
+            ap = (ap + amRate) | 0;
           }
           out[k] = Math.round(amp * v);
-          p0 = (p0 + r0) >>> 0;
-          p1 = (p1 + r1) >>> 0;
+          p0 = (p0 + r0) | 0;
+          p1 = (p1 + r1) | 0;
         }
         phases[0] = p0;
         if (two) phases[1] = p1;
@@ -156,7 +157,7 @@ export class ToneTx {
         this.toReversal -= run;
         if (this.toReversal === 0) {
           this.toReversal = this.reversalSamples;
-          for (let c = 0; c < phases.length; c++) phases[c] = (phases[c]! + 0x80000000) >>> 0;
+          for (let c = 0; c < phases.length; c++) phases[c] = (phases[c]! + 0x80000000) | 0;
         }
       }
     }

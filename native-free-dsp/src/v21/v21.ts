@@ -37,7 +37,8 @@ export class V21Tx {
   readonly levelDbm0: number;
   private readonly getBit: GetBit;
   private readonly onStatus: ((status: ModemTxStatus) => void) | undefined;
-  private readonly amplitude: number;
+  /** One cycle of the sine at the transmit level, indexed by the top bits of the phase. */
+  private readonly wave: Int16Array;
   private readonly markRate: number;
   private readonly spaceRate: number;
   private phase = 0;
@@ -51,10 +52,12 @@ export class V21Tx {
     this.channel = checkOneOf('V21Tx', 'channel', opts.channel ?? 2, [1, 2] as const);
     this.levelDbm0 = checkNumber('V21Tx', 'levelDbm0', opts.levelDbm0 ?? -13, -60, 3);
     this.onStatus = opts.onStatus === undefined ? undefined : checkFunction('V21Tx', 'onStatus', opts.onStatus);
-    this.amplitude = dbm0ToAmplitude(this.levelDbm0, DEFAULT_LAW);
+    const amplitude = dbm0ToAmplitude(this.levelDbm0, DEFAULT_LAW);
+    this.wave = Int16Array.from(DDS_SINE.subarray(0, 1 << (32 - DDS_SHIFT)), (v) => Math.round(amplitude * v));
     const ch = V21_CHANNELS[this.channel];
-    this.markRate = ddsPhaseRate(ch.markHz);
-    this.spaceRate = ddsPhaseRate(ch.spaceHz);
+    // Phases run as int32 (wrapping), which keeps the loop in integer arithmetic.
+    this.markRate = ddsPhaseRate(ch.markHz) | 0;
+    this.spaceRate = ddsPhaseRate(ch.spaceHz) | 0;
     this.restart();
   }
 
@@ -76,7 +79,7 @@ export class V21Tx {
    */
   tx(out: Int16Array): number {
     if (this.ended) return 0;
-    const amp = this.amplitude;
+    const wave = this.wave;
     const mark = this.markRate;
     const space = this.spaceRate;
     let phase = this.phase;
@@ -95,8 +98,8 @@ export class V21Tx {
         }
         rate = bit ? mark : space;
       }
-      out[i] = Math.round(amp * DDS_SINE[phase >>> DDS_SHIFT]!);
-      phase = (phase + rate) >>> 0;
+      out[i] = wave[phase >>> DDS_SHIFT]!;
+      phase = (phase + rate) | 0;
       baud += V21_BIT_RATE;
     }
     this.phase = phase;
