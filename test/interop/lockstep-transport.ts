@@ -4,7 +4,6 @@
 // step of both sides sees exactly the datagrams of the steps before it, whatever the scheduling.
 import type { ManualClock } from '../../src/shared/clock.js';
 import type { DatagramTransport } from '../../src/transport/t38/transport.js';
-import { UDP_CLOSE_DROPS_PENDING } from './known-bugs.js';
 import type { LockstepParty } from './peer.js';
 
 /** How long (real time) a step may wait for datagrams the far end says it has sent. */
@@ -50,8 +49,7 @@ export class LockstepTransport implements DatagramTransport {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    if (UDP_CLOSE_DROPS_PENDING) setImmediate(() => this.inner.close());
-    else this.inner.close();
+    this.inner.close();
   }
 
   /**

@@ -4,9 +4,8 @@
 // (indicators, V.21 HDLC, TCF, non-ECM image data, sig-end, pacing) from our T.30 machine:
 // when t38-ours-vs-spandsp fails and this passes, look in src/t30.
 //
-// Known bug found here (known-bugs.ts): T38FrontEnd passes HDLC octets in IFP bit order. The
-// first test checks the front end alone and is expected to fail while the bug lasts; the
-// others go through hdlcBitOrderShim.
+// The first test guards a bug this file found: HDLC octets must be bit-reversed between IFP
+// (first bit in bit 7) and T.30 frames (first bit in bit 0), as spandsp's terminal does.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,7 +16,6 @@ import { readTiff } from '../../src/documents/tiff-read.js';
 import { ManualClock } from '../../src/shared/clock.js';
 import type { FrontEndEvent, ModemSpec, T30FrontEnd } from '../../src/t30/index.js';
 import { openUdpTransport, T38FrontEnd } from '../../src/transport/t38/index.js';
-import { hdlcBitOrderShim } from './known-bugs.js';
 import { LockstepTransport, ourParty } from './lockstep-transport.js';
 import { SpandspPeer, type LockstepParty } from './peer.js';
 import { buildPeer, INTEROP_REQUIRED } from './spandsp/build.js';
@@ -100,7 +98,7 @@ class Script {
   }
 }
 
-async function setUp(peerRole: 'send' | 'receive', tiff: string, lossPct: number, shim = true): Promise<Script> {
+async function setUp(peerRole: 'send' | 'receive', tiff: string, lossPct: number): Promise<Script> {
   if (!build.ok) throw new Error(build.reason);
   const peer = await SpandspPeer.start(build.binary, {
     role: peerRole, tiff, ecm: false, allowCompression: ['mh'], lossPct, lossRxPct: lossPct, maxBurst: 3, seed: 9,
@@ -110,12 +108,12 @@ async function setUp(peerRole: 'send' | 'receive', tiff: string, lossPct: number
   const clock = new ManualClock();
   const transport = new LockstepTransport(udp);
   const fe = new T38FrontEnd({ transport, clock, version: 0, errorCorrection: { scheme: 'redundancy', depth: 3 }, pacing: 'realtime' });
-  return new Script(shim ? hdlcBitOrderShim(fe) : fe, clock, transport, peer);
+  return new Script(fe, clock, transport, peer);
 }
 
 describe.skipIf(!build.ok && !INTEROP_REQUIRED)('T.38: our T38FrontEnd with a scripted T.30 vs spandsp', () => {
-  it.fails('KNOWN BUG: spandsp’s CSI and DIS arrive as T.30 frames (first bit in bit 0)', async () => {
-    const s = await setUp('receive', join(dir, 'fe-order-rx.tif'), 0, false);
+  it('spandsp’s CSI and DIS arrive as T.30 frames (first bit in bit 0)', async () => {
+    const s = await setUp('receive', join(dir, 'fe-order-rx.tif'), 0);
     try {
       s.fe.command({ kind: 'set-rx', mode: { kind: 'v21' } });
       await s.until('two frames', () => s.frames().length >= 2, 10_000);

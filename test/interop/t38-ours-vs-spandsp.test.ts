@@ -15,7 +15,6 @@ import { readTiff } from '../../src/documents/tiff-read.js';
 import { writeTiffF } from '../../src/documents/tiff-f.js';
 import { T30Session, type PageFormats, type PageSource, type ReceivedPage, type Resolution, type T30Config, type T30Result } from '../../src/t30/index.js';
 import { openUdpTransport, T38FrontEnd, type DatagramTransport } from '../../src/transport/t38/index.js';
-import { hdlcBitOrderShim, UDP_HANGUP_UNSEEN } from './known-bugs.js';
 import { LockstepTransport, ourParty } from './lockstep-transport.js';
 import { peerParty, runLockstep, SpandspPeer, type PeerFailMode, type PeerOptions } from './peer.js';
 import { buildPeer, INTEROP_REQUIRED } from './spandsp/build.js';
@@ -82,7 +81,7 @@ function wiredOurSide(): ((spec: OurCallSpec) => OurCall) | undefined {
       errorCorrection: { scheme: 'redundancy', depth: spec.redundancy },
       pacing: 'realtime',
     });
-    const frontEnd = hdlcBitOrderShim(t38);
+    const frontEnd = t38;
     const received: ReceivedPage[] = [];
     let result: T30Result | undefined;
     const config: T30Config =
@@ -222,14 +221,12 @@ interface FailureCase {
   /** DESIGN.md code our side must end with, and the pages it must have confirmed. */
   code: number;
   pages: number;
-  /** A known bug of ours (known-bugs.ts) keeps this from passing yet: the case is expected to fail. */
-  knownBug?: boolean;
 }
 
 const FAILURES: FailureCase[] = [
   { name: 'spandsp never answers: no fax machine (T1)', role: 'send', fail: 'no-answer', ecm: true, code: -3103, pages: 0 },
-  { name: 'spandsp hangs up in page 2 (ECM): call dropped after 1 page', role: 'send', fail: 'hangup-mid-page', ecm: true, code: -3108, pages: 1, knownBug: UDP_HANGUP_UNSEEN },
-  { name: 'spandsp hangs up in page 2 (no ECM): call dropped after 1 page', role: 'send', fail: 'hangup-mid-page', ecm: false, code: -3108, pages: 1, knownBug: UDP_HANGUP_UNSEEN },
+  { name: 'spandsp hangs up in page 2 (ECM): call dropped after 1 page', role: 'send', fail: 'hangup-mid-page', ecm: true, code: -3108, pages: 1 },
+  { name: 'spandsp hangs up in page 2 (no ECM): call dropped after 1 page', role: 'send', fail: 'hangup-mid-page', ecm: false, code: -3108, pages: 1 },
   { name: 'spandsp refuses our DCS: receiver cannot accept this document', role: 'send', fail: 'reject-coding', ecm: true, code: -3106, pages: 0 },
   { name: 'spandsp answers FTT at every rate: training failed', role: 'send', fail: 'ftt-always', ecm: false, code: -3105, pages: 0 },
   // We send nothing while waiting for the post-page command, so even ICMP cannot tell us: T2.
@@ -269,7 +266,6 @@ describe.skipIf(!build.ok && !INTEROP_REQUIRED)('T.38: our T.30 session vs spand
   describe('failure paths end with the right code', () => {
     for (const f of FAILURES) {
       if (!ourSide) it.todo(f.name);
-      else if (f.knownBug) it.fails(`KNOWN BUG: ${f.name}`, () => failureCase(ourSide, f), 120_000);
       else it(f.name, () => failureCase(ourSide, f), 120_000);
     }
   });
