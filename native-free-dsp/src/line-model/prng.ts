@@ -35,10 +35,8 @@ const ZIG_F = new Float64Array(ZIG_LAYERS);
 
 /** xoshiro128** with a SplitMix32-expanded seed; period 2^128 − 1. */
 export class Xoshiro128 {
-  private s0 = 0;
-  private s1 = 0;
-  private s2 = 0;
-  private s3 = 0;
+  /** The 128-bit state as four int32 words (a typed array keeps them unboxed). */
+  private readonly s = new Int32Array(4);
   private spare = 0;
   private hasSpare = false;
 
@@ -56,24 +54,24 @@ export class Xoshiro128 {
       t = Math.imul(t, 0x735a2d97);
       return (t ^ (t >>> 15)) >>> 0;
     };
-    this.s0 = next();
-    this.s1 = next();
-    this.s2 = next();
-    this.s3 = next();
-    if ((this.s0 | this.s1 | this.s2 | this.s3) === 0) this.s0 = 1;
+    const s = this.s;
+    for (let i = 0; i < 4; i++) s[i] = next();
+    if ((s[0]! | s[1]! | s[2]! | s[3]!) === 0) s[0] = 1;
     this.hasSpare = false;
   }
 
   /** Uniform 32-bit unsigned integer. */
   nextU32(): number {
-    const r = Math.imul(rotl(Math.imul(this.s1, 5), 7), 9) >>> 0;
-    const t = this.s1 << 9;
-    this.s2 ^= this.s0;
-    this.s3 ^= this.s1;
-    this.s1 ^= this.s2;
-    this.s0 ^= this.s3;
-    this.s2 ^= t;
-    this.s3 = rotl(this.s3, 11);
+    const s = this.s;
+    const s0 = s[0]!;
+    const s1 = s[1]!;
+    const s2 = s[2]! ^ s0;
+    const s3 = s[3]! ^ s1;
+    const r = Math.imul(rotl(Math.imul(s1, 5), 7), 9) >>> 0;
+    s[0] = s0 ^ s3;
+    s[1] = s1 ^ s2;
+    s[2] = s2 ^ (s1 << 9);
+    s[3] = rotl(s3, 11);
     return r;
   }
 
