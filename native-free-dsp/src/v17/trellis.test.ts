@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { Xoshiro128 } from '../line-model/prng.js';
 import { sliceSubsets, v17Constellation, ABCD_IM, ABCD_RE } from './constellation.js';
-import { diffDecode, diffEncode, V17TrellisEncoder, V17Viterbi, V17_TRACEBACK_DEPTH } from './trellis.js';
+import { diffDecode, diffEncode, V17TrellisEncoder, V17Viterbi, V17_TRACEBACK_BLOCK, V17_TRACEBACK_DEPTH } from './trellis.js';
 import { bitsPerSymbol, V17_BIT_RATES, type V17BitRate } from './types.js';
 
 describe('convolutional encoder (V.17 Figure 3)', () => {
@@ -132,10 +132,10 @@ function decodeAll(rate: V17BitRate, re: Float64Array, im: Float64Array, depth =
     point[0] = re[i]!;
     point[1] = im[i]!;
     hard.push(sliceSubsets(c, point, dist, labels));
-    const l = vit.decode(dist, labels);
-    if (l >= 0) decided.push(l);
+    const n = vit.decode(dist, labels);
+    for (let k = 0; k < n; k++) decided.push(vit.out[k]!);
   }
-  const tail = new Uint8Array(depth);
+  const tail = new Uint8Array(depth + V17_TRACEBACK_BLOCK);
   const n = vit.flush(tail);
   for (let i = 0; i < n; i++) decided.push(tail[i]!);
   return { decided, hard };
@@ -145,7 +145,7 @@ describe.each(V17_BIT_RATES.map((rate) => ({ rate })))('Viterbi decoder, $rate b
   const c = v17Constellation(rate);
   const N = 3000;
 
-  it(`decides each symbol ${V17_TRACEBACK_DEPTH - 1} symbols late, and flush() returns the rest`, () => {
+  it('decides in blocks, each symbol 23-30 symbols late, and flush() returns the rest', () => {
     const sent = randomLabels(rate, 100, 1);
     const vit = new V17Viterbi();
     const dist = new Float64Array(8);
@@ -156,14 +156,18 @@ describe.each(V17_BIT_RATES.map((rate) => ({ rate })))('Viterbi decoder, $rate b
       point[0] = c.re[sent[i]!]!;
       point[1] = c.im[sent[i]!]!;
       sliceSubsets(c, point, dist, labels);
-      const l = vit.decode(dist, labels);
-      if (i < V17_TRACEBACK_DEPTH - 1) expect(l).toBe(-1);
-      else got.push(l);
+      const n = vit.decode(dist, labels);
+      expect(n === 0 || n === V17_TRACEBACK_BLOCK).toBe(true);
+      for (let k = 0; k < n; k++) got.push(vit.out[k]!);
+      // Right after a block, the newest decision is depth − 1 symbols old; before the next, at
+      // most depth + block − 2 symbols wait.
+      if (n > 0) expect(i + 1 - got.length).toBe(V17_TRACEBACK_DEPTH - 1);
+      expect(i + 1 - got.length).toBeLessThanOrEqual(V17_TRACEBACK_DEPTH + V17_TRACEBACK_BLOCK - 2);
     }
-    expect(vit.pending).toBe(V17_TRACEBACK_DEPTH - 1);
+    expect(vit.pending).toBe(sent.length - got.length);
     const tail = new Uint8Array(64);
     const n = vit.flush(tail);
-    expect(n).toBe(V17_TRACEBACK_DEPTH - 1);
+    expect(n).toBe(sent.length - got.length);
     expect([...got, ...tail.subarray(0, n)]).toEqual([...sent]);
   });
 
@@ -221,4 +225,5 @@ describe.each(V17_BIT_RATES.map((rate) => ({ rate })))('Viterbi decoder, $rate b
 it('rejects a traceback depth out of range', () => {
   expect(() => new V17Viterbi(0)).toThrow(RangeError);
   expect(() => new V17Viterbi(2.5)).toThrow(RangeError);
+  expect(() => new V17Viterbi(24, 0)).toThrow(RangeError);
 });

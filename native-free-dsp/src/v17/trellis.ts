@@ -2,9 +2,10 @@
 // systematic convolutional encoder that adds the redundant bit Y0 (Figure 3), and a Viterbi
 // decoder over its trellis with soft (squared Euclidean) branch metrics.
 //
-// Traceback depth: 24 symbols (V17_TRACEBACK_DEPTH), 8 times the encoder memory of 3; a decision
-// is final 23 symbols (9.6 ms) after its symbol arrived. Measured on 10^6 symbols at 12000 bit/s
-// and 16 dB SNR: depth 12 makes 27 % more symbol errors than depth 48, 16 makes 7 % more, 24 1 %.
+// Traceback depth: 24 symbols (V17_TRACEBACK_DEPTH), 8 times the encoder memory of 3. Measured
+// on 10^6 symbols at 12000 bit/s and 16 dB SNR: depth 12 makes 27 % more symbol errors than depth
+// 48, 16 makes 7 % more, 24 1 %. Decisions are traced back 8 symbols at a time, so each one is
+// final 23 to 30 symbols (9.6-12.5 ms) after its symbol arrived.
 import { V17_TRELLIS_NEXT } from './v17-tables.generated.js';
 
 export const V17_TRACEBACK_DEPTH = 24;
@@ -57,28 +58,47 @@ const PRED_SUBSET = new Uint8Array(32);
   }
 })();
 
+/** Decisions are traced back in blocks of this many symbols (one traceback per block). */
+export const V17_TRACEBACK_BLOCK = 8;
+
 /**
  * Viterbi decoder for the 8-state code. Per symbol it takes, for each subset, the squared
- * distance from the received point to the subset's nearest point and that point's label, and
- * returns the label decided depth - 1 symbols earlier (-1 while the path memory fills).
+ * distance from the received point to the subset's nearest point and that point's label. Every
+ * `block` symbols it traces the best path back and decides the `block` oldest undecided symbols
+ * into `out` (oldest first): each decision is made at least depth − 1 symbols after its symbol
+ * arrived, so the traceback length is never under `depth`, and the traceback costs a few steps
+ * per symbol instead of depth − 1.
  */
 export class V17Viterbi {
   readonly depth: number;
+  readonly block: number;
+  /** The decisions of the last decode() that returned n > 0: out[0..n), oldest first. */
+  readonly out: Uint8Array;
   private readonly metric = new Float64Array(8);
   private readonly nextMetric = new Float64Array(8);
   /** Ring of path memory: which of the 4 incoming branches survived, and its point label. */
+  private readonly size: number;
   private readonly branch: Uint8Array;
   private readonly label: Uint8Array;
-  private pos = 0;
-  private filled = 0;
+  private readonly scratch: Uint8Array;
+  private pos = -1;
+  private pushed = 0;
+  private decided = 0;
 
-  constructor(depth: number = V17_TRACEBACK_DEPTH) {
+  constructor(depth: number = V17_TRACEBACK_DEPTH, block: number = V17_TRACEBACK_BLOCK) {
     if (!Number.isInteger(depth) || depth < 1 || depth > 256) {
       throw new RangeError(`V17Viterbi: depth must be an integer 1..256, got ${depth}`);
     }
+    if (!Number.isInteger(block) || block < 1 || block > 256) {
+      throw new RangeError(`V17Viterbi: block must be an integer 1..256, got ${block}`);
+    }
     this.depth = depth;
-    this.branch = new Uint8Array(depth * 8);
-    this.label = new Uint8Array(depth * 8);
+    this.block = block;
+    this.out = new Uint8Array(block);
+    this.size = depth + block;
+    this.branch = new Uint8Array(this.size * 8);
+    this.label = new Uint8Array(this.size * 8);
+    this.scratch = new Uint8Array(this.size);
     this.reset(0);
   }
 
@@ -87,18 +107,21 @@ export class V17Viterbi {
     for (let s = 0; s < 8; s++) this.metric[s] = startState < 0 || s === startState ? 0 : 1e6;
     this.branch.fill(0);
     this.label.fill(0);
-    this.pos = 0;
-    this.filled = 0;
+    this.pos = -1;
+    this.pushed = 0;
+    this.decided = 0;
   }
 
-  /** Number of symbols pushed but not yet decided. */
+  /** Symbols pushed but not yet decided. */
   get pending(): number {
-    return Math.min(this.filled, this.depth - 1);
+    return this.pushed - this.decided;
   }
 
+  /** One symbol in; returns how many decisions are now in `out` (0 or `block`). */
   decode(dist: Float64Array, labels: Uint8Array): number {
     const metric = this.metric;
     const next = this.nextMetric;
+    if (++this.pos === this.size) this.pos = 0;
     const base = this.pos * 8;
     let bestState = 0;
     let bestMetric = Infinity;
@@ -122,45 +145,46 @@ export class V17Viterbi {
       }
     }
     for (let s = 0; s < 8; s++) metric[s] = next[s]! - bestMetric;
-    if (++this.filled < this.depth) {
-      if (++this.pos === this.depth) this.pos = 0;
-      return -1;
-    }
-    return this.traceback(bestState);
-  }
-
-  /** Follows the best path back depth - 1 steps and returns the oldest label on it. */
-  private traceback(state: number): number {
-    let s = state;
-    let p = this.pos;
-    const depth = this.depth;
-    for (let d = 0; d < depth - 1; d++) {
-      const k = this.branch[p * 8 + s]!;
-      s = PRED_STATE[s * 4 + k]!;
-      if (--p < 0) p = depth - 1;
-    }
-    const out = this.label[p * 8 + s]!;
-    if (++this.pos === depth) this.pos = 0;
-    return out;
+    this.pushed++;
+    if (this.pushed - this.decided < this.depth + this.block - 1) return 0;
+    return this.traceback(bestState, this.depth - 1, this.block, this.out);
   }
 
   /**
-   * Decides every pending symbol along the best path (oldest first) into out; returns how many.
-   * For the end of a burst, when no more symbols will push the decisions out.
+   * From `state` at the newest symbol: skips `skip` symbols back, then writes the labels of the
+   * next `n` older symbols into out[n-1] … out[0] (oldest first). Returns n.
+   */
+  private traceback(state: number, skip: number, n: number, out: Uint8Array): number {
+    let s = state;
+    let p = this.pos;
+    const size = this.size;
+    const branch = this.branch;
+    for (let d = 0; d < skip; d++) {
+      s = PRED_STATE[s * 4 + branch[p * 8 + s]!]!;
+      if (--p < 0) p = size - 1;
+    }
+    for (let i = n - 1; i >= 0; i--) {
+      out[i] = this.label[p * 8 + s]!;
+      s = PRED_STATE[s * 4 + branch[p * 8 + s]!]!;
+      if (--p < 0) p = size - 1;
+    }
+    this.decided += n;
+    return n;
+  }
+
+  /**
+   * Decides every pending symbol along the best path into out (oldest first); returns how many
+   * (at most out.length, keeping the oldest). For the end of a burst, when no more symbols will
+   * push the decisions out.
    */
   flush(out: Uint8Array): number {
     const n = this.pending;
     if (n === 0) return 0;
     let s = 0;
     for (let i = 1; i < 8; i++) if (this.metric[i]! < this.metric[s]!) s = i;
-    let p = this.pos - 1;
-    if (p < 0) p = this.depth - 1;
-    for (let d = n - 1; d >= 0; d--) {
-      if (d < out.length) out[d] = this.label[p * 8 + s]!;
-      s = PRED_STATE[s * 4 + this.branch[p * 8 + s]!]!;
-      if (--p < 0) p = this.depth - 1;
-    }
-    this.filled = 0;
-    return Math.min(n, out.length);
+    this.traceback(s, 0, n, this.scratch);
+    const m = Math.min(n, out.length);
+    out.set(this.scratch.subarray(0, m));
+    return m;
   }
 }

@@ -107,17 +107,19 @@ const SHORT_SETTLE = 8;
  */
 interface LoopGains {
   mu: number;
+  /** Update the equalizer on every n-th symbol (the carrier loop runs on every one). */
+  lmsEvery: number;
   pllP: number;
   pllIHz: number;
   timingP: number;
   timingI: number;
 }
 const GAINS: Readonly<Record<'acquire' | 'trainFast' | 'trainSlow' | 'trainShort' | 'data', LoopGains>> = {
-  acquire: { mu: 0, pllP: 0, pllIHz: 0, timingP: 0.5, timingI: 0 },
-  trainFast: { mu: 0.2, pllP: 0.15, pllIHz: 1.5, timingP: 0.05, timingI: 4e-5 },
-  trainSlow: { mu: 0.04, pllP: 0.08, pllIHz: 0.4, timingP: 0.05, timingI: 4e-5 },
-  trainShort: { mu: 0.04, pllP: 0.15, pllIHz: 0.8, timingP: 0.05, timingI: 4e-5 },
-  data: { mu: 0.01, pllP: 0.015, pllIHz: 0.06, timingP: 0.003, timingI: 2e-5 },
+  acquire: { mu: 0, lmsEvery: 1, pllP: 0, pllIHz: 0, timingP: 0.5, timingI: 0 },
+  trainFast: { mu: 0.2, lmsEvery: 1, pllP: 0.15, pllIHz: 1.5, timingP: 0.05, timingI: 4e-5 },
+  trainSlow: { mu: 0.04, lmsEvery: 1, pllP: 0.08, pllIHz: 0.4, timingP: 0.05, timingI: 4e-5 },
+  trainShort: { mu: 0.04, lmsEvery: 1, pllP: 0.15, pllIHz: 0.8, timingP: 0.05, timingI: 4e-5 },
+  data: { mu: 0.02, lmsEvery: 4, pllP: 0.015, pllIHz: 0.06, timingP: 0.003, timingI: 2e-5 },
 };
 
 /**
@@ -197,6 +199,8 @@ export class V17Rx {
   private rotCos = 1;
   private rotSin = 0;
   private mu = 0;
+  private lmsEvery = 1;
+  private lmsCount = 0;
   private pllP = 0;
   private pllIHz = 0;
 
@@ -325,6 +329,8 @@ export class V17Rx {
 
   private setGains(g: LoopGains): void {
     this.mu = g.mu / (EQ_TAPS * A_POWER);
+    this.lmsEvery = g.lmsEvery;
+    this.lmsCount = 0;
     this.pllP = g.pllP;
     this.pllIHz = g.pllIHz;
     this.timingP = g.timingP;
@@ -353,7 +359,8 @@ export class V17Rx {
       this.coRe[EQ_CENTRE] = 1;
     }
     this.half = 0;
-    this.setRotation(0);
+    this.rotPhase = 0;
+    this.updateRotation();
     this.setGains(GAINS.acquire);
     this.count = 0;
     this.ababRun = 0;
@@ -421,8 +428,9 @@ export class V17Rx {
     this.symbol();
   }
 
-  private setRotation(phase: number): void {
-    let a = phase;
+  /** Wraps rotPhase into (−π, π] and refreshes its cosine and sine (no argument: see wr/wi). */
+  private updateRotation(): void {
+    let a = this.rotPhase;
     if (a > Math.PI) a -= 2 * Math.PI;
     else if (a < -Math.PI) a += 2 * Math.PI;
     this.rotPhase = a;
@@ -491,9 +499,11 @@ export class V17Rx {
     // Phase error ≈ Im(w·conj(d))/|d|²: proportional part into the rotator (no equalizer delay
     // in that path), integral part into the NCO (so the equalizer input stops turning).
     const pe = (wi * dr - wr * di) / (dr * dr + di * di);
-    this.setRotation(this.rotPhase + this.pllP * pe);
+    this.rotPhase += this.pllP * pe;
+    this.updateRotation();
     this.nco.increment += (this.pllIHz * pe) / SAMPLE_RATE;
-    if (this.mu === 0) return;
+    if (this.mu === 0 || ++this.lmsCount < this.lmsEvery) return;
+    this.lmsCount = 0;
     // The error taken back into the equalizer's frame: (d − w) · e^{+j rotPhase}.
     const er = dr - wr;
     const ei = di - wi;
@@ -580,7 +590,8 @@ export class V17Rx {
     }
     // The rotator after the equalizer takes the phase, the NCO the frequency. Samples already in
     // the equalizer keep a small ramp (2π·df per symbol, ≤ 0.15 rad in all) the carrier loop follows.
-    this.setRotation(Math.atan2(si, sr) + this.rotPhase);
+    this.rotPhase += Math.atan2(si, sr);
+    this.updateRotation();
     this.nco.adjustFrequency(df * BAUD_RATE);
     this.agc.freeze();
     // This symbol was C, the first of segment 2: step the replica scrambler past it.
@@ -674,14 +685,14 @@ export class V17Rx {
     const c = this.constellation;
     this.point[0] = this.wr;
     this.point[1] = this.wi;
-    // The nearest point steers the loops now; the Viterbi decoder decides 23 symbols later.
+    // The nearest point steers the loops now; the Viterbi decoder decides 23-30 symbols later.
     const nearest = slice(c, this.point, this.dist, this.labels);
     this.dr = c.re[nearest]!;
     this.di = c.im[nearest]!;
     const err = (this.dr - this.wr) ** 2 + (this.di - this.wi) ** 2;
     this.mse += (err - this.mse) * 0.01;
-    const label = this.viterbi.decode(this.dist, this.labels);
-    if (label >= 0) this.emit(label);
+    const decided = this.viterbi.decode(this.dist, this.labels);
+    for (let i = 0; i < decided; i++) this.emit(this.viterbi.out[i]!);
     if (this.stage !== Stage.Ones) return true;
     this.measure();
     if (++this.count < ONES) return true;
