@@ -38,6 +38,8 @@ export interface LineModelOptions {
 /** Hilbert transformer length (odd); its delay is (HILBERT_TAPS − 1) / 2 samples. */
 const HILBERT_TAPS = 127;
 const HILBERT_DELAY = (HILBERT_TAPS - 1) / 2;
+/** Samples processed per pass of the work buffer. */
+const WORK = 1024;
 
 /** Odd-indexed taps of a Blackman-windowed ideal Hilbert transformer, h[m] = 2/(πm), m odd. */
 const HILBERT = new Float64Array(HILBERT_DELAY + 1);
@@ -64,6 +66,7 @@ export class LineModel {
   private rotSin = 0;
   private readonly stepCos: number;
   private readonly stepSin: number;
+  private readonly work = new Float64Array(WORK);
   // Echo state.
   private readonly echoGain: number;
   private readonly echoBuf: Float64Array;
@@ -121,54 +124,76 @@ export class LineModel {
   process(input: Int16Array, output: Int16Array): number {
     const n = input.length;
     if (output.length < n) throw new RangeError(`LineModel: output holds ${output.length} samples, input has ${n}`);
+    // Each impairment is its own pass over a block of the work buffer (tight loops, no branches
+    // per sample); blocks longer than the buffer go through in pieces.
+    for (let start = 0; start < n; start += WORK) {
+      const end = Math.min(n, start + WORK);
+      this.block(input, output, start, end);
+    }
+    if (this.codec !== null) g711RoundTrip(this.codec, output.length === n ? output : output.subarray(0, n));
+    return n;
+  }
+
+  private block(input: Int16Array, output: Int16Array, start: number, end: number): void {
+    const w = this.work;
+    const len = end - start;
     const gain = this.gain;
-    const shift = this.freqOffsetHz !== 0;
-    const echoGain = this.echoGain;
-    const echoBuf = this.echoBuf;
-    const elen = echoBuf.length;
-    const noiseRms = this.noiseRms;
-    const hist = this.hist;
-    const rng = this.rng;
-    const zig = this.ziggurat;
-    let epos = this.epos;
-    let hpos = this.hpos;
-    let rc = this.rotCos;
-    let rs = this.rotSin;
-    for (let i = 0; i < n; i++) {
-      let y = input[i]! * gain;
-      if (shift) {
-        // hist holds the last TAPS inputs twice over; [hpos, hpos + TAPS) is oldest → newest.
-        hist[hpos] = y;
-        hist[hpos + HILBERT_TAPS] = y;
-        if (++hpos === HILBERT_TAPS) hpos = 0;
-        const centre = hpos + HILBERT_DELAY; // index of x[n − delay]
-        let h = 0;
-        for (let m = 1; m <= HILBERT_DELAY; m += 2) h += HILBERT[m]! * (hist[centre - m]! - hist[centre + m]!);
-        y = hist[centre]! * rc - h * rs;
-        const c = rc * this.stepCos - rs * this.stepSin;
-        rs = rs * this.stepCos + rc * this.stepSin;
-        rc = c;
-      }
-      if (echoGain !== 0) {
+    for (let i = 0; i < len; i++) w[i] = input[start + i]! * gain;
+    if (this.freqOffsetHz !== 0) this.shift(len);
+    if (this.echoGain !== 0) {
+      const echoBuf = this.echoBuf;
+      const elen = echoBuf.length;
+      const g = this.echoGain;
+      let epos = this.epos;
+      for (let i = 0; i < len; i++) {
+        const y = w[i]!;
         const e = echoBuf[epos]!;
         echoBuf[epos] = y;
         if (++epos === elen) epos = 0;
-        y += echoGain * e;
+        w[i] = y + g * e;
       }
-      if (noiseRms !== 0) y += noiseRms * (zig ? rng.nextGaussianZiggurat() : rng.nextGaussian());
-      output[i] = y > 32767 ? 32767 : y < -32768 ? -32768 : Math.round(y);
+      this.epos = epos;
     }
-    if (shift) {
-      // Keep the rotator on the unit circle.
-      const mag = Math.sqrt(rc * rc + rs * rs);
-      rc /= mag;
-      rs /= mag;
+    if (this.noiseRms !== 0) {
+      if (this.ziggurat) {
+        const rng = this.rng;
+        const r = this.noiseRms;
+        for (let i = 0; i < len; i++) w[i]! += r * rng.nextGaussianZiggurat();
+      } else this.rng.addGaussian(w, len, this.noiseRms);
     }
-    this.rotCos = rc;
-    this.rotSin = rs;
+    for (let i = 0; i < len; i++) {
+      const y = w[i]!;
+      output[start + i] = y > 32767 ? 32767 : y < -32768 ? -32768 : Math.round(y);
+    }
+  }
+
+  /** Frequency shift of work[0…len) in place: analytic signal × e^{j2πΔf t}. */
+  private shift(len: number): void {
+    const w = this.work;
+    const hist = this.hist;
+    const sc = this.stepCos;
+    const ss = this.stepSin;
+    let hpos = this.hpos;
+    let rc = this.rotCos;
+    let rs = this.rotSin;
+    for (let i = 0; i < len; i++) {
+      const y = w[i]!;
+      // hist holds the last TAPS inputs twice over; [hpos, hpos + TAPS) is oldest → newest.
+      hist[hpos] = y;
+      hist[hpos + HILBERT_TAPS] = y;
+      if (++hpos === HILBERT_TAPS) hpos = 0;
+      const centre = hpos + HILBERT_DELAY; // index of x[n − delay]
+      let h = 0;
+      for (let m = 1; m <= HILBERT_DELAY; m += 2) h += HILBERT[m]! * (hist[centre - m]! - hist[centre + m]!);
+      w[i] = hist[centre]! * rc - h * rs;
+      const c = rc * sc - rs * ss;
+      rs = rs * sc + rc * ss;
+      rc = c;
+    }
+    // Keep the rotator on the unit circle.
+    const mag = Math.sqrt(rc * rc + rs * rs);
+    this.rotCos = rc / mag;
+    this.rotSin = rs / mag;
     this.hpos = hpos;
-    this.epos = epos;
-    if (this.codec !== null) g711RoundTrip(this.codec, output.length === n ? output : output.subarray(0, n));
-    return n;
   }
 }

@@ -100,6 +100,61 @@ export class Xoshiro128 {
     return u * m;
   }
 
+  /**
+   * Adds `scale` × nextGaussian() to buf[0…n), in order — the same deviates as n calls, with the
+   * generator's state kept in locals for the whole block (the line model's hot loop).
+   */
+  addGaussian(buf: Float64Array, n: number, scale: number): void {
+    let i = 0;
+    if (this.hasSpare && n > 0) {
+      this.hasSpare = false;
+      buf[i++]! += scale * this.spare;
+    }
+    const st = this.s;
+    let s0 = st[0]!;
+    let s1 = st[1]!;
+    let s2 = st[2]!;
+    let s3 = st[3]!;
+    while (i < n) {
+      let u: number;
+      let v: number;
+      let q: number;
+      do {
+        // Two xoshiro128** steps, as nextFloat() twice.
+        let r = Math.imul(rotl(Math.imul(s1, 5), 7), 9) >>> 0;
+        let t = s1 << 9;
+        s2 ^= s0;
+        s3 ^= s1;
+        s1 ^= s2;
+        s0 ^= s3;
+        s2 ^= t;
+        s3 = rotl(s3, 11);
+        u = (2 * r) / 4294967296 - 1;
+        r = Math.imul(rotl(Math.imul(s1, 5), 7), 9) >>> 0;
+        t = s1 << 9;
+        s2 ^= s0;
+        s3 ^= s1;
+        s1 ^= s2;
+        s0 ^= s3;
+        s2 ^= t;
+        s3 = rotl(s3, 11);
+        v = (2 * r) / 4294967296 - 1;
+        q = u * u + v * v;
+      } while (q >= 1 || q === 0);
+      const m = Math.sqrt((-2 * Math.log(q)) / q);
+      buf[i++]! += scale * (u * m);
+      if (i < n) buf[i++]! += scale * (v * m);
+      else {
+        this.spare = v * m;
+        this.hasSpare = true;
+      }
+    }
+    st[0] = s0;
+    st[1] = s1;
+    st[2] = s2;
+    st[3] = s3;
+  }
+
   /** Standard normal deviate by the ziggurat (a different sequence from nextGaussian's). */
   nextGaussianZiggurat(): number {
     for (;;) {
