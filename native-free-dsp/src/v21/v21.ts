@@ -85,8 +85,9 @@ export class V21Tx {
     let phase = this.phase;
     let rate = this.rate;
     let baud = this.baud;
+    const n = out.length;
     let i = 0;
-    for (; i < out.length; i++) {
+    while (i < n) {
       if (baud >= SAMPLE_RATE) {
         baud -= SAMPLE_RATE;
         const bit = this.getBit();
@@ -98,9 +99,13 @@ export class V21Tx {
         }
         rate = bit ? mark : space;
       }
-      out[i] = wave[phase >>> DDS_SHIFT]!;
-      phase = (phase + rate) | 0;
-      baud += V21_BIT_RATE;
+      // Samples until the next bit boundary (the bit clock gains 300 per sample), or the buffer end.
+      const end = Math.min(n, i + Math.ceil((SAMPLE_RATE - baud) / V21_BIT_RATE));
+      baud += (end - i) * V21_BIT_RATE;
+      for (; i < end; i++) {
+        out[i] = wave[phase >>> DDS_SHIFT]!;
+        phase = (phase + rate) | 0;
+      }
     }
     this.phase = phase;
     this.rate = rate;
