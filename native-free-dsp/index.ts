@@ -20,6 +20,9 @@ export * from './src/tones/index.js';
 export * from './src/v27ter/index.js';
 export * from './src/v29/index.js';
 
+// V.17 (14400/12000/9600/7200, trellis-coded): the fastest image-data modem.
+export * from './src/v17/index.js';
+
 // V.21 channel 2 and HDLC: the T.30 control channel.
 export * from './src/v21/index.js';
 export * from './src/hdlc/index.js';

@@ -71,7 +71,7 @@ const enum Stage {
 }
 
 /** Receive filter: RRC matched to the transmitter's, 10 symbols long, 1/64-sample timing steps. */
-const RX_SPAN = 10;
+const RX_SPAN = 8;
 const RX_PHASES = 64;
 /** Equalizer: T/2 taps; the reference tap (decision delay, 8 symbols) sits in the middle. */
 const EQ_TAPS = 33;
