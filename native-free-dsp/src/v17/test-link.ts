@@ -66,9 +66,8 @@ export function runV17Link(o: V17LinkOptions): V17LinkResult {
     rx = new V17Rx({ bitRate: o.bitRate, shortTrain: o.shortTrain ?? false, putBit, onStatus });
   } else {
     rx.restart(o.bitRate, o.shortTrain ?? false);
-    // Re-point an existing receiver's callbacks at this run.
-    (rx as unknown as { putBit: typeof putBit; onStatus: typeof onStatus }).putBit = putBit;
-    (rx as unknown as { putBit: typeof putBit; onStatus: typeof onStatus }).onStatus = onStatus;
+    rx.setPutBit(putBit);
+    rx.setStatusHandler(onStatus);
   }
   const line = new LineModel({ ...o.line, ...(o.line?.snrDb !== undefined ? { signalDbm0: levelDbm0 } : {}) });
   const block = 160;

@@ -16,8 +16,9 @@ import { PolyphaseDecimator } from '../common/polyphase.js';
 import { Scrambler, V17_SCRAMBLER } from '../common/scrambler.js';
 import { TcfMeter } from '../common/tcf.js';
 import { SAMPLE_RATE, type PutBit, type RxStatusHandler } from '../common/types.js';
-import { ABCD_IM, ABCD_POWER, ABCD_RE, sliceSubsets, v17Constellation, type V17Constellation } from './constellation.js';
-import { V17Viterbi, V17_TRACEBACK_DEPTH } from './trellis.js';
+import { ABCD_IM, ABCD_POWER, ABCD_RE, v17Constellation, type V17Constellation } from './constellation.js';
+import { V17SymbolDecoder } from './decoder.js';
+import { SEG1_REVERSAL, SEG1_TIMEOUT, V17Segment1 } from './segment1.js';
 import {
   BAUD_RATE,
   bitsPerSymbol,
@@ -25,7 +26,6 @@ import {
   CARRIER_HZ,
   CDBA_POINT,
   RRC_BETA,
-  SEG1_ABAB,
   SEG2_LONG,
   SEG2_SHORT,
   SEG3_BRIDGE,
@@ -79,12 +79,6 @@ const EQ_CENTRE = 16;
 
 /** ABAB has mean T/2 power 3/4 of |A|² (its 1200 Hz component vanishes half-way between symbols). */
 const ABAB_HALF_POWER = 0.75 * ABCD_POWER;
-/** Symbols after carrier-up before segment 1 is trusted for timing/frequency estimates. */
-const ACQ_SETTLE = 40;
-/** Credit of ±90° steps needed before a reversal counts as the start of segment 2. */
-const ACQ_MIN_ABAB = 24;
-/** Fail if segment 2 has not started this many symbols after segment 1 was first seen. */
-const ACQ_TIMEOUT = SEG1_ABAB + 100;
 /** Once trained (or failed), the carrier counts as gone when the level falls this far (dB). */
 const RELATIVE_OFF_DB = 6;
 /** A parked receiver (failed training, carrier still on) starts looking again after this. */
@@ -143,7 +137,6 @@ const A_RE = ABCD_RE;
 const A_IM = ABCD_IM;
 const A_POWER = ABCD_POWER;
 const CDBA = CDBA_POINT;
-const slice = sliceSubsets;
 
 /** cos(2π·k/TRIG_SIZE), for mixing down with the Nco's phase (sin by a quarter-turn offset). */
 const TRIG_SIZE = 4096;
@@ -160,8 +153,8 @@ export class V17Rx {
   shortTrain: boolean;
   /** Counts every delivered bit (restart it when the TCF starts). */
   readonly tcf = new TcfMeter();
-  private readonly putBit: PutBit;
-  private readonly onStatus: RxStatusHandler | undefined;
+  private putBit: PutBit;
+  private onStatus: RxStatusHandler | undefined;
   private readonly det: CarrierDetector;
   private readonly dec = new PolyphaseDecimator({
     symbolRate: BAUD_RATE,
@@ -184,10 +177,8 @@ export class V17Rx {
   private readonly savedIm = new Float64Array(EQ_TAPS);
   /** Replica of the transmitter's scrambler through segments 2 and 3 (fed ones / the bridge word). */
   private readonly replica = new Scrambler(V17_SCRAMBLER);
-  private readonly descrambler = new Scrambler(V17_SCRAMBLER);
-  private readonly viterbi = new V17Viterbi(V17_TRACEBACK_DEPTH);
+  private readonly decoder: V17SymbolDecoder;
   private constellation: V17Constellation;
-  private bits = 0;
   private stage = Stage.Idle;
   private half = 0;
   private agcPrimed = false;
@@ -216,23 +207,14 @@ export class V17Rx {
   // training
   private count = 0;
   private parked = 0;
-  private ababRun = 0;
-  private ababStart = 0;
-  private freqRe = 0;
-  private freqIm = 0;
-  private readonly histRe = new Float64Array(3);
-  private readonly histIm = new Float64Array(3);
+  private readonly segment1 = new V17Segment1();
   private errSum = 0;
   private errCount = 0;
   private snrDb = 0;
 
   // decoding
-  private readonly dist = new Float64Array(8);
-  private readonly labels = new Uint8Array(8);
   private readonly point = new Float64Array(2);
   private diff = 0;
-  private decoded = 0;
-  private onesErrors = 0;
   private mse = 0;
 
   // Values handed between the per-T/2 and per-symbol steps. Fields, not arguments: a double
@@ -251,6 +233,7 @@ export class V17Rx {
     const off = checkNumber('V17Rx', 'carrierOffDbm0', opts.carrierOffDbm0 ?? on - 5, -75, on);
     this.det = new CarrierDetector({ onDbm0: on, offDbm0: off });
     this.constellation = v17Constellation(this.bitRate);
+    this.decoder = new V17SymbolDecoder(this.putBit, this.tcf, this.constellation, bitsPerSymbol(this.bitRate));
     this.restart(this.bitRate, this.shortTrain);
   }
 
@@ -263,9 +246,20 @@ export class V17Rx {
     this.bitRate = checkOneOf('V17Rx', 'bitRate', bitRate, V17_BIT_RATES);
     this.shortTrain = checkOneOf('V17Rx', 'shortTrain', shortTrain, [false, true]);
     this.constellation = v17Constellation(this.bitRate);
-    this.bits = bitsPerSymbol(this.bitRate);
+    this.decoder.setRate(this.constellation, bitsPerSymbol(this.bitRate));
     this.det.restart();
     this.stage = Stage.Idle;
+  }
+
+  /** Sends the data bits to `putBit` from now on (e.g. an HDLC deframer after a TCF). */
+  setPutBit(putBit: PutBit): void {
+    this.putBit = checkFunction<PutBit>('V17Rx', 'putBit', putBit);
+    this.decoder.putBit = this.putBit;
+  }
+
+  /** Sends the status events to `onStatus` from now on (undefined: nowhere). */
+  setStatusHandler(onStatus: RxStatusHandler | undefined): void {
+    this.onStatus = onStatus === undefined ? undefined : checkFunction<RxStatusHandler>('V17Rx', 'onStatus', onStatus);
   }
 
   /** True from the 'trained' status until the carrier drops. */
@@ -298,7 +292,7 @@ export class V17Rx {
 
   /** Zeros among the descrambled bits of segment 4 of the last training (sent as ones). */
   get trainingOnesErrors(): number {
-    return this.onesErrors;
+    return this.decoder.onesErrors;
   }
 
   /** Consumes samples; bits and status changes arrive through the callbacks during the call. */
@@ -363,15 +357,10 @@ export class V17Rx {
     this.updateRotation();
     this.setGains(GAINS.acquire);
     this.count = 0;
-    this.ababRun = 0;
-    this.freqRe = this.freqIm = 0;
-    this.histRe.fill(0);
-    this.histIm.fill(0);
+    this.segment1.restart();
     this.errSum = 0;
     this.errCount = 0;
     this.mse = 0;
-    this.decoded = 0;
-    this.onesErrors = 0;
     this.stage = Stage.Acquire;
     if (report) this.onStatus?.('carrierUp');
   }
@@ -523,76 +512,22 @@ export class V17Rx {
     }
   }
 
+  /** Segment 1: look for the alternation and the reversal that ends it. */
   private acquire(): void {
-    const wr = this.wr;
-    const wi = this.wi;
-    const n = ++this.count;
-    // hist[0] = w(k-1), hist[1] = w(k-2) before the shift.
-    const r1 = this.histRe[0]!;
-    const i1 = this.histIm[0]!;
-    const r2 = this.histRe[1]!;
-    const i2 = this.histIm[1]!;
-    this.histRe[2] = r2;
-    this.histIm[2] = i2;
-    this.histRe[1] = r1;
-    this.histIm[1] = i1;
-    this.histRe[0] = wr;
-    this.histIm[0] = wi;
-    if (n < ACQ_SETTLE) return;
-    // Until something like segment 1 shows up (a TEP tone, noise, another signal) keep looking.
-    if (this.ababRun > 0 && n - this.ababStart > ACQ_TIMEOUT) {
-      this.fail();
-      return;
-    }
-    // w(k)·conj(w(k-1)) is ±j|A|² through segment 1 (B = jA); w(k)·conj(w(k-2)) is |A|² until
-    // the first symbol of segment 2, C = −A, reverses it.
-    const d1r = wr * r1 + wi * i1;
-    const d1i = wi * r1 - wr * i1;
-    const d2r = wr * r2 + wi * i2;
-    const d2i = wi * r2 - wr * i2;
-    if (this.ababRun >= ACQ_MIN_ABAB && d2r < 0) {
-      this.startSegment2();
-      return;
-    }
-    // Noise makes single symbols miss the ±90° test now and then: a miss costs a few symbols of
-    // credit instead of starting again.
-    if (Math.abs(d1i) > Math.abs(d1r) && d2r > 0) {
-      if (this.ababRun++ === 0) this.ababStart = n;
-      if (this.ababRun > 4) {
-        this.freqRe += d2r;
-        this.freqIm += d2i;
-      }
-    } else {
-      this.ababRun = this.ababRun > 4 ? this.ababRun - 4 : 0;
-      if (this.ababRun === 0) this.freqRe = this.freqIm = 0;
-    }
+    this.point[0] = this.wr;
+    this.point[1] = this.wi;
+    const ev = this.segment1.push(this.point);
+    if (ev === SEG1_REVERSAL) this.startSegment2();
+    else if (ev === SEG1_TIMEOUT) this.fail();
   }
 
   /** The reversal: set the carrier frequency and phase, freeze the AGC, start on segment 2. */
   private startSegment2(): void {
-    // Frequency offset, cycles per symbol, from the rotation over two symbols.
-    const df = Math.atan2(this.freqIm, this.freqRe) / (4 * Math.PI);
-    // Phase error from this symbol (C) and the two before it (B, A), each advanced by the
-    // rotation the offset gave it since.
-    const w = 2 * Math.PI * df;
-    let sr = 0;
-    let si = 0;
-    for (let i = 0; i < 3; i++) {
-      const yr = this.histRe[i]!;
-      const yi = this.histIm[i]!;
-      const t = 2 - i;
-      const ar = yr * A_RE[t]! + yi * A_IM[t]!;
-      const ai = yi * A_RE[t]! - yr * A_IM[t]!;
-      const c = Math.cos(w * i);
-      const s = Math.sin(w * i);
-      sr += ar * c - ai * s;
-      si += ar * s + ai * c;
-    }
     // The rotator after the equalizer takes the phase, the NCO the frequency. Samples already in
     // the equalizer keep a small ramp (2π·df per symbol, ≤ 0.15 rad in all) the carrier loop follows.
-    this.rotPhase += Math.atan2(si, sr);
+    this.rotPhase += this.segment1.phaseError;
     this.updateRotation();
-    this.nco.adjustFrequency(df * BAUD_RATE);
+    this.nco.adjustFrequency(this.segment1.frequencyOffset * BAUD_RATE);
     this.agc.freeze();
     // This symbol was C, the first of segment 2: step the replica scrambler past it.
     this.replica.restart(V17_TRAINING_SEED);
@@ -667,13 +602,9 @@ export class V17Rx {
   private enterOnes(): void {
     this.stage = Stage.Ones;
     this.count = 0;
-    this.viterbi.reset(0);
     // The transmitter's differential encoder starts at 1 after long and 0 after short training;
     // its scrambler carries on from segments 2-3, so the descrambler starts in step.
-    this.diff = this.shortTrain ? 0 : 1;
-    this.descrambler.restart(this.replica.state);
-    this.decoded = 0;
-    this.onesErrors = 0;
+    this.decoder.start(this.shortTrain ? 0 : 1, this.replica.state);
     this.errSum = 0;
     this.errCount = 0;
     this.mse = 0;
@@ -686,13 +617,11 @@ export class V17Rx {
     this.point[0] = this.wr;
     this.point[1] = this.wi;
     // The nearest point steers the loops now; the Viterbi decoder decides 23-30 symbols later.
-    const nearest = slice(c, this.point, this.dist, this.labels);
+    const nearest = this.decoder.push(this.point);
     this.dr = c.re[nearest]!;
     this.di = c.im[nearest]!;
     const err = (this.dr - this.wr) ** 2 + (this.di - this.wi) ** 2;
     this.mse += (err - this.mse) * 0.01;
-    const decided = this.viterbi.decode(this.dist, this.labels);
-    for (let i = 0; i < decided; i++) this.emit(this.viterbi.out[i]!);
     if (this.stage !== Stage.Ones) return true;
     this.measure();
     if (++this.count < ONES) return true;
@@ -710,25 +639,5 @@ export class V17Rx {
     this.det.setRelativeOff(RELATIVE_OFF_DB);
     this.onStatus?.('trained');
     return true;
-  }
-
-  /** Differential decoding and descrambling of one decided symbol; bits out in order Q1..Qn. */
-  private emit(label: number): void {
-    const y21 = (label >> 1) & 3;
-    const q21 = (y21 - this.diff) & 3;
-    this.diff = y21;
-    let word = ((label >> 3) << 2) | q21;
-    // The first 48 decided symbols are segment 4's ones; data follows.
-    const data = this.decoded++ >= ONES;
-    for (let i = 0; i < this.bits; i++) {
-      const bit = this.descrambler.descramble(word & 1);
-      word >>= 1;
-      if (data) {
-        this.tcf.put(bit);
-        this.putBit(bit);
-      } else if (bit === 0) {
-        this.onesErrors++;
-      }
-    }
   }
 }

@@ -1,0 +1,86 @@
+// The V.17 receiver's data path from equalized symbols to bits (clauses 3-4): the subset slicer,
+// Viterbi decoding of the trellis code, differential decoding and the descrambler. The first 48
+// decided symbols after start() are segment 4's scrambled ones (counted, not delivered); the
+// rest are data, delivered to putBit and counted by the TCF meter.
+//
+//   dec.start(diff, scramblerState);        // at the start of segment 4
+//   const nearest = dec.push(point);        // per symbol; the label of the nearest point
+import type { TcfMeter } from '../common/tcf.js';
+import { Scrambler, V17_SCRAMBLER } from '../common/scrambler.js';
+import type { PutBit } from '../common/types.js';
+import { sliceSubsets, type V17Constellation } from './constellation.js';
+import { V17Viterbi, V17_TRACEBACK_DEPTH } from './trellis.js';
+import { SEG4_ONES } from './types.js';
+
+// Module-local aliases for the per-symbol code (some loaders make each imported name a getter).
+const ONES = SEG4_ONES;
+const slice = sliceSubsets;
+
+export class V17SymbolDecoder {
+  /** Zeros among the descrambled bits of segment 4 since start() (the transmitter sends ones). */
+  onesErrors = 0;
+  private constellation: V17Constellation;
+  private bits: number;
+  private readonly viterbi = new V17Viterbi(V17_TRACEBACK_DEPTH);
+  private readonly descrambler = new Scrambler(V17_SCRAMBLER);
+  private readonly dist = new Float64Array(8);
+  private readonly labels = new Uint8Array(8);
+  private diff = 0;
+  private decoded = 0;
+
+  constructor(
+    /** Where data bits go (the receiver may point it elsewhere between bursts). */
+    public putBit: PutBit,
+    private readonly tcf: TcfMeter,
+    constellation: V17Constellation,
+    bits: number,
+  ) {
+    this.constellation = constellation;
+    this.bits = bits;
+  }
+
+  /** The rate of the next burst. */
+  setRate(constellation: V17Constellation, bits: number): void {
+    this.constellation = constellation;
+    this.bits = bits;
+  }
+
+  /**
+   * Segment 4 begins: the trellis encoder is in state 0, the differential encoder's last
+   * output is `diff`, the transmitter's scrambler register is `scramblerState`.
+   */
+  start(diff: number, scramblerState: number): void {
+    this.viterbi.reset(0);
+    this.diff = diff;
+    this.descrambler.restart(scramblerState);
+    this.decoded = 0;
+    this.onesErrors = 0;
+  }
+
+  /** One equalized symbol (point[0] + j·point[1]); returns the label of the nearest point. */
+  push(point: Float64Array): number {
+    const nearest = slice(this.constellation, point, this.dist, this.labels);
+    const n = this.viterbi.decode(this.dist, this.labels);
+    for (let i = 0; i < n; i++) this.emit(this.viterbi.out[i]!);
+    return nearest;
+  }
+
+  /** Differential decoding and descrambling of one decided symbol; bits out in order Q1..Qn. */
+  private emit(label: number): void {
+    const y21 = (label >> 1) & 3;
+    const q21 = (y21 - this.diff) & 3;
+    this.diff = y21;
+    let word = ((label >> 3) << 2) | q21;
+    const data = this.decoded++ >= ONES;
+    for (let i = 0; i < this.bits; i++) {
+      const bit = this.descrambler.descramble(word & 1);
+      word >>= 1;
+      if (data) {
+        this.tcf.put(bit);
+        this.putBit(bit);
+      } else if (bit === 0) {
+        this.onesErrors++;
+      }
+    }
+  }
+}
