@@ -96,6 +96,14 @@ describe('V.17 training and carrier', () => {
     expectClean(runV17Link({ bitRate: 9600, bits: 10_000, tep: true, line: { snrDb: 20, seed: 21 } }), 10_000);
   });
 
+  it.each(['ulaw', 'alaw'] as const)('14400 through a G.711 %s hop (−30 dBm0, 3 Hz offset), 0 errors', (codec) => {
+    expectClean(runV17Link({ bitRate: 14400, bits: BITS, levelDbm0: -30, line: { codec, freqOffsetHz: 3, seed: 28 } }));
+  });
+
+  it('equalizes a 2 ms listener echo 15 dB down at 14400, 30 dB SNR', () => {
+    expectClean(runV17Link({ bitRate: 14400, bits: BITS, line: { echo: { delayMs: 2, lossDb: 15 }, snrDb: 30, seed: 29 } }));
+  });
+
   it('short training without an earlier long one still trains on a clean line', () => {
     expectClean(runV17Link({ bitRate: 14400, bits: 10_000, shortTrain: true, line: { snrDb: 30, seed: 22 } }), 10_000);
   });
