@@ -16,20 +16,17 @@ export async function receiveCommand(argv: string[]): Promise<number> {
     out: { type: 'string' },
     ecm: { type: 'string', default: 'on' },
     ident: { type: 'string', default: '' },
-    pacing: { type: 'string', default: 'realtime' },
     json: { type: 'boolean', default: false },
   });
   const via = parseVia(str(values.listen), '--listen');
   const out = str(values.out);
   if (!out) throw new UsageError('--out DIR is required');
-  const pacing = str(values.pacing);
-  if (pacing !== 'realtime' && pacing !== 'fast') throw new UsageError('--pacing must be realtime or fast');
   const json = values.json === true;
   await mkdir(out, { recursive: true });
   const clock = new SystemClock();
   const transport = await openUdpTransport({ bindHost: via.host, bindPort: via.port });
   if (!json) process.stderr.write(`waiting for a T.38 call on udptl://${via.host}:${transport.local?.port ?? via.port}\n`);
-  const frontEnd = new T38FrontEnd({ transport, clock, pacing });
+  const frontEnd = new T38FrontEnd({ transport, clock, pacing: 'realtime' });
   const fax = await receiveOverFrontEnd(frontEnd, clock, {
     ident: str(values.ident), ecm: onOff(str(values.ecm), '--ecm'),
     onPage: (p) => json || process.stderr.write(`page ${p.index + 1} received\n`),

@@ -24,7 +24,6 @@ export async function sendCommand(argv: string[]): Promise<number> {
       'max-rate': { type: 'string', default: '14400' },
       ident: { type: 'string', default: '' },
       timeout: { type: 'string', default: '600' },
-      pacing: { type: 'string', default: 'realtime' },
       json: { type: 'boolean', default: false },
     },
     true,
@@ -38,8 +37,6 @@ export async function sendCommand(argv: string[]): Promise<number> {
   if (![2400, 4800, 7200, 9600, 12000, 14400].includes(maxRate)) throw new UsageError('--max-rate must be 14400, 12000, 9600, 7200, 4800 or 2400');
   const timeoutS = Number(str(values.timeout));
   if (!(timeoutS > 0)) throw new UsageError('--timeout must be a number of seconds');
-  const pacing = str(values.pacing);
-  if (pacing !== 'realtime' && pacing !== 'fast') throw new UsageError('--pacing must be realtime or fast');
   const ident = str(values.ident);
   const json = values.json === true;
   const pagesArg = (values as { pages?: string[] }).pages ?? [];
@@ -52,7 +49,7 @@ export async function sendCommand(argv: string[]): Promise<number> {
     pagesTotal = fax.pages.length;
     const pages = faxPagesFromBitmaps(fax.pages, fax.xDpi, fax.yDpi);
     const transport = await openUdpTransport({ remoteHost: via.host, remotePort: via.port });
-    const frontEnd = new T38FrontEnd({ transport, clock, pacing });
+    const frontEnd = new T38FrontEnd({ transport, clock, pacing: 'realtime' });
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(), timeoutS * 1000);
     process.once('SIGINT', () => abort.abort());
