@@ -6,9 +6,9 @@ import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { END_OF_DATA, HdlcRx, HdlcTx, LineModel, V21Rx, V21Tx, type HdlcFrame, type LineModelOptions } from '../../native-free-dsp/index.js';
 import { INTEROP_REQUIRED } from './spandsp/build.js';
-import { buildV21Peer } from './v21/build.js';
+import { buildFaxAudioPeer } from './fax-audio/build.js';
 
-const build = buildV21Peer();
+const build = buildFaxAudioPeer();
 if (!build.ok && INTEROP_REQUIRED) throw new Error(build.reason);
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');

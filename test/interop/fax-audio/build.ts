@@ -1,4 +1,4 @@
-// Builds the V.21 + HDLC spandsp peer (v21peer.c) against the system's libspandsp into
+// Builds the spandsp audio-line peer (fax-audio-peer.c: V.21 + HDLC, fax tones) against the system's libspandsp into
 // node_modules/.cache/faxstack-interop/, once per source version (the name carries a hash of the
 // source and flags; written to a temporary name and renamed, so parallel workers are safe).
 import { execFileSync } from 'node:child_process';
@@ -8,15 +8,15 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const SOURCE = join(HERE, 'v21peer.c');
+const SOURCE = join(HERE, 'fax-audio-peer.c');
 const CACHE_DIR = join(HERE, '..', '..', '..', 'node_modules', '.cache', 'faxstack-interop');
 
-export type V21PeerBuild = { ok: true; binary: string } | { ok: false; reason: string };
+export type FaxAudioPeerBuild = { ok: true; binary: string } | { ok: false; reason: string };
 
-let cached: V21PeerBuild | undefined;
+let cached: FaxAudioPeerBuild | undefined;
 
 /** Compiles the peer if needed; says where it is, or why it cannot be built. */
-export function buildV21Peer(): V21PeerBuild {
+export function buildFaxAudioPeer(): FaxAudioPeerBuild {
   if (cached) return cached;
   let flags: string[];
   try {
@@ -27,7 +27,7 @@ export function buildV21Peer(): V21PeerBuild {
   }
   const args = ['-std=gnu11', '-O2', '-Wall', '-Wextra', '-Werror', ...flags, '-lm'];
   const hash = createHash('sha256').update(readFileSync(SOURCE)).update(args.join(' ')).digest('hex').slice(0, 16);
-  const binary = join(CACHE_DIR, `v21peer-${hash}`);
+  const binary = join(CACHE_DIR, `fax-audio-peer-${hash}`);
   if (existsSync(binary)) return (cached = { ok: true, binary });
   mkdirSync(CACHE_DIR, { recursive: true });
   const tmp = `${binary}.${process.pid}.tmp`;
@@ -37,7 +37,7 @@ export function buildV21Peer(): V21PeerBuild {
   } catch (err) {
     rmSync(tmp, { force: true });
     const stderr = (err as { stderr?: Buffer }).stderr?.toString() ?? String(err);
-    return (cached = { ok: false, reason: `cannot compile v21peer.c: ${stderr.trim().slice(0, 2000)}` });
+    return (cached = { ok: false, reason: `cannot compile fax-audio-peer.c: ${stderr.trim().slice(0, 2000)}` });
   }
   return (cached = { ok: true, binary });
 }

@@ -1,12 +1,17 @@
 /*
- * test/interop/v21/v21peer.c — a V.21 channel 2 + HDLC peer on libspandsp's public API, for
- * checking native-free-dsp's V21Tx/V21Rx and HdlcTx/HdlcRx against spandsp's fsk and hdlc.
- * Audio is raw s16le at 8000 samples/s on stdin/stdout.
+ * test/interop/fax-audio/fax-audio-peer.c — spandsp's side of the audio-line interop tests, on
+ * libspandsp's public API: V.21 channel 2 + HDLC (fsk, hdlc) and the fax tones
+ * (modem_connect_tones), to check native-free-dsp's V21Tx/V21Rx, HdlcTx/HdlcRx, ToneTx and
+ * FaxToneRx against them. Audio is raw s16le at 8000 samples/s on stdin/stdout.
  *
- *   v21peer rx                    demodulate stdin: "frame OK HEX" per frame (OK 1/0), "status N"
- *                                 (carrier cutoff -39.09 dBm0, as spandsp's fax front end)
- *   v21peer tx FLAGS HEX...       send FLAGS preamble flags, then each frame (hex, no FCS), at
- *                                 -13 dBm0, then a few closing flags: audio on stdout
+ *   fax-audio-peer rx                demodulate stdin: "frame OK HEX" per frame (OK 1/0), "status N"
+ *                                    (carrier cutoff -39.09 dBm0, as spandsp's fax front end)
+ *   fax-audio-peer tx FLAGS HEX...   send FLAGS preamble flags, then each frame (hex, no FCS), at
+ *                                    -13 dBm0, then a few closing flags: audio on stdout
+ *   fax-audio-peer tone-tx TYPE MS   MS ms of modem_connect_tones_tx TYPE (1 CNG, 2 ANS, 3 ANS/,
+ *                                    4 ANSam, 5 ANSam/): audio on stdout
+ *   fax-audio-peer tone-rx TYPE      modem_connect_tones_rx TYPE (1 CNG, 2 ANS family) on stdin:
+ *                                    "tone CODE LEVEL" per report, then "final CODE"
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,12 +116,50 @@ static int tx(int flags, int argc, char **argv)
     return 0;
 }
 
+static void tone_report(void *user_data, int code, int level, int delay)
+{
+    (void) user_data;
+    (void) delay;
+    printf("tone %d %d\n", code, level);
+}
+
+static int tone_tx(int type, int ms)
+{
+    modem_connect_tones_tx_state_t *s = modem_connect_tones_tx_init(NULL, type);
+    int16_t amp[BLOCK];
+    for (int left = ms * 8; left > 0; left -= BLOCK)
+    {
+        int want = left < BLOCK ? left : BLOCK;
+        int n = modem_connect_tones_tx(s, amp, want);
+        memset(amp + n, 0, sizeof(int16_t) * (size_t) (want - n));
+        fwrite(amp, sizeof(int16_t), (size_t) want, stdout);
+    }
+    modem_connect_tones_tx_free(s);
+    return 0;
+}
+
+static int tone_rx(int type)
+{
+    modem_connect_tones_rx_state_t *s = modem_connect_tones_rx_init(NULL, type, tone_report, NULL);
+    int16_t amp[BLOCK];
+    size_t n;
+    while ((n = fread(amp, sizeof(int16_t), BLOCK, stdin)) > 0)
+        modem_connect_tones_rx(s, amp, (int) n);
+    printf("final %d\n", modem_connect_tones_rx_get(s));
+    modem_connect_tones_rx_free(s);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc >= 4 && strcmp(argv[1], "tone-tx") == 0)
+        return tone_tx(atoi(argv[2]), atoi(argv[3]));
+    if (argc >= 3 && strcmp(argv[1], "tone-rx") == 0)
+        return tone_rx(atoi(argv[2]));
     if (argc >= 2 && strcmp(argv[1], "rx") == 0)
         return rx();
     if (argc >= 3 && strcmp(argv[1], "tx") == 0)
         return tx(atoi(argv[2]), argc - 3, argv + 3);
-    fprintf(stderr, "usage: v21peer rx | v21peer tx FLAGS HEX...\n");
+    fprintf(stderr, "usage: fax-audio-peer rx | tx FLAGS HEX... | tone-tx TYPE MS | tone-rx TYPE\n");
     return 2;
 }
