@@ -82,8 +82,8 @@ export class V17Tx {
   shortTrain: boolean;
   tep: boolean;
   levelDbm0: number;
-  private readonly getBit: GetBit;
-  private readonly onStatus: TxStatusHandler | undefined;
+  private getBit: GetBit;
+  private onStatus: TxStatusHandler | undefined;
   private readonly shaper = new PolyphaseInterpolator({ phases: 10, step: 3, spanSymbols: TX_SPAN, beta: RRC_BETA });
   private readonly nco = new Nco({ frequencyHz: CARRIER_HZ });
   private readonly scrambler = new Scrambler(V17_SCRAMBLER);
@@ -133,6 +133,16 @@ export class V17Tx {
     // All four constellations have a mean power near |A|² = 40 (Figures 4-7), so one gain serves
     // training and every rate; a real passband signal carries half the mean |baseband|².
     this.gain = Math.sqrt((2 * dbm0ToMeanSquare(this.levelDbm0)) / (ABCD_POWER * this.shaper.powerGain));
+  }
+
+  /** Takes the data bits from `getBit` from now on (e.g. an HDLC framer after the TCF). */
+  setGetBit(getBit: GetBit): void {
+    this.getBit = checkFunction<GetBit>('V17Tx', 'getBit', getBit);
+  }
+
+  /** Sends the status events to `onStatus` from now on (undefined: nowhere). */
+  setStatusHandler(onStatus: TxStatusHandler | undefined): void {
+    this.onStatus = onStatus === undefined ? undefined : checkFunction<TxStatusHandler>('V17Tx', 'onStatus', onStatus);
   }
 
   /** True once the shutdown sequence has been sent; tx() then returns 0. */

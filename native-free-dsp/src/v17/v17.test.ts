@@ -187,6 +187,16 @@ describe('V17Tx', () => {
     expect(meanSquareToDbm0(ms / (out.length - 12_000))).toBeCloseTo(levelDbm0, 0);
   });
 
+  it('takes bits from a new source after setGetBit', () => {
+    const tx = new V17Tx({ bitRate: 9600, getBit: () => 0 });
+    let asked = 0;
+    tx.setGetBit(() => (asked++ < 100 ? 1 : END_OF_DATA));
+    const buf = new Int16Array(8000);
+    while (tx.tx(buf) === buf.length);
+    expect(asked).toBe(101);
+    expect(() => tx.setGetBit(null as unknown as () => number)).toThrow(DspArgumentError);
+  });
+
   it('returns 0 once done', () => {
     const tx = new V17Tx({ bitRate: 7200, getBit: () => END_OF_DATA });
     const buf = new Int16Array(8000);
