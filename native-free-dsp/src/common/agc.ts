@@ -3,7 +3,7 @@
 // Agc: scales a complex stream to a target mean power. While adapting it follows the measured
 // power with a one-pole average; freeze() holds the gain (a receiver freezes it once training
 // has begun, so the equalizer sees a steady scale).
-//   agc.update(re*re + im*im); y = x * agc.gain
+//   agc.update(re*re + im*im); y = x * agc.gain      (or agc.measure(holder): no double argument)
 //
 // CarrierDetector: the on/off decision of V.27ter/V.29/V.17 §"received signal detector": the
 // input is DC-blocked, its power averaged over `timeConstantMs`; carrier is on above `onDbm0`
@@ -15,6 +15,7 @@
 //   const ev = det.push(sample);  // 0, CARRIER_UP or CARRIER_DOWN
 import { checkNumber } from '../errors.js';
 import { dbm0ToMeanSquare, meanSquareToDbm0 } from '../power/levels.js';
+import type { Complex } from './complex.js';
 import { SAMPLE_RATE } from './types.js';
 
 export interface AgcOptions {
@@ -27,9 +28,9 @@ export interface AgcOptions {
 }
 
 export class Agc {
-  readonly targetPower: number;
-  readonly rate: number;
-  readonly floorPower: number;
+  readonly targetPower: number = 0;
+  readonly rate: number = 0;
+  readonly floorPower: number = 0;
   /** Current gain. */
   gain = 1;
   /** Current power estimate (before scaling). */
@@ -53,6 +54,19 @@ export class Agc {
   prime(power: number): void {
     this.power = power;
     this.gain = Math.sqrt(this.targetPower / Math.max(power, this.floorPower));
+  }
+
+  /** Feeds |s|² of an unscaled sample (the allocation-free form of update(): no double argument). */
+  measure(s: Complex): void {
+    if (this.frozen) return;
+    const power = s.re * s.re + s.im * s.im;
+    if (this.power === 0) {
+      this.prime(power);
+      return;
+    }
+    const p = this.power + this.rate * (power - this.power);
+    this.power = p;
+    this.gain = Math.sqrt(this.targetPower / (p > this.floorPower ? p : this.floorPower));
   }
 
   /** Feeds one power measurement (|x|² of an unscaled sample). */
@@ -88,16 +102,16 @@ export interface CarrierDetectorOptions {
 }
 
 export class CarrierDetector {
-  readonly onPower: number;
-  readonly offPower: number;
-  readonly hangoverSamples: number;
+  readonly onPower: number = 0;
+  readonly offPower: number = 0;
+  readonly hangoverSamples: number = 0;
   /** Whether carrier is present. */
   present = false;
   /** Averaged power of the DC-blocked input (16-bit scale, mean square). */
   power = 0;
-  private readonly alpha: number;
-  private offThreshold: number;
-  private onThreshold: number;
+  private readonly alpha: number = 0;
+  private offThreshold: number = 0;
+  private onThreshold: number = 0;
   private below = 0;
   private x1 = 0;
   private y1 = 0;

@@ -3,16 +3,24 @@
 //   - a phase rotator after the equalizer (proportional part: turns the output at once), and
 //   - the receiver's Nco before the equalizer (integral part: retunes the local carrier, so the
 //     equalizer input stops turning).
-// Each symbol:
-//   pll.derotate(eq.re, eq.im);                  // pll.re, pll.im: the point to decide on
-//   ... decide d (or take the known training point) ...
-//   pll.update(dRe, dIm);                        // phase error → rotator and Nco
-//   pll.rotateBack(dRe - pll.re, dIm - pll.im);  // pll.errRe/errIm: the error in the
-//   eq.update(pll.errRe, pll.errIm, mu);         //   equalizer's frame, for its LMS update
+// Each symbol (hot-path forms: no double arguments, see complex.ts):
+//   pll.derotateOf(eq);                          // pll.re, pll.im: the point to decide on
+//   ... decide point k of a table (or take the known training point) ...
+//   pll.errorToward(ptsRe, ptsIm, k);            // pll.err: (point − output) in the
+//   eq.updateOf(pll.err, mu);                    //   equalizer's frame, for its LMS update
+//   pll.updateToward(ptsRe, ptsIm, k);           // phase error → rotator and Nco
+// The same with plain numbers: derotate(zr, zi), rotateBack(er, ei), update(dr, di).
 // Coarse frequency and phase come from the training (setPhase, Nco.adjustFrequency).
 import { checkNumber } from '../errors.js';
-import { phaseError } from './complex.js';
-import type { Nco } from './nco.js';
+import { complexHolder, type Complex } from './complex.js';
+import { COS_TABLE, QUARTER, TABLE_MASK, TABLE_SIZE, type Nco } from './nco.js';
+
+const TWO_PI = 2 * Math.PI;
+// Local copies: an imported binding may cost a call per access under some module loaders.
+const COS = COS_TABLE;
+const N = TABLE_SIZE;
+const MASK = TABLE_MASK;
+const Q = QUARTER;
 
 export interface CarrierRecoveryOptions {
   /** The oscillator the integral part retunes (the receiver mixes with e^{−j·phase}). */
@@ -27,9 +35,9 @@ export interface CarrierRecoveryOptions {
 
 export class CarrierRecovery {
   readonly nco: Nco;
-  gain: number;
-  integralGainHz: number;
-  readonly maxError: number;
+  gain: number = 0;
+  integralGainHz: number = 0;
+  readonly maxError: number = 0;
   /** Rotation applied after the equalizer, radians. */
   phase = 0;
   /** Last phase error, radians. */
@@ -37,9 +45,9 @@ export class CarrierRecovery {
   /** Output of derotate(). */
   re = 0;
   im = 0;
-  /** Output of rotateBack(). */
-  errRe = 0;
-  errIm = 0;
+  /** Output of rotateBack() / errorToward(). */
+  readonly err: Complex = complexHolder();
+  private readonly d: Complex = complexHolder();
   private c = 1;
   private s = 0;
 
@@ -50,12 +58,18 @@ export class CarrierRecovery {
     this.gain = checkNumber(B, 'gain', opts.gain, 0, 1);
     this.integralGainHz = checkNumber(B, 'integralGainHz', opts.integralGainHz, 0, 100);
     this.maxError = checkNumber(B, 'maxError', opts.maxError ?? 0.5, 1e-3, Math.PI);
+    this.c = 0.5; // doubles from the start (see complex.ts)
+    this.s = 0.5;
+    this.re = 0.5;
+    this.im = 0.5;
+    this.restart();
   }
 
   restart(): void {
     this.setPhase(0);
     this.error = 0;
-    this.re = this.im = this.errRe = this.errIm = 0;
+    this.re = this.im = 0;
+    this.err.re = this.err.im = 0;
   }
 
   setGains(gain: number, integralGainHz: number): void {
@@ -63,11 +77,18 @@ export class CarrierRecovery {
     this.integralGainHz = integralGainHz;
   }
 
+  /** Error output (for callers of rotateBack). */
+  get errRe(): number {
+    return this.err.re;
+  }
+  get errIm(): number {
+    return this.err.im;
+  }
+
   /** Sets the rotation after the equalizer, radians. */
   setPhase(rad: number): void {
-    this.phase = rad - 2 * Math.PI * Math.round(rad / (2 * Math.PI));
-    this.c = Math.cos(this.phase);
-    this.s = Math.sin(this.phase);
+    this.phase = rad;
+    this.applyPhase();
   }
 
   /** re/im = z·e^{−j·phase}. */
@@ -76,21 +97,68 @@ export class CarrierRecovery {
     this.im = zi * this.c - zr * this.s;
   }
 
+  derotateOf(z: Complex): void {
+    const zr = z.re;
+    const zi = z.im;
+    this.re = zr * this.c + zi * this.s;
+    this.im = zi * this.c - zr * this.s;
+  }
+
   /** One symbol: d is the point the last derotated output should be. Returns the error (radians). */
   update(dr: number, di: number): number {
-    let e = phaseError(this.re, this.im, dr, di);
+    this.d.re = dr;
+    this.d.im = di;
+    this.updateOf(this.d);
+    return this.error;
+  }
+
+  /** update() towards point k of the tables (re, im). */
+  updateToward(re: Float64Array, im: Float64Array, k: number): void {
+    this.d.re = re[k]!;
+    this.d.im = im[k]!;
+    this.updateOf(this.d);
+  }
+
+  updateOf(d: Complex): void {
+    const dr = d.re;
+    const di = d.im;
+    // Im(z·conj(d)) / |d|²: the angle of the output from d, for small angles.
+    const p = dr * dr + di * di;
+    let e = p > 0 ? (this.im * dr - this.re * di) / p : 0;
     if (e > this.maxError) e = this.maxError;
     else if (e < -this.maxError) e = -this.maxError;
     this.error = e;
-    // The output lies e anticlockwise of d: turn it back by part of e, retune by the rest.
-    this.setPhase(this.phase + this.gain * e);
-    this.nco.adjustFrequency(this.integralGainHz * e);
-    return e;
+    // Turn the output back by part of e; retune the oscillator by the rest.
+    this.phase += this.gain * e;
+    this.applyPhase();
+    const nco = this.nco;
+    nco.increment += (this.integralGainHz * e) / nco.sampleRate;
   }
 
-  /** errRe/errIm = (er + j·ei)·e^{+j·phase}: an error on the derotated output, in the equalizer's frame. */
+  /** err = (er + j·ei)·e^{+j·phase}: an error on the derotated output, in the equalizer's frame. */
   rotateBack(er: number, ei: number): void {
-    this.errRe = er * this.c - ei * this.s;
-    this.errIm = er * this.s + ei * this.c;
+    this.err.re = er * this.c - ei * this.s;
+    this.err.im = er * this.s + ei * this.c;
+  }
+
+  /** rotateBack(point k − output). */
+  errorToward(re: Float64Array, im: Float64Array, k: number): void {
+    const er = re[k]! - this.re;
+    const ei = im[k]! - this.im;
+    this.err.re = er * this.c - ei * this.s;
+    this.err.im = er * this.s + ei * this.c;
+  }
+
+  private applyPhase(): void {
+    let ph = this.phase;
+    if (ph > Math.PI || ph < -Math.PI) {
+      ph -= TWO_PI * Math.round(ph / TWO_PI);
+      this.phase = ph;
+    }
+    let cyc = ph / TWO_PI;
+    if (cyc < 0) cyc += 1;
+    const i = ((cyc * N + 0.5) | 0) & MASK;
+    this.c = COS[i]!;
+    this.s = COS[(i - Q) & MASK]!;
   }
 }

@@ -7,6 +7,24 @@
 //   crotate(re, im, n, c, s)                   v[k] ·= (c + js), in place
 //   phaseError(zr, zi, dr, di)                 Im(z·conj(d))/|d|² ≈ angle of z relative to d
 //   angleOf / cabs2                            scalar helpers
+//   Complex, complexHolder()                   a mutable { re, im } for passing values between
+//                                              blocks on hot paths (V8 boxes a double passed as an
+//                                              argument to a call it does not inline; a number
+//                                              kept in an object field is updated in place)
+
+/** A mutable complex value; blocks read and write these instead of taking doubles as arguments. */
+export interface Complex {
+  re: number;
+  im: number;
+}
+
+/** A fresh holder (its fields start as doubles, so they stay unboxed-in-place from the start). */
+export function complexHolder(): Complex {
+  const h = { re: 0.5, im: 0.5 };
+  h.re = 0;
+  h.im = 0;
+  return h;
+}
 
 /** Σ_k a[aOff+k]·b[bOff+k] over n complex elements, written to out[0] (re), out[1] (im). */
 export function cdot(

@@ -12,14 +12,27 @@
 //     if (ev & FE_CARRIER_DOWN) { fe.stop(); ... }
 //     if (ev & FE_SYMBOL) { use fe.re, fe.im }          // equalized, derotated symbol
 //   }
+//   fe.adaptToPoint(ptsRe, ptsIm, k, mu)   // train towards point k (decided or known)
 // Members for the modem: det, dec, nco, agc, ted, eq, pll (see their files).
+// Nothing on the per-sample or per-symbol path passes a double as a call argument (V8 would box
+// it when it does not inline the call): values travel in fields and holders (complex.ts).
 import { checkNumber } from '../errors.js';
 import { Agc, CARRIER_DOWN, CARRIER_UP, CarrierDetector } from './agc.js';
 import { CarrierRecovery } from './carrier-recovery.js';
+import { complexHolder, type Complex } from './complex.js';
 import { LmsEqualizer } from './equalizer.js';
-import { Nco } from './nco.js';
+import { COS_TABLE, Nco, QUARTER, TABLE_MASK, TABLE_SIZE } from './nco.js';
 import { PolyphaseDecimator } from './polyphase.js';
 import { GardnerTimingRecovery } from './timing-recovery.js';
+
+// Module-local copies of imported constants used per sample (an imported binding may cost a
+// call per access under some module loaders).
+const UP = CARRIER_UP;
+const DOWN = CARRIER_DOWN;
+const COS = COS_TABLE;
+const N = TABLE_SIZE;
+const MASK = TABLE_MASK;
+const Q = QUARTER;
 
 export const FE_SYMBOL = 1;
 export const FE_CARRIER_UP = 2;
@@ -50,13 +63,16 @@ export class DemodFrontEnd {
   readonly ted = new GardnerTimingRecovery({ gain: 0, maxStep: 0.3 });
   readonly eq: LmsEqualizer;
   readonly pll: CarrierRecovery;
-  readonly eqGain: number;
-  readonly acquireTimingGain: number;
+  readonly eqGain: number = 0;
+  readonly acquireTimingGain: number = 0;
   /** Demodulating (between start() and stop()). */
   active = false;
   /** The last symbol: equalized and derotated. */
   re = 0;
   im = 0;
+  /** The last T/2 sample at baseband, before and after the AGC. */
+  private readonly bb: Complex = complexHolder();
+  private readonly x: Complex = complexHolder();
   private half = 0;
   private savedFrequency = 0;
   private savedGain = 0;
@@ -69,6 +85,7 @@ export class DemodFrontEnd {
     this.pll = new CarrierRecovery({ nco: this.nco, gain: 0, integralGainHz: 0 });
     this.eqGain = checkNumber('DemodFrontEnd', 'eqGain', opts.eqGain, 1e-6, 1e6);
     this.acquireTimingGain = checkNumber('DemodFrontEnd', 'acquireTimingGain', opts.acquireTimingGain ?? 0.2, 0, 1);
+    this.re = this.im = 0.5; // doubles from the start (see complex.ts)
     this.restart();
   }
 
@@ -130,53 +147,73 @@ export class DemodFrontEnd {
   push(x: number): number {
     let flags = 0;
     const ev = this.det.push(x);
-    if (ev !== 0) flags = ev === CARRIER_UP ? FE_CARRIER_UP : ev === CARRIER_DOWN ? FE_CARRIER_DOWN : 0;
-    const nco = this.nco;
-    if (!this.active) {
-      this.dec.feed(x);
-    } else if (this.dec.push(x)) {
-      // To baseband with the local carrier's phase at this sample.
-      const c = nco.cos();
-      const s = nco.sin();
-      const dec = this.dec;
-      if (this.halfBaud(dec.re * c + dec.im * s, dec.im * c - dec.re * s)) flags |= FE_SYMBOL;
-    }
-    nco.advance();
+    if (ev !== 0) flags = ev === UP ? FE_CARRIER_UP : ev === DOWN ? FE_CARRIER_DOWN : 0;
+    if (!this.active) this.dec.feed(x);
+    else if (this.dec.push(x) && this.halfBaud()) flags |= FE_SYMBOL;
+    this.nco.advance();
     return flags;
   }
 
-  private halfBaud(br: number, bi: number): boolean {
+  /** A T/2 output of the decimator is ready: to baseband, AGC, equalizer, timing; true on a symbol. */
+  private halfBaud(): boolean {
+    // To baseband with the local carrier's phase at this sample.
+    const i = ((this.nco.phase * N + 0.5) | 0) & MASK;
+    const c = COS[i]!;
+    const s = COS[(i - Q) & MASK]!;
+    const dec = this.dec;
+    const bb = this.bb;
+    bb.re = dec.re * c + dec.im * s;
+    bb.im = dec.im * c - dec.re * s;
     const agc = this.agc;
-    if (!agc.frozen) {
-      const p = br * br + bi * bi;
-      if (agc.power === 0) agc.prime(p);
-      else agc.update(p);
-    }
+    agc.measure(bb);
     const g = agc.gain;
-    const xr = br * g;
-    const xi = bi * g;
+    const x = this.x;
+    x.re = bb.re * g;
+    x.im = bb.im * g;
     const eq = this.eq;
-    eq.push(xr, xi);
+    eq.pushOf(x);
     if ((this.half ^= 1) === 1) {
-      this.ted.mid(xr, xi);
+      this.ted.midOf(x);
       return false;
     }
-    this.dec.adjust(this.ted.symbol(xr, xi));
+    this.ted.symbolOf(x);
+    dec.countdown += this.ted.correction;
     eq.compute();
     const pll = this.pll;
-    pll.derotate(eq.re, eq.im);
+    pll.derotateOf(eq);
     this.re = pll.re;
     this.im = pll.im;
     return true;
   }
 
-  /** Trains the equalizer and the carrier loop towards the point (dr, di) for the last symbol. */
-  adapt(dr: number, di: number, mu: number): void {
+  /**
+   * Trains the equalizer (step mu; 0 leaves it alone) and the carrier loop towards point k of
+   * the tables (re, im) for the last symbol. Pass mu as a constant: a computed double argument
+   * is boxed (an allocation) when the call is not inlined.
+   */
+  adaptToPoint(re: Float64Array, im: Float64Array, k: number, mu: number): void {
     const pll = this.pll;
-    pll.rotateBack(dr - this.re, di - this.im);
-    this.eq.update(pll.errRe, pll.errIm, mu);
-    pll.update(dr, di);
+    if (mu > 0) {
+      pll.errorToward(re, im, k);
+      this.eq.updateOf(pll.err, mu);
+    }
+    pll.updateToward(re, im, k);
   }
+
+  /** Only the carrier loop towards point k (symbols on which the equalizer is left alone). */
+  trackPoint(re: Float64Array, im: Float64Array, k: number): void {
+    this.pll.updateToward(re, im, k);
+  }
+
+  /** adaptToPoint() with the point as numbers (not for hot paths: the arguments are boxed). */
+  adapt(dr: number, di: number, mu: number): void {
+    this.tmpRe[0] = dr;
+    this.tmpIm[0] = di;
+    this.adaptToPoint(this.tmpRe, this.tmpIm, 0, mu);
+  }
+
+  private readonly tmpRe = new Float64Array(1);
+  private readonly tmpIm = new Float64Array(1);
 
   /** Sets the timing loop's gains, as fractions of the T/2 period. */
   setTimingGains(gain: number, integralGain = 0): void {

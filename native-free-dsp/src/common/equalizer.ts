@@ -4,10 +4,12 @@
 //   eq.push(re, im)            // each T/2 sample
 //   eq.compute()               // on-symbol: eq.re, eq.im
 //   eq.update(errRe, errIm, mu) // error = target − output; c += mu·error·conj(x)
+//   (pushOf(holder) / updateOf(holder, mu): the same without double arguments, for hot paths)
 // The step mu is normalised by the tap count: the effective step is mu/taps for unit-power input.
 // rotate() turns the stored input samples (with a carrier phase jump, so the output turns at once);
 // save()/restore() keep a trained set of coefficients for a later short training.
 import { checkInt } from '../errors.js';
+import { complexHolder, type Complex } from './complex.js';
 
 export interface LmsEqualizerOptions {
   /** Number of T/2 taps, 3…255. */
@@ -20,8 +22,8 @@ export interface LmsEqualizerOptions {
 }
 
 export class LmsEqualizer {
-  readonly taps: number;
-  readonly centre: number;
+  readonly taps: number = 0;
+  readonly centre: number = 0;
   /** Coefficients, oldest-sample tap first. */
   readonly coeffRe: Float64Array;
   readonly coeffIm: Float64Array;
@@ -33,8 +35,9 @@ export class LmsEqualizer {
   private readonly savedRe: Float64Array;
   private readonly savedIm: Float64Array;
   private hasSaved = false;
+  private readonly err: Complex = complexHolder();
   private pos = 0;
-  private muScale: number;
+  private muScale: number = 0;
 
   constructor(opts: LmsEqualizerOptions) {
     this.taps = checkInt('LmsEqualizer', 'taps', opts?.taps, 3, 255);
@@ -85,6 +88,20 @@ export class LmsEqualizer {
     return true;
   }
 
+  /** push() from a holder (the allocation-free form on hot paths). */
+  pushOf(s: Complex): void {
+    const n = this.taps;
+    let p = this.pos + 1;
+    if (p === n) p = 0;
+    this.pos = p;
+    const re = s.re;
+    const im = s.im;
+    this.bufRe[p] = re;
+    this.bufRe[p + n] = re;
+    this.bufIm[p] = im;
+    this.bufIm[p + n] = im;
+  }
+
   push(re: number, im: number): void {
     const n = this.taps;
     let p = this.pos + 1;
@@ -119,6 +136,13 @@ export class LmsEqualizer {
 
   /** c += (mu/taps)·err·conj(x) over the current input window. */
   update(errRe: number, errIm: number, mu: number): void {
+    this.err.re = errRe;
+    this.err.im = errIm;
+    this.updateOf(this.err, mu);
+  }
+
+  /** update() with the error from a holder (the allocation-free form on hot paths). */
+  updateOf(err: Complex, mu: number): void {
     const n = this.taps;
     const start = this.pos + 1;
     const br = this.bufRe;
@@ -126,8 +150,8 @@ export class LmsEqualizer {
     const cr = this.coeffRe;
     const ci = this.coeffIm;
     const s = mu * this.muScale;
-    const er = errRe * s;
-    const ei = errIm * s;
+    const er = err.re * s;
+    const ei = err.im * s;
     for (let j = 0; j < n; j++) {
       const xr = br[start + j]!;
       const xi = bi[start + j]!;

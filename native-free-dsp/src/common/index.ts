@@ -3,14 +3,16 @@
 // See each file's header for its API.
 export * from './types.js';
 export * from './complex.js';
-export { Nco, tableCos, tableSin, type NcoOptions } from './nco.js';
+export { Nco, tableCos, tableSin, COS_TABLE, TABLE_SIZE, TABLE_MASK, QUARTER, type NcoOptions } from './nco.js';
 export { rrc, kaiser, rrcWindowed, RRC_WINDOW_SHAPE } from './rrc.js';
 export {
   PolyphaseInterpolator,
   PolyphaseDecimator,
   type PolyphaseInterpolatorOptions,
   type PolyphaseDecimatorOptions,
+  type SymbolSource,
 } from './polyphase.js';
+export { PassbandModulator, type PassbandModulatorOptions, type IndexedSymbolSource } from './modulator.js';
 export { Scrambler, V27TER_SCRAMBLER, V29_SCRAMBLER, V17_SCRAMBLER, type ScramblerOptions } from './scrambler.js';
 export {
   Agc,

@@ -10,12 +10,14 @@ import { checkNumber } from '../errors.js';
 import { SAMPLE_RATE } from './types.js';
 
 const TABLE_BITS = 14;
-const TABLE_SIZE = 1 << TABLE_BITS;
-const TABLE_MASK = TABLE_SIZE - 1;
-const QUARTER = TABLE_SIZE >> 2;
+/** Entries of the shared cosine table (for blocks that read it directly on their hot path). */
+export const TABLE_SIZE = 1 << TABLE_BITS;
+export const TABLE_MASK = TABLE_SIZE - 1;
+/** sin(x) = COS_TABLE[(i − QUARTER) & TABLE_MASK] where cos(x) = COS_TABLE[i]. */
+export const QUARTER = TABLE_SIZE >> 2;
 
 /** cos(2πk/TABLE_SIZE). */
-const COS_TABLE: Float64Array = (() => {
+export const COS_TABLE: Float64Array = (() => {
   const t = new Float64Array(TABLE_SIZE);
   for (let k = 0; k < TABLE_SIZE; k++) t[k] = Math.cos((2 * Math.PI * k) / TABLE_SIZE);
   return t;
@@ -39,12 +41,12 @@ export interface NcoOptions {
 }
 
 export class Nco {
-  readonly sampleRate: number;
+  readonly sampleRate: number = 0;
   /** Current phase, cycles in [0, 1). */
   phase = 0;
   /** Phase increment per sample, cycles. */
   increment = 0;
-  private readonly nominalIncrement: number;
+  private readonly nominalIncrement: number = 0;
 
   constructor(opts: NcoOptions) {
     this.sampleRate = checkNumber('Nco', 'sampleRate', opts?.sampleRate ?? SAMPLE_RATE, 1, 1e6);

@@ -31,12 +31,12 @@ export const V17_SCRAMBLER: Readonly<ScramblerOptions> = { tapA: 18, tapB: 23 };
 const GUARD_LIMIT = 33;
 
 export class Scrambler {
-  readonly tapA: number;
-  readonly tapB: number;
+  readonly tapA: number = 0;
+  readonly tapB: number = 0;
   readonly guard: boolean;
-  private readonly mask: number;
-  private readonly shiftA: number;
-  private readonly shiftB: number;
+  private readonly mask: number = 0;
+  private readonly shiftA: number = 0;
+  private readonly shiftB: number = 0;
   /** Register: the last bits on the line, newest in bit 0. */
   private reg = 0;
   private count = 0;

@@ -5,7 +5,9 @@
 // on). Feed it AGC-scaled samples (mean power ≈ 1) so the gains mean the same at every level.
 //
 //   if (onSymbol) dec.adjust(ted.symbol(re, im)); else ted.mid(re, im);
+//   hot-path forms (no double arguments): ted.midOf(s); ted.symbolOf(s); dec.countdown += ted.correction;
 import { checkNumber } from '../errors.js';
+import type { Complex } from './complex.js';
 
 export interface GardnerOptions {
   /** Proportional gain: samples of correction per unit error, 0…10. */
@@ -17,13 +19,15 @@ export interface GardnerOptions {
 }
 
 export class GardnerTimingRecovery {
-  gain: number;
-  integralGain: number;
-  readonly maxStep: number;
+  gain: number = 0;
+  integralGain: number = 0;
+  readonly maxStep: number = 0;
   /** Integral (clock-offset) part, samples per symbol. */
   integral = 0;
   /** Last detector output. */
   error = 0;
+  /** Last correction, samples (what symbol() returned). */
+  correction = 0;
   private pr = 0;
   private pi = 0;
   private mr = 0;
@@ -33,11 +37,15 @@ export class GardnerTimingRecovery {
     this.gain = checkNumber('GardnerTimingRecovery', 'gain', opts?.gain, 0, 10);
     this.integralGain = checkNumber('GardnerTimingRecovery', 'integralGain', opts.integralGain ?? 0, 0, 1);
     this.maxStep = checkNumber('GardnerTimingRecovery', 'maxStep', opts.maxStep ?? 0.5, 1e-6, 100);
+    // Doubles from the start (see complex.ts).
+    this.integral = this.error = this.correction = this.pr = this.pi = this.mr = this.mi = 0.5;
+    this.restart();
   }
 
   restart(): void {
     this.integral = 0;
     this.error = 0;
+    this.correction = 0;
     this.pr = this.pi = this.mr = this.mi = 0;
   }
 
@@ -52,8 +60,23 @@ export class GardnerTimingRecovery {
     this.mi = im;
   }
 
+  midOf(s: Complex): void {
+    this.mr = s.re;
+    this.mi = s.im;
+  }
+
   /** The on-symbol sample; returns the correction for the decimator's adjust(), samples. */
   symbol(re: number, im: number): number {
+    const e = (this.pr - re) * this.mr + (this.pi - im) * this.mi;
+    this.pr = re;
+    this.pi = im;
+    return this.loop(e);
+  }
+
+  /** symbol() from a holder; the correction is left in `correction`. */
+  symbolOf(s: Complex): void {
+    const re = s.re;
+    const im = s.im;
     const e = (this.pr - re) * this.mr + (this.pi - im) * this.mi;
     this.pr = re;
     this.pi = im;
@@ -62,6 +85,16 @@ export class GardnerTimingRecovery {
     let c = this.gain * e + this.integral;
     if (c > this.maxStep) c = this.maxStep;
     else if (c < -this.maxStep) c = -this.maxStep;
+    this.correction = c;
+  }
+
+  private loop(e: number): number {
+    this.error = e;
+    this.integral += this.integralGain * e;
+    let c = this.gain * e + this.integral;
+    if (c > this.maxStep) c = this.maxStep;
+    else if (c < -this.maxStep) c = -this.maxStep;
+    this.correction = c;
     return c;
   }
 }

@@ -13,6 +13,7 @@
 // Lfsr7: the 7-stage generator of V.29 segment 3 (1 + x^-6 + x^-7, clause 3.3.3): the first seven
 // bits are the seed, each later bit is the XOR of the bits 6 and 7 before it.
 import { checkInt, checkNumber } from '../errors.js';
+import { complexHolder, type Complex } from './complex.js';
 
 export interface AlternationDetectorOptions {
   /** Averaging length, symbols, 2…64; default 8. */
@@ -22,11 +23,11 @@ export interface AlternationDetectorOptions {
 }
 
 export class AlternationDetector {
-  readonly window: number;
-  readonly ratio: number;
+  readonly window: number = 0;
+  readonly ratio: number = 0;
   /** Consecutive alternating symbols. */
   run = 0;
-  private readonly alpha: number;
+  private readonly alpha: number = 0;
   private same = 0;
   private adj = 0;
   private pow = 0;
@@ -41,6 +42,7 @@ export class AlternationDetector {
   private rotIm = 0;
   private sumRe = new Float64Array(2);
   private sumIm = new Float64Array(2);
+  private readonly tmp: Complex = complexHolder();
 
   constructor(opts: AlternationDetectorOptions = {}) {
     this.window = checkInt('AlternationDetector', 'window', opts.window ?? 8, 2, 64);
@@ -66,6 +68,15 @@ export class AlternationDetector {
 
   /** One symbol-spaced sample; returns whether it counts as alternating. */
   push(re: number, im: number): boolean {
+    this.tmp.re = re;
+    this.tmp.im = im;
+    return this.pushOf(this.tmp);
+  }
+
+  /** push() from a holder (no double arguments: the allocation-free form on hot paths). */
+  pushOf(z: Complex): boolean {
+    const re = z.re;
+    const im = z.im;
     const a = this.alpha;
     const dsr = re - this.z2r;
     const dsi = im - this.z2i;
@@ -126,7 +137,7 @@ export class AlternationDetector {
 }
 
 export class Lfsr7 {
-  private readonly seed: number;
+  private readonly seed: number = 0;
   private reg = 0;
 
   /** seed: the first seven bits, the first in bit 0. */

@@ -11,6 +11,7 @@
 //   rx.restart(4800, { shortTrain: true }); // short training: reuses the last trained equalizer
 // Status: carrierUp → trainingInProgress → trained | trainingFailed → carrierDown.
 import { checkFunction, checkNumber, checkOneOf } from '../errors.js';
+import type { Complex } from '../common/complex.js';
 import { DemodFrontEnd, FE_CARRIER_DOWN, FE_CARRIER_UP, FE_SYMBOL } from '../common/demod-front-end.js';
 import { Scrambler, V27TER_SCRAMBLER } from '../common/scrambler.js';
 import { TcfMeter } from '../common/tcf.js';
@@ -33,6 +34,36 @@ import {
   type V27terRateInfo,
 } from './constellation.js';
 
+// Module-local copies of imported tables and flags used per symbol or sample (an imported
+// binding may cost a call per access under some module loaders).
+const P_RE = POINT_RE;
+const P_IM = POINT_IM;
+const TRIBIT = BITS_FOR_STEP_TRIBIT;
+const DIBIT = BITS_FOR_STEP_DIBIT;
+const SYMBOL = FE_SYMBOL;
+const UP = FE_CARRIER_UP;
+const DOWN = FE_CARRIER_DOWN;
+const COS_22_5 = Math.cos(Math.PI / 8);
+const SIN_22_5 = Math.sin(Math.PI / 8);
+
+/** Nearest 8-PSK point (eighths of a turn): the octant of z turned by +22.5°. */
+function octant(z: Complex): number {
+  const zr = z.re;
+  const zi = z.im;
+  const u = zr * COS_22_5 - zi * SIN_22_5;
+  const v = zr * SIN_22_5 + zi * COS_22_5;
+  if (v >= 0) return u >= 0 ? (u >= v ? 0 : 1) : -u < v ? 2 : 3;
+  return u < 0 ? (-u >= -v ? 4 : 5) : u < -v ? 6 : 7;
+}
+
+/** Nearest of the 0°/90°/180°/270° points, in eighths of a turn. */
+function quadrant(z: Complex): number {
+  const zr = z.re;
+  const zi = z.im;
+  if (Math.abs(zr) >= Math.abs(zi)) return zr >= 0 ? 0 : 4;
+  return zi >= 0 ? 2 : 6;
+}
+
 export interface V27terRxOptions {
   /** 4800 or 2400: the rate of the bursts to expect. */
   bitRate: V27terBitRate;
@@ -45,7 +76,7 @@ export interface V27terRxOptions {
 }
 
 const RX_BETA = 0.5;
-const RX_SPAN = 8;
+const RX_SPAN = 5.5;
 const EQ_TAPS = 33;
 /** Reversals in a row before segment 3 is believed (long, short training). */
 const REVERSAL_RUN_LONG = 10;
@@ -56,7 +87,9 @@ const TRAIN_ERROR_LIMIT = 0.5;
 const MU_TRAIN_FAST = 0.4;
 const MU_TRAIN = 0.1;
 const MU_SHORT = 0.05;
-const MU_DATA = 0.02;
+const MU_DATA = 0.04;
+/** On data the equalizer adapts every this many symbols. */
+const EQ_DATA_EVERY = 4;
 
 const enum State {
   Idle,
@@ -92,6 +125,7 @@ export class V27terRx {
   private z2r = 0;
   private z2i = 0;
   private parkSymbols = 0;
+  private eqSkip = 0;
 
   constructor(opts: V27terRxOptions) {
     this.bitRate = checkOneOf('V27terRx', 'bitRate', opts?.bitRate, V27TER_BIT_RATES);
@@ -145,9 +179,9 @@ export class V27terRx {
     for (let i = 0; i < samples.length; i++) {
       const ev = fe.push(samples[i]!);
       if (ev === 0) continue;
-      if (ev & FE_CARRIER_UP) this.carrierUp();
-      if (ev & FE_CARRIER_DOWN) this.carrierDown();
-      if (ev & FE_SYMBOL) this.symbol(fe.re, fe.im);
+      if (ev & UP) this.carrierUp();
+      if (ev & DOWN) this.carrierDown();
+      if (ev & SYMBOL) this.symbol();
     }
   }
 
@@ -184,20 +218,22 @@ export class V27terRx {
     this.onStatus?.('trainingFailed');
   }
 
-  private symbol(zr: number, zi: number): void {
+  // The symbol handlers read the symbol from the front end (fe.re, fe.im): no double arguments
+  // on the per-symbol path (see common/complex.ts).
+  private symbol(): void {
     switch (this.state) {
       case State.Seek:
-        this.seek(zr, zi);
+        this.seek();
         break;
       case State.WaitBreak:
-        this.waitBreak(zr, zi);
+        this.waitBreak();
         break;
       case State.Train:
-        this.train(zr, zi);
+        this.train();
         break;
       case State.Test:
       case State.Data:
-        this.data(zr, zi);
+        this.data();
         break;
       case State.Parked:
         if (++this.count >= this.parkSymbols) this.seekAgain();
@@ -206,13 +242,13 @@ export class V27terRx {
     }
     this.z2r = this.z1r;
     this.z2i = this.z1i;
-    this.z1r = zr;
-    this.z1i = zi;
+    this.z1r = this.fe.re;
+    this.z1i = this.fe.im;
   }
 
-  private seek(zr: number, zi: number): void {
+  private seek(): void {
     const alt = this.alt;
-    alt.push(zr, zi);
+    alt.pushOf(this.fe);
     if (alt.run >= (this.shortTrain ? REVERSAL_RUN_SHORT : REVERSAL_RUN_LONG)) {
       // Segment 3 found: hold the gain, measure the rotation until segment 4 starts.
       alt.restartAverages();
@@ -224,10 +260,12 @@ export class V27terRx {
     }
   }
 
-  private waitBreak(zr: number, zi: number): void {
+  private waitBreak(): void {
+    const zr = this.fe.re;
+    const zi = this.fe.im;
     // A reversal turns the point by 180°; segment 4 opens with a 0 (no turn).
     if (zr * this.z1r + zi * this.z1i <= 0) {
-      this.alt.push(zr, zi);
+      this.alt.pushOf(this.fe);
       if (++this.count > SEG3_LONG + 8) this.fail();
       return;
     }
@@ -260,13 +298,16 @@ export class V27terRx {
     return b;
   }
 
-  private train(zr: number, zi: number): void {
+  private train(): void {
+    const zr = this.fe.re;
+    const zi = this.fe.im;
     this.refState = (this.refState + 4 * this.genBit()) & 7;
-    const dr = POINT_RE[this.refState]!;
-    const di = POINT_IM[this.refState]!;
+    const dr = P_RE[this.refState]!;
+    const di = P_IM[this.refState]!;
     const n = ++this.count;
-    const mu = this.shortTrain ? MU_SHORT : n < 100 ? MU_TRAIN_FAST : MU_TRAIN;
-    this.fe.adapt(dr, di, mu);
+    if (this.shortTrain) this.fe.adaptToPoint(P_RE, P_IM, this.refState, MU_SHORT);
+    else if (n < 100) this.fe.adaptToPoint(P_RE, P_IM, this.refState, MU_TRAIN_FAST);
+    else this.fe.adaptToPoint(P_RE, P_IM, this.refState, MU_TRAIN);
     if (n === 300) this.fe.pll.setGains(0.05, 0.5);
     if (n > this.seg4 - CHECK_SYMBOLS) this.errSum += (zr - dr) ** 2 + (zi - di) ** 2;
     if (n >= this.seg4) {
@@ -279,41 +320,51 @@ export class V27terRx {
     }
   }
 
-  private data(zr: number, zi: number): void {
-    const a = Math.atan2(zi, zr);
+  private data(): void {
+    const zr = this.fe.re;
+    const zi = this.fe.im;
     let s: number;
     if (this.rate.bitsPerSymbol === 3) {
-      s = Math.round((a * 4) / Math.PI) & 7;
-      const b = BITS_FOR_STEP_TRIBIT[(s - this.refState) & 7]!;
+      s = octant(this.fe);
+      const b = TRIBIT[(s - this.refState) & 7]!;
       this.bit(b >> 2);
       this.bit((b >> 1) & 1);
       this.bit(b & 1);
     } else {
-      s = (Math.round((a * 2) / Math.PI) & 3) << 1;
-      const b = BITS_FOR_STEP_DIBIT[((s - this.refState) & 7) >> 1]!;
+      s = quadrant(this.fe);
+      const b = DIBIT[((s - this.refState) & 7) >> 1]!;
       this.bit(b >> 1);
       this.bit(b & 1);
     }
     this.refState = s;
-    const dr = POINT_RE[s]!;
-    const di = POINT_IM[s]!;
-    this.fe.adapt(dr, di, MU_DATA);
-    if (this.state === State.Test) {
-      this.errSum += (zr - dr) ** 2 + (zi - di) ** 2;
-      if (++this.count >= SEG5_ONES) {
-        const err = this.errSum / (CHECK_SYMBOLS + SEG5_ONES);
-        this.trainingError = err / (this.rate.minDistance / 2) ** 2;
-        if (this.trainingError > TRAIN_ERROR_LIMIT) {
-          this.fail();
-          return;
-        }
-        this.state = State.Data;
-        this.fe.pll.setGains(0.05, 0.3);
-        this.fe.setTimingGains(0.005);
-        this.fe.det.setRelativeOff(6);
-        this.fe.saveTraining();
-        this.onStatus?.('trained');
+    const dr = P_RE[s]!;
+    const di = P_IM[s]!;
+    if (this.state === State.Data) {
+      if (++this.eqSkip >= EQ_DATA_EVERY) {
+        this.eqSkip = 0;
+        this.fe.adaptToPoint(P_RE, P_IM, s, MU_DATA);
+      } else {
+        this.fe.trackPoint(P_RE, P_IM, s);
       }
+      return;
+    }
+    // Segment 5: keep training, and judge it with the end of segment 4.
+    this.fe.adaptToPoint(P_RE, P_IM, s, MU_TRAIN);
+    this.errSum += (zr - dr) * (zr - dr) + (zi - di) * (zi - di);
+    if (++this.count >= SEG5_ONES) {
+      const err = this.errSum / (CHECK_SYMBOLS + SEG5_ONES);
+      this.trainingError = err / (this.rate.minDistance / 2) ** 2;
+      if (this.trainingError > TRAIN_ERROR_LIMIT) {
+        this.fail();
+        return;
+      }
+      this.state = State.Data;
+      this.eqSkip = 0;
+      this.fe.pll.setGains(0.05, 0.3);
+      this.fe.setTimingGains(0.005);
+      this.fe.det.setRelativeOff(6);
+      this.fe.saveTraining();
+      this.onStatus?.('trained');
     }
   }
 

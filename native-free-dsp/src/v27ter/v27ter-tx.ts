@@ -9,8 +9,7 @@
 //   tx.restart(2400, { shortTrain: true });
 import { checkFunction, checkNumber, checkOneOf } from '../errors.js';
 import { dbm0ToMeanSquare } from '../power/levels.js';
-import { Nco } from '../common/nco.js';
-import { PolyphaseInterpolator } from '../common/polyphase.js';
+import { PassbandModulator } from '../common/modulator.js';
 import { Scrambler, V27TER_SCRAMBLER } from '../common/scrambler.js';
 import { END_OF_DATA, type GetBit, type TxStatusHandler } from '../common/types.js';
 import {
@@ -32,6 +31,14 @@ import {
   V27TER_RATES,
   type V27terBitRate,
 } from './constellation.js';
+
+// Module-local copies of imported tables used per symbol (an imported binding may cost a call per
+// access under some module loaders).
+const TRIBIT = PHASE_STEP_TRIBIT;
+const DIBIT = PHASE_STEP_DIBIT;
+const EOD = END_OF_DATA;
+/** Alphabet index of the zero point (after the 8 phases). */
+const SILENCE = 8;
 
 export interface V27terTxOptions {
   /** 4800 or 2400. */
@@ -65,9 +72,8 @@ export class V27terTx {
   levelDbm0: number;
   private readonly getBit: GetBit;
   private readonly onStatus: TxStatusHandler | undefined;
-  private readonly shapers: Record<V27terBitRate, PolyphaseInterpolator>;
-  private shaper: PolyphaseInterpolator;
-  private readonly nco = new Nco({ frequencyHz: CARRIER_HZ });
+  private readonly shapers: Record<V27terBitRate, PassbandModulator>;
+  private shaper: PassbandModulator;
   private readonly scrambler = new Scrambler(V27TER_SCRAMBLER);
   private gain = 0;
   private phase = Phase.Training;
@@ -78,8 +84,8 @@ export class V27terTx {
   private seg5 = 0;
   private seg5End = 0;
   private state = 0;
-  private symRe = 0;
-  private symIm = 0;
+  /** The symbol being sent (index into the modulator's alphabet). */
+  private sym = 0;
 
   constructor(opts: V27terTxOptions) {
     this.bitRate = checkOneOf('V27terTx', 'bitRate', opts?.bitRate, V27TER_BIT_RATES);
@@ -88,8 +94,16 @@ export class V27terTx {
     this.levelDbm0 = checkNumber('V27terTx', 'levelDbm0', opts.levelDbm0 ?? -14, -60, 0);
     this.tep = opts.tep ?? false;
     this.shortTrain = opts.shortTrain ?? false;
-    const make = (r: V27terBitRate): PolyphaseInterpolator =>
-      new PolyphaseInterpolator({ phases: V27TER_RATES[r].phases, step: V27TER_RATES[r].step, spanSymbols: TX_SPAN, beta: TX_BETA });
+    const make = (r: V27terBitRate): PassbandModulator =>
+      new PassbandModulator({
+        phases: V27TER_RATES[r].phases,
+        step: V27TER_RATES[r].step,
+        spanSymbols: TX_SPAN,
+        beta: TX_BETA,
+        carrierHz: CARRIER_HZ,
+        pointsRe: [...POINT_RE, 0],
+        pointsIm: [...POINT_IM, 0],
+      });
     this.shapers = { 4800: make(4800), 2400: make(2400) };
     this.shaper = this.shapers[this.bitRate];
     this.restart(this.bitRate, { tep: this.tep, shortTrain: this.shortTrain });
@@ -103,7 +117,6 @@ export class V27terTx {
     this.shaper = this.shapers[this.bitRate];
     this.setLevel(this.levelDbm0);
     this.shaper.restart();
-    this.nco.restart();
     this.scrambler.restart(SCRAMBLER_SEED);
     this.phase = Phase.Training;
     this.count = 0;
@@ -127,33 +140,25 @@ export class V27terTx {
   }
 
   tx(out: Int16Array): number {
-    const shaper = this.shaper;
-    const nco = this.nco;
-    const gain = this.gain;
     if (this.phase === Phase.Done) return 0;
-    for (let i = 0; i < out.length; i++) {
-      if (shaper.step()) {
-        if ((this.phase as Phase) === Phase.Done) return i; // nextSymbol() may have ended it
-        this.nextSymbol();
-        shaper.push(this.symRe, this.symIm);
-      }
-      shaper.filter();
-      const v = (shaper.re * nco.cos() - shaper.im * nco.sin()) * gain;
-      nco.advance();
-      out[i] = v > 32767 ? 32767 : v < -32768 ? -32768 : Math.round(v);
-    }
-    return out.length;
+    return this.shaper.modulate(out, 0, this.gain, this);
   }
 
-  private nextSymbol(): void {
+
+  /** IndexedSymbolSource: the next symbol's point index; −1 once the burst is over. */
+  nextSymbol(): number {
+    if (this.advance()) return this.sym;
+    return -1;
+  }
+
+  private advance(): boolean {
     switch (this.phase) {
       case Phase.Training: {
         const k = this.count++;
         if (k < this.seg2) {
           this.set(0); // segment 1: unmodulated carrier
         } else if (k < this.seg3) {
-          this.symRe = 0; // segment 2: silence
-          this.symIm = 0;
+          this.sym = SILENCE; // segment 2
         } else if (k < this.seg4) {
           this.state = (this.state + 4) & 7; // segment 3: 180° reversals
           this.set(this.state);
@@ -171,37 +176,39 @@ export class V27terTx {
             this.onStatus?.('trainingComplete');
           }
         }
-        return;
+        return true;
       }
       case Phase.Data:
         this.dataSymbol(-1);
-        return;
+        return true;
       case Phase.Shutdown:
         this.dataSymbol(1);
         if (++this.count >= SHUTDOWN_ONES) {
           this.phase = Phase.Flush;
           this.count = 0;
         }
-        return;
-      default:
-        this.symRe = 0;
-        this.symIm = 0;
+        return true;
+      case Phase.Flush:
+        // Zeros while the pulse-shaping filter empties.
+        this.sym = SILENCE;
         if (++this.count >= TX_SPAN) {
           this.phase = Phase.Done;
           this.onStatus?.('shutdownComplete');
         }
+        return true;
+      default:
+        return false;
     }
   }
 
   private set(point: number): void {
-    this.symRe = POINT_RE[point]!;
-    this.symIm = POINT_IM[point]!;
+    this.sym = point;
   }
 
   private dataSymbol(fixed: number): void {
     const b1 = this.nextBit(fixed);
     const b2 = this.nextBit(fixed);
-    const step = this.bitRate === 4800 ? PHASE_STEP_TRIBIT[(b1 << 2) | (b2 << 1) | this.nextBit(fixed)]! : PHASE_STEP_DIBIT[(b1 << 1) | b2]!;
+    const step = this.bitRate === 4800 ? TRIBIT[(b1 << 2) | (b2 << 1) | this.nextBit(fixed)]! : DIBIT[(b1 << 1) | b2]!;
     this.state = (this.state + step) & 7;
     this.set(this.state);
   }
@@ -210,7 +217,7 @@ export class V27terTx {
     let bit = fixed;
     if (bit < 0) {
       bit = this.phase === Phase.Data ? this.getBit() : 1;
-      if (bit === END_OF_DATA) {
+      if (bit === EOD) {
         this.phase = Phase.Shutdown;
         this.count = 0;
         this.onStatus?.('endOfData');

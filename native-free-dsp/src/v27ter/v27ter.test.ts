@@ -44,6 +44,13 @@ describe.each<[V27terBitRate]>([[4800], [2400]])('V.27 ter %d bit/s', (rate) => 
     expect(r.ber.errors).toBe(0);
   });
 
+  it('1 dB below that threshold: at most one error event (≤ 12 bits) in 50 000 bits', () => {
+    const r = link(rate, 50_000, { snrDb: SPANDSP_SNR[rate] - 1, seed: 28 });
+    expect(trainedOnce(r)).toBe(true);
+    expect(r.ber.bits).toBeGreaterThanOrEqual(50_000 - 64);
+    expect(r.ber.errors).toBeLessThanOrEqual(12);
+  });
+
   it('trains after the talker echo protection tone', () => {
     const r = link(rate, 5000, { snrDb: 40 }, { tep: true });
     expect(statuses(r)).toEqual(NORMAL);

@@ -31,6 +31,48 @@ import {
   type V29RateInfo,
 } from './constellation.js';
 
+// Module-local copies of imported tables and flags used per symbol or sample (an imported
+// binding may cost a call per access under some module loaders).
+const P_RE = POINT_RE;
+const P_IM = POINT_IM;
+const STEP3 = BITS_FOR_STEP_3BIT;
+const STEP2 = BITS_FOR_STEP_2BIT;
+const SYMBOL = FE_SYMBOL;
+const UP = FE_CARRIER_UP;
+const DOWN = FE_CARRIER_DOWN;
+
+/** Decision grid: the nearest point of a rate's set for every 1/16 × 1/16 cell of [−7, 7)². */
+const GRID_SCALE = 16;
+const GRID_HALF = 7;
+const GRID_N = 2 * GRID_HALF * GRID_SCALE;
+const grids = new Map<V29BitRate, Uint8Array>();
+
+function decisionGrid(rate: V29BitRate): Uint8Array {
+  let g = grids.get(rate);
+  if (g === undefined) {
+    const pts = V29_RATES[rate].points;
+    g = new Uint8Array(GRID_N * GRID_N);
+    for (let ix = 0; ix < GRID_N; ix++) {
+      const x = (ix + 0.5) / GRID_SCALE - GRID_HALF;
+      for (let iy = 0; iy < GRID_N; iy++) {
+        const y = (iy + 0.5) / GRID_SCALE - GRID_HALF;
+        let best = 0;
+        let bestD = Infinity;
+        for (const p of pts) {
+          const d = (x - POINT_RE[p]!) ** 2 + (y - POINT_IM[p]!) ** 2;
+          if (d < bestD) {
+            bestD = d;
+            best = p;
+          }
+        }
+        g[ix * GRID_N + iy] = best;
+      }
+    }
+    grids.set(rate, g);
+  }
+  return g;
+}
+
 export interface V29RxOptions {
   /** 9600, 7200 or 4800: the rate of the bursts to expect. */
   bitRate: V29BitRate;
@@ -60,7 +102,9 @@ const TRAIN_ERROR_LIMIT = 0.5;
 /** Equalizer steps. */
 const MU_TRAIN_FAST = 0.4;
 const MU_TRAIN = 0.1;
-const MU_DATA = 0.02;
+const MU_DATA = 0.04;
+/** On data the equalizer adapts every this many symbols (the line drifts slowly). */
+const EQ_DATA_EVERY = 4;
 /** A parked receiver (failed training, carrier still on) starts looking again after this. */
 const PARK_SYMBOLS = 2 * BAUD_RATE;
 
@@ -99,6 +143,8 @@ export class V29Rx {
   private constellationState = 0;
   private breakThreshold = 0;
   private errorScale = 1;
+  private grid: Uint8Array;
+  private eqSkip = 0;
 
   constructor(opts: V29RxOptions) {
     this.bitRate = checkOneOf('V29Rx', 'bitRate', opts?.bitRate, V29_BIT_RATES);
@@ -107,6 +153,7 @@ export class V29Rx {
     this.onDbm0 = checkNumber('V29Rx', 'carrierOnDbm0', opts.carrierOnDbm0 ?? -43, -70, 0);
     this.offDbm0 = checkNumber('V29Rx', 'carrierOffDbm0', opts.carrierOffDbm0 ?? this.onDbm0 - 5, -75, this.onDbm0);
     this.rate = V29_RATES[this.bitRate];
+    this.grid = decisionGrid(this.bitRate);
     this.fe = this.frontEnd(this.bitRate);
     this.restart(this.bitRate);
   }
@@ -134,11 +181,12 @@ export class V29Rx {
   restart(bitRate: V29BitRate = this.bitRate): void {
     this.bitRate = checkOneOf('V29Rx', 'bitRate', bitRate, V29_BIT_RATES);
     this.rate = V29_RATES[this.bitRate];
+    this.grid = decisionGrid(this.bitRate);
     const r = this.rate;
     // Smallest step from segment 2's points to segment 3's first two (C, then D).
     let jump = Infinity;
     for (const p of [r.c, r.d]) {
-      for (const q of [r.a, r.b]) jump = Math.min(jump, Math.hypot(POINT_RE[p]! - POINT_RE[q]!, POINT_IM[p]! - POINT_IM[q]!));
+      for (const q of [r.a, r.b]) jump = Math.min(jump, Math.hypot(P_RE[p]! - P_RE[q]!, P_IM[p]! - P_IM[q]!));
     }
     this.breakThreshold = (jump / 2) ** 2;
     this.errorScale = 1 / (r.minDistance / 2) ** 2;
@@ -167,9 +215,9 @@ export class V29Rx {
     for (let i = 0; i < samples.length; i++) {
       const ev = fe.push(samples[i]!);
       if (ev === 0) continue;
-      if (ev & FE_CARRIER_UP) this.carrierUp();
-      if (ev & FE_CARRIER_DOWN) this.carrierDown();
-      if (ev & FE_SYMBOL) this.symbol(fe.re, fe.im);
+      if (ev & UP) this.carrierUp();
+      if (ev & DOWN) this.carrierDown();
+      if (ev & SYMBOL) this.symbol();
     }
   }
 
@@ -206,23 +254,25 @@ export class V29Rx {
     this.onStatus?.('trainingFailed');
   }
 
-  private symbol(zr: number, zi: number): void {
+  // The symbol handlers read the symbol from the front end (fe.re, fe.im): no double arguments
+  // on the per-symbol path (see common/complex.ts).
+  private symbol(): void {
     switch (this.state) {
       case State.Seek:
-        this.seek(zr, zi);
+        this.seek();
         break;
       case State.Align:
-        this.align(zr, zi);
+        this.align();
         break;
       case State.WaitBreak:
-        this.waitBreak(zr, zi);
+        this.waitBreak();
         break;
       case State.Train:
-        this.train(zr, zi);
+        this.train();
         break;
       case State.Test:
       case State.Data:
-        this.data(zr, zi);
+        this.data();
         break;
       case State.Parked:
         // Failed, carrier still on: look again after a while (a noisy line may never drop).
@@ -232,9 +282,9 @@ export class V29Rx {
     }
   }
 
-  private seek(zr: number, zi: number): void {
+  private seek(): void {
     const alt = this.alt;
-    alt.push(zr, zi);
+    alt.pushOf(this.fe);
     if (alt.run >= ABAB_RUN) {
       // Segment 2 found: hold the gain, measure the frequency error over the next symbols.
       alt.restartAverages();
@@ -246,9 +296,9 @@ export class V29Rx {
     }
   }
 
-  private align(zr: number, zi: number): void {
+  private align(): void {
     const alt = this.alt;
-    alt.push(zr, zi);
+    alt.pushOf(this.fe);
     if (alt.run === 0) {
       this.fail();
       return;
@@ -263,9 +313,9 @@ export class V29Rx {
     if (n < ALIGN_FREQUENCY + ALIGN_SETTLE + ALIGN_AVERAGE) return;
     // Which of the two positions is A: A/B has a known angle (+135° or +90°).
     const r = this.rate;
-    const ar = POINT_RE[r.a]!;
-    const ai = POINT_IM[r.a]!;
-    const qAngle = Math.atan2(ai, ar) - Math.atan2(POINT_IM[r.b]!, POINT_RE[r.b]!);
+    const ar = P_RE[r.a]!;
+    const ai = P_IM[r.a]!;
+    const qAngle = Math.atan2(ai, ar) - Math.atan2(P_IM[r.b]!, P_RE[r.b]!);
     const rAngle = Math.atan2(alt.lastIm, alt.lastRe) - Math.atan2(alt.otherIm, alt.otherRe);
     const lastIsA = Math.abs(wrap(rAngle - qAngle)) < Math.abs(wrap(rAngle + qAngle));
     const pr = lastIsA ? alt.lastRe : alt.otherRe;
@@ -282,17 +332,19 @@ export class V29Rx {
     this.count = 0;
   }
 
-  private waitBreak(zr: number, zi: number): void {
+  private waitBreak(): void {
+    const zr = this.fe.re;
+    const zi = this.fe.im;
     const r = this.rate;
     const e = this.expectA ? r.a : r.b;
     this.expectA = !this.expectA;
-    const er = POINT_RE[e]!;
-    const ei = POINT_IM[e]!;
+    const er = P_RE[e]!;
+    const ei = P_IM[e]!;
     const dAB = (zr - er) ** 2 + (zi - ei) ** 2;
     if (dAB > this.breakThreshold) {
       // Off the alternation: segment 3 starts with C then D.
       const cd = this.candidate ? r.d : r.c;
-      const dCD = (zr - POINT_RE[cd]!) ** 2 + (zi - POINT_IM[cd]!) ** 2;
+      const dCD = (zr - P_RE[cd]!) ** 2 + (zi - P_IM[cd]!) ** 2;
       if (dCD < dAB) {
         if (this.candidate) {
           this.startTraining();
@@ -304,7 +356,7 @@ export class V29Rx {
       }
     } else {
       this.candidate = false;
-      this.fe.pll.update(er, ei);
+      this.fe.pll.updateToward(P_RE, P_IM, e);
     }
     if (++this.count > SEG2_ABAB + 32) this.fail();
   }
@@ -321,12 +373,15 @@ export class V29Rx {
     this.fe.setTimingGains(0.01);
   }
 
-  private train(zr: number, zi: number): void {
+  private train(): void {
+    const zr = this.fe.re;
+    const zi = this.fe.im;
     const r = this.rate;
     const p = this.lfsr.next() ? r.d : r.c;
-    const dr = POINT_RE[p]!;
-    const di = POINT_IM[p]!;
-    this.fe.adapt(dr, di, this.count < 100 ? MU_TRAIN_FAST : MU_TRAIN);
+    const dr = P_RE[p]!;
+    const di = P_IM[p]!;
+    if (this.count < 100) this.fe.adaptToPoint(P_RE, P_IM, p, MU_TRAIN_FAST);
+    else this.fe.adaptToPoint(P_RE, P_IM, p, MU_TRAIN);
     const n = ++this.count;
     if (n > SEG3_CDCD - CHECK_SYMBOLS) this.errSum += (zr - dr) ** 2 + (zi - di) ** 2;
     if (n >= SEG3_CDCD) {
@@ -344,49 +399,56 @@ export class V29Rx {
     }
   }
 
-  private data(zr: number, zi: number): void {
-    // Nearest point of the rate's set.
+  private data(): void {
+    const zr = this.fe.re;
+    const zi = this.fe.im;
+    // Nearest point of the rate's set, from the decision grid.
+    let gx = ((zr + GRID_HALF) * GRID_SCALE) | 0;
+    let gy = ((zi + GRID_HALF) * GRID_SCALE) | 0;
+    gx = gx < 0 ? 0 : gx >= GRID_N ? GRID_N - 1 : gx;
+    gy = gy < 0 ? 0 : gy >= GRID_N ? GRID_N - 1 : gy;
+    const best = this.grid[gx * GRID_N + gy]!;
+    const dr = P_RE[best]!;
+    const di = P_IM[best]!;
     const r = this.rate;
-    const pts = r.points;
-    let best = 0;
-    let bestD = Infinity;
-    for (let k = 0; k < pts.length; k++) {
-      const p = pts[k]!;
-      const d = (zr - POINT_RE[p]!) ** 2 + (zi - POINT_IM[p]!) ** 2;
-      if (d < bestD) {
-        bestD = d;
-        best = p;
-      }
-    }
     const phase = best & 7;
     const step = (phase - this.constellationState) & 7;
     this.constellationState = phase;
     if (r.bitsPerSymbol === 4) this.bit(best >> 3);
     if (r.bitsPerSymbol === 2) {
-      const b = BITS_FOR_STEP_2BIT[step >> 1]!;
+      const b = STEP2[step >> 1]!;
       this.bit(b >> 1);
       this.bit(b & 1);
     } else {
-      const b = BITS_FOR_STEP_3BIT[step]!;
+      const b = STEP3[step]!;
       this.bit(b >> 2);
       this.bit((b >> 1) & 1);
       this.bit(b & 1);
     }
-    this.fe.adapt(POINT_RE[best]!, POINT_IM[best]!, MU_DATA);
-    if (this.state === State.Test) {
-      this.errSum += bestD;
-      if (++this.count >= SEG4_ONES) {
-        this.trainingError = (this.errSum / SEG4_ONES) * this.errorScale;
-        if (this.trainingError > TRAIN_ERROR_LIMIT) {
-          this.fail();
-          return;
-        }
-        this.state = State.Data;
-        this.fe.pll.setGains(0.05, 0.3);
-        this.fe.setTimingGains(0.005);
-        this.fe.det.setRelativeOff(6);
-        this.onStatus?.('trained');
+    if (this.state === State.Data) {
+      if (++this.eqSkip >= EQ_DATA_EVERY) {
+        this.eqSkip = 0;
+        this.fe.adaptToPoint(P_RE, P_IM, best, MU_DATA);
+      } else {
+        this.fe.trackPoint(P_RE, P_IM, best);
       }
+      return;
+    }
+    // Segment 4: keep training, and judge it.
+    this.fe.adaptToPoint(P_RE, P_IM, best, MU_TRAIN);
+    this.errSum += (zr - dr) * (zr - dr) + (zi - di) * (zi - di);
+    if (++this.count >= SEG4_ONES) {
+      this.trainingError = (this.errSum / SEG4_ONES) * this.errorScale;
+      if (this.trainingError > TRAIN_ERROR_LIMIT) {
+        this.fail();
+        return;
+      }
+      this.state = State.Data;
+      this.eqSkip = 0;
+      this.fe.pll.setGains(0.05, 0.3);
+      this.fe.setTimingGains(0.005);
+      this.fe.det.setRelativeOff(6);
+      this.onStatus?.('trained');
     }
   }
 

@@ -9,8 +9,7 @@
 //   tx.restart(7200);       // a new burst (training and data) at another rate
 import { checkFunction, checkNumber, checkOneOf } from '../errors.js';
 import { dbm0ToMeanSquare } from '../power/levels.js';
-import { Nco } from '../common/nco.js';
-import { PolyphaseInterpolator } from '../common/polyphase.js';
+import { PassbandModulator } from '../common/modulator.js';
 import { Scrambler, V29_SCRAMBLER } from '../common/scrambler.js';
 import { Lfsr7 } from '../common/training.js';
 import { END_OF_DATA, type GetBit, type TxStatusHandler } from '../common/types.js';
@@ -32,6 +31,14 @@ import {
   type V29BitRate,
   type V29RateInfo,
 } from './constellation.js';
+
+// Module-local copies of imported tables used per symbol (an imported binding may cost a call per
+// access under some module loaders).
+const STEP3 = PHASE_STEP_3BIT;
+const STEP2 = PHASE_STEP_2BIT;
+const EOD = END_OF_DATA;
+/** Alphabet index of the zero point. */
+const SILENCE = 16;
 
 export interface V29TxOptions {
   /** 9600, 7200 or 4800. */
@@ -64,8 +71,16 @@ export class V29Tx {
   levelDbm0: number;
   private readonly getBit: GetBit;
   private readonly onStatus: TxStatusHandler | undefined;
-  private readonly shaper = new PolyphaseInterpolator({ phases: 10, step: 3, spanSymbols: TX_SPAN, beta: TX_BETA });
-  private readonly nco = new Nco({ frequencyHz: CARRIER_HZ });
+  /** The 16 points, then silence (index 16). */
+  private readonly shaper = new PassbandModulator({
+    phases: 10,
+    step: 3,
+    spanSymbols: TX_SPAN,
+    beta: TX_BETA,
+    carrierHz: CARRIER_HZ,
+    pointsRe: [...POINT_RE, 0],
+    pointsIm: [...POINT_IM, 0],
+  });
   private readonly scrambler = new Scrambler(V29_SCRAMBLER);
   private readonly lfsr = new Lfsr7(SEG3_SEED);
   private rate: V29RateInfo;
@@ -79,8 +94,8 @@ export class V29Tx {
   private seg4 = 0;
   /** Absolute phase (eighths) of the last data symbol. */
   private state = 0;
-  private symRe = 0;
-  private symIm = 0;
+  /** The symbol being sent (index into the modulator's alphabet). */
+  private sym = 0;
 
   constructor(opts: V29TxOptions) {
     this.bitRate = checkOneOf('V29Tx', 'bitRate', opts?.bitRate, V29_BIT_RATES);
@@ -99,7 +114,6 @@ export class V29Tx {
     this.rate = V29_RATES[this.bitRate];
     this.setLevel(this.levelDbm0);
     this.shaper.restart();
-    this.nco.restart();
     this.scrambler.restart(0);
     this.lfsr.restart();
     this.phase = Phase.Training;
@@ -121,38 +135,30 @@ export class V29Tx {
 
   /** Fills `out` with samples; returns how many (fewer than out.length once finished). */
   tx(out: Int16Array): number {
-    const shaper = this.shaper;
-    const nco = this.nco;
-    const gain = this.gain;
     if (this.phase === Phase.Done) return 0;
-    for (let i = 0; i < out.length; i++) {
-      if (shaper.step()) {
-        if ((this.phase as Phase) === Phase.Done) return i; // nextSymbol() may have ended it
-        this.nextSymbol();
-        shaper.push(this.symRe, this.symIm);
-      }
-      shaper.filter();
-      const v = (shaper.re * nco.cos() - shaper.im * nco.sin()) * gain;
-      nco.advance();
-      out[i] = v > 32767 ? 32767 : v < -32768 ? -32768 : Math.round(v);
-    }
-    return out.length;
+    return this.shaper.modulate(out, 0, this.gain, this);
   }
+
 
   /** Whether the burst has ended (tx() returns 0). */
   get finished(): boolean {
     return this.phase === Phase.Done;
   }
 
-  private nextSymbol(): void {
+  /** IndexedSymbolSource: the next symbol's point index; −1 once the burst is over. */
+  nextSymbol(): number {
+    if (this.advance()) return this.sym;
+    return -1;
+  }
+
+  private advance(): boolean {
     switch (this.phase) {
       case Phase.Training: {
         const k = this.count++;
         if (k < this.seg1) {
           this.set(0); // talker echo protection: unmodulated carrier
         } else if (k < this.seg2) {
-          this.symRe = 0;
-          this.symIm = 0;
+          this.sym = SILENCE;
         } else if (k < this.seg3) {
           // B first, so the last ABAB symbol before segment 3 is A (as spandsp sends it).
           this.set((k - this.seg2) & 1 ? this.rate.a : this.rate.b);
@@ -165,36 +171,33 @@ export class V29Tx {
             this.onStatus?.('trainingComplete');
           }
         }
-        return;
+        return true;
       }
       case Phase.Data:
         this.dataSymbol(-1);
-        return;
+        return true;
       case Phase.Shutdown:
         this.dataSymbol(1);
         if (++this.count >= SHUTDOWN_ONES) {
           this.phase = Phase.Flush;
           this.count = 0;
         }
-        return;
+        return true;
       case Phase.Flush:
         // Zeros while the pulse-shaping filter empties.
-        this.symRe = 0;
-        this.symIm = 0;
+        this.sym = SILENCE;
         if (++this.count >= TX_SPAN) {
           this.phase = Phase.Done;
           this.onStatus?.('shutdownComplete');
         }
-        return;
+        return true;
       default:
-        this.symRe = 0;
-        this.symIm = 0;
+        return false;
     }
   }
 
   private set(point: number): void {
-    this.symRe = POINT_RE[point]!;
-    this.symIm = POINT_IM[point]!;
+    this.sym = point;
   }
 
   /** One data symbol; `fixed` ≥ 0 sends that bit in place of the data (training, shutdown). */
@@ -205,11 +208,11 @@ export class V29Tx {
     let step: number;
     if (bits === 2) {
       const b1 = this.nextBit(fixed);
-      step = PHASE_STEP_2BIT[(b1 << 1) | this.nextBit(fixed)]!;
+      step = STEP2[(b1 << 1) | this.nextBit(fixed)]!;
     } else {
       const b1 = this.nextBit(fixed);
       const b2 = this.nextBit(fixed);
-      step = PHASE_STEP_3BIT[(b1 << 2) | (b2 << 1) | this.nextBit(fixed)]!;
+      step = STEP3[(b1 << 2) | (b2 << 1) | this.nextBit(fixed)]!;
     }
     this.state = (this.state + step) & 7;
     this.set(amp | this.state);
@@ -219,7 +222,7 @@ export class V29Tx {
     let bit = fixed;
     if (bit < 0) {
       bit = this.phase === Phase.Data ? this.getBit() : 1;
-      if (bit === END_OF_DATA) {
+      if (bit === EOD) {
         this.phase = Phase.Shutdown;
         this.count = 0;
         this.onStatus?.('endOfData');

