@@ -1,9 +1,11 @@
 // "Nothing allocated per sample", checked loosely: run each block over 10 s of audio in 20 ms
-// buffers, four times, and look at heap growth in the rounds after the first (which still sees the
-// JIT compile: code counts as heap). A block that allocated even 8 bytes a sample would grow the
-// heap by 640 KB a round; we allow 64 KB (the loop and the measurement themselves cost ≈ 20 KB).
-// The garbage collector is reached through V8 flags so each round starts from a clean heap (and
-// none is likely during it: new space is megabytes).
+// buffers, eight times, and look at heap growth per round. Until V8 has optimized a function the
+// interpreter boxes every floating-point result (a heap allocation), so the first rounds grow the
+// heap whatever the code does — more so for per-block code (detectors) that gets hot slowly; the
+// test asks that once optimized, some round stays under 64 KB. A block that allocated even 8 bytes
+// a sample in optimized code would grow the heap by 640 KB every round (the loop and the
+// measurement themselves cost ≈ 20 KB). The garbage collector is reached through V8 flags so each
+// round starts from a clean heap (and none is likely during it: new space is megabytes).
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
@@ -60,13 +62,13 @@ describe.each(CASES)('$name', ({ make }) => {
     const step = make();
     const views = Array.from({ length: audio.length / BLOCK }, (_, k) => audio.subarray(k * BLOCK, (k + 1) * BLOCK));
     const growth: number[] = [];
-    for (let round = 0; round < 4; round++) {
+    for (let round = 0; round < 8; round++) {
       gc();
       const before = process.memoryUsage().heapUsed;
       for (const v of views) step(v, scratch, codes);
       growth.push(process.memoryUsage().heapUsed - before);
     }
-    // Round 0 still sees the JIT at work (code objects count as heap); the rest must be flat.
-    expect(Math.min(...growth.slice(1))).toBeLessThan(64 * 1024);
+    // The first rounds still see the JIT at work (code objects and boxed numbers count as heap).
+    expect(Math.min(...growth.slice(2))).toBeLessThan(64 * 1024);
   });
 });

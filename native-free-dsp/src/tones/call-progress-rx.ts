@@ -30,12 +30,10 @@ export interface CallProgressRxOptions {
 const BLOCK = 200; // 25 ms: 40 Hz bins, so 440 and 480 Hz fall in each other's nulls
 const BLOCK_MS = 25;
 const FREQS = [350, 440, 480, 620];
-/** Tone pairs, as indices into FREQS. */
-const PAIRS = [
-  [0, 1], // dial
-  [1, 2], // ringback
-  [2, 3], // busy / reorder
-] as const;
+/** Tone pairs, as indices into FREQS: dial (350 + 440), ringback (440 + 480), busy / reorder (480 + 620). */
+const PAIR_A = [0, 1, 2] as const;
+const PAIR_B = [1, 2, 3] as const;
+const PAIRS = PAIR_A.length;
 /** Blocks a tone may drop out for without ending (noise), and blocks of silence that end it. */
 const MAX_DROPOUT = 1;
 
@@ -76,7 +74,7 @@ export class CallProgressRx {
   readonly minPurity: number;
   private readonly onEvent: (ev: CallProgressEvent) => void;
   private readonly bank = new GoertzelBank(FREQS, BLOCK);
-  private readonly tracks = PAIRS.map(() => new PairTrack());
+  private readonly tracks = Array.from({ length: PAIRS }, () => new PairTrack());
   private readonly minPower: number;
   private readonly maxTwist: number;
   private samples = 0;
@@ -110,10 +108,9 @@ export class CallProgressRx {
   private onBlock(): void {
     const p = this.bank.power;
     const total = this.bank.totalPower;
-    for (let k = 0; k < PAIRS.length; k++) {
-      const [a, b] = PAIRS[k]!;
-      const pa = p[a]!;
-      const pb = p[b]!;
+    for (let k = 0; k < PAIRS; k++) {
+      const pa = p[PAIR_A[k]!]!;
+      const pb = p[PAIR_B[k]!]!;
       const present =
         pa >= this.minPower && pb >= this.minPower && pa <= pb * this.maxTwist && pb <= pa * this.maxTwist && pa + pb >= this.minPurity * total;
       this.step(k, present);

@@ -184,7 +184,7 @@ export class FaxToneRx {
       re += a * Math.cos(w);
       im += a * Math.sin(w);
     }
-    return mean > 0 ? (2 * Math.hypot(re, im)) / (AM_BLOCKS * mean) : 0;
+    return mean > 0 ? (2 * Math.sqrt(re * re + im * im)) / (AM_BLOCKS * mean) : 0;
   }
 
   private resetPhase(): void {
@@ -201,9 +201,9 @@ export class FaxToneRx {
   private phase(present: boolean): void {
     const xr = this.bank.re[1]!;
     const xi = this.bank.im[1]!;
-    const mag = Math.hypot(xr, xi);
+    const mag = Math.sqrt(xr * xr + xi * xi);
     // Rotation from the previous block, learnt only from pairs that did not just reverse.
-    const m1 = Math.hypot(this.x1r, this.x1i);
+    const m1 = Math.sqrt(this.x1r * this.x1r + this.x1i * this.x1i);
     if (present && m1 > 0 && mag > 0) {
       const rr = (xr * this.x1r + xi * this.x1i) / (mag * m1);
       const ri = (xi * this.x1r - xr * this.x1i) / (mag * m1);
@@ -213,12 +213,12 @@ export class FaxToneRx {
       } else if (rr * this.rotR + ri * this.rotI > 0.5) {
         const r = this.rotR + 0.25 * (rr - this.rotR);
         const i = this.rotI + 0.25 * (ri - this.rotI);
-        const h = Math.hypot(r, i);
+        const h = Math.sqrt(r * r + i * i);
         this.rotR = r / h;
         this.rotI = i / h;
       }
     }
-    const m2 = Math.hypot(this.x2r, this.x2i);
+    const m2 = Math.sqrt(this.x2r * this.x2r + this.x2i * this.x2i);
     if (this.holdoff > 0) this.holdoff--;
     else if (present && m2 > 0 && mag > 0.5 * m2 && (this.rotR !== 0 || this.rotI !== 0) && this.ced.reported) {
       // q = X[n]·conj(X[n−2]) against rot²
