@@ -74,6 +74,8 @@ export class DemodFrontEnd {
   private readonly bb: Complex = complexHolder();
   private readonly x: Complex = complexHolder();
   private half = 0;
+  /** Samples the oscillator is behind (it is advanced in halfBaud, not per sample). */
+  private ncoLag = 0;
   private savedFrequency = 0;
   private savedGain = 0;
 
@@ -140,6 +142,7 @@ export class DemodFrontEnd {
     this.pll.restart();
     this.pll.setGains(0, 0);
     this.half = 0;
+    this.ncoLag = 0;
     this.re = this.im = 0;
   }
 
@@ -148,16 +151,26 @@ export class DemodFrontEnd {
     let flags = 0;
     const ev = this.det.push(x);
     if (ev !== 0) flags = ev === UP ? FE_CARRIER_UP : ev === DOWN ? FE_CARRIER_DOWN : 0;
-    if (!this.active) this.dec.feed(x);
-    else if (this.dec.push(x) && this.halfBaud()) flags |= FE_SYMBOL;
-    this.nco.advance();
+    if (!this.active) {
+      this.dec.feed(x);
+    } else {
+      if (this.dec.push(x) && this.halfBaud()) flags |= FE_SYMBOL;
+      // The oscillator is brought up to date only when an output needs it (halfBaud).
+      this.ncoLag++;
+    }
     return flags;
   }
 
   /** A T/2 output of the decimator is ready: to baseband, AGC, equalizer, timing; true on a symbol. */
   private halfBaud(): boolean {
-    // To baseband with the local carrier's phase at this sample.
-    const i = ((this.nco.phase * N + 0.5) | 0) & MASK;
+    // The local carrier's phase at this sample: catch the oscillator up.
+    const nco = this.nco;
+    let ph = nco.phase + this.ncoLag * nco.increment;
+    if (ph >= 1 || ph < 0) ph -= Math.floor(ph);
+    nco.phase = ph;
+    this.ncoLag = 0;
+    // To baseband.
+    const i = ((ph * N + 0.5) | 0) & MASK;
     const c = COS[i]!;
     const s = COS[(i - Q) & MASK]!;
     const dec = this.dec;

@@ -86,10 +86,13 @@ const CHECK_SYMBOLS = 48;
 const TRAIN_ERROR_LIMIT = 0.5;
 const MU_TRAIN_FAST = 0.4;
 const MU_TRAIN = 0.1;
+/** The end of a long training, and segment 5: small steps leave the equalizer less noisy for data. */
+const MU_TRAIN_FINE = 0.03;
+const FINE_AFTER = 600;
 const MU_SHORT = 0.05;
-const MU_DATA = 0.04;
+const MU_DATA = 0.015;
 /** On data the equalizer adapts every this many symbols. */
-const EQ_DATA_EVERY = 4;
+const EQ_DATA_EVERY = 8;
 
 const enum State {
   Idle,
@@ -307,7 +310,8 @@ export class V27terRx {
     const n = ++this.count;
     if (this.shortTrain) this.fe.adaptToPoint(P_RE, P_IM, this.refState, MU_SHORT);
     else if (n < 100) this.fe.adaptToPoint(P_RE, P_IM, this.refState, MU_TRAIN_FAST);
-    else this.fe.adaptToPoint(P_RE, P_IM, this.refState, MU_TRAIN);
+    else if (n < FINE_AFTER) this.fe.adaptToPoint(P_RE, P_IM, this.refState, MU_TRAIN);
+    else this.fe.adaptToPoint(P_RE, P_IM, this.refState, MU_TRAIN_FINE);
     if (n === 300) this.fe.pll.setGains(0.05, 0.5);
     if (n > this.seg4 - CHECK_SYMBOLS) this.errSum += (zr - dr) ** 2 + (zi - di) ** 2;
     if (n >= this.seg4) {
@@ -349,7 +353,7 @@ export class V27terRx {
       return;
     }
     // Segment 5: keep training, and judge it with the end of segment 4.
-    this.fe.adaptToPoint(P_RE, P_IM, s, MU_TRAIN);
+    this.fe.adaptToPoint(P_RE, P_IM, s, MU_TRAIN_FINE);
     this.errSum += (zr - dr) * (zr - dr) + (zi - di) * (zi - di);
     if (++this.count >= SEG5_ONES) {
       const err = this.errSum / (CHECK_SYMBOLS + SEG5_ONES);

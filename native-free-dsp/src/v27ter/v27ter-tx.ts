@@ -55,7 +55,7 @@ export interface V27terTxOptions {
 }
 
 const TX_BETA = 0.5;
-const TX_SPAN = 8;
+const TX_SPAN = 6;
 
 const enum Phase {
   Training,

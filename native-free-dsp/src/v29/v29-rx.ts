@@ -102,9 +102,12 @@ const TRAIN_ERROR_LIMIT = 0.5;
 /** Equalizer steps. */
 const MU_TRAIN_FAST = 0.4;
 const MU_TRAIN = 0.1;
-const MU_DATA = 0.04;
+/** The end of segment 3, and segment 4: small steps leave the equalizer less noisy for data. */
+const MU_TRAIN_FINE = 0.03;
+const FINE_AFTER = 250;
+const MU_DATA = 0.015;
 /** On data the equalizer adapts every this many symbols (the line drifts slowly). */
-const EQ_DATA_EVERY = 4;
+const EQ_DATA_EVERY = 8;
 /** A parked receiver (failed training, carrier still on) starts looking again after this. */
 const PARK_SYMBOLS = 2 * BAUD_RATE;
 
@@ -381,7 +384,8 @@ export class V29Rx {
     const dr = P_RE[p]!;
     const di = P_IM[p]!;
     if (this.count < 100) this.fe.adaptToPoint(P_RE, P_IM, p, MU_TRAIN_FAST);
-    else this.fe.adaptToPoint(P_RE, P_IM, p, MU_TRAIN);
+    else if (this.count < FINE_AFTER) this.fe.adaptToPoint(P_RE, P_IM, p, MU_TRAIN);
+    else this.fe.adaptToPoint(P_RE, P_IM, p, MU_TRAIN_FINE);
     const n = ++this.count;
     if (n > SEG3_CDCD - CHECK_SYMBOLS) this.errSum += (zr - dr) ** 2 + (zi - di) ** 2;
     if (n >= SEG3_CDCD) {
@@ -435,7 +439,7 @@ export class V29Rx {
       return;
     }
     // Segment 4: keep training, and judge it.
-    this.fe.adaptToPoint(P_RE, P_IM, best, MU_TRAIN);
+    this.fe.adaptToPoint(P_RE, P_IM, best, MU_TRAIN_FINE);
     this.errSum += (zr - dr) * (zr - dr) + (zi - di) * (zi - di);
     if (++this.count >= SEG4_ONES) {
       this.trainingError = (this.errSum / SEG4_ONES) * this.errorScale;

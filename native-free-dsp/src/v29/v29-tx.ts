@@ -55,7 +55,7 @@ export interface V29TxOptions {
 
 /** Pulse shaping: 25 % roll-off, 10 symbols long. */
 const TX_BETA = 0.25;
-const TX_SPAN = 10;
+const TX_SPAN = 9;
 
 const enum Phase {
   Training,
