@@ -38,8 +38,11 @@ export class CarrierRecovery {
   gain: number = 0;
   integralGainHz: number = 0;
   readonly maxError: number = 0;
-  /** Rotation applied after the equalizer, radians. */
-  phase = 0;
+  /** Rotation applied after the equalizer, cycles (kept in cycles: no division per symbol). */
+  private cycles = 0;
+  /** gain/2π and integralGainHz/sampleRate, the per-symbol factors. */
+  private gainCycles = 0;
+  private incPerError = 0;
   /** Last phase error, radians. */
   error = 0;
   /** Output of derotate(). */
@@ -58,7 +61,9 @@ export class CarrierRecovery {
     this.gain = checkNumber(B, 'gain', opts.gain, 0, 1);
     this.integralGainHz = checkNumber(B, 'integralGainHz', opts.integralGainHz, 0, 100);
     this.maxError = checkNumber(B, 'maxError', opts.maxError ?? 0.5, 1e-3, Math.PI);
+    this.setGains(this.gain, this.integralGainHz);
     this.c = 0.5; // doubles from the start (see complex.ts)
+    this.cycles = 0.5;
     this.s = 0.5;
     this.re = 0.5;
     this.im = 0.5;
@@ -75,6 +80,13 @@ export class CarrierRecovery {
   setGains(gain: number, integralGainHz: number): void {
     this.gain = gain;
     this.integralGainHz = integralGainHz;
+    this.gainCycles = gain / TWO_PI;
+    this.incPerError = integralGainHz / this.nco.sampleRate;
+  }
+
+  /** Rotation applied after the equalizer, radians. */
+  get phase(): number {
+    return this.cycles * TWO_PI;
   }
 
   /** Error output (for callers of rotateBack). */
@@ -87,7 +99,7 @@ export class CarrierRecovery {
 
   /** Sets the rotation after the equalizer, radians. */
   setPhase(rad: number): void {
-    this.phase = rad;
+    this.cycles = rad / TWO_PI;
     this.applyPhase();
   }
 
@@ -129,10 +141,9 @@ export class CarrierRecovery {
     else if (e < -this.maxError) e = -this.maxError;
     this.error = e;
     // Turn the output back by part of e; retune the oscillator by the rest.
-    this.phase += this.gain * e;
+    this.cycles += this.gainCycles * e;
     this.applyPhase();
-    const nco = this.nco;
-    nco.increment += (this.integralGainHz * e) / nco.sampleRate;
+    this.nco.increment += this.incPerError * e;
   }
 
   /** err = (er + j·ei)·e^{+j·phase}: an error on the derotated output, in the equalizer's frame. */
@@ -150,13 +161,12 @@ export class CarrierRecovery {
   }
 
   private applyPhase(): void {
-    let ph = this.phase;
-    if (ph > Math.PI || ph < -Math.PI) {
-      ph -= TWO_PI * Math.round(ph / TWO_PI);
-      this.phase = ph;
+    let cyc = this.cycles;
+    if (cyc > 0.5 || cyc < -0.5) {
+      cyc -= Math.round(cyc);
+      this.cycles = cyc;
     }
-    let cyc = ph / TWO_PI;
-    if (cyc < 0) cyc += 1;
+    // (x | 0) & MASK is x mod N for negative x too.
     const i = ((cyc * N + 0.5) | 0) & MASK;
     this.c = COS[i]!;
     this.s = COS[(i - Q) & MASK]!;

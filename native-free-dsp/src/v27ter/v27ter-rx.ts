@@ -76,7 +76,7 @@ export interface V27terRxOptions {
 }
 
 const RX_BETA = 0.5;
-const RX_SPAN = 5.5;
+const RX_SPAN = 5;
 const EQ_TAPS = 33;
 /** Reversals in a row before segment 3 is believed (long, short training). */
 const REVERSAL_RUN_LONG = 10;

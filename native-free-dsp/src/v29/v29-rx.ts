@@ -86,7 +86,7 @@ export interface V29RxOptions {
 }
 
 const RX_BETA = 0.5;
-const RX_SPAN = 8;
+const RX_SPAN = 7.5;
 const EQ_TAPS = 33;
 /** Symbols of alternation before ABAB is believed. */
 const ABAB_RUN = 16;
