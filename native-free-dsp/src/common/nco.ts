@@ -6,6 +6,8 @@
 //   const nco = new Nco({ frequencyHz: 1700 });       // sampleRate defaults to 8000
 //   for (...) { x = re * nco.cos() - im * nco.sin(); nco.advance(); }
 //   nco.adjustPhase(cycles); nco.adjustFrequency(hz); nco.frequencyHz
+// The table itself (COS_TABLE, TABLE_SIZE, TABLE_MASK, QUARTER) is exported for blocks that index
+// it on their hot path (DemodFrontEnd, CarrierRecovery); tableCos/tableSin for set-up code.
 import { checkNumber } from '../errors.js';
 import { SAMPLE_RATE } from './types.js';
 

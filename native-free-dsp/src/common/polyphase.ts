@@ -17,7 +17,7 @@
 // `phases` coefficient sets per input sample. Per input sample:
 //     if (dec.push(x)) { ... dec.re, dec.im ... }
 //   feed(x) only stores a sample (idle receivers keep the history warm); resync() restarts the
-//   output instants from now.
+//   output instants from now; adjust(samples) — or adding to `countdown` — moves them.
 //   Output noise: white input noise of variance σ² gives complex output noise of variance σ².
 //
 // Coefficients are computed on first use for each parameter set and shared by every instance.

@@ -107,6 +107,7 @@ const enum State {
 export class V27terRx {
   bitRate: V27terBitRate;
   shortTrain = false;
+  /** The bits delivered since the last training: T.30's TCF check reads it at carrier down. */
   readonly tcf = new TcfMeter();
   /** Mean squared error at the last training check, relative to (d_min/2)². */
   trainingError = 0;
@@ -368,6 +369,7 @@ export class V27terRx {
       this.fe.setTimingGains(0.005);
       this.fe.det.setRelativeOff(6);
       this.fe.saveTraining();
+      this.tcf.restart(); // from here it counts this burst's data
       this.onStatus?.('trained');
     }
   }

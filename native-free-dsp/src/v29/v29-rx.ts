@@ -6,7 +6,7 @@
 //   const rx = new V29Rx({ bitRate: 9600, putBit, onStatus });
 //   rx.rx(samples);            // any block length
 //   rx.restart(7200);          // expect a new burst at another rate
-//   rx.tcf                     // every delivered bit is counted here (T.30 TCF check)
+//   rx.tcf                     // the bits since training: longest zero run (T.30 TCF check)
 // Status: carrierUp → trainingInProgress → trained | trainingFailed → carrierDown.
 import { checkFunction, checkNumber, checkOneOf } from '../errors.js';
 import { DemodFrontEnd, FE_CARRIER_DOWN, FE_CARRIER_UP, FE_SYMBOL } from '../common/demod-front-end.js';
@@ -124,7 +124,7 @@ const enum State {
 
 export class V29Rx {
   bitRate: V29BitRate;
-  /** Counts every delivered bit (restart it when the TCF starts). */
+  /** The bits delivered since the last training: T.30's TCF check reads it at carrier down. */
   readonly tcf = new TcfMeter();
   /** Mean squared error at the last training check, relative to (d_min/2)². */
   trainingError = 0;
@@ -452,6 +452,7 @@ export class V29Rx {
       this.fe.pll.setGains(0.05, 0.3);
       this.fe.setTimingGains(0.005);
       this.fe.det.setRelativeOff(6);
+      this.tcf.restart(); // from here it counts this burst's data
       this.onStatus?.('trained');
     }
   }
