@@ -76,7 +76,8 @@ export interface V27terRxOptions {
 }
 
 const RX_BETA = 0.5;
-const RX_SPAN = 5;
+/** Receive filter length, symbols: 25 taps at 1600 baud, 27 at 1200. */
+const RX_SPAN: Record<V27terBitRate, number> = { 4800: 5, 2400: 4 };
 const EQ_TAPS = 33;
 /** Reversals in a row before segment 3 is believed (long, short training). */
 const REVERSAL_RUN_LONG = 10;
@@ -142,7 +143,7 @@ export class V27terRx {
         symbolRate: V27TER_RATES[r].baud,
         carrierHz: CARRIER_HZ,
         beta: RX_BETA,
-        spanSymbols: RX_SPAN,
+        spanSymbols: RX_SPAN[r],
         eqTaps: EQ_TAPS,
         eqGain: Math.SQRT2,
         carrierOnDbm0: on,
