@@ -112,8 +112,8 @@ export class V27terRx {
   readonly tcf = new TcfMeter();
   /** Mean squared error at the last training check, relative to (d_min/2)². */
   trainingError = 0;
-  private readonly putBit: PutBit;
-  private readonly onStatus: RxStatusHandler | undefined;
+  private putBit: PutBit;
+  private onStatus: RxStatusHandler | undefined;
   private readonly fronts: Record<V27terBitRate, DemodFrontEnd>;
   private fe: DemodFrontEnd;
   private rate: V27terRateInfo;
@@ -173,6 +173,16 @@ export class V27terRx {
 
   get signalLevelDbm0(): number {
     return this.fe.det.levelDbm0;
+  }
+
+  /** Delivers the data bits to `putBit` from now on. */
+  setPutBit(putBit: PutBit): void {
+    this.putBit = checkFunction<PutBit>('V27terRx', 'putBit', putBit);
+  }
+
+  /** Sends the status events to `onStatus` from now on (undefined: nowhere). */
+  setStatusHandler(onStatus: RxStatusHandler | undefined): void {
+    this.onStatus = onStatus === undefined ? undefined : checkFunction<RxStatusHandler>('V27terRx', 'onStatus', onStatus);
   }
 
   get trained(): boolean {

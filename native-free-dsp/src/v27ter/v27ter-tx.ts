@@ -70,8 +70,8 @@ export class V27terTx {
   tep: boolean;
   shortTrain: boolean;
   levelDbm0: number;
-  private readonly getBit: GetBit;
-  private readonly onStatus: TxStatusHandler | undefined;
+  private getBit: GetBit;
+  private onStatus: TxStatusHandler | undefined;
   private readonly shapers: Record<V27terBitRate, PassbandModulator>;
   private shaper: PassbandModulator;
   private readonly scrambler = new Scrambler(V27TER_SCRAMBLER);
@@ -135,8 +135,19 @@ export class V27terTx {
     this.gain = Math.sqrt((2 * dbm0ToMeanSquare(this.levelDbm0)) / (2 * this.shaper.powerGain));
   }
 
-  get finished(): boolean {
+  /** True once the shutdown sequence has been sent; tx() then returns 0. */
+  get done(): boolean {
     return this.phase === Phase.Done;
+  }
+
+  /** Takes the data bits from `getBit` from now on. */
+  setGetBit(getBit: GetBit): void {
+    this.getBit = checkFunction<GetBit>('V27terTx', 'getBit', getBit);
+  }
+
+  /** Sends the status events to `onStatus` from now on (undefined: nowhere). */
+  setStatusHandler(onStatus: TxStatusHandler | undefined): void {
+    this.onStatus = onStatus === undefined ? undefined : checkFunction<TxStatusHandler>('V27terTx', 'onStatus', onStatus);
   }
 
   tx(out: Int16Array): number {

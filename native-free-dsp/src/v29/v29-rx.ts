@@ -128,8 +128,8 @@ export class V29Rx {
   readonly tcf = new TcfMeter();
   /** Mean squared error at the last training check, relative to (d_min/2)². */
   trainingError = 0;
-  private readonly putBit: PutBit;
-  private readonly onStatus: RxStatusHandler | undefined;
+  private putBit: PutBit;
+  private onStatus: RxStatusHandler | undefined;
   private readonly onDbm0: number;
   private readonly offDbm0: number;
   private readonly fronts = new Map<V29BitRate, DemodFrontEnd>();
@@ -209,6 +209,16 @@ export class V29Rx {
   }
 
   /** Whether training has succeeded and data is flowing. */
+  /** Delivers the data bits to `putBit` from now on. */
+  setPutBit(putBit: PutBit): void {
+    this.putBit = checkFunction<PutBit>('V29Rx', 'putBit', putBit);
+  }
+
+  /** Sends the status events to `onStatus` from now on (undefined: nowhere). */
+  setStatusHandler(onStatus: RxStatusHandler | undefined): void {
+    this.onStatus = onStatus === undefined ? undefined : checkFunction<RxStatusHandler>('V29Rx', 'onStatus', onStatus);
+  }
+
   get trained(): boolean {
     return this.state === State.Data;
   }

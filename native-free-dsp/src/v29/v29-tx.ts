@@ -69,8 +69,8 @@ export class V29Tx {
   bitRate: V29BitRate;
   tep: boolean;
   levelDbm0: number;
-  private readonly getBit: GetBit;
-  private readonly onStatus: TxStatusHandler | undefined;
+  private getBit: GetBit;
+  private onStatus: TxStatusHandler | undefined;
   /** The 16 points, then silence (index 16). */
   private readonly shaper = new PassbandModulator({
     phases: 10,
@@ -140,9 +140,19 @@ export class V29Tx {
   }
 
 
-  /** Whether the burst has ended (tx() returns 0). */
-  get finished(): boolean {
+  /** True once the shutdown sequence has been sent; tx() then returns 0. */
+  get done(): boolean {
     return this.phase === Phase.Done;
+  }
+
+  /** Takes the data bits from `getBit` from now on. */
+  setGetBit(getBit: GetBit): void {
+    this.getBit = checkFunction<GetBit>('V29Tx', 'getBit', getBit);
+  }
+
+  /** Sends the status events to `onStatus` from now on (undefined: nowhere). */
+  setStatusHandler(onStatus: TxStatusHandler | undefined): void {
+    this.onStatus = onStatus === undefined ? undefined : checkFunction<TxStatusHandler>('V29Tx', 'onStatus', onStatus);
   }
 
   /** IndexedSymbolSource: the next symbol's point index; −1 once the burst is over. */

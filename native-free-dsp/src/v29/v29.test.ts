@@ -173,6 +173,29 @@ describe('V.29 blocks', () => {
     expect(Math.min(...growth)).toBeLessThan(64 * 1024);
   });
 
+  it('switches bit source, bit sink and status handler between bursts (setGetBit, setPutBit, setStatusHandler)', () => {
+    const tx = new V29Tx({ bitRate: 9600, getBit: () => 0 });
+    const rx = new V29Rx({ bitRate: 9600, putBit: () => {} });
+    const got: number[] = [];
+    const events: string[] = [];
+    let n = 0;
+    tx.setGetBit(() => (n < 1000 ? (n++ * 3) % 5 & 1 : END_OF_DATA));
+    tx.setStatusHandler((s) => events.push(`tx ${s}`));
+    rx.setPutBit((b) => got.push(b));
+    rx.setStatusHandler((s) => events.push(`rx ${s}`));
+    const buf = new Int16Array(160);
+    while (!tx.done) {
+      tx.tx(buf);
+      rx.rx(buf);
+    }
+    buf.fill(0);
+    for (let i = 0; i < 20; i++) rx.rx(buf);
+    for (let i = 0; i < 1000; i++) expect(got[i]).toBe((i * 3) % 5 & 1);
+    expect(events).toEqual(expect.arrayContaining(['tx trainingComplete', 'tx endOfData', 'tx shutdownComplete', 'rx trained', 'rx carrierDown']));
+    expect(tx.tx(buf)).toBe(0);
+    expect(() => tx.setGetBit(undefined as unknown as () => number)).toThrow(/getBit/);
+  });
+
   it.each<[string, () => unknown, RegExp]>([
     ['tx bitRate', () => new V29Tx({ bitRate: 14400 as V29BitRate, getBit: () => 0 }), /bitRate/],
     ['tx getBit', () => new V29Tx({ bitRate: 9600, getBit: undefined as unknown as () => number }), /getBit/],
