@@ -7,6 +7,7 @@ import { webhookListenCommand } from './webhook-listen.js';
 import { renderCommand } from './render.js';
 import { sendCommand } from './send.js';
 import { receiveCommand } from './receive.js';
+import { decodeCommand } from './decode.js';
 
 export const USAGE = `usage: faxstack <command> [options]
 
@@ -22,6 +23,8 @@ commands:
         send a fax over T.38 (UDPTL)
   receive --listen udptl://HOST:PORT --out DIR [--ecm on|off] [--ident CSI] [--json]
         answer one T.38 fax call and write its pages as TIFF class F
+  decode CAPTURE [--format wav|raw|pcap|auto] [--pages-out OUT.tif] [--json] [--channels 1|2] [--law ulaw|alaw|s16le]
+        analyze a recorded fax call (WAV/raw audio or T.38 pcap): T.30 frames, mode, training, pages
   accounts create NAME [--data ./data] [--balance DOLLARS] [--fax-number E164] [--webhook-url URL] [--json]
         create an account and print its live and test keys (shown once)
   webhook-listen [--port 9000] [--host 127.0.0.1] [--secret SECRET]
@@ -41,6 +44,8 @@ export async function main(argv: string[]): Promise<number | void> {
       return sendCommand(rest);
     case 'receive':
       return receiveCommand(rest);
+    case 'decode':
+      return decodeCommand(rest);
     case 'webhook-listen':
       return webhookListenCommand(rest);
     case undefined:
