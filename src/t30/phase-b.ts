@@ -231,13 +231,16 @@ const F_TCF: Handler = (d, input) => {
   const rx = d.s.rx!;
   switch (input.kind) {
     case 'signal-start':
+      d.s.rx = { ...rx, imageSeen: true };
       return d.stopTimer('T2');
     case 'image-data':
       d.stopTimer('T2');
       d.s.rx = { ...rx, tcf: tcfAdd(rx.tcf, input.data) };
       return;
     case 'signal-end': {
-      if (rx.tcf.bits === 0) return;
+      // A signal that started and ended with no data is a training that failed (an audio
+      // modem could not train, or T.38 sent a training indicator and no TCF): FTT at once.
+      if (rx.tcf.bits === 0 && !rx.imageSeen) return;
       d.setRx({ kind: 'v21' });
       const rate = d.s.params!.modem.bitRate;
       if (tcfPassed(rx.tcf, rate)) {

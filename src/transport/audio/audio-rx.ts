@@ -1,0 +1,202 @@
+// The receive side of the audio front end: what T.30 listens for (set-rx) decides which
+// demodulators run on the line's audio, and what they find becomes front-end events.
+// - V.21 channel 2 + HDLC runs in every mode but 'none'; its carrier is reported only in 'v21'
+//   mode, and beside a high-speed mode only frames with a good FCS are passed on (a fast modem's
+//   signal through the V.21 filters is noise, and noise must not look like a bad command); in
+//   'v21' mode a bad frame counts only after HDLC flags were seen since the carrier came up.
+// - 'image' / 'image-hdlc': the high-speed receiver of the ModemSpec. Its training decides the
+//   carrier: 'trained' → carrier on; the end of the signal → image-end (image) and carrier off.
+//   A training that fails still reports a signal that started and ended with no data, so T.30
+//   answers a failed TCF with FTT at once rather than on T2.
+// - The fax tones (CNG, CED) are reported in 'v21' and 'none' modes.
+import { FaxToneRx, HdlcRx, V21Rx, type FaxToneEvent, type HdlcFrame, type ModemRxStatus } from '../../../native-free-dsp/index.js';
+import type { FrontEndEvent, ModemSpec, RxMode } from '../../t30/index.js';
+import { RxBank, type FastRx } from './modems.js';
+
+/** Longest ECM or V.21 frame accepted (octets without FCS). */
+const MAX_FRAME = 2048;
+/** Image data is handed over in chunks of at most this many bytes. */
+const CHUNK = 4096;
+
+export interface AudioRxStats {
+  v21Frames: number;
+  v21BadFrames: number;
+  fastFrames: number;
+  fastBadFrames: number;
+  imageBytes: number;
+  trainings: number;
+  trainingFailures: number;
+}
+
+export class AudioRx {
+  readonly stats: AudioRxStats = { v21Frames: 0, v21BadFrames: 0, fastFrames: 0, fastBadFrames: 0, imageBytes: 0, trainings: 0, trainingFailures: 0 };
+  mode: RxMode = { kind: 'none' };
+  private readonly v21: V21Rx;
+  private readonly v21Hdlc: HdlcRx;
+  private readonly fastHdlc: HdlcRx;
+  private readonly tones: FaxToneRx;
+  private readonly bank: RxBank;
+  private fast: FastRx | undefined;
+  /** The fast receiver's signal: 0 none, 1 training, 2 trained (carrier reported), 3 failed (carrier reported). */
+  private fastState = 0;
+  private restartFast = false;
+  private v21Carrier = false;
+  /** HDLC flags seen since the V.21 carrier came up: only then is a bad frame a frame. */
+  private v21Framed = false;
+  // Image bytes being assembled, MSB first.
+  private readonly image = new Uint8Array(CHUNK);
+  private imageLen = 0;
+  private acc = 0;
+  private accBits = 0;
+
+  constructor(private readonly emit: (event: FrontEndEvent) => void) {
+    this.v21Hdlc = new HdlcRx({
+      onFrame: (f) => this.v21Frame(f),
+      maxFrameBytes: MAX_FRAME,
+      onStatus: (e) => {
+        if (e.kind === 'framing-ok') this.v21Framed = true;
+      },
+    });
+    this.v21 = new V21Rx({ putBit: this.v21Hdlc.putBit, onStatus: (s) => this.v21Status(s as "carrierUp" | "carrierDown") });
+    this.fastHdlc = new HdlcRx({ onFrame: (f) => this.fastFrame(f), maxFrameBytes: MAX_FRAME });
+    this.tones = new FaxToneRx({ onEvent: (e) => this.tone(e) });
+    this.bank = new RxBank(
+      (bit) => this.fastBit(bit),
+      (s) => this.fastStatus(s),
+    );
+  }
+
+  /**
+   * Listens for `mode` from now on. Nothing is reported from here (events never come from inside
+   * a command): a V.21 carrier already up when 'v21' listening starts is reported with the next
+   * block; one up when it stops is simply no longer reported.
+   */
+  setMode(mode: RxMode): void {
+    const was = this.mode;
+    this.mode = mode;
+    // A fast signal in progress is dropped without events: T.30 has moved on. The receiver is
+    // (re)started with the next block, never inside one of its own callbacks.
+    if (mode.kind === 'image' || mode.kind === 'image-hdlc') {
+      if (was.kind !== mode.kind || !sameModem(was.modem, mode.modem) || this.fastState === 0) this.restartFast = true;
+    } else {
+      this.restartFast = false;
+      this.fastState = 0;
+      this.fast = undefined;
+    }
+    if (mode.kind !== 'v21') this.v21Carrier = false;
+  }
+
+  /** Demodulates one block of received audio. */
+  rx(samples: Int16Array): void {
+    const mode = this.mode;
+    if (this.restartFast && (mode.kind === 'image' || mode.kind === 'image-hdlc')) {
+      this.restartFast = false;
+      this.fastHdlc.restart();
+      this.fastState = 0;
+      this.acc = this.accBits = 0;
+      this.fast = this.bank.start(mode.modem);
+    }
+    if (mode.kind === 'v21' || mode.kind === 'none') this.tones.rx(samples);
+    this.fast?.rx(samples);
+    this.flushImage();
+    // Events above may have changed what T.30 listens for.
+    const kind = this.mode.kind;
+    if (kind === 'v21' && this.v21.carrierUp && !this.v21Carrier) {
+      this.v21Carrier = true;
+      this.emit({ kind: 'carrier', on: true });
+    }
+    if (kind !== 'none') this.v21.rx(samples);
+  }
+
+  private fastStatus(s: ModemRxStatus): void {
+    switch (s) {
+      case 'trainingInProgress':
+        this.fastState = 1;
+        return;
+      case 'trained':
+        this.stats.trainings++;
+        this.fastState = 2;
+        this.emit({ kind: 'carrier', on: true });
+        return;
+      case 'trainingFailed':
+        this.stats.trainingFailures++;
+        if (this.fastState !== 2) {
+          this.fastState = 3;
+          this.emit({ kind: 'carrier', on: true });
+        }
+        return;
+      case 'carrierDown':
+        this.endFastSignal();
+        return;
+      default:
+    }
+  }
+
+  /** The high-speed signal is over: flush, image-end, carrier off. */
+  private endFastSignal(): void {
+    if (this.fastState < 2) {
+      this.fastState = 0;
+      return;
+    }
+    const wasImage = this.mode.kind === 'image';
+    this.fastState = 0;
+    this.flushImage();
+    if (wasImage) this.emit({ kind: 'image-end' });
+    this.emit({ kind: 'carrier', on: false });
+  }
+
+  private fastBit(bit: number): void {
+    if (this.fastState !== 2) return;
+    if (this.mode.kind === 'image-hdlc') {
+      this.fastHdlc.putBit(bit);
+      return;
+    }
+    this.acc = (this.acc << 1) | bit;
+    if (++this.accBits === 8) {
+      this.image[this.imageLen++] = this.acc & 0xff;
+      this.acc = this.accBits = 0;
+      if (this.imageLen === CHUNK) this.flushImage();
+    }
+  }
+
+  private flushImage(): void {
+    if (this.imageLen === 0) return;
+    const data = this.image.slice(0, this.imageLen);
+    this.imageLen = 0;
+    this.stats.imageBytes += data.length;
+    if (this.mode.kind === 'image') this.emit({ kind: 'image-data', data });
+  }
+
+  private fastFrame(f: HdlcFrame): void {
+    if (this.mode.kind !== 'image-hdlc') return;
+    if (f.crcOk) this.stats.fastFrames++;
+    else this.stats.fastBadFrames++;
+    this.emit({ kind: 'hdlc', frame: f.frame, crcOk: f.crcOk });
+  }
+
+  private v21Frame(f: HdlcFrame): void {
+    if (this.mode.kind === 'none') return;
+    if (!f.crcOk) {
+      this.stats.v21BadFrames++;
+      if (this.mode.kind !== 'v21' || !this.v21Framed) return;
+    } else this.stats.v21Frames++;
+    this.emit({ kind: 'hdlc', frame: f.frame, crcOk: f.crcOk });
+  }
+
+  private v21Status(s: 'carrierUp' | 'carrierDown'): void {
+    const up = s === 'carrierUp';
+    if (!up) this.v21Framed = false;
+    if (this.mode.kind !== 'v21' || up === this.v21Carrier) return;
+    this.v21Carrier = up;
+    this.emit({ kind: 'carrier', on: up });
+  }
+
+  private tone(e: FaxToneEvent): void {
+    if (e.kind !== 'tone-on') return;
+    this.emit({ kind: 'tone', tone: e.tone === 'CNG' ? 'cng' : 'ced' });
+  }
+}
+
+function sameModem(a: ModemSpec, b: ModemSpec): boolean {
+  return a.modulation === b.modulation && a.bitRate === b.bitRate && (a.shortTrain ?? false) === (b.shortTrain ?? false);
+}
