@@ -100,6 +100,14 @@ describe('MR-NE-02 training check', () => {
     dut.check('MR-NE-02.05', timeout('T2'), ['rx v21', 'hdlc v21 FTT']);
   });
 
+  it('answers FTT at once when the training signal ends with no data (a modem that could not train)', () => {
+    const dut = answerer();
+    toDcs(dut);
+    dut.feed(frame(dcsFrame({ modem: { modulation: 'v17', bitRate: 14400 } })));
+    dut.check('MR-NE-02.07 training heard', { kind: 'carrier', on: true }, ['stop T2']);
+    dut.check('MR-NE-02.08 it ends without data: FTT', { kind: 'carrier', on: false }, ['rx v21', 'hdlc v21 FTT']);
+  });
+
   it('half a second of zeros at 14400 is not enough', () => {
     const dut = answerer();
     toDcs(dut);
