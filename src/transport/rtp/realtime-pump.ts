@@ -1,0 +1,64 @@
+// Real-time pacing (pump.ts has the overview): one block per frame duration of the injected clock,
+// scheduled against the absolute start time so timer lateness never accumulates (block k is due at
+// start + k × frame). A late timer is caught up by processing every block due at once; after a
+// jump longer than maxCatchUpBlocks the blocks beyond are skipped rather than sent in a burst.
+// Each block takes the next audio from the jitter buffer (silence if none) and sends one frame.
+import type { Clock, TimerHandle } from '../../shared/clock.js';
+import { samplesToMs } from './audio-codec.js';
+import { checkInt, PumpBase, type RealtimePumpOptions } from './pump-base.js';
+
+export class RealtimePump extends PumpBase {
+  private readonly clock: Clock;
+  private readonly frameMs: number;
+  private readonly maxCatchUp: number;
+  private readonly startMs: number;
+  /** Index of the next block due. */
+  private k = 0;
+  private timer: TimerHandle | undefined;
+  private readonly rxBlock: Int16Array;
+
+  constructor(opts: RealtimePumpOptions) {
+    const jitterMs = checkInt(opts.jitterMs, 60, 0, 1000, 'jitterMs');
+    super(opts, jitterMs * 8);
+    this.clock = opts.clock;
+    this.frameMs = samplesToMs(this.frameSamples);
+    this.maxCatchUp = checkInt(opts.maxCatchUpBlocks, 50, 1, 100_000, 'maxCatchUpBlocks');
+    this.rxBlock = new Int16Array(this.frameSamples);
+    this.startMs = this.clock.now();
+    this.attach();
+    this.schedule();
+  }
+
+  protected received(): void {
+    // Played out on the clock's beat, not on arrival.
+  }
+
+  protected halt(): void {
+    this.clock.clearTimer(this.timer);
+    this.timer = undefined;
+  }
+
+  private schedule(): void {
+    const due = this.startMs + this.k * this.frameMs;
+    this.timer = this.clock.setTimer(Math.max(0, due - this.clock.now()), () => this.tick());
+  }
+
+  private tick(): void {
+    this.timer = undefined;
+    if (this.stopped) return;
+    // Blocks due by now: k .. floor(elapsed / frame).
+    let due = Math.floor((this.clock.now() - this.startMs) / this.frameMs) + 1 - this.k;
+    if (due > this.maxCatchUp) {
+      this.k += due - this.maxCatchUp;
+      this.stats.skippedBlocks += due - this.maxCatchUp;
+      due = this.maxCatchUp;
+    }
+    for (let i = 0; i < due && !this.stopped; i++) {
+      if (i > 0) this.stats.lateBlocks++;
+      this.buffer.read(this.rxBlock);
+      if (!this.block(this.rxBlock, true)) return;
+      this.k++;
+    }
+    if (!this.stopped) this.schedule();
+  }
+}

@@ -1,0 +1,226 @@
+// A small jitter/reorder buffer for received audio frames: RTP frames are put back in
+// sequence-number order (RFC 3550 A.1: 16-bit numbers that wrap, big jumps restart the stream),
+// duplicates and frames that come after their turn are dropped, and a lost frame is played as
+// silence. Raw PCM frames carry no sequence numbers and are taken in arrival order.
+//
+// Silence, not concealment: fax modems read repeated or interpolated audio as signal (a repeated
+// V.21 or V.17 segment is a burst of wrong bits with a plausible carrier), while a gap of silence
+// is a clean dropout that the receiver's carrier detector and the protocol's retries deal with.
+import type { AudioFrame } from './audio-codec.js';
+import { FRAME_SAMPLES, MAX_FRAME_SAMPLES } from './audio-codec.js';
+import { RtpError } from './errors.js';
+import { seqDelta } from './rtp.js';
+
+export interface ReceiveBufferOptions {
+  /** Samples held before playout starts, and again after an underrun (default 480 = 60 ms; 0: at once). */
+  targetSamples?: number;
+  /** Most frames held (default 50); a frame further ahead pushes the oldest out. */
+  maxFrames?: number;
+  /** A sequence number more than this many frames from the expected one restarts the stream (default 100). */
+  maxJumpFrames?: number;
+}
+
+export interface ReceiveBufferStats {
+  /** Frames pushed. */
+  received: number;
+  /** Frames taken out in order. */
+  played: number;
+  /** Frames never received when their turn came: silence in their place. */
+  lost: number;
+  /** Frames received twice (the second dropped). */
+  duplicates: number;
+  /** Frames received after their turn had passed (dropped). */
+  late: number;
+  /** Frames dropped because the buffer was full (the far end runs ahead of playout). */
+  overflows: number;
+  /** Restarts of the sequence: a jump of more than maxJumpFrames, or a new SSRC. */
+  resyncs: number;
+  /** Of the resyncs, those caused by a new SSRC. */
+  ssrcChanges: number;
+  /** Times playout ran dry and went back to buffering (read() only). */
+  underruns: number;
+  /** Samples of silence read() gave because nothing was ready (start and underruns, not losses). */
+  silenceSamples: number;
+}
+
+/** A frame taken out of the buffer: received audio, or silence standing for a lost frame. */
+export interface PlayoutFrame {
+  samples: Int16Array;
+  lost: boolean;
+}
+
+export class ReceiveBuffer {
+  readonly stats: ReceiveBufferStats = { received: 0, played: 0, lost: 0, duplicates: 0, late: 0, overflows: 0, resyncs: 0, ssrcChanges: 0, underruns: 0, silenceSamples: 0 };
+  private readonly target: number;
+  private readonly maxFrames: number;
+  private readonly maxJump: number;
+  /** Frames by extended (unwrapped) sequence number, all in [next, next + maxFrames). */
+  private readonly frames = new Map<number, AudioFrame>();
+  private buffered = 0;
+  /** Extended sequence number of the next frame to play; undefined before the first frame. */
+  private next: number | undefined;
+  /** RTP timestamp the next frame should carry, when known. */
+  private nextTs: number | undefined;
+  private ssrc: number | undefined;
+  /** Sequence numbers given to raw PCM frames, in arrival order. */
+  private arrival = 0;
+  private lastSamples = FRAME_SAMPLES;
+  /** Extended sequence numbers played recently, to tell a duplicate from a late frame. */
+  private readonly playedRing = new Float64Array(64).fill(-1);
+  private playing = false;
+  private cur: Int16Array | undefined;
+  private curPos = 0;
+
+  constructor(opts: ReceiveBufferOptions = {}) {
+    const int = (v: number | undefined, dflt: number, lo: number, hi: number, name: string): number => {
+      const x = v ?? dflt;
+      if (!(Number.isInteger(x) && x >= lo && x <= hi)) throw new RtpError('bad_parameter', `${name} ${x} outside ${lo}..${hi}`);
+      return x;
+    };
+    this.target = int(opts.targetSamples, 480, 0, 8000, 'targetSamples');
+    this.maxFrames = int(opts.maxFrames, 50, 1, 1000, 'maxFrames');
+    this.maxJump = int(opts.maxJumpFrames, 100, 1, 16384, 'maxJumpFrames');
+  }
+
+  /** Samples waiting in whole frames (not counting the one read() is part-way through). */
+  get bufferedSamples(): number {
+    return this.buffered;
+  }
+
+  /** Takes a received frame; duplicates, late frames and overflow are counted and dropped. */
+  push(frame: AudioFrame): void {
+    this.stats.received++;
+    if (frame.ssrc !== undefined && this.ssrc !== undefined && frame.ssrc !== this.ssrc) {
+      this.stats.ssrcChanges++;
+      this.resync();
+    }
+    this.ssrc = frame.ssrc;
+    const seq = frame.seq ?? this.arrival++ & 0xffff;
+    if (this.next === undefined) this.next = seq;
+    let delta = seqDelta(seq, this.next & 0xffff);
+    if (delta > this.maxJump || delta < -this.maxJump) {
+      this.resync();
+      this.next = seq;
+      delta = 0;
+    }
+    const ext = this.next + delta;
+    if (delta < 0) {
+      if (this.playedRing[ext & 63] === ext) this.stats.duplicates++;
+      else this.stats.late++;
+      return;
+    }
+    if (this.frames.has(ext)) {
+      this.stats.duplicates++;
+      return;
+    }
+    // No room: move playout forward past the oldest frames (the far end runs ahead of us).
+    while (ext >= this.next + this.maxFrames) {
+      const old = this.frames.get(this.next);
+      if (old) this.drop(this.next, old), this.stats.overflows++;
+      else this.stats.lost++;
+      this.next++;
+      this.nextTs = undefined;
+    }
+    this.frames.set(ext, frame);
+    this.buffered += frame.samples.length;
+    if (this.stats.played === 0 && this.stats.lost === 0) this.lastSamples = frame.samples.length;
+  }
+
+  /**
+   * The next frame in order: received audio, silence for a missing frame that later ones have
+   * overtaken, or undefined when nothing is waiting.
+   */
+  popFrame(): PlayoutFrame | undefined {
+    if (this.next === undefined || this.frames.size === 0) return undefined;
+    const f = this.frames.get(this.next);
+    if (f) {
+      this.drop(this.next, f);
+      this.playedRing[this.next & 63] = this.next;
+      this.next++;
+      this.stats.played++;
+      this.lastSamples = f.samples.length;
+      this.nextTs = f.timestamp === undefined ? undefined : (f.timestamp + f.samples.length) >>> 0;
+      return { samples: f.samples, lost: false };
+    }
+    const n = this.lostSamples();
+    this.skipNext();
+    return { samples: new Int16Array(n), lost: true };
+  }
+
+  /** Gives up the next frame as lost without playing it (its silence was played elsewhere). */
+  skipNext(): void {
+    if (this.next === undefined) return;
+    const n = this.lostSamples();
+    const f = this.frames.get(this.next);
+    if (f) this.drop(this.next, f), this.stats.late++;
+    this.next++;
+    this.stats.lost++;
+    if (this.nextTs !== undefined) this.nextTs = (this.nextTs + n) >>> 0;
+  }
+
+  /**
+   * Fills `out` with the audio due next: frames in order (split across calls as needed), silence
+   * for lost ones, and silence while buffering up to targetSamples (at the start and after the
+   * buffer ran dry). Returns the samples that came from frames received or lost.
+   */
+  read(out: Int16Array): number {
+    let i = 0;
+    while (i < out.length) {
+      if (this.cur) {
+        const n = Math.min(out.length - i, this.cur.length - this.curPos);
+        out.set(this.cur.subarray(this.curPos, this.curPos + n), i);
+        i += n;
+        this.curPos += n;
+        if (this.curPos === this.cur.length) this.cur = undefined;
+        continue;
+      }
+      if (!this.playing) {
+        if (this.frames.size === 0 || this.buffered < this.target) break;
+        this.playing = true;
+      }
+      const f = this.popFrame();
+      if (!f) {
+        this.playing = false;
+        this.stats.underruns++;
+        break;
+      }
+      this.cur = f.samples;
+      this.curPos = 0;
+    }
+    out.fill(0, i);
+    this.stats.silenceSamples += out.length - i;
+    return i;
+  }
+
+  /** Forgets every frame and the stream position (a new stream follows). */
+  resync(): void {
+    if (this.next !== undefined) this.stats.resyncs++;
+    this.frames.clear();
+    this.buffered = 0;
+    this.next = undefined;
+    this.nextTs = undefined;
+    this.playing = false;
+    this.playedRing.fill(-1);
+  }
+
+  private drop(ext: number, f: AudioFrame): void {
+    this.frames.delete(ext);
+    this.buffered -= f.samples.length;
+  }
+
+  /** Length of the missing next frame: from the timestamps around the gap when known, else as the last frame. */
+  private lostSamples(): number {
+    const next = this.next!;
+    if (this.nextTs !== undefined) {
+      for (let k = 1; k < this.maxFrames; k++) {
+        const f = this.frames.get(next + k);
+        if (!f) continue;
+        if (f.timestamp === undefined) break;
+        const n = Math.round(((f.timestamp - this.nextTs) >>> 0) / k);
+        if (n >= 1 && n <= MAX_FRAME_SAMPLES) return n;
+        break;
+      }
+    }
+    return this.lastSamples;
+  }
+}
