@@ -85,10 +85,14 @@ describe('ReceiveBuffer reordering (frames held before playout)', () => {
     expect(b.stats).toMatchObject({ lost: 1, late: 1 });
   });
 
-  it('takes raw PCM frames (no sequence numbers) in arrival order', () => {
+  it('takes raw PCM frames (no sequence numbers) in arrival order; skipNext() cannot tell lost from slow there', () => {
     const b = new ReceiveBuffer({ targetSamples: 0 });
     for (const t of [5, 3, 9]) b.push({ samples: new Int16Array(160).fill(t) });
     expect(drain(b)).toEqual([5, 3, 9]);
+    b.skipNext();
+    b.push({ samples: new Int16Array(160).fill(4) });
+    expect(drain(b)).toEqual([4]);
+    expect(b.stats).toMatchObject({ lost: 0, late: 0 });
   });
 });
 

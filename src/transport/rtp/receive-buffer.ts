@@ -62,6 +62,8 @@ export class ReceiveBuffer {
   /** RTP timestamp the next frame should carry, when known. */
   private nextTs: number | undefined;
   private ssrc: number | undefined;
+  /** The last frame pushed had a sequence number (RTP). */
+  private sequenced = false;
   /** Sequence numbers given to raw PCM frames, in arrival order. */
   private arrival = 0;
   private lastSamples = FRAME_SAMPLES;
@@ -95,6 +97,7 @@ export class ReceiveBuffer {
       this.resync();
     }
     this.ssrc = frame.ssrc;
+    this.sequenced = frame.seq !== undefined;
     const seq = frame.seq ?? this.arrival++ & 0xffff;
     if (this.next === undefined) this.next = seq;
     let delta = seqDelta(seq, this.next & 0xffff);
@@ -147,9 +150,12 @@ export class ReceiveBuffer {
     return { samples: new Int16Array(n), lost: true };
   }
 
-  /** Gives up the next frame as lost without playing it (its silence was played elsewhere). */
+  /**
+   * Gives up the next frame as lost without playing it (its silence was played elsewhere). Raw
+   * PCM frames have no numbers to tell a lost one from a slow one: there it does nothing.
+   */
   skipNext(): void {
-    if (this.next === undefined) return;
+    if (this.next === undefined || !this.sequenced) return;
     const n = this.lostSamples();
     const f = this.frames.get(this.next);
     if (f) this.drop(this.next, f), this.stats.late++;
