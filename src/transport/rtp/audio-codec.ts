@@ -123,7 +123,7 @@ export interface AudioDecoderOptions {
   codec: AudioCodecName;
   /** Payload type of RFC 4733 telephone-event, whose packets are ignored (default 101). */
   telephoneEventPayloadType?: number;
-  /** Longest frame accepted, in samples (default 480 = 60 ms; 1..8000). */
+  /** Longest frame accepted, in samples (default and most 480 = 60 ms). */
   maxFrameSamples?: number;
 }
 
@@ -160,7 +160,7 @@ export class AudioDecoder {
     this.eventPt = opts.telephoneEventPayloadType ?? PT_TELEPHONE_EVENT_DEFAULT;
     if (!(Number.isInteger(this.eventPt) && this.eventPt >= 0 && this.eventPt <= 127)) throw new RtpError('bad_parameter', `telephoneEventPayloadType ${this.eventPt} outside 0..127`);
     this.maxSamples = opts.maxFrameSamples ?? MAX_FRAME_SAMPLES;
-    if (!(Number.isInteger(this.maxSamples) && this.maxSamples >= 1 && this.maxSamples <= SAMPLE_RATE_HZ)) throw new RtpError('bad_parameter', `maxFrameSamples ${this.maxSamples} outside 1..${SAMPLE_RATE_HZ}`);
+    if (!(Number.isInteger(this.maxSamples) && this.maxSamples >= 1 && this.maxSamples <= MAX_FRAME_SAMPLES)) throw new RtpError('bad_parameter', `maxFrameSamples ${this.maxSamples} outside 1..${MAX_FRAME_SAMPLES}`);
   }
 
   decode(datagram: Uint8Array): DecodedDatagram {

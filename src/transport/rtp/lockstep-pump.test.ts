@@ -155,6 +155,25 @@ describe.each<AudioCodecName>(['pcmu', 'pcma'])('lockstep loss recovery (%s)', (
   });
 });
 
+describe('lockstep start', () => {
+  it("the caller's first frame lost (the far end not listening yet): the watchdog starts the exchange again", async () => {
+    const { caller, answerer, r1 } = await lossyRun('pcmu', 'a->b', 0, 30);
+    expect(r1.stats.stalls).toBe(1);
+    expect(answerer.blocks).toEqual(caller.tags(2, answerer.blocks.length + 1));
+    expect(caller.blocks).toEqual([0, 0, ...caller.tags(1, caller.blocks.length - 2)]);
+  });
+
+  it('does not call the port before startAudioPump() returns', async () => {
+    const link = createMemoryLink();
+    let calls = 0;
+    const p = startAudioPump({ port: { process: () => void calls++ }, transport: link.a, codec: 'pcm', mode: 'lockstep', role: 'caller', clock: new ManualClock() });
+    pumps.push(p);
+    expect(calls).toBe(0);
+    await settle();
+    expect(calls).toBe(1);
+  });
+});
+
 describe('lockstep loss recovery (pcm)', () => {
   it('a lost answer is replaced by silence (raw PCM has no sequence numbers to do more)', async () => {
     const { caller, r1 } = await lossyRun('pcm', 'b->a', 10, 40);

@@ -10,7 +10,7 @@
 // numbers: there a lost frame shifts the timelines by its length.
 import { SystemClock, type Clock, type TimerHandle } from '../../shared/clock.js';
 import { samplesToMs } from './audio-codec.js';
-import { checkInt, PumpBase, type LockstepPumpOptions, type SteppedClock } from './pump-base.js';
+import { checkInt, messageOf, PumpBase, type LockstepPumpOptions, type SteppedClock } from './pump-base.js';
 
 export class LockstepPump extends PumpBase {
   private readonly clock: SteppedClock;
@@ -29,7 +29,7 @@ export class LockstepPump extends PumpBase {
     this.watchdogClock = opts.watchdogClock ?? new SystemClock();
     this.startPending = this.caller;
     this.attach();
-    this.kick();
+    queueMicrotask(() => this.kick()); // the port is not called before startAudioPump() returns
   }
 
   protected received(): void {
@@ -59,33 +59,34 @@ export class LockstepPump extends PumpBase {
 
   /** Processes what is due, one block at a time; `busy` is cleared in the same turn as the last check. */
   private async work(): Promise<void> {
-    while (!this.stopped) {
-      let rx: Int16Array;
-      let send = true;
-      if (this.startPending) {
-        this.startPending = false;
-        rx = new Int16Array(this.frameSamples);
-      } else {
-        const f = this.buffer.popFrame();
-        if (f) {
-          this.stallPending = false; // the exchange is moving
-          rx = f.samples;
-          send = !f.lost;
-        } else if (this.stallPending) {
-          this.stallPending = false;
-          this.stats.stalls++;
-          this.buffer.skipNext(); // this block stands for the answer that did not come
-          rx = new Int16Array(this.frameSamples);
-        } else break;
+    try {
+      for (let rx = this.nextBlock(); rx && !this.stopped; rx = this.nextBlock()) {
+        if (!this.block(rx.samples, rx.send)) break;
+        if (rx.send && this.caller) this.armWatchdog();
+        await this.clock.advance(samplesToMs(rx.samples.length));
       }
-      if (!this.block(rx, send)) break;
-      if (send && this.caller) this.armWatchdog();
-      try {
-        await this.clock.advance(samplesToMs(rx.length));
-      } catch (err) {
-        this.finish('error', `advancing the clock failed: ${err instanceof Error ? err.message : String(err)}`);
-      }
+    } catch (err) {
+      this.finish('error', `the lockstep pump failed: ${messageOf(err)}`);
     }
     this.idle();
+  }
+
+  /** The block due now: the caller's first, the next frame in order (or silence for a lost one), or the watchdog's. */
+  private nextBlock(): { samples: Int16Array; send: boolean } | undefined {
+    if (this.stopped) return undefined;
+    if (this.startPending) {
+      this.startPending = false;
+      return { samples: new Int16Array(this.frameSamples), send: true };
+    }
+    const f = this.buffer.popFrame();
+    if (f) {
+      this.stallPending = false; // the exchange is moving
+      return { samples: f.samples, send: !f.lost };
+    }
+    if (!this.stallPending) return undefined;
+    this.stallPending = false;
+    this.stats.stalls++;
+    this.buffer.skipNext(); // this block stands for the answer that did not come
+    return { samples: new Int16Array(this.frameSamples), send: true };
   }
 }

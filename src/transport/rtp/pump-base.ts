@@ -82,6 +82,8 @@ export interface AudioPump {
   stop(reason?: string): void;
 }
 
+export const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
 export function checkInt(v: number | undefined, dflt: number, lo: number, hi: number, name: string): number {
   const x = v ?? dflt;
   if (!(Number.isInteger(x) && x >= lo && x <= hi)) throw new RtpError('bad_parameter', `${name} ${x} outside ${lo}..${hi}`);
@@ -151,17 +153,22 @@ export abstract class PumpBase implements AudioPump {
     try {
       this.port.process(rx, tx);
     } catch (err) {
-      this.finish('error', `the audio port failed: ${err instanceof Error ? err.message : String(err)}`);
+      this.finish('error', `the audio port failed: ${messageOf(err)}`);
       return false;
     }
     this.stats.blocks++;
     this.stats.samples += n;
-    if (send) {
-      this.transport.send(this.encoder.encode(tx));
-      this.stats.framesSent++;
-    } else {
-      this.encoder.skip(n);
-      this.stats.lostBlocks++;
+    try {
+      if (send) {
+        this.transport.send(this.encoder.encode(tx));
+        this.stats.framesSent++;
+      } else {
+        this.encoder.skip(n);
+        this.stats.lostBlocks++;
+      }
+    } catch (err) {
+      this.finish('error', `sending failed: ${messageOf(err)}`);
+      return false;
     }
     return true;
   }

@@ -5,7 +5,7 @@
 // Each block takes the next audio from the jitter buffer (silence if none) and sends one frame.
 import type { Clock, TimerHandle } from '../../shared/clock.js';
 import { samplesToMs } from './audio-codec.js';
-import { checkInt, PumpBase, type RealtimePumpOptions } from './pump-base.js';
+import { checkInt, messageOf, PumpBase, type RealtimePumpOptions } from './pump-base.js';
 
 export class RealtimePump extends PumpBase {
   private readonly clock: Clock;
@@ -53,11 +53,15 @@ export class RealtimePump extends PumpBase {
       this.stats.skippedBlocks += due - this.maxCatchUp;
       due = this.maxCatchUp;
     }
-    for (let i = 0; i < due && !this.stopped; i++) {
-      if (i > 0) this.stats.lateBlocks++;
-      this.buffer.read(this.rxBlock);
-      if (!this.block(this.rxBlock, true)) return;
-      this.k++;
+    try {
+      for (let i = 0; i < due && !this.stopped; i++) {
+        if (i > 0) this.stats.lateBlocks++;
+        this.buffer.read(this.rxBlock);
+        if (!this.block(this.rxBlock, true)) return;
+        this.k++;
+      }
+    } catch (err) {
+      this.finish('error', `the realtime pump failed: ${messageOf(err)}`);
     }
     if (!this.stopped) this.schedule();
   }

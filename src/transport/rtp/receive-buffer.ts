@@ -25,7 +25,7 @@ export interface ReceiveBufferStats {
   received: number;
   /** Frames taken out in order. */
   played: number;
-  /** Frames never received when their turn came: silence in their place. */
+  /** Frames never received when their turn came: silence in their place (none when skipped on overflow). */
   lost: number;
   /** Frames received twice (the second dropped). */
   duplicates: number;
