@@ -144,7 +144,7 @@ export abstract class PumpBase implements AudioPump {
   /**
    * Passes one block through the port and sends what it produced, or, for a block standing for a
    * lost frame, lets the produced audio go as if lost too (its sequence number is used up).
-   * Returns false when the pump ended because the port threw.
+   * Returns false when the pump ended because the port threw or sending failed.
    */
   protected block(rx: Int16Array, send: boolean): boolean {
     const n = rx.length;
