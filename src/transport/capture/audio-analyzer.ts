@@ -37,6 +37,8 @@ const MS = 8; // samples per millisecond
 const BLOCK = 40;
 /** A V.21 signal keeps the high-speed receivers off until this long after its last frame or flags. */
 const V21_TAIL = 30 * MS;
+/** Flags are recognised (framing-ok: five in a row) this long after the V.21 signal began, at most. */
+const V21_LEAD = 150 * MS;
 /** A failed training this close to V.21 activity was the V.21 signal itself: not reported. */
 const V21_GUARD = 120 * MS;
 /** A burst is heard again with the other V.17 training from this long before its carrier came up. */
@@ -82,10 +84,18 @@ function controlPass(samples: Int16Array, source: Source, out: LineEvent[], s: A
   let pos = 0;
   const busy: Interval[] = [];
   let v21Start = -1;
+  let firstHdlc = -1;
   let lastHdlc = -1;
+  const sawHdlc = (at: number): void => {
+    if (firstHdlc < 0) firstHdlc = at;
+    lastHdlc = Math.max(lastHdlc, at);
+  };
   const closeBusy = (): void => {
-    if (v21Start >= 0 && lastHdlc >= 0) busy.push({ start: v21Start, end: lastHdlc + V21_TAIL });
+    // The V.21 detector also hears high-speed signals (they cover its band), so its carrier may
+    // have come up with the image data before: V.21 starts at most a preamble before its flags.
+    if (v21Start >= 0 && lastHdlc >= 0) busy.push({ start: Math.max(v21Start, firstHdlc - V21_LEAD), end: lastHdlc + V21_TAIL });
     v21Start = -1;
+    firstHdlc = -1;
     lastHdlc = -1;
   };
   const hdlc = new HdlcRx({
@@ -94,11 +104,11 @@ function controlPass(samples: Int16Array, source: Source, out: LineEvent[], s: A
       if (!crcOk && (frame.length < 3 || frame[0] !== 0xff || (frame[1] !== 0x03 && frame[1] !== 0x13))) return;
       if (crcOk) s.framesOk++;
       else s.framesBad++;
-      lastHdlc = pos + BLOCK;
+      sawHdlc(pos + BLOCK);
       out.push({ kind: 'frame', atMs: (pos + BLOCK) / MS, source, frame, crcOk });
     },
     onStatus: (ev) => {
-      if (ev.kind === 'framing-ok') lastHdlc = Math.max(lastHdlc, pos + BLOCK);
+      if (ev.kind === 'framing-ok') sawHdlc(pos + BLOCK);
     },
   });
   const v21 = new V21Rx({
