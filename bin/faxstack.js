@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The `faxstack` command: runs the compiled CLI (npm run build produces dist/).
-import { main, UsageError } from '../dist/cli/main.js';
+import { main, UsageError } from '../dist/src/cli/main.js';
 
 main(process.argv.slice(2)).then(
   (code) => { if (typeof code === 'number') process.exitCode = code; },

@@ -18,11 +18,14 @@ commands:
   render FILE... --out OUT.tif [--quality Low|Standard|HD] [--pages 1-3,5] [--compression mh|mr|mmr]
         [--subject S --from-name N --to-name N --message M] [--preview-dir DIR] [--json]
         turn documents into the fax pages a machine would print (TIFF class F)
-  send FILE... --via udptl://HOST:PORT [--quality Low|Standard|HD] [--pages 1-3] [--ecm on|off]
-        [--max-rate 14400|12000|9600|7200|4800|2400] [--ident TSI] [--timeout S] [--json]
-        send a fax over T.38 (UDPTL)
-  receive --listen udptl://HOST:PORT --out DIR [--ecm on|off] [--ident CSI] [--json]
-        answer one T.38 fax call and write its pages as TIFF class F
+  send FILE... --via VIA [--quality Low|Standard|HD] [--pages 1-3] [--ecm on|off]
+        [--max-rate 14400|12000|9600|7200|4800|2400] [--ident TSI] [--timeout S]
+        [--pacing realtime|lockstep] [--json]
+        send a fax; VIA is udptl://HOST:PORT (T.38), pcm://HOST:PORT (raw 16-bit audio, 160
+        samples per datagram) or rtp://HOST:PORT?codec=pcmu|pcma (G.711 over RTP)
+  receive --listen VIA --out DIR [--ecm on|off] [--ident CSI] [--pacing realtime|lockstep] [--json]
+        answer one fax call and write its pages as TIFF class F; --pacing lockstep (audio lines)
+        answers each received frame with one frame, far faster than real time
   decode CAPTURE [--format wav|raw|pcap|auto] [--pages-out OUT.tif] [--json] [--channels 1|2] [--law ulaw|alaw|s16le]
         analyze a recorded fax call (WAV/raw audio or T.38 pcap): T.30 frames, mode, training, pages
   accounts create NAME [--data ./data] [--balance DOLLARS] [--fax-number E164] [--webhook-url URL] [--json]

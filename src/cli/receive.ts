@@ -1,13 +1,12 @@
-// `faxstack receive --listen udptl://HOST:PORT --out DIR`: answer one T.38 fax call and write
-// the pages as TIFF class F (DESIGN.md command-line contract; `--json` result line).
+// `faxstack receive --listen VIA --out DIR`: answer one fax call over T.38 (udptl://) or an audio
+// line (pcm://, rtp://) and write the pages as TIFF class F (DESIGN.md command-line contract;
+// `--json` result line).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { SystemClock } from '../shared/clock.js';
 import { receiveOverFrontEnd } from '../engine/t30-call.js';
-import { T38FrontEnd, openUdpTransport } from '../transport/t38/index.js';
 import { args, str, UsageError } from './main.js';
 import { onOff } from './send.js';
-import { parseVia } from './via.js';
+import { openLine, parsePacing, parseVia, viaText } from './via.js';
 
 export async function receiveCommand(argv: string[]): Promise<number> {
   const started = Date.now();
@@ -16,22 +15,22 @@ export async function receiveCommand(argv: string[]): Promise<number> {
     out: { type: 'string' },
     ecm: { type: 'string', default: 'on' },
     ident: { type: 'string', default: '' },
+    pacing: { type: 'string', default: 'realtime' },
     json: { type: 'boolean', default: false },
   });
   const via = parseVia(str(values.listen), '--listen');
+  const pacing = parsePacing(str(values.pacing), via);
   const out = str(values.out);
   if (!out) throw new UsageError('--out DIR is required');
   const json = values.json === true;
   await mkdir(out, { recursive: true });
-  const clock = new SystemClock();
-  const transport = await openUdpTransport({ bindHost: via.host, bindPort: via.port });
-  if (!json) process.stderr.write(`waiting for a T.38 call on udptl://${via.host}:${transport.local?.port ?? via.port}\n`);
-  const frontEnd = new T38FrontEnd({ transport, clock, pacing: 'realtime' });
-  const fax = await receiveOverFrontEnd(frontEnd, clock, {
+  const link = await openLine(via, 'answerer', pacing);
+  if (!json) process.stderr.write(`waiting for a fax call on ${viaText(via, link.localPort)}\n`);
+  const fax = await receiveOverFrontEnd(link.frontEnd, link.clock, {
     ident: str(values.ident), ecm: onOff(str(values.ecm), '--ecm'),
     onPage: (p) => json || process.stderr.write(`page ${p.index + 1} received\n`),
   });
-  transport.close();
+  await link.close();
   let file: string | null = null;
   if (fax.tiff) {
     file = join(out, `fax-${new Date().toISOString().replace(/[:.]/g, '-')}.tif`);

@@ -1,14 +1,13 @@
-// `faxstack send FILE... --via udptl://HOST:PORT`: render the documents as the service would and
-// send them as one fax call over T.38 (DESIGN.md command-line contract; `--json` result line).
-import { SystemClock } from '../shared/clock.js';
+// `faxstack send FILE... --via VIA`: render the documents as the service would and send them as
+// one fax call over T.38 (udptl://) or an audio line (pcm://, rtp://) (DESIGN.md command-line
+// contract; `--json` result line).
 import { FaxError } from '../shared/errors.js';
 import { closeRenderPool, composeFax } from '../documents/pipeline.js';
 import { faxPagesFromBitmaps } from '../documents/fax-pages.js';
 import { sendOverFrontEnd } from '../engine/t30-call.js';
-import { T38FrontEnd, openUdpTransport } from '../transport/t38/index.js';
 import { loadDocuments } from './documents.js';
 import { args, str, UsageError } from './main.js';
-import { parseVia } from './via.js';
+import { openLine, parsePacing, parseVia } from './via.js';
 
 const QUALITIES = ['Low', 'Standard', 'HD'] as const;
 
@@ -24,12 +23,14 @@ export async function sendCommand(argv: string[]): Promise<number> {
       'max-rate': { type: 'string', default: '14400' },
       ident: { type: 'string', default: '' },
       timeout: { type: 'string', default: '600' },
+      pacing: { type: 'string', default: 'realtime' },
       json: { type: 'boolean', default: false },
     },
     true,
   );
   if (positionals.length === 0) throw new UsageError('faxstack send: name at least one file');
   const via = parseVia(str(values.via), '--via');
+  const pacing = parsePacing(str(values.pacing), via);
   const quality = QUALITIES.find((q) => q.toLowerCase() === str(values.quality).toLowerCase());
   if (!quality) throw new UsageError(`--quality must be Low, Standard or HD`);
   const ecm = onOff(str(values.ecm), '--ecm');
@@ -43,23 +44,21 @@ export async function sendCommand(argv: string[]): Promise<number> {
 
   let pagesTotal = 0;
   try {
-    const clock = new SystemClock();
     const fax = await composeFax({ documents: await loadDocuments(positionals, pagesArg), quality, header: { senderNumber: ident || undefined, dateTime: new Date() } });
     await closeRenderPool();
     pagesTotal = fax.pages.length;
     const pages = faxPagesFromBitmaps(fax.pages, fax.xDpi, fax.yDpi);
-    const transport = await openUdpTransport({ remoteHost: via.host, remotePort: via.port });
-    const frontEnd = new T38FrontEnd({ transport, clock, pacing: 'realtime' });
+    const link = await openLine(via, 'caller', pacing);
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(), timeoutS * 1000);
     process.once('SIGINT', () => abort.abort());
     const r = await sendOverFrontEnd(
       { jobId: 0, fromNumber: ident, toNumber: '', quality, totalPages: pages.count, firstPage: 1, ident, pages },
       { stage: () => {}, pageConfirmed: (p) => json || process.stderr.write(`page ${p} of ${pages.count} confirmed\n`) },
-      abort.signal, frontEnd, clock, { ecm, maxBitRate: maxRate },
+      abort.signal, link.frontEnd, link.clock, { ecm, maxBitRate: maxRate },
     );
     clearTimeout(timer);
-    transport.close();
+    await link.close();
     const d = r.detail;
     const line = { success: r.code === 0, code: r.code, message: r.message, pages: r.lastConfirmedPage, pagesTotal, bitRate: d.bitRate ?? null, ecm: d.ecm ?? null, compression: d.compression ?? null, resolution: d.resolution ?? null, remoteIdent: d.remoteIdent ?? null, durationMs: Date.now() - started };
     process.stdout.write(json ? `${JSON.stringify(line)}\n` : `${r.message}: ${line.pages} of ${pagesTotal} pages${d.bitRate ? ` at ${d.bitRate} bit/s${d.ecm ? ', ECM' : ''}` : ''}\n`);

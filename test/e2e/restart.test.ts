@@ -281,7 +281,7 @@ function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
 
 describe('a real faxstack process killed with SIGKILL mid-fax', () => {
   it('resumes the fax after a restart: 3 pages delivered, 3 pages charged, the interrupted attempt on record, one webhook', async () => {
-    if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
+    if (!existsSync(join(ROOT, 'dist', 'src', 'cli', 'main.js'))) throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
     const dataDir = await mkdtemp(join(tmpdir(), 'faxstack-e2e-proc-'));
     const rcv = await startReceiver();
     cleanups.push(async () => {

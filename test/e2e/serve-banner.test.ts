@@ -26,7 +26,7 @@ function sh(cmd: string): Promise<string> {
 
 describe('faxstack serve: the first-run banner', () => {
   it.skipIf(!hasCurl)('its curl example sends a fax that is delivered, with a signed webhook to a local receiver', async () => {
-    if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
+    if (!existsSync(join(ROOT, 'dist', 'src', 'cli', 'main.js'))) throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
     const dataDir = await mkdtemp(join(tmpdir(), 'faxstack-e2e-banner-'));
     dirs.push(dataDir);
     const rcv = await startReceiver();
