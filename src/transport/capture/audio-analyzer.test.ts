@@ -34,6 +34,8 @@ interface Case {
   frames: string[];
   /** Noise on the line: SNR in dB against a −13 dBm0 signal. */
   snrDb?: number;
+  /** Each channel also carries the other one, this many dB down and 20 ms late (a hybrid's echo). */
+  echoDb?: number;
 }
 
 const NON_ECM = ['<CSI', '<DIS', '>TSI', '>DCS', '<CFR', '>MPS', '<MCF', '>EOP', '<MCF', '>DCN'];
@@ -46,7 +48,17 @@ const CASES: Case[] = [
   { name: 'non-ECM V.29 9600 MH, mono 16-bit', call: { ecm: false, caller: { maxBitRate: 9600, codings: ['mh'] } }, channels: 'mono', encoding: 's16le', mode: /^V\.29 9600, MH, R8×7\.7/, frames: NON_ECM },
   { name: 'ECM V.27ter 4800 MR, stereo A-law', call: { ecm: true, caller: { maxBitRate: 4800, codings: ['mh', 'mr'] } }, channels: 'stereo', encoding: 'alaw', mode: /^V\.27ter 4800, ECM, MR/, frames: ECM },
   { name: 'non-ECM V.17 14400 MR at 28 dB SNR, stereo µ-law', call: { ecm: false }, channels: 'stereo', encoding: 'ulaw', mode: /^V\.17 14400, MR/, frames: NON_ECM, snrDb: 28 },
+  { name: 'ECM V.17 14400 MMR, stereo with 15 dB echo of the other side on each channel', call: { ecm: true }, channels: 'stereo', encoding: 's16le', mode: /^V\.17 14400, ECM, MMR/, frames: ECM, echoDb: 15 },
 ];
+
+function withEcho(channels: Int16Array[], db: number): Int16Array[] {
+  const g = 10 ** (-db / 20);
+  const delay = 160;
+  return channels.map((ch, c) => {
+    const other = channels[1 - c]!;
+    return Int16Array.from(ch, (v, i) => Math.max(-32768, Math.min(32767, Math.round(v + (i >= delay ? g * other[i - delay]! : 0)))));
+  });
+}
 
 describe('analyzeAudio over calls made by our own T.30 and modems', () => {
   it.each(CASES)('$name', async (c) => {
@@ -61,6 +73,7 @@ describe('analyzeAudio over calls made by our own T.30 and modems', () => {
         return out;
       });
     }
+    if (c.echoDb !== undefined) channels = withEcho(channels, c.echoDb);
     if (c.channels === 'mono') channels = [mixDown(channels)];
     const wav = writeWav(channels, c.encoding);
     const started = performance.now();

@@ -106,6 +106,9 @@ class CallReader {
   private readonly idents: CallAnalysis['idents'] = {};
   private readonly counts = { ok: 0, bad: 0 };
   private dcs: Dcs | undefined;
+  /** Who sent the last DCS (known in stereo and T.38 captures). */
+  private dcsFrom: Side | undefined;
+  private echoNoted = false;
   private confirmed = false;
   private expectTcf = false;
   /** Mono: the last of DIS/DTC was a DTC (polling: the answerer transmits). */
@@ -120,7 +123,7 @@ class CallReader {
   private closing: number | undefined;
 
   read(events: readonly LineEvent[]): CallAnalysis {
-    const sorted = [...events].sort((a, b) => a.atMs - b.atMs);
+    const sorted = withoutEchoes([...events].sort((a, b) => a.atMs - b.atMs));
     for (const ev of sorted) {
       if (ev.kind === 'tone') this.tone(ev);
       else if (ev.kind === 'frame') this.frame(ev, this.sideOfFrame(ev), 'v21');
@@ -204,6 +207,7 @@ class CallReader {
         if (!d.ok) return `unreadable: ${d.reason}`;
         this.flushEcm(atMs);
         this.dcs = d.dcs;
+        this.dcsFrom = from;
         this.confirmed = false;
         this.expectTcf = true;
         return modeText(d.dcs);
@@ -251,6 +255,12 @@ class CallReader {
 
   private burst(b: BurstEvent): void {
     const from = this.sideOf(b.source, this.transmitter());
+    if (b.source !== 'mixed' && this.dcsFrom !== undefined && b.source !== this.dcsFrom) {
+      // Only the side that sent the DCS sends high-speed signals: this is its echo on the other channel.
+      if (!this.echoNoted) this.entries.push({ kind: 'note', atMs: b.atMs, from, text: `${modemText(b.modem)} signal on the ${b.source}'s channel too (echo?): ignored` });
+      this.echoNoted = true;
+      return;
+    }
     if (!this.dcs) {
       this.entries.push({ kind: 'note', atMs: b.atMs, from, text: `${modemText(b.modem)} burst before any DCS: ignored` });
       return;
@@ -388,6 +398,39 @@ class CallReader {
     for (const pageNo of [...this.ecmPages.keys()].sort((a, b) => a - b)) this.finishEcmPage(pageNo);
     this.closing = undefined;
   }
+}
+
+/** Identical frames on both channels this close together are one frame and its echo. */
+const ECHO_MS = 150;
+
+/**
+ * Stereo captures of a line with echo hear each frame and tone on both channels. Keeps the copy
+ * on the channel of the side that sends such a signal (by its place in T.30), else the earlier one.
+ */
+function withoutEchoes(events: LineEvent[]): LineEvent[] {
+  const dropped = new Set<LineEvent>();
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i]!;
+    if (e.kind === 'tone' && e.source !== 'mixed') {
+      // A tone is the called side's (CED, ANSam) or the calling side's (CNG): its echo is not.
+      if (e.source !== (e.tone === 'CNG' ? 'caller' : 'answerer') && events.some((o) => o.kind === 'tone' && o.tone === e.tone && o.source !== e.source && Math.abs(o.atMs - e.atMs) <= ECHO_MS)) dropped.add(e);
+      continue;
+    }
+    if (e.kind !== 'frame' || e.source === 'mixed') continue;
+    for (let j = i - 1; j >= 0 && events[j]!.atMs >= e.atMs - ECHO_MS; j--) {
+      const o = events[j]!;
+      if (o.kind !== 'frame' || o.source === e.source || o.source === 'mixed' || dropped.has(o) || !sameBytes(o.frame, e.frame)) continue;
+      const name = parseFrame(e.frame)?.name;
+      const sender = name === undefined ? undefined : CALLED_FRAMES.has(name) || RECEIVER_FRAMES.has(name) ? 'answerer' : name === 'DCN' || name === 'CRP' ? undefined : 'caller';
+      dropped.add(sender === e.source ? o : e);
+      break;
+    }
+  }
+  return dropped.size ? events.filter((e) => !dropped.has(e)) : events;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((v, i) => v === b[i]);
 }
 
 const POST_MESSAGES: ReadonlySet<string> = new Set(['NULL', 'MPS', 'EOP', 'EOM', 'PRI_MPS', 'PRI_EOP', 'PRI_EOM']);
