@@ -10,9 +10,9 @@ export {
   PolyphaseDecimator,
   type PolyphaseInterpolatorOptions,
   type PolyphaseDecimatorOptions,
-  type SymbolSource,
 } from './polyphase.js';
 export { PassbandModulator, type PassbandModulatorOptions, type IndexedSymbolSource } from './modulator.js';
+export { QamTx, differentialMap, type QamTxOptions, type QamTxRate, type BurstLayout } from './qam-tx.js';
 export { Scrambler, V27TER_SCRAMBLER, V29_SCRAMBLER, V17_SCRAMBLER, type ScramblerOptions } from './scrambler.js';
 export {
   Agc,

@@ -1,13 +1,18 @@
-// Passband modulator of the QAM/PSK transmitters: symbols from a small alphabet (indices into a
-// list of points), root-raised-cosine shaped and put on the carrier in one step. Because the
-// alphabet is small and the carrier repeats after a few samples (1700 Hz: 80, 1800 Hz: 40 at
-// 8 kHz), every (output sample of the cycle, tap, point) contribution is precomputed: an output
-// sample is a sum of `spanSymbols` table entries — no multiplies, no oscillator.
+// Passband modulator of the QAM/PSK transmitters (V.27 ter, V.29, V.17): symbols from a small
+// alphabet (indices into a list of points), root-raised-cosine shaped and put on the carrier in
+// one step. Because the alphabet is small and the carrier repeats after a few samples (1700 Hz:
+// 80, 1800 Hz: 40 at 8 kHz), every (output sample of the cycle, tap, point) contribution is
+// precomputed: an output sample is a sum of `spanSymbols` table entries — no multiplies, no
+// oscillator. The symbols are sparse (one per 10/3, 5 or 20/3 samples), so the samples between two
+// symbols are made together, four at a time: per symbol of the span one table row is found and
+// four neighbouring entries of it are added, each into its own sample's sum (the table is laid out
+// sample-of-the-cycle fastest for this).
 //
 //   const mod = new PassbandModulator({ phases: 10, step: 3, spanSymbols: 10, beta: 0.25,
 //                                       carrierHz: 1700, pointsRe, pointsIm });
 //   const n = mod.modulate(out, 0, gain, src);  // src.nextSymbol(): point index, or −1 to stop
 //   mod.powerGain: mean output power per unit mean |point|² (real passband: × 1/2 of baseband)
+//   mod.silence: the index of the point (0, 0)
 // sampleRate/symbolRate = phases/step (V.29, V.17: 10/3; V.27ter 4800: 5/1, 2400: 20/3).
 import { checkInt, checkNumber } from '../errors.js';
 import { rrcWindowed } from './rrc.js';
@@ -29,18 +34,34 @@ export interface PassbandModulatorOptions {
   beta: number;
   /** Carrier, Hz; must repeat within 4096 samples. */
   carrierHz: number;
-  /** The alphabet (same length, 1…64 points). */
+  /** The alphabet (same length, 1…256 points), with the point (0, 0) among them. */
   pointsRe: ArrayLike<number>;
   pointsIm: ArrayLike<number>;
   sampleRate?: number;
 }
 
-const cache = new Map<string, { cycle: number; table: Float32Array; powerGain: number }>();
+interface ModulatorTable {
+  /** Output samples after which carrier and pulse phase repeat. */
+  cycle: number;
+  /** Entries per table row: the cycle, and room for a group of samples to run past its end. */
+  row: number;
+  /**
+   * table[(slot·points + point)·row + k]: weight of `point`, `slot` places from the oldest of the
+   * span, in output sample k (mod cycle) of the cycle. Float32: half the cache of Float64.
+   */
+  table: Float32Array;
+  powerGain: number;
+}
+
+const cache = new Map<string, ModulatorTable>();
 
 function gcd(a: number, b: number): number {
   while (b !== 0) [a, b] = [b, a % b];
   return a;
 }
+
+/** Output samples made per pass over the span, at most. */
+const GROUP = 4;
 
 export class PassbandModulator {
   readonly span: number = 0;
@@ -49,10 +70,15 @@ export class PassbandModulator {
   readonly points: number = 0;
   /** Mean |baseband output|² per unit mean |point|² of independent symbols. */
   readonly powerGain: number = 0;
+  /** Index of the point (0, 0): silence. */
+  readonly silence: number = 0;
   private readonly table: Float32Array;
   private readonly cycle: number = 0;
-  private readonly buf: Uint8Array;
-  private readonly zero: number = 0;
+  private readonly row: number = 0;
+  /** The last `span` symbols, as offsets point·row of their rows, in a doubled ring (oldest at pos + 1). */
+  private readonly ring: Int32Array;
+  /** The sums of one pass. */
+  private readonly sums = new Float64Array(GROUP);
   private acc = 0;
   private k = 0;
   private pos = 0;
@@ -67,10 +93,14 @@ export class PassbandModulator {
     const fc = checkNumber(B, 'carrierHz', opts.carrierHz, 0, fs / 2);
     const re = opts.pointsRe;
     const im = opts.pointsIm;
-    if (re === undefined || im === undefined || re.length !== im.length || re.length < 1 || re.length > 64) {
-      throw new RangeError(`${B}: pointsRe and pointsIm must be two lists of the same length, 1…64`);
+    if (re === undefined || im === undefined || re.length !== im.length || re.length < 1 || re.length > 256) {
+      throw new RangeError(`${B}: pointsRe and pointsIm must be two lists of the same length, 1…256`);
     }
     this.points = re.length;
+    let zero = -1;
+    for (let i = 0; i < this.points; i++) if (re[i] === 0 && im[i] === 0) zero = i;
+    if (zero < 0) throw new RangeError(`${B}: the alphabet needs the point (0, 0) (silence and the filter's start)`);
+    this.silence = zero;
     const key = `${this.phases}/${this.stepSize}/${this.span}/${beta}/${fc}/${fs}/${Array.from(re).join(',')}/${Array.from(im).join(',')}`;
     let t = cache.get(key);
     if (t === undefined) {
@@ -78,19 +108,16 @@ export class PassbandModulator {
       cache.set(key, t);
     }
     this.table = t.table;
-    this.cycle = t.cycle;
+    // Small integers (the set-up divides doubles): index arithmetic stays in integer registers.
+    this.cycle = t.cycle | 0;
+    this.row = t.row | 0;
     this.powerGain = t.powerGain;
-    this.buf = new Uint8Array(2 * this.span);
-    // A zero-amplitude point, if the alphabet has one, fills the history at restart.
-    let zero = -1;
-    for (let i = 0; i < this.points; i++) if (re[i] === 0 && im[i] === 0) zero = i;
-    if (zero < 0) throw new RangeError(`${B}: the alphabet needs the point (0, 0) (silence and the filter's start)`);
-    this.zero = zero;
+    this.ring = new Int32Array(2 * this.span);
     this.restart();
   }
 
   restart(): void {
-    this.buf.fill(this.zero);
+    this.ring.fill(this.silence * this.row);
     this.acc = 0;
     this.k = 0;
     this.pos = 0;
@@ -102,18 +129,20 @@ export class PassbandModulator {
    */
   modulate(out: Int16Array, from: number, gain: number, src: IndexedSymbolSource): number {
     const n = this.span;
-    const np = this.points;
     const L = this.phases;
     const M = this.stepSize;
     const cycle = this.cycle;
+    const row = this.row;
+    const slotStride = this.points * row;
     const table = this.table;
-    const buf = this.buf;
-    const rowStride = n * np;
+    const ring = this.ring;
+    const sums = this.sums;
+    const end = out.length;
     let acc = this.acc;
     let k = this.k;
     let pos = this.pos;
     let i = from;
-    for (; i < out.length; i++) {
+    while (i < end) {
       acc += M;
       if (acc >= L) {
         const sym = src.nextSymbol();
@@ -123,16 +152,67 @@ export class PassbandModulator {
         }
         acc -= L;
         pos = pos + 1 === n ? 0 : pos + 1;
-        buf[pos] = sym;
-        buf[pos + n] = sym;
+        ring[pos] = sym * row;
+        ring[pos + n] = sym * row;
       }
-      let off = k * rowStride;
+      // Samples from this one to the next symbol (the phase accumulator stays below L), or to
+      // the end of `out`: the same span of symbols shapes them all.
+      let count = 1 + (((L - 1 - acc) / M) | 0);
+      if (count > end - i) count = end - i;
+      acc += (count - 1) * M;
       const start = pos + 1;
-      let y = 0;
-      for (let j = 0; j < n; j++, off += np) y += table[off + buf[start + j]!]!;
-      k = k + 1 === cycle ? 0 : k + 1;
-      y *= gain;
-      out[i] = y >= 32767 ? 32767 : y <= -32768 ? -32768 : ((y + 32768.5) | 0) - 32768;
+      // Each sample's sum adds the span's terms oldest first; four, three or one sums a pass.
+      for (let m = 0; m < count; ) {
+        const left = count - m;
+        let base = k + m;
+        let made: number;
+        if (left >= 4) {
+          let y0 = 0;
+          let y1 = 0;
+          let y2 = 0;
+          let y3 = 0;
+          for (let j = 0; j < n; j++, base += slotStride) {
+            const b = base + ring[start + j]!;
+            y0 += table[b]!;
+            y1 += table[b + 1]!;
+            y2 += table[b + 2]!;
+            y3 += table[b + 3]!;
+          }
+          sums[0] = y0;
+          sums[1] = y1;
+          sums[2] = y2;
+          sums[3] = y3;
+          made = 4;
+        } else if (left >= 2) {
+          let y0 = 0;
+          let y1 = 0;
+          let y2 = 0;
+          for (let j = 0; j < n; j++, base += slotStride) {
+            const b = base + ring[start + j]!;
+            y0 += table[b]!;
+            y1 += table[b + 1]!;
+            y2 += table[b + 2]!;
+          }
+          sums[0] = y0;
+          sums[1] = y1;
+          sums[2] = y2;
+          made = left;
+        } else {
+          let y = 0;
+          for (let j = 0; j < n; j++, base += slotStride) y += table[base + ring[start + j]!]!;
+          sums[0] = y;
+          made = 1;
+        }
+        // Rounded to 16 bits, saturating (written out here: a helper taking the double would box it
+        // whenever V8 declines to inline it).
+        for (let q = 0; q < made; q++) {
+          const y = sums[q]! * gain;
+          out[i++] = y >= 32767 ? 32767 : y <= -32768 ? -32768 : ((y + 32768.5) | 0) - 32768;
+        }
+        m += made;
+      }
+      k += count;
+      if (k >= cycle) k -= cycle;
     }
     this.acc = acc;
     this.k = k;
@@ -141,7 +221,7 @@ export class PassbandModulator {
   }
 }
 
-function build(phases: number, step: number, span: number, beta: number, fc: number, fs: number, re: ArrayLike<number>, im: ArrayLike<number>) {
+function build(phases: number, step: number, span: number, beta: number, fc: number, fs: number, re: ArrayLike<number>, im: ArrayLike<number>): ModulatorTable {
   const scale = 1e6;
   const num = Math.round(fc * scale);
   const den = Math.round(fs * scale);
@@ -158,7 +238,10 @@ function build(phases: number, step: number, span: number, beta: number, fc: num
   let energy = 0;
   for (let p = 0; p < phases; p++) for (let j = 0; j < span; j++) energy += g(p, j) ** 2;
   const np = re.length;
-  const table = new Float32Array(cycle * span * np);
+  // A group starts at most at sample cycle − 1 and reads whole passes of GROUP samples.
+  const longest = Math.ceil(phases / step);
+  const row = cycle + GROUP * Math.ceil(longest / GROUP);
+  const table = new Float32Array(span * np * row);
   const w = (2 * Math.PI * fc) / fs;
   for (let k = 0; k < cycle; k++) {
     const p = ((k + 1) * step) % phases; // the phase after output sample k's step
@@ -166,8 +249,12 @@ function build(phases: number, step: number, span: number, beta: number, fc: num
     const s = Math.sin(w * k);
     for (let slot = 0; slot < span; slot++) {
       const h = g(p, span - 1 - slot);
-      for (let q = 0; q < np; q++) table[(k * span + slot) * np + q] = h * (re[q]! * c - im[q]! * s);
+      for (let q = 0; q < np; q++) {
+        const v = h * (re[q]! * c - im[q]! * s);
+        // Entries past the cycle repeat its start.
+        for (let kk = k; kk < row; kk += cycle) table[(slot * np + q) * row + kk] = v;
+      }
     }
   }
-  return { cycle, table, powerGain: energy / phases };
+  return { cycle, row, table, powerGain: energy / phases };
 }

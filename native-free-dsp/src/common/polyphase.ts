@@ -6,9 +6,8 @@
 //     if (shaper.step()) shaper.push(symRe, symIm);  // a new symbol is due first
 //     shaper.filter();                              // shaper.re, shaper.im
 //   powerGain: mean |output|² per unit mean |symbol|² (to set the transmit level).
-//   With carrierHz, passband() replaces filter() and the modem's oscillator: it returns the real
-//   modulated sample Re{baseband·e^{j2π·fc·n/fs}} from coefficient sets with the carrier folded in;
-//   modulate(out, from, gain, src) runs that loop over a whole buffer, pulling symbols from `src`.
+//   The transmitters use PassbandModulator (modulator.ts): the same pulse with the carrier folded
+//   into tables of their alphabet; this direct form is its reference in the tests.
 //
 // PolyphaseDecimator (receive): real samples in; at instants it is told (outputsPerSymbol per
 // symbol, 2 for T/2 equalizers, moved by adjust() from a timing loop) it computes the quadrature
@@ -34,13 +33,6 @@ export interface PolyphaseInterpolatorOptions {
   spanSymbols: number;
   /** Roll-off (excess bandwidth), 0.05…1. */
   beta: number;
-  /**
-   * Carrier, Hz: enables passband(), the real modulated output with the carrier folded into the
-   * coefficients (the carrier must repeat within 4096 samples: an integer number of Hz does at 8 kHz).
-   */
-  carrierHz?: number;
-  /** Samples per second, for carrierHz; default 8000. */
-  sampleRate?: number;
 }
 
 const txCache = new Map<string, Float64Array>();
@@ -64,58 +56,6 @@ function txCoefficients(phases: number, span: number, beta: number): Float64Arra
   return c;
 }
 
-const passbandCache = new Map<string, { cycle: number; re: Float64Array; im: Float64Array }>();
-
-function gcd(a: number, b: number): number {
-  while (b !== 0) [a, b] = [b, a % b];
-  return a;
-}
-
-/**
- * Per output sample k of a cycle: the weights of the symbols' real and imaginary parts in the real
- * passband output Re{Σ a_j·g_p[j]·e^{jωk}}, where p is the polyphase phase at sample k.
- */
-function passbandCoefficients(base: Float64Array, phases: number, step: number, span: number, fc: number, fs: number) {
-  const key = `${phases}/${step}/${span}/${fc}/${fs}/${base.length}/${base[0]}/${base[span]}`;
-  let t = passbandCache.get(key);
-  if (t === undefined) {
-    // fc/fs = num/den in lowest terms: the carrier repeats every den samples.
-    const scale = 1e6;
-    const num = Math.round(fc * scale);
-    const den = Math.round(fs * scale);
-    const g = gcd(num, den);
-    const carrierPeriod = den / g;
-    const phasePeriod = phases / gcd(phases, step);
-    const cycle = (carrierPeriod * phasePeriod) / gcd(carrierPeriod, phasePeriod);
-    if (!Number.isInteger(cycle) || cycle > 4096) {
-      throw new RangeError(`PolyphaseInterpolator: carrierHz ${fc} does not repeat within 4096 samples at ${fs} samples/s`);
-    }
-    const re = new Float64Array(cycle * span);
-    const im = new Float64Array(cycle * span);
-    const w = (2 * Math.PI * fc) / fs;
-    for (let k = 0; k < cycle; k++) {
-      const p = ((k + 1) * step) % phases; // the phase step() leaves at output sample k
-      const c = Math.cos(w * k);
-      const s = Math.sin(w * k);
-      for (let j = 0; j < span; j++) {
-        const h = base[p * span + j]!;
-        re[k * span + j] = h * c;
-        im[k * span + j] = -h * s;
-      }
-    }
-    t = { cycle, re, im };
-    passbandCache.set(key, t);
-  }
-  return t;
-}
-
-/** Supplies symbols to PolyphaseInterpolator.modulate(): sets symRe/symIm, or returns false to stop. */
-export interface SymbolSource {
-  symRe: number;
-  symIm: number;
-  nextSymbol(): boolean;
-}
-
 export class PolyphaseInterpolator {
   readonly phases: number = 0;
   readonly stepSize: number = 0;
@@ -131,10 +71,6 @@ export class PolyphaseInterpolator {
   private readonly bufIm: Float64Array;
   private pos = 0;
   private acc = 0;
-  private readonly pbRe: Float64Array;
-  private readonly pbIm: Float64Array;
-  private readonly cycle: number = 0;
-  private k = 0;
 
   constructor(opts: PolyphaseInterpolatorOptions) {
     const B = 'PolyphaseInterpolator';
@@ -143,17 +79,6 @@ export class PolyphaseInterpolator {
     this.span = checkInt(B, 'spanSymbols', opts.spanSymbols, 2, 64);
     this.beta = checkNumber(B, 'beta', opts.beta, 0.05, 1);
     this.coeffs = txCoefficients(this.phases, this.span, this.beta);
-    if (opts.carrierHz !== undefined) {
-      const fs = checkNumber(B, 'sampleRate', opts.sampleRate ?? SAMPLE_RATE, 1000, 1e6);
-      const fc = checkNumber(B, 'carrierHz', opts.carrierHz, 0, fs / 2);
-      const t = passbandCoefficients(this.coeffs, this.phases, this.stepSize, this.span, fc, fs);
-      this.pbRe = t.re;
-      this.pbIm = t.im;
-      this.cycle = t.cycle;
-    } else {
-      this.pbRe = this.pbIm = new Float64Array(0);
-      this.cycle = 0;
-    }
     this.bufRe = new Float64Array(2 * this.span);
     this.bufIm = new Float64Array(2 * this.span);
     let sum = 0;
@@ -166,7 +91,6 @@ export class PolyphaseInterpolator {
     this.bufIm.fill(0);
     this.pos = 0;
     this.acc = 0;
-    this.k = 0;
     this.re = 0;
     this.im = 0;
   }
@@ -210,73 +134,6 @@ export class PolyphaseInterpolator {
     }
     this.re = sr;
     this.im = si;
-  }
-
-  /**
-   * Fills out[from…] with 16-bit passband samples × gain (needs carrierHz), asking `src` for each
-   * symbol as it falls due; stops early when nextSymbol() returns false. Returns the index after
-   * the last sample written. The loop keeps its state in locals: this is the transmitters' hot path.
-   */
-  modulate(out: Int16Array, from: number, gain: number, src: SymbolSource): number {
-    const n = this.span;
-    const L = this.phases;
-    const M = this.stepSize;
-    const cycle = this.cycle;
-    const cr = this.pbRe;
-    const ci = this.pbIm;
-    const br = this.bufRe;
-    const bi = this.bufIm;
-    let acc = this.acc;
-    let k = this.k;
-    let pos = this.pos;
-    let i = from;
-    for (; i < out.length; i++) {
-      acc += M;
-      if (acc >= L) {
-        if (!src.nextSymbol()) {
-          acc -= M;
-          break;
-        }
-        acc -= L;
-        pos = pos + 1 === n ? 0 : pos + 1;
-        const re = src.symRe;
-        const im = src.symIm;
-        br[pos] = re;
-        br[pos + n] = re;
-        bi[pos] = im;
-        bi[pos + n] = im;
-      }
-      const start = pos + 1;
-      const off = k * n;
-      let y = 0;
-      for (let j = 0; j < n; j++) y += br[start + j]! * cr[off + j]! + bi[start + j]! * ci[off + j]!;
-      k = k + 1 === cycle ? 0 : k + 1;
-      y *= gain;
-      out[i] = y >= 32767 ? 32767 : y <= -32768 ? -32768 : ((y + 32768.5) | 0) - 32768;
-    }
-    this.acc = acc;
-    this.k = k;
-    this.pos = pos;
-    return i;
-  }
-
-  /**
-   * Instead of filter(): the real passband sample Re{baseband·e^{j2π·fc·n/fs}}, n counting output
-   * samples since restart() (needs carrierHz).
-   */
-  passband(): number {
-    const n = this.span;
-    const k = this.k;
-    const off = k * n;
-    const cr = this.pbRe;
-    const ci = this.pbIm;
-    const br = this.bufRe;
-    const bi = this.bufIm;
-    const start = this.pos + 1;
-    let y = 0;
-    for (let j = 0; j < n; j++) y += br[start + j]! * cr[off + j]! + bi[start + j]! * ci[off + j]!;
-    this.k = k + 1 === this.cycle ? 0 : k + 1;
-    return y;
   }
 }
 

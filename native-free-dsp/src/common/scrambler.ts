@@ -6,6 +6,7 @@
 // V.17 segment 2): scramble(1) per bit.
 //
 //   const s = new Scrambler(V29_SCRAMBLER);  s.scramble(bit) / s.descramble(bit)
+//   s.scrambleWord(word, n) / s.descrambleWord(word, n)   n bits at once, the first in bit n−1
 //   s.state / s.setState(reg, guardCount)     to hand a generator's state to a descrambler
 //
 // V.27ter guard (clause 5, as spandsp implements it): the output bit is compared with the bits
@@ -87,6 +88,46 @@ export class Scrambler {
     if (this.guard && this.guardBit(r, inBit) !== inBit) out ^= 1;
     this.reg = ((r << 1) | inBit) & this.mask;
     return out;
+  }
+
+  /**
+   * scramble() of the n bits of `word`, the first in bit n−1; returns the line bits the same way.
+   * For n ≤ tapA (and n ≤ 7 with the guard) every feedback and guard bit of the word is already
+   * in the register, so the word goes through in one step (a modem's symbol).
+   */
+  scrambleWord(word: number, n: number): number {
+    const r = this.reg;
+    let out = (word ^ (r >>> (this.tapA - n)) ^ (r >>> (this.tapB - n))) & ((1 << n) - 1);
+    if (this.guard) out ^= this.guardFlips(r, out, n);
+    this.reg = ((r << n) | out) & this.mask;
+    return out;
+  }
+
+  /** descramble() of the n line bits of `word`, the first in bit n−1; returns the data bits the same way. */
+  descrambleWord(word: number, n: number): number {
+    const r = this.reg;
+    const line = word & ((1 << n) - 1);
+    let out = (line ^ (r >>> (this.tapA - n)) ^ (r >>> (this.tapB - n))) & ((1 << n) - 1);
+    if (this.guard) out ^= this.guardFlips(r, line, n);
+    this.reg = ((r << n) | line) & this.mask;
+    return out;
+  }
+
+  /** The guard over the n line bits of `line` (register `r` before them): the bits it inverts. */
+  private guardFlips(r: number, line: number, n: number): number {
+    let flips = 0;
+    for (let j = 0; j < n; j++) {
+      const i = n - 1 - j;
+      if (this.count >= GUARD_LIMIT) {
+        this.count = 0;
+        flips |= 1 << i;
+        continue;
+      }
+      const b = (line >>> i) & 1;
+      if (((r >>> (7 - j)) ^ b) & ((r >>> (8 - j)) ^ b) & ((r >>> (11 - j)) ^ b) & 1) this.count = 0;
+      else this.count++;
+    }
+    return flips;
   }
 
   /** Applies the guard to the line bit `line`; returns the (possibly inverted) line bit. */

@@ -9,8 +9,7 @@
 //   tx.restart(9600, true);      // a new burst at another rate, with the short training
 import { checkFunction, checkNumber, checkOneOf } from '../errors.js';
 import { dbm0ToMeanSquare } from '../power/levels.js';
-import { Nco } from '../common/nco.js';
-import { PolyphaseInterpolator } from '../common/polyphase.js';
+import { PassbandModulator } from '../common/modulator.js';
 import { Scrambler, V17_SCRAMBLER } from '../common/scrambler.js';
 import { END_OF_DATA, type GetBit, type TxStatusHandler } from '../common/types.js';
 import { ABCD_IM, ABCD_POWER, ABCD_RE, v17Constellation, type V17Constellation } from './constellation.js';
@@ -63,6 +62,15 @@ const CDBA = CDBA_POINT;
 const STEP = BRIDGE_STEP;
 const WORD = BRIDGE_WORD;
 
+/** REVERSED[n][w]: the n bits of w in reverse order (n = 3…6). */
+const REVERSED: Uint8Array[] = Array.from({ length: 7 }, (_, n) =>
+  Uint8Array.from({ length: 1 << n }, (_, w) => {
+    let r = 0;
+    for (let i = 0; i < n; i++) r |= ((w >> i) & 1) << (n - 1 - i);
+    return r;
+  }),
+);
+
 /** What the transmitter is sending; each stage lasts a fixed number of symbols except Data. */
 const enum Stage {
   TepTone,
@@ -84,19 +92,23 @@ export class V17Tx {
   levelDbm0: number;
   private getBit: GetBit;
   private onStatus: TxStatusHandler | undefined;
-  private readonly shaper = new PolyphaseInterpolator({ phases: 10, step: 3, spanSymbols: TX_SPAN, beta: RRC_BETA });
-  private readonly nco = new Nco({ frequencyHz: CARRIER_HZ });
+  /** Per rate: the constellation's points by label, then A, B, C, D, then silence. */
+  private readonly modulators = new Map<V17BitRate, PassbandModulator>();
+  private modulator: PassbandModulator;
   private readonly scrambler = new Scrambler(V17_SCRAMBLER);
   private readonly encoder = new V17TrellisEncoder();
   private constellation: V17Constellation;
   private bits = 0;
+  /** Word of `bits` bits → the same bits in reverse order. */
+  private reversed = REVERSED[6]!;
   private gain = 0;
   private stage = Stage.Abab;
   private left = 0;
   private trainingPoint = 0;
   private bridgeCount = 0;
-  private symRe = 0;
-  private symIm = 0;
+  /** Alphabet index of training point A (B, C, D follow it), and of silence. */
+  private abcd = 0;
+  private silence = 0;
 
   constructor(opts: V17TxOptions) {
     this.bitRate = checkOneOf('V17Tx', 'bitRate', opts?.bitRate, V17_BIT_RATES);
@@ -106,7 +118,27 @@ export class V17Tx {
     this.tep = checkOneOf('V17Tx', 'tep', opts.tep ?? false, [false, true]);
     this.levelDbm0 = checkNumber('V17Tx', 'levelDbm0', opts.levelDbm0 ?? -14, -60, 0);
     this.constellation = v17Constellation(this.bitRate);
+    this.modulator = this.modulatorFor(this.bitRate);
     this.restart(this.bitRate, this.shortTrain);
+  }
+
+  /** The rate's modulator (its table is built on first use and shared by every transmitter). */
+  private modulatorFor(rate: V17BitRate): PassbandModulator {
+    let m = this.modulators.get(rate);
+    if (m === undefined) {
+      const c = v17Constellation(rate);
+      m = new PassbandModulator({
+        phases: 10,
+        step: 3,
+        spanSymbols: TX_SPAN,
+        beta: RRC_BETA,
+        carrierHz: CARRIER_HZ,
+        pointsRe: [...c.re, ...A_RE, 0],
+        pointsIm: [...c.im, ...A_IM, 0],
+      });
+      this.modulators.set(rate, m);
+    }
+    return m;
   }
 
   /** A new burst at `bitRate` (default: the current one): long or short training, then data. */
@@ -115,9 +147,12 @@ export class V17Tx {
     this.shortTrain = checkOneOf('V17Tx', 'shortTrain', shortTrain, [false, true]);
     this.constellation = v17Constellation(this.bitRate);
     this.bits = bitsPerSymbol(this.bitRate);
+    this.reversed = REVERSED[this.bits]!;
+    this.modulator = this.modulatorFor(this.bitRate);
+    this.abcd = this.constellation.size;
+    this.silence = this.modulator.silence;
     this.setLevel(this.levelDbm0);
-    this.shaper.restart();
-    this.nco.restart();
+    this.modulator.restart();
     this.scrambler.restart(V17_TRAINING_SEED);
     // The differential encoder starts from 1 after long and from 0 after short training (as
     // spandsp, which modems interwork with); the convolutional encoder from state 0.
@@ -132,7 +167,7 @@ export class V17Tx {
     this.levelDbm0 = checkNumber('V17Tx', 'levelDbm0', dbm0, -60, 0);
     // All four constellations have a mean power near |A|² = 40 (Figures 4-7), so one gain serves
     // training and every rate; a real passband signal carries half the mean |baseband|².
-    this.gain = Math.sqrt((2 * dbm0ToMeanSquare(this.levelDbm0)) / (ABCD_POWER * this.shaper.powerGain));
+    this.gain = Math.sqrt((2 * dbm0ToMeanSquare(this.levelDbm0)) / (ABCD_POWER * this.modulator.powerGain));
   }
 
   /** Takes the data bits from `getBit` from now on (e.g. an HDLC framer after the TCF). */
@@ -153,22 +188,7 @@ export class V17Tx {
   /** Fills `out`; returns the samples written: out.length, or fewer once the burst has ended. */
   tx(out: Int16Array): number {
     if (this.stage === Stage.Done) return 0;
-    const shaper = this.shaper;
-    const nco = this.nco;
-    const gain = this.gain;
-    for (let n = 0; n < out.length; n++) {
-      if (shaper.step()) {
-        if (!this.nextSymbol()) return n;
-        shaper.push(this.symRe, this.symIm);
-      }
-      shaper.filter();
-      let v = Math.round(gain * (shaper.re * nco.cos() - shaper.im * nco.sin()));
-      nco.advance();
-      if (v > 32767) v = 32767;
-      else if (v < -32768) v = -32768;
-      out[n] = v;
-    }
-    return out.length;
+    return this.modulator.modulate(out, 0, this.gain, this);
   }
 
   private enter(stage: Stage): void {
@@ -208,55 +228,51 @@ export class V17Tx {
     }
   }
 
-  /** Sets symRe/symIm to the next symbol; false once the shutdown sequence is over. */
-  private nextSymbol(): boolean {
-    while (this.left === 0 && this.stage !== Stage.Done) this.advance();
-    if (this.stage === Stage.Done) return false;
+  /** IndexedSymbolSource: the next symbol's index in the modulator's alphabet; −1 once the shutdown sequence is over. */
+  nextSymbol(): number {
+    if (this.left === 0) {
+      while (this.left === 0 && this.stage !== Stage.Done) this.advance();
+      if (this.stage === Stage.Done) return -1;
+    }
     this.left--;
-    this.symbolFor(this.stage);
-    return true;
+    return this.stage === Stage.Data ? this.dataSymbol(this.scrambledWord(true)) : this.symbolFor(this.stage);
   }
 
-  private symbolFor(stage: Stage): void {
+  private symbolFor(stage: Stage): number {
     switch (stage) {
       case Stage.TepTone:
-        this.setTraining(0);
-        return;
+        return this.training(0);
       case Stage.Abab:
         // Segment 1 alternates A, B, ... and ends on B.
-        this.setTraining(this.left & 1 ? 0 : 1);
-        return;
+        return this.training(this.left & 1 ? 0 : 1);
       case Stage.Cdba: {
         const b1 = this.scrambler.scramble(1);
         const b2 = this.scrambler.scramble(1);
-        this.setTraining(CDBA[(b1 << 1) | b2]!);
-        return;
+        return this.training(CDBA[(b1 << 1) | b2]!);
       }
       case Stage.Bridge: {
         const shift = (this.bridgeCount++ & 7) << 1;
         const b1 = this.scrambler.scramble((WORD >> shift) & 1);
         const b2 = this.scrambler.scramble((WORD >> (shift + 1)) & 1);
-        this.setTraining((this.trainingPoint + STEP[(b1 << 1) | b2]!) & 3);
-        return;
+        return this.training((this.trainingPoint + STEP[(b1 << 1) | b2]!) & 3);
       }
       case Stage.Ones:
       case Stage.ShutdownOnes:
-        this.setData(this.scrambledWord(false));
-        return;
+        return this.dataSymbol(this.scrambledWord(false));
       case Stage.Data:
-        this.setData(this.scrambledWord(true));
-        return;
+        return this.dataSymbol(this.scrambledWord(true));
       default:
-        this.symRe = 0;
-        this.symIm = 0;
-        return;
+        return this.silence;
     }
   }
 
   /** The next symbol's scrambled bits, Q1 in bit 0: data, or ones. */
   private scrambledWord(data: boolean): number {
+    const n = this.bits;
+    // The bits in the order sent, the first in bit n−1 (scrambled in one step), then turned
+    // round: the encoder wants Q1 in bit 0.
     let word = 0;
-    for (let i = 0; i < this.bits; i++) {
+    for (let i = n; i > 0; i--) {
       let bit = 1;
       if (data && this.stage === Stage.Data) {
         bit = this.getBit();
@@ -267,20 +283,17 @@ export class V17Tx {
           this.onStatus?.('endOfData');
         }
       }
-      word |= this.scrambler.scramble(bit & 1) << i;
+      word = (word << 1) | (bit & 1);
     }
-    return word;
+    return this.reversed[this.scrambler.scrambleWord(word, n)]!;
   }
 
-  private setTraining(point: number): void {
+  private training(point: number): number {
     this.trainingPoint = point;
-    this.symRe = A_RE[point]!;
-    this.symIm = A_IM[point]!;
+    return this.abcd + point;
   }
 
-  private setData(word: number): void {
-    const label = this.encoder.encode(word);
-    this.symRe = this.constellation.re[label]!;
-    this.symIm = this.constellation.im[label]!;
+  private dataSymbol(word: number): number {
+    return this.encoder.encode(word);
   }
 }
