@@ -19,6 +19,7 @@ import {
   type V29BitRate,
 } from '../../../native-free-dsp/index.js';
 import { decodeCtc, decodeDcs, parseFrame, type ModemSpec } from '../../t30/index.js';
+import { trainingIndicator, trainingMs } from '../t38/index.js';
 import type { AudioCapture } from './wav.js';
 import { BitCollector, type BurstEvent, type HeardFrame, type LineEvent, type Source } from './line-events.js';
 
@@ -178,6 +179,11 @@ function gaps(seg: Segment, busy: readonly Interval[]): Interval[] {
 
 // ---------------------------------------------------------------------------------- pass 2
 
+/** How long a modem's training sequence lasts (V.17 long or short), samples. */
+function trainingSamples(modem: ModemSpec, short: boolean): number {
+  return trainingMs(trainingIndicator({ ...modem, shortTrain: short })) * MS;
+}
+
 const UP = 1;
 const TRAINED = 2;
 const FAILED = 4;
@@ -252,6 +258,8 @@ class HighSpeedListener {
     const v17 = seg.modem.modulation === 'v17';
     // T.30 5.3.2: TCF (and the first burst after CTC) trains long, later bursts at the rate short.
     let short = false;
+    /** A failure was reported and no burst has trained since. */
+    let failing = false;
     for (const st of stretches) {
       let pos = st.start;
       while (pos < st.end) {
@@ -279,17 +287,21 @@ class HighSpeedListener {
             frames: r.frames,
           } satisfies BurstEvent);
           short = v17;
+          failing = false;
           pos = r.end;
           continue;
         }
-        // Training failed both ways: report it unless it was a V.21 signal seen by the wrong receiver.
+        // Training failed (both ways): report it unless it was a V.21 signal seen by the wrong
+        // receiver, or the same signal failing again; then listen on from there (noise may keep
+        // the carrier up, so waiting for it to drop could miss the next burst).
         const failed = r as Extract<BurstOutcome, { kind: 'failed' }>;
         const near = busy.some((b) => failed.start < b.end + V21_GUARD && failed.at > b.start - V21_GUARD);
-        if (!near) {
+        if (!near && !failing) {
           this.stats.trainingFailures++;
           out.push({ kind: 'burst', atMs: failed.start / MS, endMs: failed.at / MS, source: this.source, modem: { ...seg.modem }, trained: false, data: new Uint8Array(0), bits: 0, frames: [] });
         }
-        pos = this.skipCarrier(seg.modem, failed.at, st.end);
+        failing = true;
+        pos = Math.max(failed.at, pos + BLOCK);
       }
     }
   }
@@ -309,7 +321,12 @@ class HighSpeedListener {
       const seen = this.seen;
       if (seen === 0) continue;
       if (start < 0 && seen & (UP | TRAINED | FAILED)) start = pos;
-      if (seen & TRAINED) trained = true;
+      if (seen & TRAINED && !trained) {
+        trained = true;
+        // Line noise can hold the carrier detector up long before the signal: the burst began
+        // one training sequence before the receiver trained.
+        start = Math.max(start, pos + BLOCK - trainingSamples(modem, short));
+      }
       if (seen & FAILED && !trained) return { kind: 'failed', start: Math.max(start, from), at: pos + BLOCK };
       if (seen & DOWN) {
         if (trained) return this.done(start, pos + BLOCK);
@@ -325,16 +342,5 @@ class HighSpeedListener {
     this.collector = undefined;
     this.hdlc = undefined;
     return { kind: 'trained', start, end, data, frames };
-  }
-
-  /** After a failed training: where the carrier it was looking at goes away. */
-  private skipCarrier(modem: ModemSpec, from: number, to: number): number {
-    const rx = this.receiver(modem.modulation);
-    for (let pos = from; pos < to; pos += BLOCK) {
-      this.seen = 0;
-      rx.rx(this.samples.subarray(pos, Math.min(pos + BLOCK, to)));
-      if (this.seen & DOWN) return pos + BLOCK;
-    }
-    return to;
   }
 }

@@ -72,6 +72,9 @@ export interface CallAnalysis {
   frames: { ok: number; bad: number };
 }
 
+/** Fewer bits than this are no page (an EOL and RTC alone take 84). */
+const MIN_PAGE_BITS = 256;
+
 const other = (s: Side): Side => (s === 'caller' ? 'answerer' : 'caller');
 
 /** Who sends each frame when the capture does not say: by the frame's place in T.30. */
@@ -274,7 +277,8 @@ class CallReader {
       this.entries.push({ kind: 'training-failed', atMs: b.atMs, from, modem: b.modem });
       return;
     }
-    if (this.dcs.ecm) this.ecmBurst(b, from);
+    if (this.dcs.ecm) this.ecmBurst(b);
+    else if (b.bits < MIN_PAGE_BITS) this.entries.push({ kind: 'note', atMs: b.atMs, from, text: `${modemText(b.modem)} burst of ${b.bits} bits: too short for a page` });
     else this.nonEcmPage(b, from, this.dcs);
   }
 
@@ -317,8 +321,7 @@ class CallReader {
 
   // ------------------------------------------------------------------------------ ECM
 
-  private ecmBurst(b: BurstEvent, from: Side): void {
-    if (this.pendingSince === undefined) this.pendingSince = { atMs: b.atMs, burst: b };
+  private ecmBurst(b: BurstEvent): void {
     for (const f of b.frames) {
       if (!f.crcOk) {
         this.pendingBad++;
@@ -326,9 +329,10 @@ class CallReader {
       }
       const p = parseFrame(f.frame);
       // FCD: address, control 0x03, FCF 0x06, frame number, data (T.4 Annex A).
-      if (p?.name === 'FCD' && p.info.length >= 1) this.pending.set(p.info[0]!, p.info.subarray(1));
+      if (p?.name !== 'FCD' || p.info.length < 1) continue;
+      this.pending.set(p.info[0]!, p.info.subarray(1));
+      this.pendingSince ??= { atMs: b.atMs, burst: b };
     }
-    void from;
   }
 
   /** A PPS closed a block: its frames go to their page, and a PPS-Q marks the page's last block. */
