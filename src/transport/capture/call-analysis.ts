@@ -2,9 +2,9 @@
 // follows the mode the last DCS (or CTC) set, measures the TCF that follows a DCS the way the
 // receiver does (T.30 5.3.6.2.4: the longest run of zeros must last a second), decodes each
 // non-ECM page from its image data, and puts ECM pages back together from their FCD frames by
-// page, block and frame number (T.4 Annex A; retransmissions after PPR fill the holes).
+// page, block and frame number (ecm-pages.ts).
 // Mono captures say nothing of who sent what: frames are attributed by their meaning.
-import { reverseBits, type Bitmap } from '../../codecs/index.js';
+import type { Bitmap } from '../../codecs/index.js';
 import {
   decodeCtc,
   decodeDcs,
@@ -21,6 +21,7 @@ import {
   type ModemSpec,
   type PostMessage,
 } from '../../t30/index.js';
+import { EcmPages, type EcmPageData } from './ecm-pages.js';
 import { capabilitiesText, hex, modemText, modeText, pprCount } from './describe.js';
 import type { BurstEvent, HeardFrame, LineEvent, Side, Source } from './line-events.js';
 
@@ -82,23 +83,6 @@ const CALLED_FRAMES = new Set(['DIS', 'CSI', 'NSF']);
 const CALLING_FRAMES = new Set(['DTC', 'CIG', 'NSC']);
 const RECEIVER_FRAMES = new Set(['CFR', 'FTT', 'CTR', 'CSA', 'MCF', 'RTP', 'RTN', 'PIP', 'PIN', 'PPR', 'RNR', 'ERR', 'FDM']);
 
-interface EcmBlock {
-  frames: Map<number, Uint8Array>;
-  /** Frames in the block, from its PPS. */
-  count?: number;
-}
-
-interface EcmPage {
-  blocks: Map<number, EcmBlock>;
-  lastBlock?: number;
-  atMs: number;
-  endMs: number;
-  from: Side;
-  modem: ModemSpec;
-  training?: 'long' | 'short';
-  dcs: Dcs;
-}
-
 export function analyzeCall(events: readonly LineEvent[]): CallAnalysis {
   return new CallReader().read(events);
 }
@@ -117,13 +101,7 @@ class CallReader {
   /** Mono: the last of DIS/DTC was a DTC (polling: the answerer transmits). */
   private polling = false;
   private lastFrom: Side = 'caller';
-  // ECM: frames since the last PPS, and the pages being put together (by PPS page counter).
-  private pending = new Map<number, Uint8Array>();
-  private pendingBad = 0;
-  private pendingSince: { atMs: number; burst: BurstEvent } | undefined;
-  private readonly ecmPages = new Map<number, EcmPage>();
-  /** The page whose PPS-Q (MPS/EOP/EOM) was the last post-message command. */
-  private closing: number | undefined;
+  private readonly ecm = new EcmPages();
 
   read(events: readonly LineEvent[]): CallAnalysis {
     const sorted = withoutEchoes([...events].sort((a, b) => a.atMs - b.atMs));
@@ -231,14 +209,13 @@ class CallReader {
       case 'PPS': {
         const pps = parsePps(info);
         if (!pps) return 'unreadable';
-        const got = this.pending.size;
-        const bad = this.pendingBad;
-        this.blockEnds(pps.page, pps.block, pps.frames, pps.fcf2, atMs, from);
+        const { good: got, bad } = this.ecm.heard;
+        if (this.dcs) this.ecmPagesDone(this.ecm.blockEnds(pps.page, pps.block, pps.frames, pps.fcf2, atMs, from, this.dcs));
         return `${pps.fcf2 === 'NULL' ? 'NULL' : pps.fcf2}, page ${pps.page}, block ${pps.block}, ${pps.frames} frames (${got} received${bad ? `, ${bad} bad` : ''})`;
       }
       case 'EOR': {
         const q = parseEor(info);
-        if (q && q !== 'NULL' && this.closing === undefined) this.flushEcm(atMs);
+        if (q && q !== 'NULL') this.flushEcm(atMs);
         return q ?? 'unreadable';
       }
       case 'PPR': {
@@ -246,7 +223,7 @@ class CallReader {
         return `${n} frame${n === 1 ? '' : 's'} to send again`;
       }
       case 'MCF':
-        if (this.closing !== undefined) this.finishEcmPage(this.closing);
+        this.ecmPagesDone(this.ecm.confirmed());
         return '';
       case 'DCN':
         this.flushEcm(atMs);
@@ -277,7 +254,7 @@ class CallReader {
       this.entries.push({ kind: 'training-failed', atMs: b.atMs, from, modem: b.modem });
       return;
     }
-    if (this.dcs.ecm) this.ecmBurst(b);
+    if (this.dcs.ecm) this.ecm.burst(b);
     else if (b.bits < MIN_PAGE_BITS) this.entries.push({ kind: 'note', atMs: b.atMs, from, text: `${modemText(b.modem)} burst of ${b.bits} bits: too short for a page` });
     else this.nonEcmPage(b, from, this.dcs);
   }
@@ -321,86 +298,21 @@ class CallReader {
 
   // ------------------------------------------------------------------------------ ECM
 
-  private ecmBurst(b: BurstEvent): void {
-    for (const f of b.frames) {
-      if (!f.crcOk) {
-        this.pendingBad++;
-        continue;
-      }
-      const p = parseFrame(f.frame);
-      // FCD: address, control 0x03, FCF 0x06, frame number, data (T.4 Annex A).
-      if (p?.name !== 'FCD' || p.info.length < 1) continue;
-      this.pending.set(p.info[0]!, p.info.subarray(1));
-      this.pendingSince ??= { atMs: b.atMs, burst: b };
+  private ecmPagesDone(done: EcmPageData[]): void {
+    for (const p of done) {
+      const page = this.decode(p.dcs, p, [p.data], true);
+      page.missingFrames = p.missingFrames;
+      page.frames = p.frames;
+      if (p.missingFrames && !page.error) page.error = `${p.missingFrames} frame(s) missing`;
+      this.entries.push({ kind: 'page', atMs: p.atMs, from: p.from, page });
     }
-  }
-
-  /** A PPS closed a block: its frames go to their page, and a PPS-Q marks the page's last block. */
-  private blockEnds(pageNo: number, blockNo: number, frames: number, fcf2: PostMessage, atMs: number, from: Side): void {
-    if (!this.dcs) return;
-    if (this.closing !== undefined && this.closing !== pageNo) this.finishEcmPage(this.closing);
-    let page = this.ecmPages.get(pageNo);
-    if (!page) {
-      const burst = this.pendingSince?.burst;
-      page = { blocks: new Map(), atMs: this.pendingSince?.atMs ?? atMs, endMs: atMs, from, modem: burst?.modem ?? this.dcs.modem, ...(burst?.training ? { training: burst.training } : {}), dcs: this.dcs };
-      this.ecmPages.set(pageNo, page);
-    }
-    page.endMs = atMs;
-    let block = page.blocks.get(blockNo);
-    if (!block) page.blocks.set(blockNo, (block = { frames: new Map() }));
-    block.count = frames;
-    for (const [n, data] of this.pending) if (n < frames) block.frames.set(n, data);
-    this.pending = new Map();
-    this.pendingBad = 0;
-    this.pendingSince = undefined;
-    if (fcf2 !== 'NULL') {
-      page.lastBlock = blockNo;
-      this.closing = pageNo;
-    }
-  }
-
-  private finishEcmPage(pageNo: number): void {
-    const p = this.ecmPages.get(pageNo);
-    if (this.closing === pageNo) this.closing = undefined;
-    if (!p) return;
-    this.ecmPages.delete(pageNo);
-    const last = p.lastBlock ?? Math.max(...p.blocks.keys());
-    const data: Uint8Array[] = [];
-    let missing = 0;
-    let got = 0;
-    for (let b = 0; b <= last; b++) {
-      const block = p.blocks.get(b);
-      if (!block) {
-        missing += 256;
-        continue;
-      }
-      const count = block.count ?? Math.max(-1, ...block.frames.keys()) + 1;
-      for (let n = 0; n < count; n++) {
-        const f = block.frames.get(n);
-        if (f) (data.push(f), got++);
-        else missing++;
-      }
-    }
-    // FCD payloads are in HDLC order (first bit in bit 0); the codecs read MSB first.
-    const page = this.decode(p.dcs, p, [reverseBits(concat(data))], true);
-    page.missingFrames = missing;
-    page.frames = got;
-    if (missing && !page.error) page.error = `${missing} frame(s) missing`;
-    this.entries.push({ kind: 'page', atMs: p.atMs, from: p.from, page });
   }
 
   /** Puts together whatever ECM pages are open (a new DCS, DCN, the end of the capture). */
   private flushEcm(atMs: number): void {
-    if (this.pending.size > 0 && this.dcs?.ecm) {
-      // Frames no PPS accounted for: a block whose PPS was never heard. File them under the next block.
-      const pages = [...this.ecmPages.entries()];
-      const [pageNo, page] = pages.length ? pages[pages.length - 1]! : [this.closing ?? 0, undefined];
-      const nextBlock = page ? Math.max(...page.blocks.keys()) + 1 : 0;
-      this.entries.push({ kind: 'note', atMs, text: `${this.pending.size} ECM frame(s) with no PPS after them` });
-      this.blockEnds(pageNo, nextBlock, Math.max(...this.pending.keys()) + 1, 'NULL', atMs, this.transmitter());
-    }
-    for (const pageNo of [...this.ecmPages.keys()].sort((a, b) => a - b)) this.finishEcmPage(pageNo);
-    this.closing = undefined;
+    const { pages, orphans } = this.ecm.flush(atMs, this.transmitter(), this.dcs);
+    if (orphans) this.entries.push({ kind: 'note', atMs, text: `${orphans} ECM frame(s) with no PPS after them` });
+    this.ecmPagesDone(pages);
   }
 }
 
@@ -453,13 +365,6 @@ function parsePps(info: Uint8Array): { fcf2: PostMessage; page: number; block: n
 /** EOR FIF: FCF2. */
 function parseEor(info: Uint8Array): PostMessage | undefined {
   return postMessage(info[0]);
-}
-
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) (out.set(p, at), (at += p.length));
-  return out;
 }
 
 /**

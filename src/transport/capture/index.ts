@@ -8,6 +8,7 @@ export * from './line-events.js';
 export { analyzeAudio, type AudioAnalysisOptions, type AudioAnalysisStats } from './audio-analyzer.js';
 export { analyzeT38, type T38Analysis, type T38AnalysisOptions, type T38AnalysisStats } from './t38-analyzer.js';
 export { analyzeCall, measureTcf, type AnalyzedPage, type CallAnalysis, type ReportEntry } from './call-analysis.js';
+export { EcmPages, type EcmPageData } from './ecm-pages.js';
 export { capabilitiesText, modemText, modeText, resolutionText } from './describe.js';
 export { analyzeCapture, captureFormat, type AnalyzeCaptureOptions, type CaptureAnalysis, type CaptureFormat } from './analyze.js';
 export { describeEntry, formatTime, pagesTiff, reportJson, reportLines, summaryLines, type ReportInput } from './report.js';
