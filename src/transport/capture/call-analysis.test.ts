@@ -85,14 +85,19 @@ describe('ECM pages', () => {
     expect(pageEntry.atMs).toBe((events[4] as BurstEvent).atMs);
   });
 
-  it('frames that never came: the page is reported with the hole', () => {
+  it('a frame that never came: the MMR page ends at the hole, its rows above it intact', () => {
     clock = 0;
-    const { blocks } = ecmPage();
+    const { bitmap, blocks } = ecmPage();
     const b0 = blocks[0]!;
     const c = analyzeCall([dis(), f('DCS', encodeDcs(DCS)), tcf(), f('CFR', [], 'answerer'), burst(b0.map((p, n) => fcd(n, p)).filter((_, n) => n !== 200)), pps('EOP', 0, 0, b0.length), f('DCN')]);
     expect(c.pages).toHaveLength(1);
-    expect(c.pages[0]!.missingFrames).toBe(1);
-    expect(c.pages[0]!.error).toMatch(/missing|does not decode/);
+    const page = c.pages[0]!;
+    expect(page).toMatchObject({ missingFrames: 1, frames: 255 });
+    expect(page.error).toMatch(/^MMR data does not decode after row \d+/);
+    expect(page.height).toBeGreaterThan(10);
+    expect(page.height).toBeLessThan(bitmap.height);
+    const rows = page.height * bitmap.stride;
+    expect(Buffer.from(page.bitmap!.data.subarray(0, rows)).equals(Buffer.from(bitmap.data.subarray(0, rows)))).toBe(true);
   });
 
   it('ECM frames with no PPS after them are still put on a page, with a note', () => {

@@ -4,7 +4,7 @@
 // non-ECM page from its image data, and puts ECM pages back together from their FCD frames by
 // page, block and frame number (ecm-pages.ts).
 // Mono captures say nothing of who sent what: frames are attributed by their meaning.
-import type { Bitmap } from '../../codecs/index.js';
+import { CodecError, createMHDecoder, createMMRDecoder, createMRDecoder, type Bitmap, type DecodedPage } from '../../codecs/index.js';
 import {
   decodeCtc,
   decodeDcs,
@@ -12,7 +12,6 @@ import {
   decodeDis,
   decodeIdent,
   decodeNsf,
-  decodePage,
   parseFrame,
   RESOLUTIONS,
   widthPixels,
@@ -283,14 +282,20 @@ class CallReader {
       badRows: 0,
       missingFrames: 0,
     };
+    let d: DecodedPage | undefined;
     try {
-      const d = decodePage(data, dcs.coding, width);
+      d = decodeCoded(data, dcs.coding, width);
+    } catch (err) {
+      if (!(err instanceof CodecError)) throw err;
+      page.error = `${dcs.coding.toUpperCase()} data does not decode after row ${err.line}: ${err.message}`;
+      // Keep the rows before the damage (MMR cannot resynchronise; a hole ends the page there).
+      if (err.line > 0) d = decodeCoded(data, dcs.coding, width, err.line);
+    }
+    if (d) {
       page.height = d.height;
       page.badRows = d.badLines;
       if (d.height > 0) page.bitmap = { width: d.width, height: d.height, stride: d.stride, data: d.data };
-      else page.error = 'no image data decoded';
-    } catch (err) {
-      page.error = `${dcs.coding.toUpperCase()} data does not decode: ${(err as Error).message}`;
+      else page.error ??= 'no image data decoded';
     }
     this.pages.push(page);
     return page;
@@ -347,6 +352,17 @@ function withoutEchoes(events: LineEvent[]): LineEvent[] {
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && a.every((v, i) => v === b[i]);
+}
+
+/** Decodes a page (`height` rows when given); T.4 rows that do not decode repeat the one above. */
+function decodeCoded(data: readonly Uint8Array[], coding: Coding, width: number, height?: number): DecodedPage {
+  const opts = { width, ...(height === undefined ? {} : { height }) };
+  const d = coding === 'mmr' ? createMMRDecoder(opts) : (coding === 'mr' ? createMRDecoder : createMHDecoder)({ ...opts, badLines: 'repeat' });
+  for (const chunk of data) {
+    if (d.done) break;
+    d.push(chunk);
+  }
+  return d.end();
 }
 
 const POST_MESSAGES: ReadonlySet<string> = new Set(['NULL', 'MPS', 'EOP', 'EOM', 'PRI_MPS', 'PRI_EOP', 'PRI_EOM']);

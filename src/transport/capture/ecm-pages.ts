@@ -14,7 +14,7 @@ export interface EcmPageData {
   modem: ModemSpec;
   training?: 'long' | 'short';
   dcs: Dcs;
-  /** T.4/T.6 data, first bit in the MSB (the frames' payloads in order, holes left out). */
+  /** T.4/T.6 data, first bit in the MSB: the frames' payloads in order, holes left out (T.6: up to the first hole). */
   data: Uint8Array;
   frames: number;
   missingFrames: number;
@@ -125,7 +125,9 @@ export class EcmPages {
     this.pages.delete(pageNo);
     const last = p.lastBlock ?? Math.max(...p.blocks.keys());
     const parts: Uint8Array[] = [];
+    const mmr = p.dcs.coding === 'mmr';
     let missing = 0;
+    let received = 0;
     let size = 0;
     for (let b = 0; b <= last; b++) {
       const block = p.blocks.get(b);
@@ -136,8 +138,10 @@ export class EcmPages {
       const count = block.count ?? Math.max(-1, ...block.frames.keys()) + 1;
       for (let n = 0; n < count; n++) {
         const f = block.frames.get(n);
-        if (f) (parts.push(f), (size += f.length));
-        else missing++;
+        if (f) received++;
+        if (!f) missing++;
+        // T.4 resynchronises at the next EOL after a hole; T.6 cannot: its page ends at the first.
+        else if (!(missing && mmr)) (parts.push(f), (size += f.length));
       }
     }
     const hdlc = new Uint8Array(size);
@@ -145,6 +149,6 @@ export class EcmPages {
     for (const f of parts) (hdlc.set(f, at), (at += f.length));
     const { blocks: _b, lastBlock: _l, ...info } = p;
     // FCD payloads are in HDLC order (first bit in bit 0); the codecs read MSB first.
-    return [{ ...info, data: reverseBits(hdlc), frames: parts.length, missingFrames: missing }];
+    return [{ ...info, data: reverseBits(hdlc), frames: received, missingFrames: missing }];
   }
 }
