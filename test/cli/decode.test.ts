@@ -138,6 +138,7 @@ describe('faxstack decode', () => {
     ['a broken WAV', ['garbage.wav'], /garbage\.wav: Invalid file format: WAV/],
     ['something that is no capture', ['notes.txt'], /not a WAV or pcap file; for headerless audio say --format raw/],
     ['a WAV read as pcap', ['call.wav', '--format', 'pcap'], /pcap: bad magic number/],
+    ['a --caller that sent nothing', ['call.pcap', '--caller', '198.51.100.9:1234'], /no datagrams from 198\.51\.100\.9:1234/],
   ])('%s: exit 2 with the reason', async (_n, args, message) => {
     const [name, ...rest] = args;
     const path = name === '.' ? dir : (files[name!] ?? join(dir, name!));
