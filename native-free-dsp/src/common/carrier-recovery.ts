@@ -126,9 +126,22 @@ export class CarrierRecovery {
 
   /** update() towards point k of the tables (re, im). */
   updateToward(re: Float64Array, im: Float64Array, k: number): void {
-    this.d.re = re[k]!;
-    this.d.im = im[k]!;
-    this.updateOf(this.d);
+    // updateOf() and applyPhase() written out: this runs on every data symbol.
+    const dr = re[k]!;
+    const di = im[k]!;
+    const p = dr * dr + di * di;
+    const max = this.maxError;
+    let e = p > 0 ? (this.im * dr - this.re * di) / p : 0;
+    if (e > max) e = max;
+    else if (e < -max) e = -max;
+    this.error = e;
+    let cyc = this.cycles + this.gainCycles * e;
+    if (cyc > 0.5 || cyc < -0.5) cyc -= Math.round(cyc);
+    this.cycles = cyc;
+    const i = ((cyc * N + 0.5) | 0) & MASK;
+    this.c = COS[i]!;
+    this.s = COS[(i - Q) & MASK]!;
+    this.nco.increment += this.incPerError * e;
   }
 
   updateOf(d: Complex): void {

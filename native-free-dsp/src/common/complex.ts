@@ -7,6 +7,9 @@
 //   crotate(re, im, n, c, s)                   v[k] ·= (c + js), in place
 //   phaseError(zr, zi, dr, di)                 Im(z·conj(d))/|d|² ≈ angle of z relative to d
 //   angleOf / cabs2                            scalar helpers
+//   doubleArray(n)                             a plain array of n doubles: for vectors read in the
+//                                              hottest loops (V8 checks a typed array's buffer on
+//                                              every read, a double array only its length)
 //   Complex, complexHolder()                   a mutable { re, im } for passing values between
 //                                              blocks on hot paths (V8 boxes a double passed as an
 //                                              argument to a call it does not inline; a number
@@ -87,4 +90,11 @@ export function angleOf(re: number, im: number): number {
 export function phaseError(zr: number, zi: number, dr: number, di: number): number {
   const p = dr * dr + di * di;
   return p > 0 ? (zi * dr - zr * di) / p : 0;
+}
+
+/** A plain array of `n` zeros, double elements from the start (it must only ever hold numbers). */
+export function doubleArray(n: number): number[] {
+  const a = new Array<number>(n).fill(0.5);
+  a.fill(0);
+  return a;
 }

@@ -21,6 +21,7 @@
 //
 // Coefficients are computed on first use for each parameter set and shared by every instance.
 import { checkInt, checkNumber } from '../errors.js';
+import { doubleArray } from './complex.js';
 import { rrcWindowed } from './rrc.js';
 import { SAMPLE_RATE } from './types.js';
 
@@ -156,8 +157,8 @@ export interface PolyphaseDecimatorOptions {
 
 interface DecimatorTable {
   taps: number;
-  re: Float64Array;
-  im: Float64Array;
+  /** (re, im) pairs: pair p·taps + k is coefficient set p's weight of the k-th oldest sample. */
+  c: number[];
 }
 
 const rxCache = new Map<string, DecimatorTable>();
@@ -171,8 +172,7 @@ function rxCoefficients(fs: number, baud: number, beta: number, fc: number, span
     if (taps % 2 === 0) taps++;
     const centre = (taps - 1) / 2;
     const half = (taps + 1) / 2 / sps;
-    const re = new Float64Array((phases + 1) * taps);
-    const im = new Float64Array((phases + 1) * taps);
+    const c = doubleArray(2 * (phases + 1) * taps);
     const w = (2 * Math.PI * fc) / fs;
     // Unit noise gain: Σ g² = 1 for the centred phase.
     let e = 0;
@@ -184,11 +184,11 @@ function rxCoefficients(fs: number, baud: number, beta: number, fc: number, span
         // k samples before the newest; the output instant is `frac` samples before the newest.
         const g = rrcWindowed((k - frac - centre + 0.5) / sps, beta, half) * scale;
         const j = p * taps + (taps - 1 - k);
-        re[j] = g * Math.cos(w * k);
-        im[j] = g * Math.sin(w * k);
+        c[2 * j] = g * Math.cos(w * k);
+        c[2 * j + 1] = g * Math.sin(w * k);
       }
     }
-    t = { taps, re, im };
+    t = { taps, c };
     rxCache.set(key, t);
   }
   return t;
@@ -207,9 +207,9 @@ export class PolyphaseDecimator {
   /** Last output. */
   re = 0;
   im = 0;
-  private readonly cr: Float64Array;
-  private readonly ci: Float64Array;
-  private readonly buf: Float64Array;
+  /** Coefficient pairs (DecimatorTable.c) and the input history, a doubled ring: plain double arrays (see equalizer.ts). */
+  private readonly c: number[];
+  private readonly buf: number[];
   private pos = 0;
   /**
    * Time from the newest input to the next output instant, samples. Adding to it moves the
@@ -230,10 +230,9 @@ export class PolyphaseDecimator {
       throw new RangeError(`${B}: symbolRate × outputsPerSymbol must be below sampleRate`);
     }
     const t = rxCoefficients(this.sampleRate, this.symbolRate, beta, fc, span, this.phases);
-    this.taps = t.taps;
-    this.cr = t.re;
-    this.ci = t.im;
-    this.buf = new Float64Array(2 * this.taps);
+    this.taps = t.taps | 0;
+    this.c = t.c;
+    this.buf = doubleArray(2 * this.taps);
     this.period = this.sampleRate / (this.symbolRate * this.outputsPerSymbol);
     this.delay = (this.taps - 1) / 2 - 0.5;
     this.re = this.im = this.countdown = 0.5; // doubles from the start (see complex.ts)
@@ -285,18 +284,32 @@ export class PolyphaseDecimator {
     // The instant lies −cd samples before the newest sample.
     let frac = -cd;
     if (frac > 1) frac = 1;
-    const off = ((frac * this.phases + 0.5) | 0) * n;
     const b = this.buf;
-    const cr = this.cr;
-    const ci = this.ci;
-    const start = p + 1;
+    const c = this.c;
+    // Two partial sums per component: the adds of neighbouring taps do not wait on each other.
+    // (Indices step on their own: no `start + j` to check for overflow on every read.)
     let sr = 0;
     let si = 0;
-    for (let j = 0; j < n; j++) {
-      const v = b[start + j]!;
-      sr += v * cr[off + j]!;
-      si += v * ci[off + j]!;
+    let sr1 = 0;
+    let si1 = 0;
+    let i = p + 1;
+    const end = i + n;
+    let k = 2 * ((frac * this.phases + 0.5) | 0) * n;
+    for (; i + 1 < end; i += 2, k += 4) {
+      const v0 = b[i]!;
+      const v1 = b[i + 1]!;
+      sr += v0 * c[k]!;
+      si += v0 * c[k + 1]!;
+      sr1 += v1 * c[k + 2]!;
+      si1 += v1 * c[k + 3]!;
     }
+    if (i < end) {
+      const v = b[i]!;
+      sr += v * c[k]!;
+      si += v * c[k + 1]!;
+    }
+    sr += sr1;
+    si += si1;
     this.re = sr;
     this.im = si;
     cd += this.period;

@@ -28,6 +28,19 @@ export class TcfMeter {
     }
   }
 
+  /** put() of the n bits of `word`, the first in bit n−1. */
+  putWord(word: number, n: number): void {
+    this.bits += n;
+    for (let i = n - 1; i >= 0; i--) {
+      if ((word >>> i) & 1) {
+        this.ones++;
+        this.run = 0;
+      } else if (++this.run > this.longestZeroRun) {
+        this.longestZeroRun = this.run;
+      }
+    }
+  }
+
   /** Error ratio (ones / bits), 0 when nothing was seen. */
   get errorRatio(): number {
     return this.bits > 0 ? this.ones / this.bits : 0;
