@@ -6,7 +6,7 @@ import { ERRORS } from '../shared/errors.js';
 import { writeTiffF } from '../documents/tiff-f.js';
 import { T30Session, type PageSource, type ReceivedPage, type T30FrontEnd, type T30Result } from '../t30/index.js';
 import type { Bitmap } from '../codecs/index.js';
-import type { Resolution } from '../t30/modes.js';
+import type { Coding, Resolution } from '../t30/modes.js';
 import type { CallDetail, CallProgress, CallRequest, CallResult } from './line.js';
 import { pageSource } from './page-source.js';
 
@@ -79,11 +79,11 @@ export interface ReceivedFax {
 
 /** Answers a call on `frontEnd` and collects the pages. */
 export async function receiveOverFrontEnd(
-  frontEnd: T30FrontEnd, clock: Clock, o: T30Options & { ident: string; onPage?: (page: ReceivedPage) => void; resolutions?: Resolution[] },
+  frontEnd: T30FrontEnd, clock: Clock, o: T30Options & { ident: string; onPage?: (page: ReceivedPage) => void; resolutions?: Resolution[]; codings?: Coding[] },
 ): Promise<ReceivedFax> {
   const pages: ReceivedPage[] = [];
   const session = new T30Session({
-    config: { role: 'answerer', ident: o.ident, ecm: o.ecm ?? true, ...(o.resolutions ? { resolutions: o.resolutions } : {}) },
+    config: { role: 'answerer', ident: o.ident, ecm: o.ecm ?? true, ...(o.resolutions ? { resolutions: o.resolutions } : {}), ...(o.codings ? { codings: o.codings } : {}) },
     frontEnd,
     clock,
     onProgress: (p) => {
