@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { firstDifference } from '../../src/codecs/index.js';
 import { readTiff } from '../../src/documents/tiff-read.js';
 import { RESOLUTIONS } from '../../src/t30/index.js';
-import { analyzeCapture, type ReportEntry } from '../../src/transport/capture/index.js';
+import { analyzeCapture, readWav, writeWav, type ReportEntry } from '../../src/transport/capture/index.js';
+import { mixDown } from '../../src/transport/capture/test-synth.js';
 
 // FAXSTACK_SESSIONS_DIR points the test at another directory of sessions in the same layout.
 const DIR = process.env.FAXSTACK_SESSIONS_DIR ?? new URL('../../fixtures/sessions/', import.meta.url).pathname;
@@ -110,5 +111,20 @@ describe('faxstack decode on the recorded spandsp sessions', () => {
 
     // Passive decoding: far faster than the call took.
     expect(elapsedMs).toBeLessThan(s.durationMs / 5);
+  });
+
+  const audio = sidecars.filter((f) => (JSON.parse(readFileSync(join(DIR, f), 'utf8')) as Sidecar).format !== 'pcap');
+  it.skipIf(audio.length === 0).each(audio.length ? audio : ['(none)'])('%s, both channels mixed into one (mono: who sent what from the frames themselves)', (file) => {
+    const name = file.replace(/\.json$/, '');
+    const s = JSON.parse(readFileSync(join(DIR, file), 'utf8')) as Sidecar;
+    const stereo = readWav(readFileSync(join(DIR, `${name}.wav`)));
+    const a = analyzeCapture(writeWav([mixDown(stereo.channels)], 'ulaw'));
+    expect(a.description).toMatch(/^mono WAV/);
+    const ours = a.call.entries.filter((x): x is Extract<ReportEntry, { kind: 'frame' }> => x.kind === 'frame');
+    expect(ours.map((f) => `${f.from} ${f.name} ${f.hex.replace(/ /g, '')}`)).toEqual(s.frames.filter((f) => f.fcf !== 'FCD' && f.fcf !== 'RCP').map((f) => `${f.from} ${f.fcf} ${f.hex}`));
+    expect(a.call.mode?.dcs.modem.bitRate).toBe(s.expected.bitRate);
+    const source = readTiff(readFileSync(join(DIR, s.document)));
+    expect(a.call.pages).toHaveLength(source.length);
+    a.call.pages.forEach((p, i) => expect(firstDifference(p.bitmap!, source[i]!.bitmap)).toBeNull());
   });
 });
