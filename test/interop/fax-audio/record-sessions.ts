@@ -131,12 +131,17 @@ export interface SessionSidecar {
   frames: RecordedFrame[];
 }
 
-/** The session's source page: the top of a synthetic A4 text page, so the glyphs have their usual size. */
+/** A short page as TIFF-F: the top `rows` rows of a synthetic A4 text page, so the glyphs have their usual size. */
+export function pageTop(page: SessionSpec['page']): Buffer {
+  const full = textPage(1728, page.yDpi === 196 ? 2287 : 1143, page.seed);
+  const bm = createBitmap(1728, page.rows);
+  bm.data.set(full.data.subarray(0, bm.stride * page.rows));
+  return writeTiffF([{ bitmap: bm, xDpi: 204, yDpi: page.yDpi }], { compression: page.coding, software: 'faxstack session fixture' });
+}
+
+/** The session's source page. */
 export function sessionDocument(spec: SessionSpec): Buffer {
-  const full = textPage(1728, spec.page.yDpi === 196 ? 2287 : 1143, spec.page.seed);
-  const bm = createBitmap(1728, spec.page.rows);
-  bm.data.set(full.data.subarray(0, bm.stride * spec.page.rows));
-  return writeTiffF([{ bitmap: bm, xDpi: 204, yDpi: spec.page.yDpi }], { compression: spec.page.coding, software: 'faxstack session fixture' });
+  return pageTop(spec.page);
 }
 
 function spandspVersion(): string {
