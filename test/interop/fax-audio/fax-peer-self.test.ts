@@ -84,7 +84,7 @@ describe.skipIf(!build.ok && !INTEROP_REQUIRED)('fax-peer: spandsp fax_state_t a
         });
         // (A stall, the first side repeating itself after 2 s without an answer, would only mean
         // a process starved of CPU that long: not checked.)
-        expect(r.frames?.bad).toBe(0);
+        expect(r.transport?.bad).toBe(0);
       }
       expect({ tx: tx.result!.remoteIdent, rx: rx.result!.remoteIdent }).toEqual({ tx: '+15550199', rx: '+15550100' });
       expect(compareFaxTiffs(doc, received, dir, tag).detail).toBe('');
@@ -155,7 +155,7 @@ describe.skipIf(!build.ok && !INTEROP_REQUIRED)('fax-peer: spandsp fax_state_t a
         transport: { kind: 'udp', codec: 'pcma', local: '127.0.0.1:0', remote, lockstep: false },
       });
       const e = await tx.exit;
-      expect(e.result?.frames?.sent).toBe(50);
+      expect(e.result?.transport?.sent).toBe(50);
       await new Promise((res) => setTimeout(res, 50)); // the last datagram's way through the kernel
       expect(packets).toHaveLength(50);
       const head = packets.map(({ msg }) => ({ v: msg[0]! >> 6, pt: msg[1]! & 0x7f, m: msg[1]! >> 7, seq: msg.readUInt16BE(2), ts: msg.readUInt32BE(4), ssrc: msg.readUInt32BE(8), len: msg.length }));

@@ -7,7 +7,7 @@
  *   fax-peer send FILE.tif    [T.30 options] [line options] TRANSPORT
  *   fax-peer receive OUT.tif  [T.30 options] [line options] TRANSPORT
  *   fax-peer record-audio OUT.wav --send FILE.tif --receive OUT.tif [T.30 options] [--tx-level DBM0] [--noise DBM0] [--seed N]
- *   fax-peer record-t38 OUT.pcap --send FILE.tif --receive OUT.tif [T.30 options] [--redundancy 0|1]
+ *   fax-peer record-t38 OUT.pcap --send FILE.tif --receive OUT.tif [T.30 options] [--redundancy 0..2]
  *
  * `send` is the calling party (it has a document), `receive` the answering party.
  *
@@ -22,8 +22,8 @@
  *   --log                   spandsp's flow log on stderr, "[  12.340 who] text"
  * Line options (the audio spandsp sends and receives; dBm0 as spandsp counts it, 0 dBm0 =
  * 3.14 dB below a full-scale µ-law sine):
- *   --tx-level DBM0         spandsp's modems send at -14 dBm0 (0.0.6 has no API to change it):
- *                           the transmitted audio is scaled by DBM0 - (-14) dB
+ *   --tx-level DBM0         spandsp's modems send at -14 dBm0, CNG/CED at -11 (0.0.6 has no API
+ *                           to change it): everything it sends is scaled by DBM0 + 14 dB
  *   --tx-noise DBM0         add white Gaussian noise (spandsp awgn) to what spandsp sends
  *   --rx-noise DBM0         ... to what spandsp receives, before fax_rx
  *   --seed N                seed of the noise generators (default 1)
@@ -38,9 +38,12 @@
  *       fax_rx, 160 from fax_tx go back). The first side (by default the sender; --first and
  *       --no-first override) sends the first frame, and sends another whenever nothing arrives
  *       for 2 s of real time ("stalls" in the result). Time is the count of frames, never the
- *       wall clock. Without --lockstep: real time, a frame every 20 ms (clock_nanosleep on an
- *       absolute CLOCK_MONOTONIC deadline); frames received go through a FIFO of at most 8, an
- *       empty FIFO is fax_rx_fillin.
+ *       wall clock. The first side stops when its tail (--tail-ms) is over; the other answers
+ *       as long as frames come, and stops 100 ms of real time after the last one once its own
+ *       call is over (or after 3 s without one before: the first side has gone).
+ *       Without --lockstep: real time, a frame every 20 ms (clock_nanosleep on an absolute
+ *       CLOCK_MONOTONIC deadline); frames received go through a FIFO of at most 8, an empty
+ *       FIFO is fax_rx_fillin.
  *   --stdio
  *       lockstep over stdin/stdout: raw s16le blocks of 160 samples in, one block out per block
  *       in (the first side writes one block first). The result line then goes to stderr.
@@ -50,15 +53,17 @@
  *   {"completion":0,"completionText":"OK","pages":1,"bitRate":14400,"modulation":"V.17","ecm":true,
  *    "compression":"mmr","resolution":{"x":204,"y":196},"width":1728,"length":300,"badRows":0,
  *    "ecmRetries":0,"remoteIdent":"+15550199","role":"send","dis":"HEX","dcs":"HEX","samples":N,
- *    "frames":{"sent":N,"received":N,"stalls":0,"bad":0}}
+ *    "transport":{"sent":N,"received":N,"stalls":0,"bad":0}}
  * completion is spandsp's T.30 completion code (T30_ERR_*; 0 = OK), dis/dcs the frames (address,
  * control, FCF, FIF) as spandsp's real-time frame handler saw them. Exit status 0 when the call
- * succeeded, 1 when not, 2 on bad usage.
+ * succeeded, 1 when not, 2 on bad usage. When the far end goes away before phase E
+ * (ECONNREFUSED, EOF, silence), spandsp hears silence for up to 60 s of simulated time, so that
+ * its own timers give the completion code.
  *
  * RECORDERS: both parties in one process, connected back to back, deterministic.
- *   record-audio: two fax_state_t; each 20 ms step both transmit, the audio (scaled by --tx-level,
- *     plus --noise, one awgn per direction) passes a G.711 µ-law coder and the decoded samples are what the other
- *     receives. OUT.wav: 8000 Hz, 2 channels of µ-law (format tag 7), channel 0 = what the
+ *   record-audio: two fax_state_t; each 20 ms step both transmit, the audio (scaled by
+ *     --tx-level, plus --noise: one awgn per direction) passes a G.711 µ-law coder, and the
+ *     decoded samples are what the other receives. OUT.wav: 8000 Hz, 2 channels of µ-law (format tag 7), channel 0 = what the
  *     caller sent, channel 1 = what the answerer sent, exactly as the other side heard it.
  *   record-t38: two t38_terminal_state_t, advanced 5 ms (40 samples) at a time; every IFP packet
  *     (each of t38_core's repeats its own) becomes a UDPTL packet (T.38 9.1: sequence number,
@@ -66,8 +71,8 @@
  *     datagram, caller 127.0.0.1:40000, answerer 127.0.0.2:40002, written to a classic pcap
  *     (LINKTYPE_RAW) stamped 2024-01-01T00:00:00Z + the virtual time. The receiving terminal is
  *     fed from the datagram's primary IFP in the following step.
- *   Both print {"caller":RESULT,"answerer":RESULT,"samples":N,"packets":N,"spandsp":RELEASE,"frames":[...]} where
- *   frames lists every T.30 frame as received: {"ms","from","fcf","hex"}.
+ *   Both print {"caller":RESULT,"answerer":RESULT,"samples":N,"packets":N,"spandsp":RELEASE,
+ *   "frames":[...]}, frames being every T.30 frame as received: {"ms","from","fcf","hex"}.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -653,7 +658,7 @@ static int run_peer(void)
     }
     if (!me.done) run_alone();
     put_result(&b, &me);
-    put(&b, ",\"frames\":{\"sent\":%ld,\"received\":%ld,\"stalls\":%ld,\"bad\":%ld}}\n", frames_sent, frames_received, stalls, bad_frames);
+    put(&b, ",\"transport\":{\"sent\":%ld,\"received\":%ld,\"stalls\":%ld,\"bad\":%ld}}\n", frames_sent, frames_received, stalls, bad_frames);
     FILE *out = opt.transport == TRANSPORT_STDIO ? stderr : stdout;
     fputs(b.p, out);
     fflush(out);
@@ -980,7 +985,7 @@ static void usage(void)
             "                [--tx-level DBM0] [--tx-noise DBM0] [--rx-noise DBM0] [--seed N] [--result FILE]\n"
             "                (--udp pcm|pcmu|pcma --local [HOST:]PORT [--remote HOST:PORT] [--lockstep] [--first|--no-first] | --stdio)\n"
             "       fax-peer record-audio OUT.wav --send FILE.tif --receive OUT.tif [T.30 options] [--tx-level DBM0] [--noise DBM0] [--seed N]\n"
-            "       fax-peer record-t38 OUT.pcap --send FILE.tif --receive OUT.tif [T.30 options] [--redundancy 0|1]\n");
+            "       fax-peer record-t38 OUT.pcap --send FILE.tif --receive OUT.tif [T.30 options] [--redundancy 0..2]\n");
     exit(2);
 }
 
@@ -1059,6 +1064,9 @@ static void parse_args(int argc, char **argv)
     opt.compressions |= T30_SUPPORT_T4_1D_COMPRESSION;
     if (opt.mode == MODE_SEND || opt.mode == MODE_RECEIVE) {
         if (opt.transport == TRANSPORT_NONE) die("a transport is needed: --udp pcm|pcmu|pcma or --stdio");
+        if (opt.transport == TRANSPORT_UDP && opt.lockstep && !opt.remote && opt.first == 1) die("--first needs --remote");
+        if (opt.transport == TRANSPORT_UDP && opt.lockstep && !opt.remote && opt.first < 0 && opt.mode == MODE_SEND)
+            die("the sender goes first in lockstep: it needs --remote (or --no-first)");
         if (!isnan(opt.noise)) die("--noise is for the recorders; use --tx-noise/--rx-noise");
     } else {
         if (!opt.send_file || !opt.receive_file) die("%s needs --send FILE.tif and --receive OUT.tif", argv[1]);

@@ -78,7 +78,7 @@ export interface FaxPeerResult {
   /** Simulated time at the end, in 1/8000 s. */
   samples: number;
   /** Peers only: datagrams/blocks each way, stalls (first side repeating after 2 s), bad frames. */
-  frames?: { sent: number; received: number; stalls: number; bad: number };
+  transport?: { sent: number; received: number; stalls: number; bad: number };
 }
 
 function t30Args(o: FaxPeerT30Options): string[] {
@@ -194,7 +194,7 @@ export interface RecordOptions extends FaxPeerT30Options {
   /** Audio only: white noise added to both directions, dBm0. */
   noiseDbm0?: number;
   seed?: number;
-  /** T.38 only: UDPTL redundancy depth, 0 or 1 (default 1). */
+  /** T.38 only: UDPTL redundancy depth, 0..2 (default 1). */
   redundancy?: number;
 }
 
