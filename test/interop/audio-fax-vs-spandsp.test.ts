@@ -62,16 +62,18 @@ function fullMatrix(): AudioCase[] {
 }
 
 /**
- * Impaired lines. Noise towards us down to about 21 dB SNR at V.17 14400 (spandsp sends at −14
- * dBm0); towards spandsp only what its own terminal survives: spandsp 0.0.6's fax_state_t loses
- * calls with continuous white noise above about −50 dBm0 at its input, even spandsp to spandsp
- * through this peer. Levels: spandsp's signal 16 dB weaker, and 10 dB hotter, than its default.
+ * Impaired lines. Towards us, noise down to 26 dB SNR with ECM and 24 dB without (spandsp sends
+ * at −14 dBm0; 24 dB is spandsp's own regression threshold for V.17 14400 — at 21 dB a non-ECM
+ * page arrives with rows lost, accepted by the copy-quality check as spandsp would). Towards
+ * spandsp only what its own terminal survives: spandsp 0.0.6's fax_state_t loses calls with
+ * continuous white noise above about −50 dBm0 at its input, even spandsp to spandsp through this
+ * peer. Levels: spandsp's signal 16 dB weaker, and 10 dB hotter, than its default.
  */
 function impaired(): AudioCase[] {
   return [
     { direction: 'spandsp-to-us', codec: 'pcma', ecm: true, compression: 'mmr', modem: 'v17', pages: 2, noiseDbm0: -40, noiseTo: 'us' },
     { direction: 'us-to-spandsp', codec: 'pcmu', ecm: false, compression: 'mr', modem: 'v17', pages: 2, noiseDbm0: -60, levelDbm0: -30 },
-    { direction: 'spandsp-to-us', codec: 'pcma', ecm: false, compression: 'mr', modem: 'v17', pages: 1, noiseDbm0: -35, noiseTo: 'us' },
+    { direction: 'spandsp-to-us', codec: 'pcma', ecm: false, compression: 'mr', modem: 'v17', pages: 1, noiseDbm0: -38, noiseTo: 'us' },
     { direction: 'spandsp-to-us', codec: 'pcmu', ecm: false, compression: 'mh', modem: 'v29', pages: 1, noiseDbm0: -60, levelDbm0: -4 },
     { direction: 'us-to-spandsp', codec: 'pcma', ecm: true, compression: 'mr', modem: 'v27ter', pages: 1, noiseDbm0: -55 },
   ];
