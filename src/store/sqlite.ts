@@ -16,6 +16,12 @@ import type {
 type Db = Database.Database;
 const STARTED = `('preparing', 'dialing', 'transmitting')`;
 
+/** `AND line IN (?, ...)` for a list of line names; nothing when every line is wanted. */
+function lineFilter(lines: readonly string[] | undefined): { sql: string; args: string[] } {
+  if (!lines) return { sql: '', args: [] };
+  return { sql: ` AND line IN (${lines.map(() => '?').join(', ')})`, args: [...lines] };
+}
+
 export class SqliteJobStore implements JobStore {
   readonly db: Db;
 
@@ -358,15 +364,17 @@ export class SqliteJobStore implements JobStore {
 
   // ---------------------------------------------------------------- dispatcher
 
-  async leaseDueJobs(input: { owner: string; nowMs: number; leaseMs: number; limit: number }): Promise<JobRecord[]> {
+  async leaseDueJobs(input: { owner: string; nowMs: number; leaseMs: number; limit: number; lines?: readonly string[] }): Promise<JobRecord[]> {
+    if (input.lines?.length === 0) return [];
+    const lines = lineFilter(input.lines);
     return this.tx(() => {
       const rows = this.stmt(
           `SELECT id, stage FROM jobs WHERE status = 'sending' AND (
              (stage IN ('scheduled', 'queued') AND lease_owner IS NULL AND next_attempt_at <= ?)
-             OR (stage IN ${STARTED} AND (lease_until IS NULL OR lease_until <= ?)))
+             OR (stage IN ${STARTED} AND (lease_until IS NULL OR lease_until <= ?)))${lines.sql}
            ORDER BY next_attempt_at, id LIMIT ?`,
         )
-        .all(input.nowMs, input.nowMs, input.limit) as { id: number; stage: Stage }[];
+        .all(input.nowMs, input.nowMs, ...lines.args, input.limit) as { id: number; stage: Stage }[];
       for (const r of rows) {
         // An attempt left open by a process that died is closed as interrupted.
         this.stmt(`UPDATE attempts SET ended_at = ?, code = -3199, message = 'Attempt interrupted: the process handling it stopped', detail = '{"interrupted":true}' WHERE job_id = ? AND ended_at IS NULL`)
@@ -388,13 +396,15 @@ export class SqliteJobStore implements JobStore {
     return this.stmt(`UPDATE jobs SET lease_until = ? WHERE status = 'sending' AND ${cond}`).run(...args).changes;
   }
 
-  async nextDueAtMs(): Promise<number | null> {
+  async nextDueAtMs(input: { lines?: readonly string[] } = {}): Promise<number | null> {
+    if (input.lines?.length === 0) return null;
+    const lines = lineFilter(input.lines);
     const r = this.stmt(
         `SELECT MIN(t) t FROM (
-           SELECT MIN(next_attempt_at) t FROM jobs WHERE status = 'sending' AND stage IN ('scheduled', 'queued') AND lease_owner IS NULL
-           UNION ALL SELECT MIN(lease_until) t FROM jobs WHERE status = 'sending' AND stage IN ${STARTED})`,
+           SELECT MIN(next_attempt_at) t FROM jobs WHERE status = 'sending' AND stage IN ('scheduled', 'queued') AND lease_owner IS NULL${lines.sql}
+           UNION ALL SELECT MIN(lease_until) t FROM jobs WHERE status = 'sending' AND stage IN ${STARTED}${lines.sql})`,
       )
-      .get() as { t: number | null };
+      .get(...lines.args, ...lines.args) as { t: number | null };
     return r.t ?? null;
   }
 

@@ -156,6 +156,21 @@ export function jobStoreContract(name: string, open: () => Promise<{ store: JobS
       expect(await store.leaseDueJobs({ owner: 'A', nowMs: T0 + 300_000, leaseMs: 30_000, limit: 10 })).toHaveLength(1);
     });
 
+    it('leases and reports due times only for the lines asked for (a daemon serves only its own lines)', async () => {
+      const v = ((await create()) as { jobIds: number[] }).jobIds[0]!;
+      const g = ((await create({ line: 'gateways', reserveCents: 0 })) as { jobIds: number[] }).jobIds[0]!;
+      expect(await store.leaseDueJobs({ owner: 'A', nowMs: T0, leaseMs: 30_000, limit: 10, lines: [] })).toEqual([]);
+      expect(await store.nextDueAtMs({ lines: [] })).toBeNull();
+      expect(await store.nextDueAtMs({ lines: ['other'] })).toBeNull();
+      expect(await store.nextDueAtMs({ lines: ['gateways'] })).toBe(T0);
+      expect((await store.leaseDueJobs({ owner: 'A', nowMs: T0, leaseMs: 30_000, limit: 10, lines: ['gateways', 'other'] })).map((j) => j.jobId)).toEqual([g]);
+      // The leased job's lease expiry counts for its line only.
+      expect(await store.nextDueAtMs({ lines: ['gateways'] })).toBe(T0 + 30_000);
+      expect(await store.nextDueAtMs({ lines: ['virtual'] })).toBe(T0);
+      expect((await store.leaseDueJobs({ owner: 'B', nowMs: T0 + 30_000, leaseMs: 30_000, limit: 10, lines: ['virtual'] })).map((j) => j.jobId)).toEqual([v]);
+      expect(await store.leaseDueJobs({ owner: 'B', nowMs: T0 + 30_000, leaseMs: 30_000, limit: 10, lines: ['virtual'] })).toEqual([]);
+    });
+
     it('adjusts a reservation up and down, never below zero balance', async () => {
       const id = ((await create()) as { jobIds: number[] }).jobIds[0]!;
       expect(await store.adjustReservation(id, 50, T0)).toBe(true);
