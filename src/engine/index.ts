@@ -3,3 +3,6 @@ export * from './line.js';
 export * from './virtual-line.js';
 export * from './t30-call.js';
 export * from './page-source.js';
+export * from './gateways.js';
+export * from './gateway-pool.js';
+export * from './gateway-lines.js';

@@ -2,10 +2,16 @@
 // their next attempt, and jobs whose process died once their lease expires), prepares their
 // documents, places the call on the job's line and records the outcome. Leases are renewed
 // while a call runs; every wake-up goes through the injected clock.
+//
+// Lines with channel limits (the gateway pool): the dispatcher leases only jobs of lines that
+// have a free channel, at most as many as there are free channels, and reserves the channel as
+// it leases the job. A leased job therefore never waits for a channel; one whose own gateways
+// are all busy (another gateway had the free channel) goes straight back to the queue for
+// `slotRetryMs`, without using up an attempt.
 import type { Clock, TimerHandle } from '../shared/clock.js';
 import { ERRORS, FaxError, outcomeMessage } from '../shared/errors.js';
 import type { Logger } from '../shared/log.js';
-import type { CallResult, FaxLine } from '../engine/index.js';
+import { isSlotted, type CallResult, type FaxLine } from '../engine/index.js';
 import { faxPagesFromTiff } from '../documents/fax-pages.js';
 import { jobEvent } from '../store/fax-object.js';
 import type { JobRecord, JobStore, Stage, TerminalOutcome } from '../store/index.js';
@@ -28,17 +34,22 @@ export interface DispatcherOptions {
   concurrency?: number;
   /** Longest sleep between looks at the store (jobs inserted by other nodes). */
   pollMs?: number;
+  /** How long a job whose gateways were all busy waits in the queue before it is leased again. */
+  slotRetryMs?: number;
 }
 
 interface Running {
   abort: AbortController;
   done: Promise<void>;
+  /** Set once the call is about to be placed (stop() lets such calls finish within its grace). */
+  calling: boolean;
 }
 
 export class Dispatcher {
   private readonly leaseMs: number;
   private readonly concurrency: number;
   private readonly pollMs: number;
+  private readonly slotRetryMs: number;
   private readonly running = new Map<number, Running>();
   private timer: TimerHandle | undefined;
   private stopped = true;
@@ -49,6 +60,7 @@ export class Dispatcher {
     this.leaseMs = o.leaseMs ?? 30_000;
     this.concurrency = o.concurrency ?? 8;
     this.pollMs = o.pollMs ?? 5_000;
+    this.slotRetryMs = o.slotRetryMs ?? 2_000;
   }
 
   start(): void {
@@ -66,12 +78,27 @@ export class Dispatcher {
     return this.running.size;
   }
 
-  /** Stops leasing, aborts calls in progress (they are re-queued) and waits for them. */
-  async stop(): Promise<void> {
+  /**
+   * Stops leasing and waits for the jobs in progress. Calls already placed may finish within
+   * `graceMs` (on the injected clock); whatever is still running then, and every job not yet
+   * dialing, is aborted and re-queued without using up an attempt. Pages confirmed so far stay
+   * confirmed: the next attempt resumes after them, and only confirmed pages are ever charged.
+   */
+  async stop(o: { graceMs?: number } = {}): Promise<void> {
     this.stopped = true;
     this.o.clock.clearTimer(this.timer);
+    const all = () => Promise.all([...this.running.values()].map((r) => r.done));
+    for (const r of this.running.values()) if (!r.calling) r.abort.abort();
+    const graceMs = o.graceMs ?? 0;
+    if (graceMs > 0 && this.running.size > 0) {
+      this.o.logger.info({ calls: this.running.size, graceMs }, 'stopping: letting calls in progress finish');
+      let timer: TimerHandle | undefined;
+      await Promise.race([all(), new Promise<void>((resolve) => (timer = this.o.clock.setTimer(graceMs, resolve)))]);
+      this.o.clock.clearTimer(timer);
+    }
+    if (this.running.size > 0) this.o.logger.info({ calls: this.running.size }, 'stopping: re-queuing calls in progress');
     for (const r of this.running.values()) r.abort.abort();
-    await Promise.all([...this.running.values()].map((r) => r.done));
+    await all();
   }
 
   private wake(): void {
@@ -90,13 +117,15 @@ export class Dispatcher {
     try {
       do {
         this.again = false;
-        const free = this.concurrency - this.running.size;
-        if (free <= 0 || this.stopped) break;
-        const jobs = await this.o.store.leaseDueJobs({ owner: this.o.owner, nowMs: this.o.clock.now(), leaseMs: this.leaseMs, limit: free });
+        const open = this.openLines();
+        const limit = Math.min(this.concurrency - this.running.size, open.channels);
+        if (limit <= 0 || open.lines.length === 0 || this.stopped) break;
+        const jobs = await this.o.store.leaseDueJobs({ owner: this.o.owner, nowMs: this.o.clock.now(), leaseMs: this.leaseMs, limit, lines: open.lines });
         for (const job of jobs) this.launch(job);
-        if (jobs.length === free) this.again = true;
+        if (jobs.length === limit) this.again = true;
       } while (this.again && !this.stopped);
-      const next = await this.o.store.nextDueAtMs();
+      // Due jobs of lines without a free channel do not wake us: a channel coming free does.
+      const next = await this.o.store.nextDueAtMs({ lines: this.openLines().lines });
       if (next !== null) delay = Math.min(this.pollMs, Math.max(0, next - this.o.clock.now()));
     } catch (err) {
       this.o.logger.error({ err }, 'dispatcher tick failed');
@@ -109,20 +138,43 @@ export class Dispatcher {
     if (this.running.size < this.concurrency) this.timer = this.o.clock.setTimer(delay, () => void this.tick());
   }
 
+  /** The lines that can take a call now, and how many calls they can take together. */
+  private openLines(): { lines: string[]; channels: number } {
+    const lines: string[] = [];
+    let channels = 0;
+    for (const [name, line] of Object.entries(this.o.lines)) {
+      const free = isSlotted(line) ? line.freeSlots() : Infinity;
+      if (free <= 0) continue;
+      lines.push(name);
+      channels += free;
+    }
+    return { lines, channels };
+  }
+
   private launch(job: JobRecord): void {
     const abort = new AbortController();
-    const done = this.run(job, abort)
+    const running: Running = { abort, done: Promise.resolve(), calling: false };
+    const done = this.run(job, abort, running)
       .catch((err) => this.o.logger.error({ err, jobId: job.jobId }, 'job run failed'))
       .finally(() => {
         this.running.delete(job.jobId);
         this.wake();
       });
-    this.running.set(job.jobId, { abort, done });
+    running.done = done;
+    this.running.set(job.jobId, running);
   }
 
-  private async run(job: JobRecord, abort: AbortController): Promise<void> {
+  private async run(job: JobRecord, abort: AbortController, running: Running): Promise<void> {
     const { store, clock, owner } = this.o;
     const log = this.o.logger.child({ jobId: job.jobId });
+    // The channel is taken now, synchronously with the lease (launch runs this far at once).
+    const line = this.o.lines[job.line];
+    const slotted = line && isSlotted(line) ? line : null;
+    if (slotted && slotted.reserve(job.jobId, job.toNumber) === 'full') {
+      log.info({ line: job.line, retryInMs: this.slotRetryMs }, 'every gateway for this number is busy: back to the queue');
+      await store.requeueJob(job.jobId, owner, clock.now() + this.slotRetryMs, clock.now());
+      return;
+    }
     const heartbeat = this.heartbeat(job.jobId, abort, log);
     try {
       if (clock.now() > job.deadlineMs) {
@@ -154,14 +206,15 @@ export class Dispatcher {
         await this.finish(job, { status: 'failed', code: ERRORS.INSUFFICIENT_BALANCE.code, message: `Insufficient account balance for ${totalPages} pages`, transferredPages: 0 });
         return;
       }
-      await this.call(job, totalPages, abort, log);
+      await this.call(job, totalPages, abort, running, log);
     } finally {
       heartbeat.done = true;
       clock.clearTimer(heartbeat.timer);
+      slotted?.release(job.jobId);
     }
   }
 
-  private async call(job: JobRecord, totalPages: number, abort: AbortController, log: Logger): Promise<void> {
+  private async call(job: JobRecord, totalPages: number, abort: AbortController, running: Running, log: Logger): Promise<void> {
     const { store, clock, owner } = this.o;
     const line = this.o.lines[job.line];
     if (!line) {
@@ -180,7 +233,14 @@ export class Dispatcher {
       return;
     }
     const pages = faxPagesFromTiff(prepared.tiff);
+    if (this.stopped || abort.signal.aborted) {
+      // Stopping: no new call. The job waits in the queue for the next process.
+      await store.requeueJob(job.jobId, owner, clock.now(), clock.now());
+      return;
+    }
+    running.calling = true;
     const attempt = await store.startAttempt(job.jobId, owner, clock.now());
+    log.info({ attempt, line: job.line, firstPage, totalPages }, 'calling');
     // Progress arrives synchronously from the line; writes are chained in order.
     let chain: Promise<unknown> = Promise.resolve();
     const write = (patch: { stage?: Stage; transferredPages?: number }) => {

@@ -1,0 +1,54 @@
+// Which FaxLine places one gateway's calls: the built-in virtual line for `media: "virtual"`
+// (tests, demos), otherwise the SIP line of src/engine/sip-line.ts. This is the one place where
+// the SIP line is wired into the daemon.
+import type { Clock } from '../shared/clock.js';
+import type { Logger } from '../shared/log.js';
+import type { FaxLine } from './line.js';
+import { GatewayConfigError, type Gateway } from './gateways.js';
+import type { GatewayLineFactory } from './gateway-pool.js';
+
+export interface GatewayLineContext {
+  clock: Clock;
+  logger: Logger;
+  /** The line of a `media: "virtual"` gateway. */
+  virtual: (gateway: Gateway) => FaxLine;
+}
+
+/**
+ * The SIP line as the daemon constructs it: `new SipLine({ gateway, clock, logger })`, one per
+ * gateway, placing calls to `gateway.address` with its credentials, media policy and caller id.
+ * ---- SIP WIRING: if SipLine's constructor differs, adapt `makeSipLine` below, nothing else. ----
+ */
+export type SipLineConstructor = new (o: { gateway: Gateway; clock: Clock; logger: Logger }) => FaxLine;
+
+function makeSipLine(SipLine: SipLineConstructor, gateway: Gateway, ctx: GatewayLineContext): FaxLine {
+  return new SipLine({ gateway, clock: ctx.clock, logger: ctx.logger.child({ gateway: gateway.name }) });
+}
+
+/** The factory the daemon and `serve --gateways` use. Resolves SipLine once, if this build has it. */
+export async function defaultGatewayLineFactory(ctx: GatewayLineContext): Promise<GatewayLineFactory> {
+  const SipLine = await loadSipLine();
+  return (gateway) => {
+    if (gateway.media === 'virtual') return ctx.virtual(gateway);
+    if (!SipLine) {
+      throw new GatewayConfigError(
+        `gateway "${gateway.name}" media`,
+        `"${gateway.media}" needs the SIP line (src/engine/sip-line.ts), which this build does not have; use "virtual" to run the daemon without a gateway`,
+      );
+    }
+    return makeSipLine(SipLine, gateway, ctx);
+  };
+}
+
+/** `SipLine` from ./sip-line.js, or null while that module does not exist. */
+async function loadSipLine(): Promise<SipLineConstructor | null> {
+  const specifier = './sip-line.js'; // not a literal: the build must not depend on the module existing
+  try {
+    const m = (await import(specifier)) as { SipLine?: SipLineConstructor };
+    return m.SipLine ?? null;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if ((code === 'ERR_MODULE_NOT_FOUND' || /Cannot find module|Failed to load url/i.test(String((err as Error).message))) && /sip-line/.test(String((err as Error).message))) return null;
+    throw err;
+  }
+}
