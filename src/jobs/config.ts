@@ -35,3 +35,12 @@ export const DEFAULT_LINE_POLICY: LinePolicy = { maxAttempts: 3, retryDelaysMs: 
 export function linePolicy(cfg: JobsConfig, line: string): LinePolicy {
   return cfg.lines[line] ?? DEFAULT_LINE_POLICY;
 }
+
+/**
+ * The jobs configuration with a gateway pool: live keys send on the pool's line, with the retry
+ * policy of the gateways file (or one already configured for that line, or the default).
+ */
+export function withGatewayLine(cfg: JobsConfig, gateways: { line: string; retry?: LinePolicy }): JobsConfig {
+  const policy = gateways.retry ?? cfg.lines[gateways.line] ?? DEFAULT_LINE_POLICY;
+  return { ...cfg, liveLine: gateways.line, lines: { ...cfg.lines, [gateways.line]: policy } };
+}
