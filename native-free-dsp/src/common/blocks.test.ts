@@ -169,4 +169,19 @@ describe('TcfMeter', () => {
     expect([m.bits, m.ones, m.longestZeroRun]).toEqual([9, 2, 4]);
     expect(m.errorRatio).toBeCloseTo(2 / 9);
   });
+
+  it('counts a symbol\'s bits at once (putWord) as it counts them one by one', () => {
+    const bitwise = new TcfMeter();
+    const wordwise = new TcfMeter();
+    let seed = 99;
+    for (let k = 0; k < 5000; k++) {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      const n = 2 + (k % 5);
+      // Mostly zeros, as a TCF is, with runs crossing word boundaries.
+      const word = (seed >>> 8) % 7 === 0 ? (seed >>> 16) & ((1 << n) - 1) : 0;
+      for (let i = n - 1; i >= 0; i--) bitwise.put((word >>> i) & 1);
+      wordwise.putWord(word, n);
+      expect([wordwise.bits, wordwise.ones, wordwise.longestZeroRun]).toEqual([bitwise.bits, bitwise.ones, bitwise.longestZeroRun]);
+    }
+  });
 });

@@ -7,9 +7,10 @@
 //   crotate(re, im, n, c, s)                   v[k] ·= (c + js), in place
 //   phaseError(zr, zi, dr, di)                 Im(z·conj(d))/|d|² ≈ angle of z relative to d
 //   angleOf / cabs2                            scalar helpers
-//   doubleArray(n)                             a plain array of n doubles: for vectors read in the
-//                                              hottest loops (V8 checks a typed array's buffer on
-//                                              every read, a double array only its length)
+//   doubleArray(n), intArray(n), toDoubles(src)  plain packed arrays of doubles / small integers: for
+//                                              vectors read in the hottest loops (V8 checks a typed
+//                                              array's buffer on every read, a plain array only its
+//                                              length)
 //   Complex, complexHolder()                   a mutable { re, im } for passing values between
 //                                              blocks on hot paths (V8 boxes a double passed as an
 //                                              argument to a call it does not inline; a number
@@ -92,9 +93,25 @@ export function phaseError(zr: number, zi: number, dr: number, di: number): numb
   return p > 0 ? (zi * dr - zr * di) / p : 0;
 }
 
-/** A plain array of `n` zeros, double elements from the start (it must only ever hold numbers). */
+/** A plain array of `n` zeros, packed double elements from the start (it must only ever hold numbers). */
 export function doubleArray(n: number): number[] {
-  const a = new Array<number>(n).fill(0.5);
+  // Pushed one by one, a double array stays packed (new Array(n) would be holey: a hole check per read).
+  const a: number[] = [];
+  for (let i = 0; i < n; i++) a.push(0.5);
   a.fill(0);
+  return a;
+}
+
+/** A plain array of `n` zeros with packed small-integer elements (it must only ever hold small integers). */
+export function intArray(n: number): number[] {
+  const a: number[] = [];
+  for (let i = 0; i < n; i++) a.push(0);
+  return a;
+}
+
+/** A plain double array (doubleArray) holding a copy of `src`. */
+export function toDoubles(src: ArrayLike<number>): number[] {
+  const a = doubleArray(src.length);
+  for (let i = 0; i < src.length; i++) a[i] = src[i]!;
   return a;
 }

@@ -15,6 +15,7 @@
 //   mod.silence: the index of the point (0, 0)
 // sampleRate/symbolRate = phases/step (V.29, V.17: 10/3; V.27ter 4800: 5/1, 2400: 20/3).
 import { checkInt, checkNumber } from '../errors.js';
+import { doubleArray, intArray } from './complex.js';
 import { rrcWindowed } from './rrc.js';
 import { SAMPLE_RATE } from './types.js';
 
@@ -47,9 +48,9 @@ interface ModulatorTable {
   row: number;
   /**
    * table[(slot·points + point)·row + k]: weight of `point`, `slot` places from the oldest of the
-   * span, in output sample k (mod cycle) of the cycle. Float32: half the cache of Float64.
+   * span, in output sample k (mod cycle) of the cycle. A plain double array (see complex.ts).
    */
-  table: Float32Array;
+  table: number[];
   powerGain: number;
 }
 
@@ -72,13 +73,13 @@ export class PassbandModulator {
   readonly powerGain: number = 0;
   /** Index of the point (0, 0): silence. */
   readonly silence: number = 0;
-  private readonly table: Float32Array;
+  private readonly table: number[];
   private readonly cycle: number = 0;
   private readonly row: number = 0;
   /** The last `span` symbols, as offsets point·row of their rows, in a doubled ring (oldest at pos + 1). */
-  private readonly ring: Int32Array;
+  private readonly ring: number[];
   /** The sums of one pass. */
-  private readonly sums = new Float64Array(GROUP);
+  private readonly sums = doubleArray(GROUP);
   private acc = 0;
   private k = 0;
   private pos = 0;
@@ -112,7 +113,7 @@ export class PassbandModulator {
     this.cycle = t.cycle | 0;
     this.row = t.row | 0;
     this.powerGain = t.powerGain;
-    this.ring = new Int32Array(2 * this.span);
+    this.ring = intArray(2 * this.span);
     this.restart();
   }
 
@@ -241,7 +242,7 @@ function build(phases: number, step: number, span: number, beta: number, fc: num
   // A group starts at most at sample cycle − 1 and reads whole passes of GROUP samples.
   const longest = Math.ceil(phases / step);
   const row = cycle + GROUP * Math.ceil(longest / GROUP);
-  const table = new Float32Array(span * np * row);
+  const table = doubleArray(span * np * row);
   const w = (2 * Math.PI * fc) / fs;
   for (let k = 0; k < cycle; k++) {
     const p = ((k + 1) * step) % phases; // the phase after output sample k's step
@@ -250,7 +251,7 @@ function build(phases: number, step: number, span: number, beta: number, fc: num
     for (let slot = 0; slot < span; slot++) {
       const h = g(p, span - 1 - slot);
       for (let q = 0; q < np; q++) {
-        const v = h * (re[q]! * c - im[q]! * s);
+        const v = Math.fround(h * (re[q]! * c - im[q]! * s));
         // Entries past the cycle repeat its start.
         for (let kk = k; kk < row; kk += cycle) table[(slot * np + q) * row + kk] = v;
       }

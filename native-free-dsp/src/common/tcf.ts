@@ -28,17 +28,26 @@ export class TcfMeter {
     }
   }
 
-  /** put() of the n bits of `word`, the first in bit n−1. */
+  /** put() of the n bits of `word` (n ≤ 8), the first in bit n−1. */
   putWord(word: number, n: number): void {
+    const w = word & ((1 << n) - 1);
     this.bits += n;
-    for (let i = n - 1; i >= 0; i--) {
-      if ((word >>> i) & 1) {
-        this.ones++;
-        this.run = 0;
-      } else if (++this.run > this.longestZeroRun) {
-        this.longestZeroRun = this.run;
-      }
+    if (w === 0) {
+      const run = this.run + n;
+      this.run = run;
+      if (run > this.longestZeroRun) this.longestZeroRun = run;
+      return;
     }
+    // Zeros before the first one continue the run; those between ones and after the last start anew.
+    const t = WORD_RUNS[n]!;
+    const k = 3 * w;
+    this.ones += ONES[w]!;
+    const lead = this.run + t[k]!;
+    let longest = this.longestZeroRun;
+    if (lead > longest) longest = lead;
+    if (t[k + 1]! > longest) longest = t[k + 1]!;
+    this.longestZeroRun = longest;
+    this.run = t[k + 2]!;
   }
 
   /** Error ratio (ones / bits), 0 when nothing was seen. */
@@ -46,3 +55,32 @@ export class TcfMeter {
     return this.bits > 0 ? this.ones / this.bits : 0;
   }
 }
+
+/** Ones in a byte. */
+const ONES: number[] = Array.from({ length: 256 }, (_, w) => {
+  let c = 0;
+  for (let v = w; v !== 0; v &= v - 1) c++;
+  return c;
+});
+
+/**
+ * WORD_RUNS[n][3w …]: for the n-bit word w ≠ 0 (first bit highest), the zeros before its first
+ * one, the longest run of zeros between two ones, and the zeros after its last one.
+ */
+const WORD_RUNS: number[][] = Array.from({ length: 9 }, (_, n) => {
+  const t: number[] = [];
+  for (let w = 0; w < 1 << n; w++) {
+    let lead = 0;
+    while (lead < n && ((w >> (n - 1 - lead)) & 1) === 0) lead++;
+    let trail = 0;
+    while (trail < n && ((w >> trail) & 1) === 0) trail++;
+    let inner = 0;
+    let run = 0;
+    for (let i = n - 1 - lead; i >= trail; i--) {
+      if ((w >> i) & 1) run = 0;
+      else if (++run > inner) inner = run;
+    }
+    t.push(lead, inner, trail);
+  }
+  return t;
+});

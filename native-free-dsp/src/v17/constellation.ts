@@ -3,6 +3,8 @@
 // squared distance. A grid of half-unit cells over ±12 units (Figures 4-7 put every point within
 // ±9), built once per rate, lists for each cell the one to four points of each subset that can be
 // nearest in it, so a symbol costs about ten distance computations.
+import { toDoubles } from '../common/complex.js';
+import type { Indexable } from './trellis.js';
 import type { V17BitRate } from './types.js';
 import {
   V17_CONSTELLATION_12000,
@@ -27,6 +29,8 @@ export interface V17Constellation {
    */
   readonly candidates: Uint8Array;
   readonly counts: Uint8Array;
+  /** The same for the slicer, as plain arrays (V8 checks a typed array's buffer on every read). */
+  readonly slicer: { re: number[]; im: number[]; candidates: number[]; counts: number[] };
 }
 
 const GRID_HALF = 12;
@@ -68,7 +72,8 @@ function build(bitRate: V17BitRate, table: Int8Array): V17Constellation {
       }
     }
   }
-  return { bitRate, size, re, im, meanPower: power / size, candidates, counts };
+  const slicer = { re: toDoubles(re), im: toDoubles(im), candidates: Array.from(candidates), counts: Array.from(counts) };
+  return { bitRate, size, re, im, meanPower: power / size, candidates, counts, slicer };
 }
 
 const TABLES: Record<V17BitRate, Int8Array> = {
@@ -101,7 +106,7 @@ export const ABCD_POWER = ABCD_RE[0]! * ABCD_RE[0]! + ABCD_IM[0]! * ABCD_IM[0]!;
  * nearest point overall. Exact within ±12 units (beyond, the outermost cells stand in). The
  * point comes in an array so that no double is boxed per call.
  */
-export function sliceSubsets(c: V17Constellation, point: Float64Array, dist: Float64Array, label: Uint8Array): number {
+export function sliceSubsets(c: V17Constellation, point: Indexable, dist: Indexable, label: Indexable): number {
   const x = point[0]!;
   const y = point[1]!;
   let ix = Math.floor((x + GRID_HALF) * GRID_RES);
@@ -111,15 +116,14 @@ export function sliceSubsets(c: V17Constellation, point: Float64Array, dist: Flo
   if (iy < 0) iy = 0;
   else if (iy >= GRID_CELLS) iy = GRID_CELLS - 1;
   const cell = (ix * GRID_CELLS + iy) * 8;
-  const candidates = c.candidates;
-  const counts = c.counts;
-  const re = c.re;
-  const im = c.im;
+  const t = c.slicer;
+  const candidates = t.candidates;
+  const counts = t.counts;
+  const re = t.re;
+  const im = t.im;
   let best = 0;
   let bestD = Infinity;
-  for (let s = 0; s < 8; s++) {
-    const k = cell + s;
-    const base = k * MAX_CANDIDATES;
+  for (let s = 0, k = cell, base = cell * MAX_CANDIDATES; s < 8; s++, k++, base += MAX_CANDIDATES) {
     let l = candidates[base]!;
     let dx = x - re[l]!;
     let dy = y - im[l]!;

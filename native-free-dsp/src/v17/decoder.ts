@@ -5,11 +5,12 @@
 //
 //   dec.start(diff, scramblerState);        // at the start of segment 4
 //   const nearest = dec.push(point);        // per symbol; the label of the nearest point
+import { doubleArray, intArray } from '../common/complex.js';
 import type { TcfMeter } from '../common/tcf.js';
 import { Scrambler, V17_SCRAMBLER } from '../common/scrambler.js';
 import type { PutBit } from '../common/types.js';
 import { sliceSubsets, type V17Constellation } from './constellation.js';
-import { V17Viterbi, V17_TRACEBACK_DEPTH } from './trellis.js';
+import { V17Viterbi, V17_TRACEBACK_DEPTH, type Indexable } from './trellis.js';
 import { SEG4_ONES } from './types.js';
 
 // Module-local aliases for the per-symbol code (some loaders make each imported name a getter).
@@ -23,8 +24,10 @@ export class V17SymbolDecoder {
   private bits: number;
   private readonly viterbi = new V17Viterbi(V17_TRACEBACK_DEPTH);
   private readonly descrambler = new Scrambler(V17_SCRAMBLER);
-  private readonly dist = new Float64Array(8);
-  private readonly labels = new Uint8Array(8);
+  private readonly dist = doubleArray(8);
+  private readonly labels = intArray(8);
+  /** Word of `bits` bits → the same bits in reverse order (Q1 first in time, to the descrambler's order). */
+  private reversed: number[];
   private diff = 0;
   private decoded = 0;
 
@@ -37,12 +40,14 @@ export class V17SymbolDecoder {
   ) {
     this.constellation = constellation;
     this.bits = bits;
+    this.reversed = reversal(bits);
   }
 
   /** The rate of the next burst. */
   setRate(constellation: V17Constellation, bits: number): void {
     this.constellation = constellation;
     this.bits = bits;
+    this.reversed = reversal(bits);
   }
 
   /**
@@ -58,7 +63,7 @@ export class V17SymbolDecoder {
   }
 
   /** One equalized symbol (point[0] + j·point[1]); returns the label of the nearest point. */
-  push(point: Float64Array): number {
+  push(point: Indexable): number {
     const nearest = slice(this.constellation, point, this.dist, this.labels);
     const n = this.viterbi.decode(this.dist, this.labels);
     for (let i = 0; i < n; i++) this.emit(this.viterbi.out[i]!);
@@ -70,17 +75,24 @@ export class V17SymbolDecoder {
     const y21 = (label >> 1) & 3;
     const q21 = (y21 - this.diff) & 3;
     this.diff = y21;
-    let word = ((label >> 3) << 2) | q21;
-    const data = this.decoded++ >= ONES;
-    for (let i = 0; i < this.bits; i++) {
-      const bit = this.descrambler.descramble(word & 1);
-      word >>= 1;
-      if (data) {
-        this.tcf.put(bit);
-        this.putBit(bit);
-      } else if (bit === 0) {
-        this.onesErrors++;
-      }
+    const n = this.bits;
+    // Q1 in bit 0: turned round, the first bit in time is the highest, as descrambleWord() takes it.
+    const bits = this.descrambler.descrambleWord(this.reversed[((label >> 3) << 2) | q21]!, n);
+    if (this.decoded++ >= ONES) {
+      this.tcf.putWord(bits, n);
+      const putBit = this.putBit;
+      for (let i = n - 1; i >= 0; i--) putBit((bits >>> i) & 1);
+    } else {
+      for (let i = n - 1; i >= 0; i--) if (((bits >>> i) & 1) === 0) this.onesErrors++;
     }
   }
+}
+
+/** REVERSED[w]: the n bits of w in reverse order. */
+function reversal(n: number): number[] {
+  return Array.from({ length: 1 << n }, (_, w) => {
+    let r = 0;
+    for (let i = 0; i < n; i++) r |= ((w >> i) & 1) << (n - 1 - i);
+    return r;
+  });
 }

@@ -7,6 +7,7 @@
 //   per symbol: point[0..1] = w;  const ev = s1.push(point);  // SEG1_NONE / SEG1_REVERSAL / SEG1_TIMEOUT
 //   at SEG1_REVERSAL: s1.frequencyOffset (cycles per symbol), s1.phaseError (radians)
 import { ABCD_IM, ABCD_RE } from './constellation.js';
+import type { Indexable } from './trellis.js';
 import { SEG1_ABAB } from './types.js';
 
 export const SEG1_NONE = 0;
@@ -46,7 +47,7 @@ export class V17Segment1 {
   }
 
   /** One equalized symbol (point[0] + j·point[1]). */
-  push(point: Float64Array): number {
+  push(point: Indexable): number {
     const wr = point[0]!;
     const wi = point[1]!;
     const n = ++this.count;

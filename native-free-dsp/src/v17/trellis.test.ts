@@ -6,6 +6,7 @@ import { Xoshiro128 } from '../line-model/prng.js';
 import { sliceSubsets, v17Constellation, ABCD_IM, ABCD_RE } from './constellation.js';
 import { diffDecode, diffEncode, V17TrellisEncoder, V17Viterbi, V17_TRACEBACK_BLOCK, V17_TRACEBACK_DEPTH } from './trellis.js';
 import { bitsPerSymbol, V17_BIT_RATES, type V17BitRate } from './types.js';
+import { V17_TRELLIS_NEXT } from './v17-tables.generated.js';
 
 describe('convolutional encoder (V.17 Figure 3)', () => {
   // Worked by hand from s0' = Y2⊕s1⊕Y1·s0, s1' = Y2⊕Y1⊕s2⊕(Y2⊕s1)·s0, s2' = s0, Y0 = s0;
@@ -226,4 +227,35 @@ it('rejects a traceback depth out of range', () => {
   expect(() => new V17Viterbi(0)).toThrow(RangeError);
   expect(() => new V17Viterbi(2.5)).toThrow(RangeError);
   expect(() => new V17Viterbi(24, 0)).toThrow(RangeError);
+});
+
+describe('V17Viterbi add-compare-select', () => {
+  it('keeps the path metrics of a plain ACS over the generated trellis (V17_TRELLIS_NEXT)', () => {
+    const rng = new Xoshiro128(5);
+    const vit = new V17Viterbi();
+    vit.reset(-1);
+    const ref = new Float64Array(8);
+    const got = new Float64Array(8);
+    const dist = new Float64Array(8);
+    const labels = new Uint8Array(8);
+    for (let n = 0; n < 2000; n++) {
+      for (let s = 0; s < 8; s++) {
+        dist[s] = rng.nextFloat() * 10;
+        labels[s] = s;
+      }
+      // From every state s by every Y2Y1: to NEXT[s·4 + Y2Y1], through subset Y2Y1·2 + s0.
+      const next = new Float64Array(8).fill(Infinity);
+      for (let s = 0; s < 8; s++) {
+        for (let y21 = 0; y21 < 4; y21++) {
+          const ns = V17_TRELLIS_NEXT[s * 4 + y21]!;
+          next[ns] = Math.min(next[ns]!, ref[s]! + dist[(y21 << 1) | (s & 1)]!);
+        }
+      }
+      const best = Math.min(...next);
+      for (let s = 0; s < 8; s++) ref[s] = next[s]! - best;
+      vit.decode(dist, labels);
+      vit.metrics(got);
+      expect(Array.from(got)).toEqual(Array.from(ref));
+    }
+  });
 });

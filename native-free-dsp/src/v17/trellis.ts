@@ -6,7 +6,13 @@
 // on 10^6 symbols at 12000 bit/s and 16 dB SNR: depth 12 makes 27 % more symbol errors than depth
 // 48, 16 makes 7 % more, 24 1 %. Decisions are traced back 8 symbols at a time, so each one is
 // final 23 to 30 symbols (9.6-12.5 ms) after its symbol arrived.
+import { doubleArray, intArray } from '../common/complex.js';
 import { V17_TRELLIS_NEXT } from './v17-tables.generated.js';
+
+/** The decoder's per-symbol inputs: any indexable numbers (typed arrays, or the receiver's plain arrays). */
+export interface Indexable {
+  [i: number]: number;
+}
 
 export const V17_TRACEBACK_DEPTH = 24;
 
@@ -43,9 +49,9 @@ export class V17TrellisEncoder {
 }
 
 /** For each next state, its four (predecessor, subset) branches. */
-const PRED_STATE = new Uint8Array(32);
+const PRED_STATE = intArray(32);
 const NEXT = V17_TRELLIS_NEXT;
-const PRED_SUBSET = new Uint8Array(32);
+const PRED_SUBSET = intArray(32);
 (() => {
   const fill = new Uint8Array(8);
   for (let s = 0; s < 8; s++) {
@@ -74,12 +80,13 @@ export class V17Viterbi {
   readonly block: number;
   /** The decisions of the last decode() that returned n > 0: out[0..n), oldest first. */
   readonly out: Uint8Array;
-  private readonly metric = new Float64Array(8);
-  private readonly nextMetric = new Float64Array(8);
+  /** Path metrics, and the next symbol's (the two swap every symbol). */
+  private metric = doubleArray(8);
+  private nextMetric = doubleArray(8);
   /** Ring of path memory: which of the 4 incoming branches survived, and its point label. */
   private readonly size: number;
-  private readonly branch: Uint8Array;
-  private readonly label: Uint8Array;
+  private readonly branch: number[];
+  private readonly label: number[];
   private readonly scratch: Uint8Array;
   private pos = -1;
   private pushed = 0;
@@ -96,8 +103,8 @@ export class V17Viterbi {
     this.block = block;
     this.out = new Uint8Array(block);
     this.size = depth + block;
-    this.branch = new Uint8Array(this.size * 8);
-    this.label = new Uint8Array(this.size * 8);
+    this.branch = intArray(this.size * 8);
+    this.label = intArray(this.size * 8);
     this.scratch = new Uint8Array(this.size);
     this.reset(0);
   }
@@ -112,39 +119,283 @@ export class V17Viterbi {
     this.decided = 0;
   }
 
+  /** Copies the path metrics (relative to the best, which is 0) into out[0..8). */
+  metrics(out: Indexable): void {
+    for (let s = 0; s < 8; s++) out[s] = this.metric[s]!;
+  }
+
   /** Symbols pushed but not yet decided. */
   get pending(): number {
     return this.pushed - this.decided;
   }
 
   /** One symbol in; returns how many decisions are now in `out` (0 or `block`). */
-  decode(dist: Float64Array, labels: Uint8Array): number {
+  decode(dist: Indexable, labels: Indexable): number {
     const metric = this.metric;
     const next = this.nextMetric;
+    const branch = this.branch;
+    const label = this.label;
     if (++this.pos === this.size) this.pos = 0;
-    const base = this.pos * 8;
+    const at = this.pos * 8;
+    // Add-compare-select over the trellis, written out from its tables (PRED_STATE, PRED_SUBSET;
+    // the tests check one against the other): the metrics and distances stay in registers.
+    const m0 = metric[0]!;
+    const m1 = metric[1]!;
+    const m2 = metric[2]!;
+    const m3 = metric[3]!;
+    const m4 = metric[4]!;
+    const m5 = metric[5]!;
+    const m6 = metric[6]!;
+    const m7 = metric[7]!;
+    const d0 = dist[0]!;
+    const d1 = dist[1]!;
+    const d2 = dist[2]!;
+    const d3 = dist[3]!;
+    const d4 = dist[4]!;
+    const d5 = dist[5]!;
+    const d6 = dist[6]!;
+    const d7 = dist[7]!;
+    let best = Infinity;
     let bestState = 0;
-    let bestMetric = Infinity;
-    for (let ns = 0; ns < 8; ns++) {
-      const b = ns * 4;
-      let m = metric[PRED_STATE[b]!]! + dist[PRED_SUBSET[b]!]!;
-      let k = 0;
-      for (let j = 1; j < 4; j++) {
-        const c = metric[PRED_STATE[b + j]!]! + dist[PRED_SUBSET[b + j]!]!;
-        if (c < m) {
-          m = c;
-          k = j;
-        }
-      }
-      next[ns] = m;
-      this.branch[base + ns] = k;
-      this.label[base + ns] = labels[PRED_SUBSET[b + k]!]!;
-      if (m < bestMetric) {
-        bestMetric = m;
-        bestState = ns;
-      }
+    let m: number;
+    let c: number;
+    let k: number;
+    let k0: number;
+    // Into state 0: from s0 by subset 0, s2 by subset 6, s4 by subset 2, s6 by subset 4.
+    m = m0 + d0;
+    k = 0;
+    k0 = 0;
+    c = m2 + d6;
+    if (c < m) {
+      m = c;
+      k = 6;
+      k0 = 1;
     }
-    for (let s = 0; s < 8; s++) metric[s] = next[s]! - bestMetric;
+    c = m4 + d2;
+    if (c < m) {
+      m = c;
+      k = 2;
+      k0 = 2;
+    }
+    c = m6 + d4;
+    if (c < m) {
+      m = c;
+      k = 4;
+      k0 = 3;
+    }
+    next[0] = m;
+    branch[at + 0] = k0;
+    label[at + 0] = labels[k]!;
+    if (m < best) {
+      best = m;
+      bestState = 0;
+    }
+    // Into state 1: from s0 by subset 6, s2 by subset 0, s4 by subset 4, s6 by subset 2.
+    m = m0 + d6;
+    k = 6;
+    k0 = 0;
+    c = m2 + d0;
+    if (c < m) {
+      m = c;
+      k = 0;
+      k0 = 1;
+    }
+    c = m4 + d4;
+    if (c < m) {
+      m = c;
+      k = 4;
+      k0 = 2;
+    }
+    c = m6 + d2;
+    if (c < m) {
+      m = c;
+      k = 2;
+      k0 = 3;
+    }
+    next[1] = m;
+    branch[at + 1] = k0;
+    label[at + 1] = labels[k]!;
+    if (m < best) {
+      best = m;
+      bestState = 1;
+    }
+    // Into state 2: from s0 by subset 2, s2 by subset 4, s4 by subset 0, s6 by subset 6.
+    m = m0 + d2;
+    k = 2;
+    k0 = 0;
+    c = m2 + d4;
+    if (c < m) {
+      m = c;
+      k = 4;
+      k0 = 1;
+    }
+    c = m4 + d0;
+    if (c < m) {
+      m = c;
+      k = 0;
+      k0 = 2;
+    }
+    c = m6 + d6;
+    if (c < m) {
+      m = c;
+      k = 6;
+      k0 = 3;
+    }
+    next[2] = m;
+    branch[at + 2] = k0;
+    label[at + 2] = labels[k]!;
+    if (m < best) {
+      best = m;
+      bestState = 2;
+    }
+    // Into state 3: from s0 by subset 4, s2 by subset 2, s4 by subset 6, s6 by subset 0.
+    m = m0 + d4;
+    k = 4;
+    k0 = 0;
+    c = m2 + d2;
+    if (c < m) {
+      m = c;
+      k = 2;
+      k0 = 1;
+    }
+    c = m4 + d6;
+    if (c < m) {
+      m = c;
+      k = 6;
+      k0 = 2;
+    }
+    c = m6 + d0;
+    if (c < m) {
+      m = c;
+      k = 0;
+      k0 = 3;
+    }
+    next[3] = m;
+    branch[at + 3] = k0;
+    label[at + 3] = labels[k]!;
+    if (m < best) {
+      best = m;
+      bestState = 3;
+    }
+    // Into state 4: from s1 by subset 1, s3 by subset 3, s5 by subset 7, s7 by subset 5.
+    m = m1 + d1;
+    k = 1;
+    k0 = 0;
+    c = m3 + d3;
+    if (c < m) {
+      m = c;
+      k = 3;
+      k0 = 1;
+    }
+    c = m5 + d7;
+    if (c < m) {
+      m = c;
+      k = 7;
+      k0 = 2;
+    }
+    c = m7 + d5;
+    if (c < m) {
+      m = c;
+      k = 5;
+      k0 = 3;
+    }
+    next[4] = m;
+    branch[at + 4] = k0;
+    label[at + 4] = labels[k]!;
+    if (m < best) {
+      best = m;
+      bestState = 4;
+    }
+    // Into state 5: from s1 by subset 5, s3 by subset 7, s5 by subset 3, s7 by subset 1.
+    m = m1 + d5;
+    k = 5;
+    k0 = 0;
+    c = m3 + d7;
+    if (c < m) {
+      m = c;
+      k = 7;
+      k0 = 1;
+    }
+    c = m5 + d3;
+    if (c < m) {
+      m = c;
+      k = 3;
+      k0 = 2;
+    }
+    c = m7 + d1;
+    if (c < m) {
+      m = c;
+      k = 1;
+      k0 = 3;
+    }
+    next[5] = m;
+    branch[at + 5] = k0;
+    label[at + 5] = labels[k]!;
+    if (m < best) {
+      best = m;
+      bestState = 5;
+    }
+    // Into state 6: from s1 by subset 7, s3 by subset 5, s5 by subset 1, s7 by subset 3.
+    m = m1 + d7;
+    k = 7;
+    k0 = 0;
+    c = m3 + d5;
+    if (c < m) {
+      m = c;
+      k = 5;
+      k0 = 1;
+    }
+    c = m5 + d1;
+    if (c < m) {
+      m = c;
+      k = 1;
+      k0 = 2;
+    }
+    c = m7 + d3;
+    if (c < m) {
+      m = c;
+      k = 3;
+      k0 = 3;
+    }
+    next[6] = m;
+    branch[at + 6] = k0;
+    label[at + 6] = labels[k]!;
+    if (m < best) {
+      best = m;
+      bestState = 6;
+    }
+    // Into state 7: from s1 by subset 3, s3 by subset 1, s5 by subset 5, s7 by subset 7.
+    m = m1 + d3;
+    k = 3;
+    k0 = 0;
+    c = m3 + d1;
+    if (c < m) {
+      m = c;
+      k = 1;
+      k0 = 1;
+    }
+    c = m5 + d5;
+    if (c < m) {
+      m = c;
+      k = 5;
+      k0 = 2;
+    }
+    c = m7 + d7;
+    if (c < m) {
+      m = c;
+      k = 7;
+      k0 = 3;
+    }
+    next[7] = m;
+    branch[at + 7] = k0;
+    label[at + 7] = labels[k]!;
+    if (m < best) {
+      best = m;
+      bestState = 7;
+    }
+    for (let s = 0; s < 8; s++) next[s] = next[s]! - best;
+    this.metric = next;
+    this.nextMetric = metric;
     this.pushed++;
     if (this.pushed - this.decided < this.depth + this.block - 1) return 0;
     return this.traceback(bestState, this.depth - 1, this.block, this.out);

@@ -17,7 +17,8 @@
 // (the constellations share points); T.30's TCF does.
 import { checkFunction, checkNumber, checkOneOf } from '../errors.js';
 import { Agc, CARRIER_DOWN, CARRIER_UP, CarrierDetector } from '../common/agc.js';
-import { Nco } from '../common/nco.js';
+import { doubleArray } from '../common/complex.js';
+import { COS_TABLE, Nco, QUARTER, TABLE_MASK, TABLE_SIZE } from '../common/nco.js';
 import { PolyphaseDecimator } from '../common/polyphase.js';
 import { Scrambler, V17_SCRAMBLER } from '../common/scrambler.js';
 import { TcfMeter } from '../common/tcf.js';
@@ -142,7 +143,16 @@ const WORD = BRIDGE_WORD;
 const A_RE = ABCD_RE;
 const A_IM = ABCD_IM;
 const A_POWER = ABCD_POWER;
+const INV_A_POWER = 1 / ABCD_POWER;
+const INV_SAMPLE_RATE = 1 / SAMPLE_RATE;
 const CDBA = CDBA_POINT;
+
+const ROT_COS = COS_TABLE;
+const ROT_MASK = TABLE_MASK;
+const ROT_QUARTER = QUARTER;
+const ROT_SCALE = TABLE_SIZE / (2 * Math.PI);
+/** Keeps the index positive for angles down to −π (then masked back). */
+const ROT_OFFSET = TABLE_SIZE;
 
 /** cos(2π·k/TRIG_SIZE), for mixing down with the Nco's phase (sin by a quarter-turn offset). */
 const TRIG_SIZE = 4096;
@@ -174,19 +184,19 @@ export class V17Rx {
   // T/2 LMS equalizer (kept here rather than common/LmsEqualizer: its push()/update() take
   // doubles, which V8 boxes whenever it declines to inline them into this hot path). Inputs in a
   // doubled ring, newest at eqPos; tap i weights the sample i T/2 steps older.
-  private readonly eqRe = new Float64Array(2 * EQ_TAPS);
-  private readonly eqIm = new Float64Array(2 * EQ_TAPS);
+  // (re, im) pairs in plain double arrays: V8 checks a typed array's buffer on every read.
+  private readonly eq = doubleArray(4 * EQ_TAPS);
   private eqPos = 0;
-  private readonly coRe = new Float64Array(EQ_TAPS);
-  private readonly coIm = new Float64Array(EQ_TAPS);
-  private readonly savedRe = new Float64Array(EQ_TAPS);
-  private readonly savedIm = new Float64Array(EQ_TAPS);
+  private readonly co = doubleArray(2 * EQ_TAPS);
+  private readonly saved = doubleArray(2 * EQ_TAPS);
   /** Replica of the transmitter's scrambler through segments 2 and 3 (fed ones / the bridge word). */
   private readonly replica = new Scrambler(V17_SCRAMBLER);
   private readonly decoder: V17SymbolDecoder;
   private constellation: V17Constellation;
   private stage = Stage.Idle;
   private half = 0;
+  /** Samples the oscillator is behind (it is caught up in output(), not advanced per sample). */
+  private ncoLag = 0;
   private agcPrimed = false;
   private haveSaved = false;
   private savedFrequencyHz = CARRIER_HZ;
@@ -219,7 +229,7 @@ export class V17Rx {
   private snrDb = 0;
 
   // decoding
-  private readonly point = new Float64Array(2);
+  private readonly point = doubleArray(2);
   private diff = 0;
   private mse = 0;
 
@@ -305,7 +315,6 @@ export class V17Rx {
   rx(samples: Int16Array): void {
     const det = this.det;
     const dec = this.dec;
-    const nco = this.nco;
     for (let n = 0; n < samples.length; n++) {
       const x = samples[n]!;
       const ev = det.push(x);
@@ -320,8 +329,9 @@ export class V17Rx {
         if (++this.parked >= PARK_SAMPLES) this.startBurst(false);
         continue;
       }
+      // The oscillator is brought up to date only when an output needs it (output()).
       if (dec.push(x)) this.output();
-      nco.advance();
+      this.ncoLag++;
     }
   }
 
@@ -342,21 +352,19 @@ export class V17Rx {
   private startBurst(report: boolean): void {
     this.dec.restart();
     this.nco.restart();
+    this.ncoLag = 0;
     this.agc.restart();
     this.agcPrimed = false;
     this.timingIntegral = 0;
     this.prevRe = this.prevIm = this.midRe = this.midIm = 0;
-    this.eqRe.fill(0);
-    this.eqIm.fill(0);
+    this.eq.fill(0);
     this.eqPos = 0;
     if (this.shortTrain && this.haveSaved) {
-      this.coRe.set(this.savedRe);
-      this.coIm.set(this.savedIm);
+      for (let i = 0; i < this.co.length; i++) this.co[i] = this.saved[i]!;
       this.nco.setFrequency(this.savedFrequencyHz);
     } else {
-      this.coRe.fill(0);
-      this.coIm.fill(0);
-      this.coRe[EQ_CENTRE] = 1;
+      this.co.fill(0);
+      this.co[2 * EQ_CENTRE] = 1;
     }
     this.half = 0;
     this.rotPhase = 0;
@@ -384,7 +392,13 @@ export class V17Rx {
    */
   private output(): void {
     const dec = this.dec;
-    const ti = (this.nco.phase * TRIG_SIZE + 0.5) | 0;
+    // The local carrier's phase at this sample: catch the oscillator up.
+    const nco = this.nco;
+    let ph = nco.phase + this.ncoLag * nco.increment;
+    if (ph >= 1 || ph < 0) ph -= Math.floor(ph);
+    nco.phase = ph;
+    this.ncoLag = 0;
+    const ti = (ph * TRIG_SIZE + 0.5) | 0;
     const c = COS[ti & TRIG_MASK]!;
     const s = COS[(ti - TRIG_SIZE / 4) & TRIG_MASK]!;
     const re = dec.re * c + dec.im * s;
@@ -402,8 +416,9 @@ export class V17Rx {
     const zi = im * agc.gain;
     const p = this.eqPos === 0 ? EQ_TAPS - 1 : this.eqPos - 1;
     this.eqPos = p;
-    this.eqRe[p] = this.eqRe[p + EQ_TAPS] = zr;
-    this.eqIm[p] = this.eqIm[p + EQ_TAPS] = zi;
+    const eq = this.eq;
+    eq[2 * p] = eq[2 * (p + EQ_TAPS)] = zr;
+    eq[2 * p + 1] = eq[2 * (p + EQ_TAPS) + 1] = zi;
     if ((this.half ^= 1) === 1) {
       this.midRe = zr;
       this.midIm = zi;
@@ -412,14 +427,14 @@ export class V17Rx {
     // Gardner's timing error Re{(y[k−1] − y[k])·conj(y[k−½])}, positive when early; the
     // correction moves the next instants later. (Inline rather than common/GardnerTimingRecovery:
     // its symbol() returns a double, which V8 boxes when the call is not inlined here.)
-    const e = ((this.prevRe - zr) * this.midRe + (this.prevIm - zi) * this.midIm) / A_POWER;
+    const e = ((this.prevRe - zr) * this.midRe + (this.prevIm - zi) * this.midIm) * INV_A_POWER;
     this.prevRe = zr;
     this.prevIm = zi;
     this.timingIntegral += this.timingI * e;
     let step = this.timingP * e + this.timingIntegral;
     if (step > 0.5) step = 0.5;
     else if (step < -0.5) step = -0.5;
-    dec.adjust(step);
+    dec.countdown += step;
     this.symbol();
   }
 
@@ -429,29 +444,50 @@ export class V17Rx {
     if (a > Math.PI) a -= 2 * Math.PI;
     else if (a < -Math.PI) a += 2 * Math.PI;
     this.rotPhase = a;
-    this.rotCos = Math.cos(a);
-    this.rotSin = Math.sin(a);
+    // cos and sin from the shared table (phase steps of 2π/16384).
+    const k = ((a * (ROT_SCALE) + 0.5 + ROT_OFFSET) | 0) & ROT_MASK;
+    this.rotCos = ROT_COS[k]!;
+    this.rotSin = ROT_COS[(k - ROT_QUARTER) & ROT_MASK]!;
   }
 
   // -------------------------------------------------------------------------- per symbol
 
   private symbol(): void {
     // Equalizer output y, and the point to decide on: w = y · e^{-j rotPhase}.
-    const p = this.eqPos;
-    const eqRe = this.eqRe;
-    const eqIm = this.eqIm;
-    const coRe = this.coRe;
-    const coIm = this.coIm;
+    // Two partial sums per component (the adds of neighbouring taps do not wait on each other),
+    // indices stepped directly (no `p + i` to check for overflow on every read).
+    const eq = this.eq;
+    const co = this.co;
+    let i = 2 * this.eqPos;
     let yr = 0;
     let yi = 0;
-    for (let i = 0; i < EQ_TAPS; i++) {
-      const xr = eqRe[p + i]!;
-      const xi = eqIm[p + i]!;
-      const cr = coRe[i]!;
-      const ci = coIm[i]!;
+    let yr1 = 0;
+    let yi1 = 0;
+    let j = 0;
+    for (; j + 3 < 2 * EQ_TAPS; j += 4, i += 4) {
+      let xr = eq[i]!;
+      let xi = eq[i + 1]!;
+      let cr = co[j]!;
+      let ci = co[j + 1]!;
+      yr += cr * xr - ci * xi;
+      yi += cr * xi + ci * xr;
+      xr = eq[i + 2]!;
+      xi = eq[i + 3]!;
+      cr = co[j + 2]!;
+      ci = co[j + 3]!;
+      yr1 += cr * xr - ci * xi;
+      yi1 += cr * xi + ci * xr;
+    }
+    if (j < 2 * EQ_TAPS) {
+      const xr = eq[i]!;
+      const xi = eq[i + 1]!;
+      const cr = co[j]!;
+      const ci = co[j + 1]!;
       yr += cr * xr - ci * xi;
       yi += cr * xi + ci * xr;
     }
+    yr += yr1;
+    yi += yi1;
     this.wr = yr * this.rotCos + yi * this.rotSin;
     this.wi = yi * this.rotCos - yr * this.rotSin;
     // Each stage sets the target (dr, di) and says whether to adapt towards it; adapting from
@@ -496,7 +532,7 @@ export class V17Rx {
     const pe = (wi * dr - wr * di) / (dr * dr + di * di);
     this.rotPhase += this.pllP * pe;
     this.updateRotation();
-    this.nco.increment += (this.pllIHz * pe) / SAMPLE_RATE;
+    this.nco.increment += this.pllIHz * pe * INV_SAMPLE_RATE;
     if (this.mu === 0 || ++this.lmsCount < this.lmsEvery) return;
     this.lmsCount = 0;
     // The error taken back into the equalizer's frame: (d − w) · e^{+j rotPhase}.
@@ -504,17 +540,15 @@ export class V17Rx {
     const ei = di - wi;
     const ur = this.mu * (er * this.rotCos - ei * this.rotSin);
     const ui = this.mu * (ei * this.rotCos + er * this.rotSin);
-    const p = this.eqPos;
-    const eqRe = this.eqRe;
-    const eqIm = this.eqIm;
-    const coRe = this.coRe;
-    const coIm = this.coIm;
-    for (let i = 0; i < EQ_TAPS; i++) {
-      const xr = eqRe[p + i]!;
-      const xi = eqIm[p + i]!;
+    const eq = this.eq;
+    const co = this.co;
+    let i = 2 * this.eqPos;
+    for (let j = 0; j < 2 * EQ_TAPS; j += 2, i += 2) {
+      const xr = eq[i]!;
+      const xi = eq[i + 1]!;
       // c += mu · e · conj(x)
-      coRe[i] = coRe[i]! + ur * xr + ui * xi;
-      coIm[i] = coIm[i]! + ui * xr - ur * xi;
+      co[j] = co[j]! + ur * xr + ui * xi;
+      co[j + 1] = co[j + 1]! + ui * xr - ur * xi;
     }
   }
 
@@ -638,8 +672,7 @@ export class V17Rx {
       return false;
     }
     this.stage = Stage.Data;
-    this.savedRe.set(this.coRe);
-    this.savedIm.set(this.coIm);
+    for (let k = 0; k < this.co.length; k++) this.saved[k] = this.co[k]!;
     this.savedFrequencyHz = this.nco.frequencyHz;
     this.haveSaved = true;
     this.det.setRelativeOff(RELATIVE_OFF_DB);
