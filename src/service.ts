@@ -1,6 +1,6 @@
 // The embedded service: store, job dispatcher, webhook worker and HTTP API in one process,
 // on a SQLite file in a data directory. `faxstack serve` runs it; tests start it in-process
-// with a ManualClock.
+// with a ManualClock. `startDaemon` is the same without the HTTP API (`faxstack daemon`).
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -8,29 +8,42 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { SystemClock, type Clock } from './shared/clock.js';
 import { createLogger, type Logger } from './shared/log.js';
-import { DEFAULT_VIRTUAL_TIMING, VirtualLine, detailOf, type FaxLine, type VirtualDelivery, type VirtualLineTiming } from './engine/index.js';
+import {
+  DEFAULT_VIRTUAL_TIMING, GatewayPool, VirtualLine, defaultGatewayLineFactory, detailOf,
+  type FaxLine, type GatewayLineFactory, type GatewaysConfig, type VirtualDelivery, type VirtualLineTiming,
+} from './engine/index.js';
 import { jobEvent } from './store/fax-object.js';
 import { openSqliteStore, type SqliteJobStore } from './store/index.js';
-import { DEFAULT_JOBS_CONFIG, Dispatcher, FaxFiles, FaxService, type JobsConfig } from './jobs/index.js';
+import { DEFAULT_JOBS_CONFIG, Dispatcher, FaxFiles, FaxService, withGatewayLine, type JobsConfig } from './jobs/index.js';
 import { WebhookWorker } from './webhooks/index.js';
 import { buildApi, type RateLimiter } from './api/index.js';
 
 export const VERSION = '0.1.0';
 
-export interface ServiceOptions {
+/** What the dispatcher and webhook worker need: shared by the service and the daemon. */
+export interface WorkerOptions {
   dataDir: string;
-  port?: number;
-  host?: string;
   clock?: Clock;
   logger?: Logger;
   jobs?: Partial<JobsConfig>;
   virtualTiming?: VirtualLineTiming;
-  /** Webhook targets on loopback/private addresses (default: only when listening on loopback). */
+  /** Webhook targets on loopback/private addresses (service default: only when listening on loopback; daemon: no). */
   allowPrivateWebhooks?: boolean;
   /** Hosts fileUrl may reach even when they resolve to non-public addresses. */
   fetchAllowHosts?: string[];
   fetchTimeoutMs?: number;
   webhookTimeoutMs?: number;
+  /** Telephony gateways: live keys send through a GatewayPool on their line (the virtual line otherwise). */
+  gateways?: GatewaysConfig;
+  /** Makes each gateway's line (tests inject fakes); default: the virtual line for `media: "virtual"`, SIP otherwise. */
+  gatewayLines?: GatewayLineFactory;
+  /** On close, calls already placed may finish this long (on the clock) before they are re-queued. Default 0. */
+  shutdownGraceMs?: number;
+}
+
+export interface ServiceOptions extends WorkerOptions {
+  port?: number;
+  host?: string;
   rateLimiter?: RateLimiter;
   bodyLimit?: number;
   trustProxy?: boolean;
@@ -47,15 +60,37 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-export async function startService(o: ServiceOptions): Promise<RunningService> {
+export interface RunningDaemon {
+  store: SqliteJobStore;
+  dispatcher: Dispatcher;
+  webhooks: WebhookWorker;
+  /** The live line's gateways, when configured. */
+  gateways: GatewayPool | null;
+  config: JobsConfig;
+  close(): Promise<void>;
+}
+
+interface Workers extends Omit<RunningDaemon, 'close'> {
+  clock: Clock;
+  logger: Logger;
+  allowPrivate: boolean;
+  start(): void;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the data directory (locked to this process), the store, the lines and the workers,
+ * without starting them. Close stops the dispatcher (calls finish within the grace or are
+ * re-queued), the webhook worker, releases this process's leases and unlocks the directory.
+ */
+async function openWorkers(o: WorkerOptions, allowPrivateDefault: boolean): Promise<Workers> {
   mkdirSync(o.dataDir, { recursive: true });
   const unlock = lockDataDir(o.dataDir);
   const clock = o.clock ?? new SystemClock();
   const logger = o.logger ?? createLogger();
-  const host = o.host ?? '127.0.0.1';
-  const loopback = host === '127.0.0.1' || host === '::1' || host === 'localhost';
-  const allowPrivate = o.allowPrivateWebhooks ?? loopback;
-  const config: JobsConfig = { ...DEFAULT_JOBS_CONFIG, ...o.jobs };
+  const allowPrivate = o.allowPrivateWebhooks ?? allowPrivateDefault;
+  let config: JobsConfig = { ...DEFAULT_JOBS_CONFIG, ...o.jobs };
+  if (o.gateways) config = withGatewayLine(config, o.gateways);
   const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   let store: SqliteJobStore | undefined;
   try {
@@ -79,12 +114,59 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
       });
       webhooks.notify();
     };
-    const lines: Record<string, FaxLine> = { virtual: new VirtualLine(clock, { timing: o.virtualTiming ?? DEFAULT_VIRTUAL_TIMING, onReceived: inbox }) };
+    const virtual = () => new VirtualLine(clock, { timing: o.virtualTiming ?? DEFAULT_VIRTUAL_TIMING, onReceived: inbox });
+    const lines: Record<string, FaxLine> = { virtual: virtual() };
+    let gateways: GatewayPool | null = null;
+    if (o.gateways) {
+      const factory = o.gatewayLines ?? (await defaultGatewayLineFactory({ clock, logger: logger.child({ component: 'gateways' }), virtual }));
+      gateways = new GatewayPool(o.gateways, factory, { logger: logger.child({ component: 'gateways' }) });
+      lines[gateways.name] = gateways;
+      logger.info({ line: gateways.name, gateways: o.gateways.gateways.map((g) => ({ name: g.name, address: g.address, channels: g.channels, media: g.media })) }, 'gateways configured');
+    }
+    const channels = o.gateways?.gateways.reduce((n, g) => n + g.channels, 0) ?? 0;
     const dispatcher = new Dispatcher({
       store, clock, owner, lines, config, logger: logger.child({ component: 'dispatcher' }),
       fetch: { timeoutMs: o.fetchTimeoutMs ?? 30_000, allowHosts: o.fetchAllowHosts ?? [] },
       onEvent: () => webhooks.notify(),
+      // Every gateway channel can be busy while virtual (test-key) calls still run.
+      concurrency: 8 + channels,
     });
+    const s = store;
+    let closing: Promise<void> | undefined;
+    return {
+      store: s, dispatcher, webhooks, gateways, config, clock, logger, allowPrivate,
+      start: () => (dispatcher.start(), webhooks.start()),
+      close: () =>
+        (closing ??= (async () => {
+          await dispatcher.stop({ graceMs: o.shutdownGraceMs ?? 0 });
+          await webhooks.stop();
+          await s.releaseLeases(owner, clock.now());
+          await s.close();
+          unlock();
+        })()),
+    };
+  } catch (err) {
+    await store?.close();
+    unlock();
+    throw err;
+  }
+}
+
+/** The transmission daemon: dispatcher and webhook worker on the data directory's store, no HTTP API. */
+export async function startDaemon(o: WorkerOptions): Promise<RunningDaemon> {
+  const w = await openWorkers(o, false);
+  w.start();
+  const { store, dispatcher, webhooks, gateways, config } = w;
+  return { store, dispatcher, webhooks, gateways, config, close: () => w.close() };
+}
+
+export async function startService(o: ServiceOptions): Promise<RunningService> {
+  const host = o.host ?? '127.0.0.1';
+  const loopback = host === '127.0.0.1' || host === '::1' || host === 'localhost';
+  const w = await openWorkers(o, loopback);
+  const { store, clock, logger, config, dispatcher, webhooks } = w;
+  const allowPrivate = w.allowPrivate;
+  try {
     const service = new FaxService({ store, clock, config, onJob: () => dispatcher.notify(), onEvent: () => webhooks.notify() });
     const api = await buildApi({
       store, service, files: new FaxFiles(store), clock, logger: logger.child({ component: 'api' }), webhookPolicy: { allowPrivateTargets: allowPrivate },
@@ -95,26 +177,19 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
     await api.listen({ port: o.port ?? 8080, host });
     const address = api.server.address();
     const port = typeof address === 'object' && address ? address.port : (o.port ?? 8080);
-    dispatcher.start();
-    webhooks.start();
-    const s = store;
+    w.start();
     let closing: Promise<void> | undefined;
     return {
       url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
-      port, store: s, api, dispatcher, webhooks, service,
+      port, store, api, dispatcher, webhooks, service,
       close: () =>
         (closing ??= (async () => {
           await api.close();
-          await dispatcher.stop();
-          await webhooks.stop();
-          await s.releaseLeases(owner, clock.now());
-          await s.close();
-          unlock();
+          await w.close();
         })()),
     };
   } catch (err) {
-    await store?.close();
-    unlock();
+    await w.close();
     throw err;
   }
 }

@@ -2,6 +2,7 @@
 // 1 failure, 2 usage or input error.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { serveCommand } from './serve.js';
+import { daemonCommand } from './daemon.js';
 import { accountsCommand } from './accounts.js';
 import { webhookListenCommand } from './webhook-listen.js';
 import { renderCommand } from './render.js';
@@ -14,7 +15,10 @@ export const USAGE = `usage: faxstack <command> [options]
 commands:
   serve [--port 8080] [--host 127.0.0.1] [--data ./data]
         the API, job dispatcher and webhook worker in one process on an embedded SQLite store
-        and the built-in virtual fax line
+        and the built-in virtual fax line; [--gateways FILE] [--grace S] as for daemon
+  daemon [--data ./data] [--gateways FILE] [--grace 30] [--allow-private-webhooks]
+        the transmission daemon: job dispatcher and webhook worker without the HTTP API; live
+        keys send through the gateways of FILE (JSON), calls in progress get S seconds on stop
   render FILE... --out OUT.tif [--quality Low|Standard|HD] [--pages 1-3,5] [--compression mh|mr|mmr]
         [--subject S --from-name N --to-name N --message M] [--preview-dir DIR] [--json]
         turn documents into the fax pages a machine would print (TIFF class F)
@@ -40,6 +44,8 @@ export async function main(argv: string[]): Promise<number | void> {
   switch (command) {
     case 'serve':
       return serveCommand(rest);
+    case 'daemon':
+      return daemonCommand(rest);
     case 'accounts':
       return accountsCommand(rest);
     case 'render':

@@ -8,6 +8,7 @@ import { startService, VERSION } from '../service.js';
 import { DEFAULT_VIRTUAL_TIMING } from '../engine/index.js';
 import { closeEncodePool, closeRenderPool, configureRenderPool } from '../documents/index.js';
 import { args, str, UsageError } from './main.js';
+import { loadGatewaysFile, parseGrace } from './daemon.js';
 
 interface DemoAccount {
   accountId: number;
@@ -21,7 +22,11 @@ export async function serveCommand(argv: string[]): Promise<number> {
     port: { type: 'string', default: process.env.FAXSTACK_PORT ?? '8080' },
     host: { type: 'string', default: process.env.FAXSTACK_HOST ?? '127.0.0.1' },
     data: { type: 'string', default: process.env.FAXSTACK_DATA ?? './data' },
+    gateways: { type: 'string', default: process.env.FAXSTACK_GATEWAYS ?? '' },
+    grace: { type: 'string', default: process.env.FAXSTACK_SHUTDOWN_GRACE ?? '30' },
   });
+  const gateways = str(values.gateways) ? loadGatewaysFile(resolve(str(values.gateways))) : undefined;
+  const shutdownGraceMs = parseGrace(str(values.grace));
   const port = Number(str(values.port));
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0-65535, got ${str(values.port)}`);
   const dataDir = resolve(str(values.data));
@@ -37,7 +42,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     if (!Number.isInteger(threads) || threads < 1 || threads > 64) throw new UsageError(`FAXSTACK_RENDER_THREADS must be 1-64, got ${process.env.FAXSTACK_RENDER_THREADS}`);
     await configureRenderPool({ threads });
   }
-  const svc = await startService({ dataDir, port, host: str(values.host), clock, logger, virtualTiming: timing, fetchAllowHosts });
+  const svc = await startService({ dataDir, port, host: str(values.host), clock, logger, virtualTiming: timing, fetchAllowHosts, shutdownGraceMs, ...(gateways ? { gateways } : {}) });
 
   const demoPath = join(dataDir, 'demo-account.json');
   let demo: DemoAccount;
@@ -51,7 +56,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     created = true;
   }
   const secret = (await svc.store.getAccount(demo.accountId))?.webhookSecret ?? demo.webhookSecret;
-  process.stderr.write(banner(svc.url, dataDir, demo, secret, created));
+  process.stderr.write(banner(svc.url, dataDir, demo, secret, created).replace('virtual fax line)', gateways ? `live keys on gateways ${gateways.gateways.map((g) => g.name).join(', ')})` : 'virtual fax line)'));
 
   let stopping = false;
   const stop = (signal: string) => {

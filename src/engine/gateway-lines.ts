@@ -15,14 +15,35 @@ export interface GatewayLineContext {
 }
 
 /**
- * The SIP line as the daemon constructs it: `new SipLine({ gateway, clock, logger })`, one per
- * gateway, placing calls to `gateway.address` with its credentials, media policy and caller id.
- * ---- SIP WIRING: if SipLine's constructor differs, adapt `makeSipLine` below, nothing else. ----
+ * The SIP line (src/engine/sip-line.ts) as the daemon constructs it, one per gateway. Its
+ * options are repeated here structurally so that this file builds without that module.
+ * ---- SIP WIRING: if SipLine's options change, adapt `makeSipLine` below, nothing else. ----
  */
-export type SipLineConstructor = new (o: { gateway: Gateway; clock: Clock; logger: Logger }) => FaxLine;
+export interface SipLineOptionsLike {
+  name: string;
+  address: string;
+  transport: 'udp' | 'tcp';
+  username?: string;
+  password?: string;
+  media: 't38' | 'audio' | 't38-or-audio';
+  callerId?: { number: string; name?: string };
+  trace?: (dir: 'send' | 'recv', text: string) => void;
+}
+export type SipLineConstructor = new (o: SipLineOptionsLike, deps: { clock?: Clock }) => FaxLine;
 
 function makeSipLine(SipLine: SipLineConstructor, gateway: Gateway, ctx: GatewayLineContext): FaxLine {
-  return new SipLine({ gateway, clock: ctx.clock, logger: ctx.logger.child({ gateway: gateway.name }) });
+  const log = ctx.logger.child({ gateway: gateway.name });
+  // The pool has already rewritten the number and put callerId in fromNumber: no numberRewrite here.
+  return new SipLine(
+    {
+      name: gateway.name, address: gateway.address, transport: gateway.transport, media: gateway.media as SipLineOptionsLike['media'],
+      ...(gateway.username !== undefined ? { username: gateway.username } : {}),
+      ...(gateway.password !== undefined ? { password: gateway.password } : {}),
+      ...(gateway.callerId !== undefined ? { callerId: { number: gateway.callerId } } : {}),
+      trace: (dir, text) => log.trace({ dir, sip: text }, 'sip message'),
+    },
+    { clock: ctx.clock },
+  );
 }
 
 /** The factory the daemon and `serve --gateways` use. Resolves SipLine once, if this build has it. */

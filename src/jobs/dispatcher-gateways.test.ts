@@ -78,7 +78,7 @@ describe('Dispatcher over a gateway pool', () => {
     await store.close();
   });
 
-  function setup(gateways: GatewaysConfig, scripts: Record<string, Script[]> = {}, extraLines: Record<string, FaxLine> = {}) {
+  function setup(gateways: GatewaysConfig, scripts: Record<string, Script[]> = {}, otherLines: 'fail' | 'leave' = 'fail') {
     const lines = new Map<string, FakeGatewayLine>();
     const pool = new GatewayPool(gateways, (g) => {
       const l = new FakeGatewayLine(g, scripts[g.name] ?? []);
@@ -86,7 +86,7 @@ describe('Dispatcher over a gateway pool', () => {
       return l;
     });
     const config = withGatewayLine(DEFAULT_JOBS_CONFIG, gateways);
-    dispatcher = new Dispatcher({ store, clock, owner: 'test', lines: { [pool.name]: pool, ...extraLines }, config, fetch: { timeoutMs: 5000, allowHosts: [] }, logger: silentLogger, slotRetryMs: 1000 });
+    dispatcher = new Dispatcher({ store, clock, owner: 'test', lines: { [pool.name]: pool }, otherLines, config, fetch: { timeoutMs: 5000, allowHosts: [] }, logger: silentLogger, slotRetryMs: 1000 });
     const service = new FaxService({ store, clock, config, onJob: () => dispatcher!.notify() });
     dispatcher.start();
     return { service, pool, line: (name: string) => lines.get(name)! };
@@ -183,7 +183,7 @@ describe('Dispatcher over a gateway pool', () => {
 
   it('leaves jobs of lines it does not have to the processes that have them', async () => {
     const gws = parseGateways({ gateways: [{ name: 'gw', address: 'a', channels: 1 }] });
-    const { service } = setup(gws);
+    const { service } = setup(gws, {}, 'leave');
     const [testJob] = (await service.send({ accountId, mode: 'test' }, input(['+14155550123']), null)).jobIds;
     await clock.advance(60_000);
     expect(await job(testJob!)).toMatchObject({ status: 'sending', stage: 'queued', leaseOwner: null, attempts: 0 });

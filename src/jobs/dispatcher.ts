@@ -14,7 +14,7 @@ import type { Logger } from '../shared/log.js';
 import { isSlotted, type CallResult, type FaxLine } from '../engine/index.js';
 import { faxPagesFromTiff } from '../documents/fax-pages.js';
 import { jobEvent } from '../store/fax-object.js';
-import type { JobRecord, JobStore, Stage, TerminalOutcome } from '../store/index.js';
+import type { JobRecord, JobStore, LineFilter, Stage, TerminalOutcome } from '../store/index.js';
 import { linePolicy, type JobsConfig } from './config.js';
 import { prepareJob, type FetchPolicy } from './prepare.js';
 import { decideRetry } from './retry.js';
@@ -36,6 +36,12 @@ export interface DispatcherOptions {
   pollMs?: number;
   /** How long a job whose gateways were all busy waits in the queue before it is leased again. */
   slotRetryMs?: number;
+  /**
+   * Jobs on lines this process does not have: `fail` them with -3199 (the default: the only
+   * dispatcher on its store, whose configuration lacks the line) or `leave` them to the processes
+   * that have the line (daemons sharing one store).
+   */
+  otherLines?: 'fail' | 'leave';
 }
 
 interface Running {
@@ -119,13 +125,13 @@ export class Dispatcher {
         this.again = false;
         const open = this.openLines();
         const limit = Math.min(this.concurrency - this.running.size, open.channels);
-        if (limit <= 0 || open.lines.length === 0 || this.stopped) break;
-        const jobs = await this.o.store.leaseDueJobs({ owner: this.o.owner, nowMs: this.o.clock.now(), leaseMs: this.leaseMs, limit, lines: open.lines });
+        if (limit <= 0 || this.stopped) break;
+        const jobs = await this.o.store.leaseDueJobs({ owner: this.o.owner, nowMs: this.o.clock.now(), leaseMs: this.leaseMs, limit, ...open.filter });
         for (const job of jobs) this.launch(job);
         if (jobs.length === limit) this.again = true;
       } while (this.again && !this.stopped);
       // Due jobs of lines without a free channel do not wake us: a channel coming free does.
-      const next = await this.o.store.nextDueAtMs({ lines: this.openLines().lines });
+      const next = await this.o.store.nextDueAtMs(this.openLines().filter);
       if (next !== null) delay = Math.min(this.pollMs, Math.max(0, next - this.o.clock.now()));
     } catch (err) {
       this.o.logger.error({ err }, 'dispatcher tick failed');
@@ -138,17 +144,17 @@ export class Dispatcher {
     if (this.running.size < this.concurrency) this.timer = this.o.clock.setTimer(delay, () => void this.tick());
   }
 
-  /** The lines that can take a call now, and how many calls they can take together. */
-  private openLines(): { lines: string[]; channels: number } {
-    const lines: string[] = [];
-    let channels = 0;
+  /** Which jobs' lines can take a call now (as a store filter), and how many calls together. */
+  private openLines(): { filter: LineFilter; channels: number } {
+    const open: string[] = [];
+    const full: string[] = [];
+    let channels = this.o.otherLines === 'leave' ? 0 : Infinity; // other lines' jobs fail at once
     for (const [name, line] of Object.entries(this.o.lines)) {
       const free = isSlotted(line) ? line.freeSlots() : Infinity;
-      if (free <= 0) continue;
-      lines.push(name);
-      channels += free;
+      if (free <= 0) full.push(name);
+      else (open.push(name), (channels += free));
     }
-    return { lines, channels };
+    return { filter: this.o.otherLines === 'leave' ? { lines: open } : { excludeLines: full }, channels };
   }
 
   private launch(job: JobRecord): void {

@@ -8,6 +8,7 @@ import {
   type AccountRow, type JobRow,
 } from './rows.js';
 import type {
+  LineFilter,
   Account, ApiKeyInfo, AttemptRecord, CreateJobsResult, CreatedAccount, DeliveryAttempt, DeliveryRecord,
   FaxQuality, IdempotencyInput, JobDocument, JobListFilter, JobRecord, JobStore, KeyMode, LedgerEntry, NewDocument,
   NewEvent, NewJob, PreparedFax, Stage, TerminalOutcome,
@@ -16,10 +17,14 @@ import type {
 type Db = Database.Database;
 const STARTED = `('preparing', 'dialing', 'transmitting')`;
 
-/** `AND line IN (?, ...)` for a list of line names; nothing when every line is wanted. */
-function lineFilter(lines: readonly string[] | undefined): { sql: string; args: string[] } {
-  if (!lines) return { sql: '', args: [] };
-  return { sql: ` AND line IN (${lines.map(() => '?').join(', ')})`, args: [...lines] };
+/** `AND line IN (?, ...) AND line NOT IN (?, ...)` for a line filter; nothing when every line is wanted. */
+function lineFilter(f: LineFilter): { sql: string; args: string[] } {
+  let sql = '';
+  const args: string[] = [];
+  const list = (names: readonly string[]) => (args.push(...names), names.map(() => '?').join(', '));
+  if (f.lines) sql += ` AND line IN (${list(f.lines)})`;
+  if (f.excludeLines?.length) sql += ` AND line NOT IN (${list(f.excludeLines)})`;
+  return { sql, args };
 }
 
 export class SqliteJobStore implements JobStore {
@@ -364,9 +369,9 @@ export class SqliteJobStore implements JobStore {
 
   // ---------------------------------------------------------------- dispatcher
 
-  async leaseDueJobs(input: { owner: string; nowMs: number; leaseMs: number; limit: number; lines?: readonly string[] }): Promise<JobRecord[]> {
+  async leaseDueJobs(input: { owner: string; nowMs: number; leaseMs: number; limit: number } & LineFilter): Promise<JobRecord[]> {
     if (input.lines?.length === 0) return [];
-    const lines = lineFilter(input.lines);
+    const lines = lineFilter(input);
     return this.tx(() => {
       const rows = this.stmt(
           `SELECT id, stage FROM jobs WHERE status = 'sending' AND (
@@ -396,9 +401,9 @@ export class SqliteJobStore implements JobStore {
     return this.stmt(`UPDATE jobs SET lease_until = ? WHERE status = 'sending' AND ${cond}`).run(...args).changes;
   }
 
-  async nextDueAtMs(input: { lines?: readonly string[] } = {}): Promise<number | null> {
+  async nextDueAtMs(input: LineFilter = {}): Promise<number | null> {
     if (input.lines?.length === 0) return null;
-    const lines = lineFilter(input.lines);
+    const lines = lineFilter(input);
     const r = this.stmt(
         `SELECT MIN(t) t FROM (
            SELECT MIN(next_attempt_at) t FROM jobs WHERE status = 'sending' AND stage IN ('scheduled', 'queued') AND lease_owner IS NULL${lines.sql}

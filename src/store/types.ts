@@ -226,6 +226,12 @@ export interface LedgerEntry {
   atMs: number;
 }
 
+/** Which jobs' lines a dispatcher query covers: only `lines` (when given), none of `excludeLines`. */
+export interface LineFilter {
+  lines?: readonly string[];
+  excludeLines?: readonly string[];
+}
+
 export interface JobStore {
   /** Applies pending migrations (versioned, idempotent). */
   migrate(): Promise<void>;
@@ -294,16 +300,16 @@ export interface JobStore {
   /**
    * Leases up to `limit` jobs that are due: queued with nextAttemptAt <= now (scheduled ones
    * whose sendAt has come count as queued), or started ones whose lease expired (their
-   * process died). Leased jobs move to `preparing`. With `lines`, only jobs on those lines
-   * (a daemon leases only what it has a line, and a free channel, for).
+   * process died). Leased jobs move to `preparing`. With `lines`, only jobs on those lines; with
+   * `excludeLines`, none on those (a dispatcher leases only what it has a line, and a free channel, for).
    */
-  leaseDueJobs(input: { owner: string; nowMs: number; leaseMs: number; limit: number; lines?: readonly string[] }): Promise<JobRecord[]>;
+  leaseDueJobs(input: { owner: string; nowMs: number; leaseMs: number; limit: number } & LineFilter): Promise<JobRecord[]>;
   /** Extends a lease; false when the job is no longer leased by `owner`. */
   renewLease(jobId: number, owner: string, untilMs: number): Promise<boolean>;
   /** Releases every lease held by `owner` (graceful shutdown or a restart of the embedded store). */
   releaseLeases(owner: string | null, nowMs: number): Promise<number>;
-  /** Earliest time at which some job (on one of `lines`, when given) becomes due (for the dispatcher's next wake-up), or null. */
-  nextDueAtMs(input?: { lines?: readonly string[] }): Promise<number | null>;
+  /** Earliest time at which some job (of the lines the filter lets through) becomes due (for the dispatcher's next wake-up), or null. */
+  nextDueAtMs(input?: LineFilter): Promise<number | null>;
   /** Progress of a leased job; false when the lease was lost. */
   updateProgress(jobId: number, owner: string, patch: { stage?: Stage; totalPages?: number; transferredPages?: number; detail?: Record<string, unknown>; nowMs: number }): Promise<boolean>;
   /** Changes the reservation to `reserveCents` (exact page count known); false when the balance is short. */

@@ -171,6 +171,15 @@ export function jobStoreContract(name: string, open: () => Promise<{ store: JobS
       expect(await store.leaseDueJobs({ owner: 'B', nowMs: T0 + 30_000, leaseMs: 30_000, limit: 10, lines: ['virtual'] })).toEqual([]);
     });
 
+    it('leases and reports due times without the lines excluded (lines whose channels are all busy)', async () => {
+      const v = ((await create()) as { jobIds: number[] }).jobIds[0]!;
+      const g = ((await create({ line: 'gateways', reserveCents: 0 })) as { jobIds: number[] }).jobIds[0]!;
+      expect(await store.nextDueAtMs({ excludeLines: ['virtual', 'gateways'] })).toBeNull();
+      expect(await store.leaseDueJobs({ owner: 'A', nowMs: T0, leaseMs: 30_000, limit: 10, excludeLines: ['virtual', 'gateways'] })).toEqual([]);
+      expect((await store.leaseDueJobs({ owner: 'A', nowMs: T0, leaseMs: 30_000, limit: 10, excludeLines: ['virtual'] })).map((j) => j.jobId)).toEqual([g]);
+      expect((await store.leaseDueJobs({ owner: 'A', nowMs: T0, leaseMs: 30_000, limit: 10, excludeLines: [] })).map((j) => j.jobId)).toEqual([v]);
+    });
+
     it('adjusts a reservation up and down, never below zero balance', async () => {
       const id = ((await create()) as { jobIds: number[] }).jobIds[0]!;
       expect(await store.adjustReservation(id, 50, T0)).toBe(true);

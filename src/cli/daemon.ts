@@ -1,0 +1,90 @@
+// `faxstack daemon`: the transmission workers without the HTTP API — the job dispatcher (calls
+// through the configured gateways, test keys on the virtual line) and the webhook worker, on
+// the data directory's store. SIGTERM/SIGINT stop it gracefully: no new call starts, calls in
+// progress get `--grace` seconds to finish and are re-queued after that (a second signal
+// re-queues them at once); confirmed pages stay confirmed and are charged once.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { SystemClock } from '../shared/clock.js';
+import { createLogger } from '../shared/log.js';
+import { startDaemon } from '../service.js';
+import { DEFAULT_VIRTUAL_TIMING, GatewayConfigError, parseGatewaysJson, type GatewaysConfig, type VirtualLineTiming } from '../engine/index.js';
+import { closeEncodePool, closeRenderPool } from '../documents/index.js';
+import { args, str, UsageError } from './main.js';
+
+/** Reads and validates a gateways file; every problem is a usage error naming the file and field. */
+export function loadGatewaysFile(path: string): GatewaysConfig {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new UsageError(`--gateways ${path}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
+  }
+  try {
+    return parseGatewaysJson(text, path);
+  } catch (err) {
+    if (err instanceof GatewayConfigError) throw new UsageError(err.message);
+    throw err;
+  }
+}
+
+/** `--grace SECONDS`: how long calls in progress may finish on shutdown. */
+export function parseGrace(v: string): number {
+  if (!/^\d+(\.\d+)?$/.test(v) || Number(v) > 3600) throw new UsageError(`--grace must be 0-3600 seconds, got ${v}`);
+  return Math.round(Number(v) * 1000);
+}
+
+/** Test facilities for spawned processes: a shifted clock and slower virtual pages (as for serve). */
+export function testFacilities(): { clock: SystemClock; virtualTiming: VirtualLineTiming } {
+  const clock = new SystemClock(Number(process.env.FAXSTACK_CLOCK_OFFSET_MS ?? 0));
+  const pageMs = process.env.FAXSTACK_VIRTUAL_PAGE_MS ? Number(process.env.FAXSTACK_VIRTUAL_PAGE_MS) : undefined;
+  const virtualTiming = pageMs ? { ...DEFAULT_VIRTUAL_TIMING, pageMs: { Low: pageMs, Standard: pageMs, HD: pageMs } } : DEFAULT_VIRTUAL_TIMING;
+  return { clock, virtualTiming };
+}
+
+export async function daemonCommand(argv: string[]): Promise<number> {
+  const { values } = args(argv, {
+    data: { type: 'string', default: process.env.FAXSTACK_DATA ?? './data' },
+    gateways: { type: 'string', default: process.env.FAXSTACK_GATEWAYS ?? '' },
+    grace: { type: 'string', default: process.env.FAXSTACK_SHUTDOWN_GRACE ?? '30' },
+    'allow-private-webhooks': { type: 'boolean', default: process.env.FAXSTACK_ALLOW_PRIVATE_WEBHOOKS === '1' },
+  });
+  const dataDir = resolve(str(values.data));
+  const graceMs = parseGrace(str(values.grace));
+  const gateways = str(values.gateways) ? loadGatewaysFile(resolve(str(values.gateways))) : undefined;
+  const { clock, virtualTiming } = testFacilities();
+  const logger = createLogger({ name: 'faxstack-daemon' });
+  const fetchAllowHosts = (process.env.FAXSTACK_FETCH_ALLOW_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
+  const daemon = await startDaemon({
+    dataDir, clock, logger, virtualTiming, fetchAllowHosts, shutdownGraceMs: graceMs,
+    allowPrivateWebhooks: values['allow-private-webhooks'] === true, ...(gateways ? { gateways } : {}),
+  });
+  // Nothing else holds the event loop open (no server; the clock's timers are unref'd).
+  const keepAlive = setInterval(() => {}, 1 << 30);
+  const lines = gateways
+    ? `${gateways.gateways.map((g) => `${g.name} (${g.media === 'virtual' ? 'virtual' : g.address}, ${g.channels} ch)`).join(', ')} on line "${gateways.line}"`
+    : 'the virtual line only';
+  process.stderr.write(`faxstack daemon running (data: ${dataDir}, gateways: ${lines}, grace ${graceMs / 1000} s)\n`);
+
+  let signals = 0;
+  const stop = (signal: string) => {
+    if (++signals > 1) {
+      logger.warn({ signal }, 'stopping now: re-queuing calls in progress');
+      void daemon.dispatcher.stop();
+      return;
+    }
+    logger.info({ signal, graceMs }, 'stopping: no new calls; calls in progress finish or are re-queued');
+    void daemon.close().then(
+      async () => {
+        await Promise.all([closeRenderPool(), closeEncodePool()]);
+        clearInterval(keepAlive);
+        logger.info('stopped');
+        process.exit(0);
+      },
+      (err) => (logger.error({ err }, 'shutdown failed'), process.exit(1)),
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  return new Promise<number>(() => {}); // runs until a signal
+}
