@@ -6,17 +6,22 @@ import { CRC16_TABLE, CRC32_TABLE } from './crc-tables.js';
 
 export { CRC16_TABLE, CRC32_TABLE };
 
+// Module-local copies: some loaders (tsx's, vitest's) turn every use of an imported name into a
+// getter call, once per octet here.
+const T16 = CRC16_TABLE;
+const T32 = CRC32_TABLE;
+
 /** CRC-16/ITU-T register after `data` (pass the previous register to continue; start 0xffff). */
 export function crc16Update(crc: number, data: Uint8Array, start = 0, end = data.length): number {
   let c = crc & 0xffff;
-  for (let i = start; i < end; i++) c = (c >>> 8) ^ CRC16_TABLE[(c ^ data[i]!) & 0xff]!;
+  for (let i = start; i < end; i++) c = (c >>> 8) ^ T16[(c ^ data[i]!) & 0xff]!;
   return c;
 }
 
 /** CRC-32 register after `data` (start 0xffffffff). */
 export function crc32Update(crc: number, data: Uint8Array, start = 0, end = data.length): number {
   let c = crc >>> 0;
-  for (let i = start; i < end; i++) c = (c >>> 8) ^ CRC32_TABLE[(c ^ data[i]!) & 0xff]!;
+  for (let i = start; i < end; i++) c = (c >>> 8) ^ T32[(c ^ data[i]!) & 0xff]!;
   return c >>> 0;
 }
 

@@ -36,10 +36,37 @@ export interface HdlcTxOptions {
 
 /** Bits of 64 flags, LSB first: long idle and preamble runs are sent from here, 64 at a time. */
 const FLAG_RUN = 64;
-const FLAG_BITS = new Uint8Array(8 * FLAG_RUN);
-for (let i = 0; i < FLAG_BITS.length; i++) FLAG_BITS[i] = (HDLC_FLAG >> (i % 8)) & 1;
+// Line bits are kept in plain arrays of small integers: a frame's are made when it is queued, and
+// a plain array costs neither a malloc'd buffer nor a check of it on every read (typed arrays do).
+const FLAG_BITS: number[] = Array.from({ length: 8 * FLAG_RUN }, (_, i) => (HDLC_FLAG >> (i % 8)) & 1);
 /** The abort sequence: eight ones (ISO/IEC 13239 §4.4.2 asks for at least seven). */
-const ABORT_BITS = new Uint8Array(8).fill(1);
+const ABORT_BITS: number[] = [1, 1, 1, 1, 1, 1, 1, 1];
+
+/**
+ * Zero insertion an octet at a time: STUFF[ones·256 + octet], for `ones` (0…4) ones already in a
+ * row, is the octet's line bits (LSB first, a zero after every fifth one) in bits 0-9, their number
+ * in bits 10-13 and the ones in a row after them in bits 14-16.
+ */
+const STUFF: number[] = (() => {
+  const t: number[] = [];
+  for (let start = 0; start < 5; start++) {
+    for (let octet = 0; octet < 256; octet++) {
+      let ones = start;
+      let bits = 0;
+      let n = 0;
+      for (let b = 0; b < 8; b++) {
+        const bit = (octet >> b) & 1;
+        bits |= bit << n++;
+        if (bit && ++ones === 5) {
+          n++; // the inserted zero
+          ones = 0;
+        } else if (!bit) ones = 0;
+      }
+      t.push(bits | (n << 10) | (ones << 14));
+    }
+  }
+  return t;
+})();
 
 /**
  * The framer hands out bits from one segment at a time — a run of flags, a frame already
@@ -52,9 +79,9 @@ export class HdlcTx {
   readonly interFrameFlags: number;
   readonly maxFrameBytes: number;
   private readonly onStatus: ((ev: HdlcTxStatus) => void) | undefined;
-  private readonly queue: Uint8Array[] = [];
+  private readonly queue: number[][] = [];
   /** Current segment and the read position in it. */
-  private seg: Uint8Array = FLAG_BITS;
+  private seg: number[] = FLAG_BITS;
   private pos = 0;
   private len = 0;
   /** Whether the current segment is a frame (abort() applies) rather than flags. */
@@ -171,28 +198,29 @@ export class HdlcTx {
   }
 
   /** The frame, its FCS, as line bits (LSB first) with a zero after every five ones. */
-  private stuff(frame: Uint8Array): Uint8Array {
+  private stuff(frame: Uint8Array): number[] {
     const n = frame.length;
     const fcsBytes = this.crcBits / 8;
     const fcs = this.crcBits === 16 ? fcs16(frame) : fcs32(frame);
     const total = n + fcsBytes;
-    const bits = new Uint8Array(Math.ceil((total * 8 * 6) / 5) + 1);
-    let len = 0;
+    // Two passes over the table: the length first, so the array is made once at its size.
     let ones = 0;
+    let size = 0;
     for (let k = 0; k < total; k++) {
-      const byte = k < n ? frame[k]! : (fcs >>> (8 * (k - n))) & 0xff;
-      for (let b = 0; b < 8; b++) {
-        const bit = (byte >> b) & 1;
-        bits[len++] = bit;
-        if (bit) {
-          if (++ones === 5) {
-            bits[len++] = 0;
-            ones = 0;
-          }
-        } else ones = 0;
-      }
+      const e = STUFF[(ones << 8) | (k < n ? frame[k]! : (fcs >>> (8 * (k - n))) & 0xff)]!;
+      size += (e >> 10) & 15;
+      ones = e >> 14;
     }
-    return bits.subarray(0, len);
+    const bits = new Array<number>(size);
+    ones = 0;
+    let at = 0;
+    for (let k = 0; k < total; k++) {
+      const e = STUFF[(ones << 8) | (k < n ? frame[k]! : (fcs >>> (8 * (k - n))) & 0xff)]!;
+      const len = (e >> 10) & 15;
+      for (let b = 0; b < len; b++) bits[at++] = (e >> b) & 1;
+      ones = e >> 14;
+    }
+    return bits;
   }
 
   private reportUnderflow(): void {

@@ -50,7 +50,7 @@ export class V17TrellisEncoder {
 
 /** For each next state, its four (predecessor, subset) branches. */
 const PRED_STATE = intArray(32);
-const NEXT = V17_TRELLIS_NEXT;
+const NEXT = Array.from(V17_TRELLIS_NEXT);
 const PRED_SUBSET = intArray(32);
 (() => {
   const fill = new Uint8Array(8);
