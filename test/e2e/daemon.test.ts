@@ -16,7 +16,7 @@ import { SystemClock } from '../../src/shared/clock.js';
 import { parseGateways } from '../../src/engine/index.js';
 import { DEFAULT_JOBS_CONFIG, FaxService, withGatewayLine } from '../../src/jobs/index.js';
 import { openSqliteStore, type SqliteJobStore } from '../../src/store/index.js';
-import { PRICE_CENTS, signatureValid, startReceiver, textDoc, type Receiver } from './harness.js';
+import { NUM, PRICE_CENTS, inline, signatureValid, startHarness, startReceiver, textDoc, type Receiver } from './harness.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = join(ROOT, 'bin', 'faxstack.js');
@@ -212,4 +212,35 @@ describe('faxstack daemon (a real process, a virtual gateway)', () => {
     expect(await within(second.exited, 15_000, 'a graceful stop')).toBe(0);
     expect(s.rcv.received).toHaveLength(1);
   }, 90_000);
+});
+
+describe('serve --gateways (in-process): the same gateway pool behind the API', () => {
+  it('live keys go through the gateways (routing, retry policy of the file, attempt log); test keys stay on the virtual line', async () => {
+    const gateways = parseGateways({
+      retry: { maxAttempts: 2, retryDelaysMs: [60_000] },
+      gateways: [{ name: 'nanp', media: 'virtual', channels: 2, prefixes: ['+1'] }],
+    });
+    const h = await startHarness({ gateways });
+    cleanups.push(async () => {
+      await h.close();
+      await rm(h.dataDir, { recursive: true, force: true });
+    });
+    const a = await h.account({ balanceCents: 1000 });
+    const ok = (await h.send(a, { faxNumber: NUM.ok, faxData: [inline(2)] }, { live: true })).body.data.jobId;
+    const busy = (await h.send(a, { faxNumber: NUM.busy, faxData: [inline(1)] }, { live: true })).body.data.jobId;
+    const abroad = (await h.send(a, { faxNumber: '+442071234567', faxData: [inline(1)] }, { live: true })).body.data.jobId;
+    const test = (await h.send(a, { faxNumber: NUM.ok, faxData: [inline(1)] })).body.data.jobId;
+
+    expect(await h.finish(a, ok)).toMatchObject({ faxStatus: 'delivered', faxTransferredPages: 2 });
+    expect((await h.svc.store.attempts(ok)).map((x) => x.detail.gateway)).toEqual(['nanp']);
+    expect(await h.finish(a, busy, { maxMs: 10 * 60_000 })).toMatchObject({ faxStatus: 'failed', code: -3101 });
+    expect((await h.svc.store.attempts(busy)).map((x) => [x.code, x.detail.gateway])).toEqual([[-3101, 'nanp'], [-3101, 'nanp']]);
+    const far = await h.finish(a, abroad);
+    expect(far).toMatchObject({ faxStatus: 'failed', code: -3104, faxTransferredPages: 0 });
+    expect(far.message).toMatch(/no gateway serves \+442071234567/);
+    expect(await h.finish(a, test)).toMatchObject({ faxStatus: 'delivered' });
+    expect((await h.svc.store.getJobById(ok))!.line).toBe('gateways');
+    expect((await h.svc.store.getJobById(test))!.line).toBe('virtual');
+    expect((await h.svc.store.attempts(test))[0]!.detail.gateway).toBeUndefined();
+  }, 60_000);
 });
