@@ -49,6 +49,9 @@ export async function startSipp(scenario: string, o: { transport: 'udp' | 'tcp';
 
 /** Drives a t38peer in real time: 160 samples for every 20 ms of wall clock, caught up when late. */
 export function runPeerRealtime(peer: SpandspPeer): { stop(): Promise<void> } {
+  // `tick N` without a datagram count takes in whatever has arrived (t38peer.c); SpandspPeer.tick
+  // always sends a count, so the line goes out through its private command().
+  const command = (line: string) => (peer as unknown as { command(l: string): Promise<number> }).command(line);
   const start = Date.now();
   let sent = 0;
   let running = true;
@@ -56,7 +59,7 @@ export function runPeerRealtime(peer: SpandspPeer): { stop(): Promise<void> } {
     while (running) {
       const due = Math.floor((Date.now() - start) / 20) - sent;
       if (due > 0) {
-        await peer.tick(160 * due);
+        await command(`tick ${160 * due}`);
         sent += due;
       }
       await new Promise((r) => setTimeout(r, 10));
