@@ -2,106 +2,28 @@
 // process over an in-memory link on a ManualClock, against spandsp's own terminal-to-terminal
 // time for the same pages (bench/spandsp/t38_call.c: two t38_terminals handing IFP packets
 // straight to each other, pacing off, 20 ms steps). Same TIFF, ECM on and off, best of 3.
-import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ManualClock } from '../src/shared/clock.js';
-import { closeRenderPool, composeFax } from '../src/documents/pipeline.js';
-import { faxPagesFromTiff } from '../src/documents/fax-pages.js';
-import { writeTiffF } from '../src/documents/tiff-f.js';
-import { receiveOverFrontEnd, sendOverFrontEnd } from '../src/engine/t30-call.js';
 import { T38FrontEnd, createMemoryLink } from '../src/transport/t38/index.js';
+import { runCallBench } from './lib/call-bench.js';
 import type { BenchReport } from './run.js';
 
-const HERE = dirname(fileURLToPath(import.meta.url));
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-
-function buildAnchor(): string | null {
-  const src = join(HERE, 'spandsp', 't38_call.c');
-  const dir = join(HERE, '..', 'node_modules', '.cache', 'faxstack-bench');
-  const bin = join(dir, `t38_call-${createHash('sha256').update(readFileSync(src)).digest('hex').slice(0, 12)}`);
-  if (existsSync(bin)) return bin;
-  try {
-    mkdirSync(dir, { recursive: true });
-    const flags = execFileSync('pkg-config', ['--cflags', '--libs', 'spandsp'], { encoding: 'utf8' }).trim().split(/\s+/);
-    execFileSync('cc', ['-O2', '-o', bin, src, ...flags, '-ltiff', '-lm']);
-    return bin;
-  } catch {
-    return null;
-  }
-}
-
-async function tenPages(): Promise<Buffer> {
-  const text = Array.from({ length: 10 }, (_, p) => Array.from({ length: 60 }, (_, l) => `Page ${p + 1} line ${l + 1}: the quick brown fox jumps over the lazy dog 0123456789`).join('\n')).join('\f');
-  const fax = await composeFax({ documents: [{ bytes: Buffer.from(text), format: 'text', pages: Array.from({ length: 10 }, (_, i) => i + 1) }], quality: 'Standard', header: { senderNumber: '+14155550100', dateTime: new Date(0) } });
-  await closeRenderPool();
-  return writeTiffF(fax.pages.map((bitmap) => ({ bitmap, xDpi: fax.xDpi, yDpi: fax.yDpi })), { compression: 'mmr' });
-}
-
-async function ours(tiff: Buffer, ecm: boolean): Promise<{ wallMs: number; simulatedMs: number; pages: number; code: number }> {
-  const clock = new ManualClock(0);
-  const link = createMemoryLink({ clock });
-  const tx = new T38FrontEnd({ transport: link.a, clock, pacing: 'fast' });
-  const rx = new T38FrontEnd({ transport: link.b, clock, pacing: 'fast' });
-  const pages = faxPagesFromTiff(tiff);
-  const t0 = performance.now();
-  const receiving = receiveOverFrontEnd(rx, clock, { ident: 'RX', ecm });
-  const sending = sendOverFrontEnd(
-    { jobId: 0, fromNumber: '', toNumber: '', quality: 'Standard', totalPages: pages.count, firstPage: 1, ident: 'TX', pages },
-    { stage: () => {}, pageConfirmed: () => {} }, new AbortController().signal, tx, clock, { ecm },
-  );
-  let done = false;
-  void Promise.all([sending, receiving]).then(() => (done = true));
-  while (!done && clock.now() < 3_600_000) await clock.advance(20);
-  const [s, r] = await Promise.all([sending, receiving]);
-  return { wallMs: performance.now() - t0, simulatedMs: clock.now(), pages: Math.min(s.lastConfirmedPage, r.result.pages), code: s.code || r.result.code };
-}
-
-export async function run(): Promise<BenchReport> {
-  const dir = mkdtempSync(join(tmpdir(), 'faxstack-t38call-'));
-  try {
-    const tiff = await tenPages();
-    const txFile = join(dir, 'tx.tif');
-    writeFileSync(txFile, tiff);
-    const anchor = buildAnchor();
-    const rows: { ecm: boolean; oursMs: number; spandspMs: number | null; oursSimMs: number; spandspSimMs: number | null; pages: number }[] = [];
-    for (const ecm of [true, false]) {
-      let best = Infinity;
-      let sim = 0;
-      let pages = 0;
-      for (let i = 0; i < ROUNDS; i++) {
-        const r = await ours(tiff, ecm);
-        if (r.code !== 0 || r.pages !== 10) throw new Error(`our call failed: code ${r.code}, ${r.pages} pages`);
-        if (r.wallMs < best) [best, sim, pages] = [r.wallMs, r.simulatedMs, r.pages];
-      }
-      let spBest: number | null = null;
-      let spSim: number | null = null;
-      if (anchor) {
-        for (let i = 0; i < ROUNDS; i++) {
-          const out = JSON.parse(execFileSync(anchor, [txFile, join(dir, `rx-${i}.tif`), ecm ? '1' : '0'], { encoding: 'utf8' }).trim()) as { wallMs: number; simulatedMs: number; rxPages: number };
-          if (out.rxPages !== 10) throw new Error(`spandsp's call moved ${out.rxPages} pages`);
-          if (spBest === null || out.wallMs < spBest) [spBest, spSim] = [out.wallMs, out.simulatedMs];
-        }
-      }
-      rows.push({ ecm, oursMs: best, spandspMs: spBest, oursSimMs: sim, spandspSimMs: spSim, pages });
-    }
-    const f = (v: number | null) => (v === null ? '—' : v.toFixed(1));
-    const text = [
-      'One 10-page fax call (Standard, text pages, MMR TIFF in), two terminals in one process, fast pacing; best of ' + ROUNDS,
-      'anchor: spandsp 0.0.6 t38_terminal to t38_terminal (bench/spandsp/t38_call.c)' + (anchor ? '' : ' — NOT BUILT (libspandsp-dev missing)'),
-      '',
-      'ECM   ours ms  spandsp ms  spandsp/ours  simulated s (ours / spandsp)',
-      ...rows.map((r) => `${r.ecm ? 'on ' : 'off'}   ${f(r.oursMs).padStart(7)}  ${f(r.spandspMs).padStart(10)}  ${r.spandspMs === null ? '—' : (r.spandspMs / r.oursMs).toFixed(2) + '×'}`.padEnd(42) + `  ${(r.oursSimMs / 1000).toFixed(1)} / ${r.spandspSimMs === null ? '—' : (r.spandspSimMs / 1000).toFixed(1)}`),
-      '',
-      'spandsp/ours > 1 means our call takes less wall time than spandsp\'s. Simulated time is the call as the line sees it.',
-    ].join('\n');
-    return { bench: 't38-call', text, json: { rounds: ROUNDS, rows } };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+export function run(): Promise<BenchReport> {
+  return runCallBench({
+    bench: 't38-call',
+    anchorSource: 't38_call.c',
+    title: 'One 10-page fax call (Standard, text pages, MMR TIFF in), two terminals in one process, fast pacing',
+    anchorLabel: 'spandsp 0.0.6 t38_terminal to t38_terminal',
+    rig: () => {
+      const clock = new ManualClock(0);
+      const link = createMemoryLink({ clock });
+      return {
+        clock,
+        tx: new T38FrontEnd({ transport: link.a, clock, pacing: 'fast' }),
+        rx: new T38FrontEnd({ transport: link.b, clock, pacing: 'fast' }),
+        step: () => clock.advance(20),
+      };
+    },
+  });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -1,37 +1,14 @@
 // `faxstack send` and `faxstack receive` as real processes over real UDP on 127.0.0.1, paced in
 // real time as on a real line (a one-page fax takes about 13 s): the --json lines of both ends
 // agree and the received TIFF holds the page.
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { createSocket } from 'node:dgram';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { countBlack } from '../../src/codecs/index.js';
 import { readTiff } from '../../src/documents/tiff-read.js';
-
-const BIN = new URL('../../bin/faxstack.js', import.meta.url).pathname;
-const built = existsSync(new URL('../../dist/src/cli/main.js', import.meta.url));
-
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const p = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    p.stdout.on('data', (c) => (stdout += c));
-    p.stderr.on('data', (c) => (stderr += c));
-    p.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-async function freeUdpPort(): Promise<number> {
-  const s = createSocket('udp4');
-  await new Promise<void>((r) => s.bind(0, '127.0.0.1', r));
-  const { port } = s.address();
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
+import { built, freeUdpPort, run } from './helpers.js';
 
 describe.skipIf(!built)('faxstack send → faxstack receive over UDPTL', () => {
   it('delivers a page; both --json lines report success with the same page count', async () => {
