@@ -4,7 +4,7 @@
 // sidecar's, the T.30 frames the ones spandsp exchanged (same octets, same sender, about the
 // same time), the idents and T.38 endpoints as recorded, and the page equal to the document
 // pixel for pixel.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { firstDifference } from '../../src/codecs/index.js';
@@ -12,34 +12,11 @@ import { readTiff } from '../../src/documents/tiff-read.js';
 import { RESOLUTIONS } from '../../src/t30/index.js';
 import { analyzeCapture, readWav, writeWav, type ReportEntry } from '../../src/transport/capture/index.js';
 import { mixDown } from '../../src/transport/capture/test-synth.js';
+import { MODULATION, readSidecar, SESSIONS_DIR, sidecarFiles, type Sidecar } from './sessions.js';
 
-// FAXSTACK_SESSIONS_DIR points the test at another directory of sessions in the same layout.
-const DIR = process.env.FAXSTACK_SESSIONS_DIR ?? new URL('../../fixtures/sessions/', import.meta.url).pathname;
-const sidecars = existsSync(DIR) ? readdirSync(DIR).filter((f) => f.endsWith('.json')).sort() : [];
+const DIR = SESSIONS_DIR;
+const sidecars = sidecarFiles();
 
-/** fixtures/sessions/README.md, "Sidecar". */
-interface Sidecar {
-  description: string;
-  format: 'wav-ulaw-stereo' | 'pcap';
-  channels?: ['caller', 'answerer'];
-  endpoints?: { caller: { ip: string; port: number }; answerer: { ip: string; port: number } };
-  udptl?: { redundancy: number; t38Version: number };
-  expected: {
-    modulation: 'V.17' | 'V.29' | 'V.27ter';
-    bitRate: number;
-    ecm: boolean;
-    compression: 'mh' | 'mr' | 'mmr';
-    resolution: { x: number; y: number };
-    pages: number;
-    completion: number;
-  };
-  document: string;
-  durationMs: number;
-  idents: { caller: string; answerer: string };
-  frames: Array<{ ms: number; from: 'caller' | 'answerer'; fcf: string; hex: string }>;
-}
-
-const MODULATION = { 'V.17': 'v17', 'V.29': 'v29', 'V.27ter': 'v27ter' } as const;
 /** A frame's time as we read it (closing flag on the sender's channel, or its packet) against spandsp's (delivered to the receiver). */
 const FRAME_MS_TOLERANCE = 30;
 
@@ -51,7 +28,7 @@ describe('faxstack decode on the recorded spandsp sessions', () => {
 
   it.each(sidecars)('%s', (file) => {
     const name = file.replace(/\.json$/, '');
-    const s = JSON.parse(readFileSync(join(DIR, file), 'utf8')) as Sidecar;
+    const s = readSidecar(file);
     const capture = `${name}.${s.format === 'pcap' ? 'pcap' : 'wav'}`;
     const started = performance.now();
     const a = analyzeCapture(readFileSync(join(DIR, capture)), { name: capture });
@@ -116,7 +93,7 @@ describe('faxstack decode on the recorded spandsp sessions', () => {
   const audio = sidecars.filter((f) => (JSON.parse(readFileSync(join(DIR, f), 'utf8')) as Sidecar).format !== 'pcap');
   it.skipIf(audio.length === 0).each(audio.length ? audio : ['(none)'])('%s, both channels mixed into one (mono: who sent what from the frames themselves)', (file) => {
     const name = file.replace(/\.json$/, '');
-    const s = JSON.parse(readFileSync(join(DIR, file), 'utf8')) as Sidecar;
+    const s = readSidecar(file);
     const stereo = readWav(readFileSync(join(DIR, `${name}.wav`)));
     const a = analyzeCapture(writeWav([mixDown(stereo.channels)], 'ulaw'));
     expect(a.description).toMatch(/^mono WAV/);

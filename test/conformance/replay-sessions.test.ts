@@ -5,7 +5,7 @@
 // fixed conversation, so this holds only if our receiver follows it: listens when spandsp's
 // caller speaks, accepts its DCS, passes its TCF, takes its page. The pages must come out
 // pixel-identical to the document the session sent, in the mode it was sent.
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { firstDifference } from '../../src/codecs/index.js';
@@ -15,22 +15,10 @@ import { T30Session, type ReceivedPage, type T30FrontEnd } from '../../src/t30/i
 import { AudioFrontEnd } from '../../src/transport/audio/index.js';
 import { readPcap, readWav } from '../../src/transport/capture/index.js';
 import { T38FrontEnd, type DatagramTransport } from '../../src/transport/t38/index.js';
+import { endpointKey, MODULATION, readSidecar, SESSIONS_DIR, sidecarFiles, type Sidecar } from './sessions.js';
 
-const DIR = new URL('../../fixtures/sessions/', import.meta.url).pathname;
-
-interface Sidecar {
-  format: 'wav-ulaw-stereo' | 'pcap';
-  description: string;
-  expected: { modulation: string; bitRate: number; ecm: boolean; compression: string; resolution: { x: number; y: number }; pages: number };
-  document: string;
-  endpoints?: { caller: { ip: string; port: number }; answerer: { ip: string; port: number } };
-}
-
-const sessions = readdirSync(DIR)
-  .filter((f) => f.endsWith('.json'))
-  .map((f) => ({ name: f.replace(/\.json$/, ''), meta: JSON.parse(readFileSync(join(DIR, f), 'utf8')) as Sidecar }));
-
-const MODULATION: Record<string, string> = { 'V.17': 'v17', 'V.29': 'v29', 'V.27ter': 'v27ter' };
+const DIR = SESSIONS_DIR;
+const sessions = sidecarFiles().map((f) => ({ name: f.replace(/\.json$/, ''), meta: readSidecar(f) }));
 
 /** Our answerer on `frontEnd`; resolves with its result and pages once it has finished. */
 function answerer(frontEnd: T30FrontEnd, clock: ManualClock) {
@@ -62,8 +50,7 @@ async function replayAudio(name: string) {
 async function replayT38(name: string, meta: Sidecar) {
   const cap = readPcap(readFileSync(join(DIR, `${name}.pcap`)));
   const first = cap.datagrams[0]!;
-  const c = meta.endpoints?.caller;
-  const callerKey = c ? `${c.ip}:${c.port}` : `${first.src.host}:${first.src.port}`;
+  const callerKey = meta.endpoints ? endpointKey(meta.endpoints.caller) : `${first.src.host}:${first.src.port}`;
   const fromCaller = cap.datagrams.filter((d) => `${d.src.host}:${d.src.port}` === callerKey);
   const clock = new ManualClock(0);
   let deliver: ((d: Uint8Array) => void) | undefined;

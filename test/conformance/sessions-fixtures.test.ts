@@ -4,50 +4,15 @@
 // every pcap is classic libpcap of valid IPv4/UDP/UDPTL between the two documented endpoints,
 // and every source page is a valid TIFF class F page. Tests that replay the sessions through our
 // receiver rely on exactly these formats.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { readTiff } from '../../src/documents/tiff-read.js';
+import { readSidecar, SESSIONS_DIR, sidecarFiles, type Sidecar } from './sessions.js';
 
-const DIR = fileURLToPath(new URL('../../fixtures/sessions/', import.meta.url));
-
-interface Endpoint {
-  ip: string;
-  port: number;
-}
-
-interface Sidecar {
-  description: string;
-  madeWith: string;
-  spandspRelease: string;
-  format: 'wav-ulaw-stereo' | 'pcap';
-  channels?: string[];
-  endpoints?: { caller: Endpoint; answerer: Endpoint };
-  line?: { codec: string; txLevelDbm0: number; noiseDbm0: number | null };
-  udptl?: { redundancy: number; t38Version: number };
-  expected: {
-    modulation: 'V.17' | 'V.29' | 'V.27ter';
-    bitRate: number;
-    ecm: boolean;
-    compression: 'mh' | 'mr' | 'mmr';
-    resolution: { x: number; y: number };
-    pages: number;
-    completion: number;
-  };
-  document: string;
-  durationMs: number;
-  idents: { caller: string; answerer: string };
-  frames: Array<{ ms: number; from: 'caller' | 'answerer'; fcf: string; hex: string }>;
-}
-
-const names = existsSync(DIR)
-  ? readdirSync(DIR)
-      .filter((f) => f.endsWith('.json'))
-      .map((f) => f.slice(0, -5))
-      .sort()
-  : [];
-const sidecar = (name: string): Sidecar => JSON.parse(readFileSync(join(DIR, `${name}.json`), 'utf8')) as Sidecar;
+const DIR = SESSIONS_DIR;
+const names = sidecarFiles().map((f) => f.slice(0, -5));
+const sidecar = (name: string): Sidecar => readSidecar(`${name}.json`);
 const mediaFile = (name: string, s: Sidecar): string => join(DIR, `${name}.${s.format === 'pcap' ? 'pcap' : 'wav'}`);
 
 /** FIF bit n (T.30 Table 2 numbering, from 1) of a frame given as address, control, FCF, FIF. */
