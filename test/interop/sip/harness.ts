@@ -35,7 +35,7 @@ export interface Sipp {
 export async function startSipp(scenario: string, o: { transport: 'udp' | 'tcp'; keys?: Record<string, string | number> }): Promise<Sipp> {
   const port = await freeUdpPort();
   const args = ['-sf', join(SCENARIOS, scenario), '-i', '127.0.0.1', '-p', String(port), '-m', '1', '-t', o.transport === 'tcp' ? 't1' : 'u1', '-nostdin', '-timeout', '120s', '-timeout_error', '-trace_err', '-error_file', `/tmp/sipp-${port}-errors.log`];
-  for (const [k, v] of Object.entries({ media_ip: '127.0.0.1', audio_port: 9, t38_port: 9, reinvite_ms: 1500, bye_ms: 6000, ...o.keys })) args.push('-key', k, String(v));
+  for (const [k, v] of Object.entries({ media_ip: '127.0.0.1', audio_port: 9, t38_port: 9, ...o.keys })) args.push('-key', k, String(v));
   const child: ChildProcess = spawn('sipp', args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const keep = (c: Buffer) => (output = (output + c.toString()).slice(-6000));
