@@ -54,9 +54,11 @@ export interface TrainingLayout {
 }
 
 export interface QamRxOptions {
+  /** Receives each data bit after training. */
   putBit: PutBit;
+  /** carrierUp, trainingInProgress, trained or trainingFailed, carrierDown. */
   onStatus?: RxStatusHandler;
-  /** Carrier on above this level, dBm0; default −43. */
+  /** Carrier on above this level, dBm0; default −43 (V.27 ter clause 7, as spandsp's fax receivers). */
   carrierOnDbm0?: number;
   /** Carrier off below this level, dBm0; default 5 dB under carrierOnDbm0. */
   carrierOffDbm0?: number;

@@ -47,7 +47,9 @@ export function differentialMap(bitsPerSymbol: number, stepBits: number, steps: 
 }
 
 export interface QamTxOptions {
+  /** Data source, one call per bit once training is done; END_OF_DATA ends the burst. */
   getBit: GetBit;
+  /** trainingComplete, endOfData, shutdownComplete. */
   onStatus?: TxStatusHandler;
   /** Send level, dBm0, −60…0; default −14. */
   levelDbm0?: number;

@@ -13,9 +13,8 @@
 import { checkOneOf } from '../errors.js';
 import type { Complex } from '../common/complex.js';
 import { DemodFrontEnd } from '../common/demod-front-end.js';
-import { QamRx, type QamRxRate, type TrainingLayout } from '../common/qam-rx.js';
+import { QamRx, type QamRxOptions, type QamRxRate, type TrainingLayout } from '../common/qam-rx.js';
 import { Scrambler, V27TER_SCRAMBLER } from '../common/scrambler.js';
-import type { PutBit, RxStatusHandler } from '../common/types.js';
 import {
   BITS_FOR_STEP_DIBIT,
   BITS_FOR_STEP_TRIBIT,
@@ -66,15 +65,9 @@ const RATES: Record<V27terBitRate, QamRxRate> = {
   },
 };
 
-export interface V27terRxOptions {
+export interface V27terRxOptions extends QamRxOptions {
   /** 4800 or 2400: the rate of the bursts to expect. */
   bitRate: V27terBitRate;
-  putBit: PutBit;
-  onStatus?: RxStatusHandler;
-  /** Carrier on above this level, dBm0; default −43 (clause 7: −43 on, −48 off). */
-  carrierOnDbm0?: number;
-  /** Carrier off below this level, dBm0; default −48. */
-  carrierOffDbm0?: number;
 }
 
 const RX_BETA = 0.5;

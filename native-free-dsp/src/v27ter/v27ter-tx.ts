@@ -9,9 +9,8 @@
 //   tx.restart(2400, { shortTrain: true });
 import { checkOneOf } from '../errors.js';
 import { PassbandModulator } from '../common/modulator.js';
-import { differentialMap, QamTx, type QamTxRate } from '../common/qam-tx.js';
+import { differentialMap, QamTx, type QamTxOptions, type QamTxRate } from '../common/qam-tx.js';
 import { V27TER_SCRAMBLER } from '../common/scrambler.js';
-import type { GetBit, TxStatusHandler } from '../common/types.js';
 import {
   CARRIER_HZ,
   PHASE_STEP_DIBIT,
@@ -32,14 +31,9 @@ import {
   type V27terBitRate,
 } from './constellation.js';
 
-export interface V27terTxOptions {
+export interface V27terTxOptions extends QamTxOptions {
   /** 4800 or 2400. */
   bitRate: V27terBitRate;
-  /** Data source, one call per bit once training is done; END_OF_DATA ends the burst. */
-  getBit: GetBit;
-  onStatus?: TxStatusHandler;
-  /** Send level, dBm0, −60…0; default −14. */
-  levelDbm0?: number;
   /** Start with the talker echo protection tone (segment 1); default false. */
   tep?: boolean;
   /** Short synchronizing signal (Table 3); default false (long). */

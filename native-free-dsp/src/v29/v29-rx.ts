@@ -10,10 +10,9 @@
 // Status: carrierUp → trainingInProgress → trained | trainingFailed → carrierDown.
 import { checkOneOf } from '../errors.js';
 import { DemodFrontEnd } from '../common/demod-front-end.js';
-import { QamRx, type QamRxRate, type TrainingLayout } from '../common/qam-rx.js';
+import { QamRx, type QamRxOptions, type QamRxRate, type TrainingLayout } from '../common/qam-rx.js';
 import { V29_SCRAMBLER } from '../common/scrambler.js';
 import { Lfsr7 } from '../common/training.js';
-import type { PutBit, RxStatusHandler } from '../common/types.js';
 import {
   BAUD_RATE,
   BITS_FOR_STEP_2BIT,
@@ -91,16 +90,9 @@ const LAYOUT: TrainingLayout = {
   narrowAt: 0,
 };
 
-export interface V29RxOptions {
+export interface V29RxOptions extends QamRxOptions {
   /** 9600, 7200 or 4800: the rate of the bursts to expect. */
   bitRate: V29BitRate;
-  /** Receives each data bit after training. */
-  putBit: PutBit;
-  onStatus?: RxStatusHandler;
-  /** Carrier on above this level, dBm0; default −43 (as spandsp's fax receivers). */
-  carrierOnDbm0?: number;
-  /** Carrier off below this level, dBm0; default −48. */
-  carrierOffDbm0?: number;
 }
 
 const RX_BETA = 0.5;

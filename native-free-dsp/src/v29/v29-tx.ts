@@ -9,10 +9,9 @@
 //   tx.restart(7200);       // a new burst (training and data) at another rate
 import { checkOneOf } from '../errors.js';
 import { PassbandModulator } from '../common/modulator.js';
-import { differentialMap, QamTx, type QamTxRate } from '../common/qam-tx.js';
+import { differentialMap, QamTx, type QamTxOptions, type QamTxRate } from '../common/qam-tx.js';
 import { V29_SCRAMBLER } from '../common/scrambler.js';
 import { Lfsr7 } from '../common/training.js';
-import type { GetBit, TxStatusHandler } from '../common/types.js';
 import {
   CARRIER_HZ,
   PHASE_STEP_2BIT,
@@ -32,15 +31,9 @@ import {
   type V29RateInfo,
 } from './constellation.js';
 
-export interface V29TxOptions {
+export interface V29TxOptions extends QamTxOptions {
   /** 9600, 7200 or 4800. */
   bitRate: V29BitRate;
-  /** Data source, one call per bit once training is done; END_OF_DATA ends the burst. */
-  getBit: GetBit;
-  /** trainingComplete, endOfData, shutdownComplete. */
-  onStatus?: TxStatusHandler;
-  /** Send level, dBm0, −60…0; default −14. */
-  levelDbm0?: number;
   /** Start with the talker-echo-protection tone (200 ms of carrier, clause 3.3.1); default false. */
   tep?: boolean;
 }
