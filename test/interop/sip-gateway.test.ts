@@ -13,8 +13,7 @@ import type { CallRequest, CallResult } from '../../src/engine/line.js';
 import { SipLine, type SipLineOptions } from '../../src/engine/sip-line.js';
 import { buildFaxPeer, FaxPeer } from './fax-audio/fax-peer.js';
 import { SpandspPeer } from './peer.js';
-import { startSipp, sippMissing, type Sipp } from './sip/harness.js';
-import { runPeerRealtime } from './sip/harness.js';
+import { runPeerRealtime, startSipp, sippMissing, type Sipp } from './sip/harness.js';
 import { buildPeer, INTEROP_REQUIRED } from './spandsp/build.js';
 import { writeCaseDocument } from './t38-matrix.js';
 import { compareFaxTiffs } from './tiff-compare.js';
@@ -37,9 +36,8 @@ function request(): CallRequest {
 
 async function place(sipp: Sipp, o: Partial<SipLineOptions> & Pick<SipLineOptions, 'media'>, trace: string[]): Promise<CallResult> {
   const line = new SipLine({ name: 'sipp', address: `127.0.0.1:${sipp.port}`, transport: 'udp', localAddress: '127.0.0.1', trace: (d, t) => trace.push(`${d}: ${t}`), ...o });
-  const stages: string[] = [];
   try {
-    return await line.call(request(), { stage: (s) => stages.push(s), pageConfirmed: () => undefined }, new AbortController().signal);
+    return await line.call(request(), { stage: () => undefined, pageConfirmed: () => undefined }, new AbortController().signal);
   } finally {
     await line.close();
   }

@@ -5,8 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { createSocket } from 'node:dgram';
 import { lookup } from 'node:dns/promises';
-import { createServer } from 'node:net';
-import { isIP } from 'node:net';
+import { createServer, isIP } from 'node:net';
 import sip, { type Remote, type SipMessage } from 'sip';
 import { SipError } from './errors.js';
 
