@@ -123,12 +123,14 @@ export class Dispatcher {
     try {
       do {
         this.again = false;
-        const open = this.openLines();
-        const limit = Math.min(this.concurrency - this.running.size, open.channels);
-        if (limit <= 0 || this.stopped) break;
-        const jobs = await this.o.store.leaseDueJobs({ owner: this.o.owner, nowMs: this.o.clock.now(), leaseMs: this.leaseMs, limit, ...open.filter });
-        for (const job of jobs) this.launch(job);
-        if (jobs.length === limit) this.again = true;
+        // A line with channels never gets more jobs than it has free channels; the others share the rest.
+        for (const group of this.leaseGroups()) {
+          const limit = Math.min(this.concurrency - this.running.size, group.limit);
+          if (limit <= 0 || this.stopped) continue;
+          const jobs = await this.o.store.leaseDueJobs({ owner: this.o.owner, nowMs: this.o.clock.now(), leaseMs: this.leaseMs, limit, ...group.filter });
+          for (const job of jobs) this.launch(job);
+          if (jobs.length === limit) this.again = true;
+        }
       } while (this.again && !this.stopped);
       // Due jobs of lines without a free channel do not wake us: a channel coming free does.
       const next = await this.o.store.nextDueAtMs(this.openLines().filter);
@@ -144,17 +146,33 @@ export class Dispatcher {
     if (this.running.size < this.concurrency) this.timer = this.o.clock.setTimer(delay, () => void this.tick());
   }
 
-  /** Which jobs' lines can take a call now (as a store filter), and how many calls together. */
-  private openLines(): { filter: LineFilter; channels: number } {
+  /**
+   * The lease queries of one look at the store: one per line with channels (at most its free
+   * channels), then one for every other line (unlimited; with otherLines 'fail' also the lines
+   * this process does not have, whose jobs fail at once).
+   */
+  private leaseGroups(): { filter: LineFilter; limit: number }[] {
+    const groups: { filter: LineFilter; limit: number }[] = [];
+    const slotted: string[] = [];
+    const plain: string[] = [];
+    for (const [name, line] of Object.entries(this.o.lines)) {
+      if (!isSlotted(line)) {
+        plain.push(name);
+        continue;
+      }
+      slotted.push(name);
+      groups.push({ filter: { lines: [name] }, limit: line.freeSlots() });
+    }
+    groups.push({ filter: this.o.otherLines === 'leave' ? { lines: plain } : { excludeLines: slotted }, limit: Infinity });
+    return groups;
+  }
+
+  /** The lines whose due jobs we could take now (for the next wake-up). */
+  private openLines(): { filter: LineFilter } {
     const open: string[] = [];
     const full: string[] = [];
-    let channels = this.o.otherLines === 'leave' ? 0 : Infinity; // other lines' jobs fail at once
-    for (const [name, line] of Object.entries(this.o.lines)) {
-      const free = isSlotted(line) ? line.freeSlots() : Infinity;
-      if (free <= 0) full.push(name);
-      else (open.push(name), (channels += free));
-    }
-    return { filter: this.o.otherLines === 'leave' ? { lines: open } : { excludeLines: full }, channels };
+    for (const [name, line] of Object.entries(this.o.lines)) (isSlotted(line) && line.freeSlots() <= 0 ? full : open).push(name);
+    return { filter: this.o.otherLines === 'leave' ? { lines: open } : { excludeLines: full } };
   }
 
   private launch(job: JobRecord): void {
