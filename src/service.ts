@@ -139,6 +139,7 @@ async function openWorkers(o: WorkerOptions, allowPrivateDefault: boolean): Prom
       close: () =>
         (closing ??= (async () => {
           await dispatcher.stop({ graceMs: o.shutdownGraceMs ?? 0 });
+          await gateways?.close();
           await webhooks.stop();
           await s.releaseLeases(owner, clock.now());
           await s.close();

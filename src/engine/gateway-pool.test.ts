@@ -144,6 +144,13 @@ describe('GatewayPool', () => {
     expect([(await a).detail.gateway, (await b).detail.gateway]).toEqual(['primary', 'backup']);
   });
 
+  it('closes the gateway lines that can be closed', async () => {
+    const closed: string[] = [];
+    const p = new GatewayPool(config, (g) => (g.name === 'uk' ? { name: g.name, call: () => Promise.reject(new Error('x')), close: async () => void closed.push(g.name) } as FaxLine : new HeldLine(g)));
+    await p.close();
+    expect(closed).toEqual(['uk']);
+  });
+
   it('a gateway line that throws becomes an internal error of that call and frees the channel', async () => {
     const p = new GatewayPool(config, (g) => ({ name: g.name, call: () => Promise.reject(new Error('socket closed')) }));
     const r = await p.call(req('+442071234567'), progress, new AbortController().signal);

@@ -121,6 +121,11 @@ export class GatewayPool implements SlottedLine {
     }
   }
 
+  /** Closes the gateway lines that hold resources (SIP stacks); call after the calls have ended. */
+  async close(): Promise<void> {
+    await Promise.all([...this.lines.values()].map((l) => (l as FaxLine & { close?: () => unknown }).close?.()));
+  }
+
   private firstFree(routes: Route[]): Route | undefined {
     return routes.find((r) => this.busy(r.gateway.name) < r.gateway.channels);
   }
