@@ -3,6 +3,7 @@
 // every 20 ms of wall clock — or fax-peer (fax-audio/fax-peer.c) over RTP G.711 in real time.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createSocket } from 'node:dgram';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SpandspPeer } from '../peer.js';
@@ -31,20 +32,53 @@ export interface Sipp {
   kill(): void;
 }
 
-/** Starts `sipp -sf SCENARIO` as a UAS on 127.0.0.1 for one call. */
+/** Starts `sipp -sf SCENARIO` as a UAS on 127.0.0.1 for one call, once it has bound its port. */
 export async function startSipp(scenario: string, o: { transport: 'udp' | 'tcp'; keys?: Record<string, string | number> }): Promise<Sipp> {
-  const port = await freeUdpPort();
-  const args = ['-sf', join(SCENARIOS, scenario), '-i', '127.0.0.1', '-p', String(port), '-m', '1', '-t', o.transport === 'tcp' ? 't1' : 'u1', '-nostdin', '-timeout', '120s', '-timeout_error', '-trace_err', '-error_file', `/tmp/sipp-${port}-errors.log`];
-  for (const [k, v] of Object.entries({ media_ip: '127.0.0.1', audio_port: 9, t38_port: 9, ...o.keys })) args.push('-key', k, String(v));
-  const child: ChildProcess = spawn('sipp', args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  const keep = (c: Buffer) => (output = (output + c.toString()).slice(-6000));
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
-  const done = new Promise<{ code: number | null; output: string }>((resolve) => child.on('close', (code) => resolve({ code, output })));
-  // SIPp binds its socket at start; give it that moment before the INVITE goes out.
-  await new Promise((r) => setTimeout(r, 300));
-  return { port, done, kill: () => void (child.exitCode === null && child.kill('SIGKILL')) };
+  let last = '';
+  // The free port is only free until someone else takes it: try again with another one if SIPp
+  // exits before it has bound.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const port = await freeUdpPort();
+    const args = ['-sf', join(SCENARIOS, scenario), '-i', '127.0.0.1', '-p', String(port), '-m', '1', '-t', o.transport === 'tcp' ? 't1' : 'u1', '-nostdin', '-timeout', '120s', '-timeout_error', '-trace_err', '-error_file', `/tmp/sipp-${port}-errors.log`];
+    for (const [k, v] of Object.entries({ media_ip: '127.0.0.1', audio_port: 9, t38_port: 9, ...o.keys })) args.push('-key', k, String(v));
+    const child: ChildProcess = spawn('sipp', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const keep = (c: Buffer) => (output = (output + c.toString()).slice(-6000));
+    child.stdout!.on('data', keep);
+    child.stderr!.on('data', keep);
+    let exited = false;
+    const done = new Promise<{ code: number | null; output: string }>((resolve) =>
+      child.on('close', (code) => {
+        exited = true;
+        resolve({ code, output });
+      }),
+    );
+    // Ready once the kernel shows its socket (no fixed wait: a loaded machine may take longer).
+    const deadline = Date.now() + 10_000;
+    while (!exited && !bound(port, o.transport) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    if (!exited && bound(port, o.transport)) return { port, done, kill: () => void (child.exitCode === null && child.kill('SIGKILL')) };
+    if (!exited) child.kill('SIGKILL');
+    last = (await done).output;
+  }
+  throw new Error(`SIPp did not start: ${last.slice(-2000)}`);
+}
+
+/** Whether 127.0.0.1:port is bound (UDP) or listening (TCP), from /proc/net. */
+function bound(port: number, transport: 'udp' | 'tcp'): boolean {
+  const hex = `:${port.toString(16).toUpperCase().padStart(4, '0')}`;
+  for (const file of transport === 'udp' ? ['/proc/net/udp', '/proc/net/udp6'] : ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n').slice(1)) {
+      const f = line.trim().split(/\s+/);
+      if (f[1]?.endsWith(hex) && (transport === 'udp' || f[3] === '0A')) return true;
+    }
+  }
+  return false;
 }
 
 /** Drives a t38peer in real time: 160 samples for every 20 ms of wall clock, caught up when late. */
