@@ -8,14 +8,11 @@
 // what T.30 listens for (set-rx) and the calling tone, and a transmission cut short counts as
 // sent (tx-done), so T.30's own timers and retries repair anything lost in the switch — which a
 // gateway makes early (on CED or the first V.21 flags), before anything but the tone has gone.
-import { createSocket, type Socket } from 'node:dgram';
+import type { Socket } from 'node:dgram';
 import { SystemClock, type Clock } from '../shared/clock.js';
 import { ERRORS, outcomeMessage } from '../shared/errors.js';
-import type { FrontEndCommand, FrontEndEvent, RxMode, T30FrontEnd } from '../t30/index.js';
-import { AudioFrontEnd } from '../transport/audio/index.js';
-import { startAudioPump } from '../transport/rtp/index.js';
-import { DEFAULT_T38_PARAMS, T38FrontEnd, UdpTransport, frontEndOptionsFor, type T38SessionParams } from '../transport/t38/index.js';
 import { SipCall, createSipStack, sipFailure, type InviteOutcome, type RemoteMedia, type SipStack } from '../transport/sip/index.js';
+import { OUR_T38, SwitchingFrontEnd, bindUdp, openMediaFrontEnd, routeTo } from './sip-media.js';
 import type { CallDetail, CallProgress, CallRequest, CallResult, FaxLine } from './line.js';
 import { sendOverFrontEnd } from './t30-call.js';
 
@@ -48,7 +45,6 @@ export interface SipLineOptions {
   trace?: (dir: 'send' | 'recv', text: string) => void;
 }
 
-const OUR_T38: T38SessionParams = { ...DEFAULT_T38_PARAMS, maxBuffer: 2000, maxDatagram: 400, udpEc: 't38UDPRedundancy' };
 /** Statuses that mean "not this media": try again with G.711. */
 const MEDIA_REFUSED = new Set([415, 488, 606]);
 
@@ -58,34 +54,6 @@ function hostPort(s: string, defaultPort: number): { host: string; port: number 
   const port = m[2] === undefined ? defaultPort : Number(m[2]);
   if (!(port >= 1 && port <= 65535)) throw new RangeError(`SIP address ${JSON.stringify(s)}: port outside 1..65535`);
   return { host: m[1]!, port };
-}
-
-async function bindUdp(): Promise<Socket> {
-  const s = createSocket('udp4');
-  await new Promise<void>((resolve, reject) => {
-    s.once('error', reject);
-    s.bind(0, '0.0.0.0', () => {
-      s.off('error', reject);
-      resolve();
-    });
-  });
-  return s;
-}
-
-/** The local address the kernel would use towards `host` (no packet is sent). */
-async function routeTo(host: string, port: number): Promise<string> {
-  const s = createSocket('udp4');
-  try {
-    await new Promise<void>((resolve, reject) => {
-      s.once('error', reject);
-      s.connect(port, host, () => resolve());
-    });
-    return s.address().address;
-  } catch {
-    return '127.0.0.1';
-  } finally {
-    s.close();
-  }
 }
 
 export class SipLine implements FaxLine {
@@ -181,11 +149,11 @@ export class SipLine implements FaxLine {
       }
       // Answered: T.30 over the chosen media, moved to T.38 if the gateway re-INVITEs.
       let mediaKind: RemoteMedia['kind'] = outcome.media.kind;
-      const front = new SwitchingFrontEnd(await this.openMedia(outcome.media, udptl, rtp, owned));
+      const front = new SwitchingFrontEnd(await openMediaFrontEnd(outcome.media, udptl, rtp, owned, this.clock, 'caller'));
       call.onMedia((m) => {
         if (m.kind === 't38' && mediaKind !== 't38') {
           mediaKind = 't38';
-          void this.openMedia(m, udptl, undefined, owned).then((fe) => front.switchTo(fe), (e: Error) => front.lineDown(`switching to T.38 failed: ${e.message}`));
+          void openMediaFrontEnd(m, udptl, undefined, owned, this.clock, 'caller').then((fe) => front.switchTo(fe), (e: Error) => front.lineDown(`switching to T.38 failed: ${e.message}`));
         }
       });
       let endedBy: string | undefined;
@@ -208,98 +176,6 @@ export class SipLine implements FaxLine {
     }
   }
 
-  /** A front end on `media`, over the pre-bound socket it was offered on (which it then owns). */
-  private async openMedia(media: RemoteMedia, udptl: Socket | undefined, rtp: Socket | undefined, owned: Set<Socket>): Promise<T30FrontEnd> {
-    const socket = media.kind === 't38' ? udptl : rtp;
-    if (!socket || !owned.has(socket)) throw new Error(`no ${media.kind} socket`);
-    owned.delete(socket);
-    await new Promise<void>((resolve, reject) => {
-      socket.once('error', reject);
-      socket.connect(media.port, media.host, () => {
-        socket.off('error', reject);
-        resolve();
-      });
-    });
-    const a = socket.address();
-    const transport = new UdpTransport(socket, { address: a.address, port: a.port }, { address: media.host, port: media.port }, true);
-    if (media.kind === 't38') return new T38FrontEnd({ transport, clock: this.clock, pacing: 'realtime', ...frontEndOptionsFor(media.params) });
-    const fe = new AudioFrontEnd({});
-    const pump = startAudioPump({ mode: 'realtime', port: fe, transport, codec: media.codec, role: 'caller', clock: this.clock });
-    fe.onClose((reason) => setImmediate(() => pump.stop(reason)));
-    void pump.done.then((r) => fe.lineDown(r.cause === 'stopped' ? 'the line was closed' : r.reason));
-    return fe;
-  }
 }
 
-/**
- * A T.30 front end whose line can be replaced during the call (audio → T.38). Events of a
- * replaced front end are dropped; the new one is told what T.30 listens for and the calling
- * tone, and a transmission in progress is reported done.
- */
-export class SwitchingFrontEnd implements T30FrontEnd {
-  private handler: ((e: FrontEndEvent) => void) | undefined;
-  private rxMode: RxMode = { kind: 'none' };
-  private cng = false;
-  private txPending = false;
-  private down = false;
-  private closed = false;
-
-  constructor(private inner: T30FrontEnd) {
-    this.attach(inner);
-  }
-
-  private attach(fe: T30FrontEnd): void {
-    fe.onEvent((e) => {
-      if (fe !== this.inner) return;
-      if (e.kind === 'tx-done') this.txPending = false;
-      if (e.kind === 'line-down') {
-        if (this.down) return;
-        this.down = true;
-      }
-      this.handler?.(e);
-    });
-  }
-
-  command(cmd: FrontEndCommand): void {
-    if (cmd.kind === 'set-rx') this.rxMode = cmd.mode;
-    else if (cmd.kind === 'send-tone') this.cng = cmd.tone === 'cng';
-    else if (cmd.kind !== 'hangup') {
-      this.cng = false;
-      this.txPending = true;
-    }
-    this.inner.command(cmd);
-  }
-
-  onEvent(handler: (event: FrontEndEvent) => void): void {
-    this.handler = handler;
-  }
-
-  switchTo(next: T30FrontEnd): void {
-    if (this.closed || this.down) {
-      next.close();
-      return;
-    }
-    const old = this.inner;
-    this.inner = next;
-    this.attach(next);
-    old.close();
-    if (this.rxMode.kind !== 'none') next.command({ kind: 'set-rx', mode: this.rxMode });
-    if (this.cng) next.command({ kind: 'send-tone', tone: 'cng' });
-    if (this.txPending) {
-      this.txPending = false;
-      queueMicrotask(() => this.handler?.({ kind: 'tx-done' }));
-    }
-  }
-
-  /** The call is gone (BYE): T.30 hears line-down once. */
-  lineDown(reason: string): void {
-    if (this.down || this.closed) return;
-    this.down = true;
-    queueMicrotask(() => this.handler?.({ kind: 'line-down', reason }));
-  }
-
-  close(): void {
-    this.closed = true;
-    this.inner.close();
-  }
-}
+export { SwitchingFrontEnd } from './sip-media.js';

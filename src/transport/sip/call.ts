@@ -4,7 +4,9 @@
 // both ways, re-INVITE/UPDATE from the far end (a gateway switching audio → T.38 is answered
 // with our UDPTL port and reported through onMedia), 491 on glare, session timers (RFC 4028:
 // we refresh with UPDATE when the far end allows it, else re-INVITE; we hang up if the far end
-// lets the session expire).
+// lets the session expire). The same dialog answers an incoming INVITE (RFC 3261 13.3: 2xx
+// retransmitted until the ACK) and can re-INVITE to T.38 itself (T.38 Annex D; 491 glare
+// retried after the RFC 3261 14.1 pause).
 import type { Clock, TimerHandle } from '../../shared/clock.js';
 import { answerT38, type T38SessionParams } from '../t38/session-params.js';
 import { digestAnswer, formatAuthorization, parseChallenge, type DigestCredentials } from './digest.js';
@@ -53,13 +55,26 @@ export type InviteOutcome =
   /** Aborted by the signal before an answer (CANCEL sent, or answered and hung up at once). */
   | { kind: 'cancelled'; status: number };
 
-type State = 'idle' | 'calling' | 'confirmed' | 'terminated';
+/** An INVITE no dialog claimed, to be answered (SipCall.incoming). */
+export interface IncomingCallOptions {
+  stack: SipStack;
+  clock: Clock;
+  invite: SipMessage;
+  /** Where the INVITE came from (requests fall back to it when the Contact has no usable host). */
+  from: SipHop;
+  media: LocalMediaCapabilities;
+  /** What we take from the offer: T.38 when offered and listed, else G.711. */
+  accept: Array<'t38' | 'audio'>;
+  acceptT38ReInvite?: boolean;
+}
+
+type State = 'idle' | 'calling' | 'incoming' | 'confirmed' | 'terminated';
 
 const ALLOW = 'INVITE, ACK, CANCEL, BYE, OPTIONS, UPDATE, INFO';
 const RETRY_GLARE_MS = [2100, 4000] as const;
 
 export class SipCall {
-  readonly callId = `${randomToken(12)}@faxstack`;
+  readonly callId: string = `${randomToken(12)}@faxstack`;
   private readonly fromTag = randomToken(6);
   private cseq = Math.floor(Math.random() * 10000) + 1;
   private state: State = 'idle';
@@ -88,8 +103,178 @@ export class SipCall {
   /** Status of the final response to the INVITE. */
   finalStatus = 0;
 
-  constructor(private readonly o: OutgoingCallOptions) {
+  /** UAS: the INVITE being answered, and whether its 2xx was ACKed. */
+  private incomingInvite: SipMessage | undefined;
+  private acked: Promise<boolean> | undefined;
+  private onAck: ((ok: boolean) => void) | undefined;
+
+  constructor(
+    private readonly o: OutgoingCallOptions,
+    incoming?: { invite: SipMessage },
+  ) {
     this.remoteTarget = o.target;
+    if (!incoming) return;
+    // UAS side of the dialog (RFC 3261 12.1.1): their From is our remote party, their Contact the target.
+    const inv = incoming.invite;
+    this.callId = inv.headers['call-id']!;
+    this.state = 'incoming';
+    this.incomingInvite = inv;
+    this.remoteTag = inv.headers.from?.params.tag ?? undefined;
+    const contact = inv.headers.contact;
+    if (Array.isArray(contact) && contact[0]) this.remoteTarget = contact[0].uri;
+    this.routeSet = (inv.headers['record-route'] ?? []).map((r) => `<${typeof r.uri === 'string' ? r.uri : sip.stringifyUri(r.uri)}>`);
+    this.remoteAllow = String(inv.headers.allow ?? '');
+    this.o.stack.bindCallId(this.callId, (req) => this.onRequest(req), (res) => this.onStray(res));
+  }
+
+  /** A dialog for an INVITE no call claimed; answer() or reject() it. */
+  static incoming(o: IncomingCallOptions): SipCall {
+    const inv = o.invite;
+    const to = sip.parseUri(inv.headers.to?.uri ?? '');
+    return new SipCall(
+      {
+        stack: o.stack, clock: o.clock, target: inv.headers.from?.uri ?? 'sip:anonymous@invalid', hop: o.from,
+        from: { user: to?.user ?? 'faxstack', host: to?.host ?? o.stack.publicAddress },
+        media: o.media, offer: o.accept, ...(o.acceptT38ReInvite !== undefined ? { acceptT38ReInvite: o.acceptT38ReInvite } : {}),
+      },
+      { invite: inv },
+    );
+  }
+
+  /** UAS: what the far end's offer gives us (T.38 first when accepted), or undefined. */
+  offered(): RemoteMedia | undefined {
+    const inv = this.incomingInvite;
+    if (!inv?.content) return undefined;
+    try {
+      this.order = sectionOrder(inv.content);
+      return selectMedia(inv.content, this.allow(true));
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * UAS: answers the INVITE with `media` (from offered()); the 2xx is retransmitted until the
+   * ACK (RFC 3261 13.3.1.4). The dialog is up at once; the promise says whether the ACK came.
+   */
+  answer(media: RemoteMedia): Promise<boolean> {
+    const inv = this.incomingInvite;
+    if (!inv || this.state !== 'incoming') throw new Error('SipCall.answer() without an incoming INVITE');
+    this.current = media;
+    if (media.kind === 't38' && this.o.media.t38) this.ourT38 = answerT38(media.params, this.o.media.t38.params);
+    this.state = 'confirmed';
+    const headers: Record<string, unknown> = {
+      to: { ...inv.headers.to!, params: { ...inv.headers.to!.params, tag: this.fromTag } },
+      contact: [{ uri: this.contactUri(), params: {} }], allow: ALLOW, supported: 'timer', 'content-type': 'application/sdp',
+    };
+    const se = parseSessionExpires(inv.headers['session-expires']);
+    if (se) {
+      headers['session-expires'] = `${se.seconds};refresher=${se.refresher ?? 'uac'}`;
+      headers.require = 'timer';
+    }
+    const content = this.currentSdp();
+    this.acked = new Promise<boolean>((resolve) => (this.onAck = resolve));
+    let wait = 500;
+    let waited = 0;
+    const send = () => this.o.stack.respond(inv, 200, 'OK', { headers, content });
+    const retransmit = () => {
+      if (!this.onAck) return;
+      if (waited >= 32_000) {
+        // No ACK within 64*T1: the dialog is over (RFC 3261 13.3.1.4).
+        this.ackReceived(false);
+        void this.hangup();
+        this.end('no ACK for our 200 OK', 'local');
+        return;
+      }
+      if (this.o.stack.transport === 'udp') send();
+      waited += wait;
+      this.ackTimer = this.o.clock.setTimer(wait, retransmit);
+      wait = Math.min(wait * 2, 4000);
+    };
+    send();
+    this.ackTimer = this.o.clock.setTimer(wait, retransmit);
+    waited = wait;
+    wait *= 2;
+    if (se) this.armSessionTimer(se.seconds, (se.refresher ?? 'uac') === 'uas');
+    return this.acked;
+  }
+
+  private ackTimer: TimerHandle | undefined;
+
+  private ackReceived(ok: boolean): void {
+    this.o.clock.clearTimer(this.ackTimer);
+    const cb = this.onAck;
+    this.onAck = undefined;
+    cb?.(ok);
+  }
+
+  /** UAS: refuses the INVITE (486 busy, 488 no usable media, 480 ...). */
+  reject(status: number, reason: string): void {
+    const inv = this.incomingInvite;
+    if (inv && this.state === 'incoming') this.o.stack.respond(inv, status, reason, { headers: { allow: ALLOW } });
+    this.finish();
+  }
+
+  /**
+   * Our re-INVITE to T.38 (a gateway that answered audio, after CED/DIS): T.38 offered in the
+   * image section, audio rejected. On 2xx the media switch is reported through onMedia, as
+   * for the far end's re-INVITE. 491 (glare, RFC 3261 14.1): tried again after 2.1-4 s as the
+   * Call-ID owner, 0-2 s otherwise, unless the far end's own re-INVITE has switched meanwhile.
+   * Resolves with whether the call is on T.38.
+   */
+  async reinviteT38(): Promise<boolean> {
+    if (!this.o.media.t38) return false;
+    if (this.acked) await this.acked;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      if (this.onT38()) return true;
+      if (this.state !== 'confirmed') return false;
+      if (this.reInviting) return false;
+      const status = await this.sendReinviteT38();
+      if (status >= 200 && status < 300) return this.onT38();
+      if (status !== 491) return false;
+      const [lo, hi] = this.incomingInvite ? [0, 2000] : RETRY_GLARE_MS;
+      await new Promise<void>((resolve) => this.o.clock.setTimer(lo + Math.random() * (hi - lo), resolve));
+    }
+    return this.onT38();
+  }
+
+  private onT38(): boolean {
+    return this.current?.kind === 't38';
+  }
+
+  private sendReinviteT38(): Promise<number> {
+    const t38 = this.o.media.t38!;
+    const order: Array<'audio' | 'image'> = this.order.includes('image') ? this.order : [...this.order, 'image'];
+    const sdp = buildSdp({ address: this.o.media.address, sessionId: this.sessionId, version: ++this.sdpVersion, order, rejected: ['audio'], t38 });
+    const req = this.inDialog('INVITE', undefined, sdp);
+    req.headers.supported = 'timer';
+    if (this.sessionS > 0) req.headers['session-expires'] = `${this.sessionS};refresher=${this.weRefresh ? 'uac' : 'uas'}`;
+    this.reInviting = true;
+    return new Promise<number>((resolve) => {
+      this.o.stack.request(req, this.dialogHop(), (res) => {
+        const status = res.status ?? 0;
+        if (status < 200) return;
+        this.reInviting = false;
+        if (status >= 300) {
+          resolve(status);
+          return;
+        }
+        this.o.stack.ack(this.inDialog('ACK', req.headers.cseq!.seq), this.dialogHop());
+        let media: RemoteMedia | undefined;
+        try {
+          media = res.content ? selectMedia(res.content, { t38: true, audio: [] }) : undefined;
+        } catch {
+          media = undefined;
+        }
+        if (media?.kind === 't38') {
+          this.current = media;
+          this.order = order;
+          this.ourT38 = t38.params;
+          for (const cb of this.mediaCbs) cb(media);
+        }
+        resolve(status);
+      });
+    });
   }
 
   get media(): RemoteMedia | undefined {
@@ -320,7 +505,10 @@ export class SipCall {
 
   private onRequest(req: SipMessage): void {
     const method = req.method!;
-    if (method === 'ACK') return;
+    if (method === 'ACK') {
+      if (req.headers.cseq?.seq === this.incomingInvite?.headers.cseq?.seq) this.ackReceived(true);
+      return;
+    }
     if (this.state === 'terminated') {
       if (method !== 'ACK') this.o.stack.respond(req, 481, 'Call/Transaction Does Not Exist');
       return;
@@ -340,6 +528,10 @@ export class SipCall {
         return;
       case 'CANCEL':
         this.o.stack.respond(req, 200, 'OK');
+        if (this.state === 'incoming' && this.incomingInvite) {
+          this.o.stack.respond(this.incomingInvite, 487, 'Request Terminated');
+          this.end('the caller cancelled', 'remote');
+        }
         return;
       default:
         this.o.stack.respond(req, 501, 'Not Implemented', { headers: { allow: ALLOW } });
@@ -477,6 +669,7 @@ export class SipCall {
   private clearTimers(): void {
     this.o.clock.clearTimer(this.refreshTimer);
     this.o.clock.clearTimer(this.expiryTimer);
+    this.ackReceived(false);
   }
 
   private finish(): void {

@@ -1,0 +1,146 @@
+// The media of a SIP fax call, shared by our calls and the calls we answer: UDP sockets bound
+// before the offer/answer, the T.30 front end on the negotiated media (T.38 over UDPTL in real
+// time, or G.711 through the audio modems behind the real-time RTP pump), and a front end whose
+// line can be replaced during the call (audio → T.38, T.38 Annex D re-INVITE).
+import { createSocket, type Socket } from 'node:dgram';
+import type { Clock } from '../shared/clock.js';
+import type { FrontEndCommand, FrontEndEvent, RxMode, T30FrontEnd } from '../t30/index.js';
+import { AudioFrontEnd } from '../transport/audio/index.js';
+import { startAudioPump } from '../transport/rtp/index.js';
+import { DEFAULT_T38_PARAMS, T38FrontEnd, UdpTransport, frontEndOptionsFor, type T38SessionParams } from '../transport/t38/index.js';
+import type { RemoteMedia } from '../transport/sip/index.js';
+
+export const OUR_T38: T38SessionParams = { ...DEFAULT_T38_PARAMS, maxBuffer: 2000, maxDatagram: 400, udpEc: 't38UDPRedundancy' };
+
+export async function bindUdp(): Promise<Socket> {
+  const s = createSocket('udp4');
+  await new Promise<void>((resolve, reject) => {
+    s.once('error', reject);
+    s.bind(0, '0.0.0.0', () => {
+      s.off('error', reject);
+      resolve();
+    });
+  });
+  return s;
+}
+
+/** The local address the kernel would use towards `host` (no packet is sent). */
+export async function routeTo(host: string, port: number): Promise<string> {
+  const s = createSocket('udp4');
+  try {
+    await new Promise<void>((resolve, reject) => {
+      s.once('error', reject);
+      s.connect(port, host, () => resolve());
+    });
+    return s.address().address;
+  } catch {
+    return '127.0.0.1';
+  } finally {
+    s.close();
+  }
+}
+
+/**
+ * A front end on `media`, over the pre-bound socket it was offered on (which it then owns:
+ * it leaves `owned`).
+ */
+export async function openMediaFrontEnd(media: RemoteMedia, udptl: Socket | undefined, rtp: Socket | undefined, owned: Set<Socket>, clock: Clock, role: 'caller' | 'answerer'): Promise<T30FrontEnd> {
+  const socket = media.kind === 't38' ? udptl : rtp;
+  if (!socket || !owned.has(socket)) throw new Error(`no ${media.kind} socket`);
+  owned.delete(socket);
+  await new Promise<void>((resolve, reject) => {
+    socket.once('error', reject);
+    socket.connect(media.port, media.host, () => {
+      socket.off('error', reject);
+      resolve();
+    });
+  });
+  const a = socket.address();
+  const transport = new UdpTransport(socket, { address: a.address, port: a.port }, { address: media.host, port: media.port }, true);
+  if (media.kind === 't38') return new T38FrontEnd({ transport, clock, pacing: 'realtime', ...frontEndOptionsFor(media.params) });
+  const fe = new AudioFrontEnd({});
+  const pump = startAudioPump({ mode: 'realtime', port: fe, transport, codec: media.codec, role, clock });
+  fe.onClose((reason) => setImmediate(() => pump.stop(reason)));
+  void pump.done.then((r) => fe.lineDown(r.cause === 'stopped' ? 'the line was closed' : r.reason));
+  return fe;
+}
+
+/**
+ * A T.30 front end whose line can be replaced during the call (audio → T.38). Events of a
+ * replaced front end are dropped; the new one is told what T.30 listens for and the calling
+ * tone, and a transmission in progress is reported done.
+ */
+export class SwitchingFrontEnd implements T30FrontEnd {
+  private handler: ((e: FrontEndEvent) => void) | undefined;
+  private rxMode: RxMode = { kind: 'none' };
+  private cng = false;
+  private txPending = false;
+  private down = false;
+  private closed = false;
+  private readonly taps: ((e: FrontEndEvent) => void)[] = [];
+
+  constructor(private inner: T30FrontEnd) {
+    this.attach(inner);
+  }
+
+  private attach(fe: T30FrontEnd): void {
+    fe.onEvent((e) => {
+      if (fe !== this.inner) return;
+      if (e.kind === 'tx-done') this.txPending = false;
+      if (e.kind === 'line-down') {
+        if (this.down) return;
+        this.down = true;
+      }
+      for (const tap of this.taps) tap(e);
+      this.handler?.(e);
+    });
+  }
+
+  command(cmd: FrontEndCommand): void {
+    if (cmd.kind === 'set-rx') this.rxMode = cmd.mode;
+    else if (cmd.kind === 'send-tone') this.cng = cmd.tone === 'cng';
+    else if (cmd.kind !== 'hangup') {
+      this.cng = false;
+      this.txPending = true;
+    }
+    this.inner.command(cmd);
+  }
+
+  onEvent(handler: (event: FrontEndEvent) => void): void {
+    this.handler = handler;
+  }
+
+  /** Sees every event T.30 is given (e.g. to re-INVITE to T.38 once CED or DIS is heard). */
+  watch(tap: (e: FrontEndEvent) => void): void {
+    this.taps.push(tap);
+  }
+
+  switchTo(next: T30FrontEnd): void {
+    if (this.closed || this.down) {
+      next.close();
+      return;
+    }
+    const old = this.inner;
+    this.inner = next;
+    this.attach(next);
+    old.close();
+    if (this.rxMode.kind !== 'none') next.command({ kind: 'set-rx', mode: this.rxMode });
+    if (this.cng) next.command({ kind: 'send-tone', tone: 'cng' });
+    if (this.txPending) {
+      this.txPending = false;
+      queueMicrotask(() => this.handler?.({ kind: 'tx-done' }));
+    }
+  }
+
+  /** The call is gone (BYE): T.30 hears line-down once. */
+  lineDown(reason: string): void {
+    if (this.down || this.closed) return;
+    this.down = true;
+    queueMicrotask(() => this.handler?.({ kind: 'line-down', reason }));
+  }
+
+  close(): void {
+    this.closed = true;
+    this.inner.close();
+  }
+}
