@@ -46,7 +46,9 @@ function findBinDir(): string | null {
 export async function startPgServer(): Promise<PgServer> {
   const avail = pgAvailability();
   if (!avail.ok) throw new Error(avail.reason);
-  const dir = mkdtempSync(join(tmpdir(), 'faxstack-pg-'));
+  // Under root the server's user must reach the directory (root's TMPDIR may be private), and a
+  // socket path must stay under ~100 bytes: /tmp it is then.
+  const dir = mkdtempSync(join(avail.runAs || tmpdir().length > 60 ? '/tmp' : tmpdir(), 'faxstack-pg-'));
   const data = join(dir, 'data');
   const run = (tool: string, args: string[]) => {
     const cmd = join(avail.binDir, tool);
