@@ -13,6 +13,7 @@ import { SystemClock, type Clock } from '../shared/clock.js';
 import { ERRORS, outcomeMessage } from '../shared/errors.js';
 import { SipCall, createSipStack, sipFailure, type InviteOutcome, type RemoteMedia, type SipStack } from '../transport/sip/index.js';
 import { OUR_T38, SwitchingFrontEnd, bindUdp, openMediaFrontEnd, routeTo } from './sip-media.js';
+import { answerInbound, type InboundContext, type SipInboundOptions } from './sip-inbound.js';
 import type { CallDetail, CallProgress, CallRequest, CallResult, FaxLine } from './line.js';
 import { sendOverFrontEnd } from './t30-call.js';
 
@@ -41,6 +42,16 @@ export interface SipLineOptions {
   /** T.30: ECM offered (default true) and the highest rate (default 14400). */
   ecm?: boolean;
   maxBitRate?: number;
+  /**
+   * Answer the gateway's calls (INVITEs to `localPort`) and receive faxes; the line listens
+   * from construction. Media as `media` says (T.38 when offered, else G.711).
+   */
+  inbound?: SipInboundOptions;
+  /**
+   * Answered with audio while T.38 is allowed: re-INVITE to T.38 ourselves — on our calls once
+   * CED or the first V.21 frame is heard, on calls we answer once the ACK is in.
+   */
+  reinviteT38?: boolean;
   /** Every SIP message, for logs. */
   trace?: (dir: 'send' | 'recv', text: string) => void;
 }
@@ -70,6 +81,48 @@ export class SipLine implements FaxLine {
     this.gateway = hostPort(o.address, 5060);
     if (o.outboundProxy) hostPort(o.outboundProxy, 5060);
     this.clock = deps.clock ?? new SystemClock();
+    if (o.inbound) {
+      this.listening = this.listen(o.inbound);
+      this.listening.catch(() => undefined); // reported by ready() and by call()
+    }
+  }
+
+  private listening: Promise<void> | undefined;
+  private readonly inboundCalls = new Set<SipCall>();
+
+  /** Resolves once an inbound line listens (at once for outbound-only lines); rejects when it cannot bind. */
+  async ready(): Promise<void> {
+    await this.listening;
+  }
+
+  /** Our SIP port (once ready()). */
+  async port(): Promise<number> {
+    return (await this.sipStack()).port;
+  }
+
+  private async listen(inbound: SipInboundOptions): Promise<void> {
+    const stack = await this.sipStack();
+    const ctx: InboundContext = {
+      stack, clock: this.clock, media: this.o.media, reinviteT38: this.o.reinviteT38 ?? false, options: inbound, active: this.inboundCalls,
+    };
+    stack.onRequest((req, remote) => {
+      switch (req.method) {
+        case 'INVITE':
+          stack.respond(req, 100, 'Trying');
+          void answerInbound(ctx, req, { host: remote.address, port: remote.port }).then(
+            (summary) => inbound.onCall?.(summary),
+            (err: Error) => inbound.onCall?.({ callId: String(req.headers['call-id']), fromNumber: '', toNumber: '', sipStatus: 500, message: err.message, pages: 0, error: err }),
+          );
+          return;
+        case 'OPTIONS':
+          stack.respond(req, 200, 'OK');
+          return;
+        case 'ACK':
+          return;
+        default:
+          stack.respond(req, 481, 'Call/Transaction Does Not Exist');
+      }
+    });
   }
 
   private async sipStack(): Promise<SipStack> {
@@ -82,6 +135,7 @@ export class SipLine implements FaxLine {
 
   /** Stops the SIP stack (calls in progress are not ended: abort them first). */
   async close(): Promise<void> {
+    await Promise.all([...this.inboundCalls].map((c) => c.hangup()));
     const s = this.stack;
     this.stack = undefined;
     if (s) (await s).close();
@@ -156,6 +210,15 @@ export class SipLine implements FaxLine {
           void openMediaFrontEnd(m, udptl, undefined, owned, this.clock, 'caller').then((fe) => front.switchTo(fe), (e: Error) => front.lineDown(`switching to T.38 failed: ${e.message}`));
         }
       });
+      if (outcome.media.kind === 'audio' && wantT38 && this.o.reinviteT38) {
+        // T.38 Annex D: the gateway answered audio; we ask for T.38 once a fax answers (CED or V.21).
+        let asked = false;
+        front.watch((e) => {
+          if (asked || !((e.kind === 'tone' && e.tone === 'ced') || e.kind === 'hdlc')) return;
+          asked = true;
+          void call.reinviteT38();
+        });
+      }
       let endedBy: string | undefined;
       call.onEnded((reason) => {
         endedBy = reason;
