@@ -118,7 +118,7 @@ async function openWorkers(o: WorkerOptions, allowPrivateDefault: boolean): Prom
     const lines: Record<string, FaxLine> = { virtual: virtual() };
     let gateways: GatewayPool | null = null;
     if (o.gateways) {
-      const factory = o.gatewayLines ?? (await defaultGatewayLineFactory({ clock, logger: logger.child({ component: 'gateways' }), virtual }));
+      const factory = o.gatewayLines ?? (await defaultGatewayLineFactory({ clock, logger: logger.child({ component: 'gateways' }), virtual, onReceived: inbox }));
       gateways = new GatewayPool(o.gateways, factory, { logger: logger.child({ component: 'gateways' }) });
       lines[gateways.name] = gateways;
       logger.info({ line: gateways.name, gateways: o.gateways.gateways.map((g) => ({ name: g.name, address: g.address, channels: g.channels, media: g.media })) }, 'gateways configured');

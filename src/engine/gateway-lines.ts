@@ -6,12 +6,15 @@ import type { Logger } from '../shared/log.js';
 import type { FaxLine } from './line.js';
 import { GatewayConfigError, type Gateway } from './gateways.js';
 import type { GatewayLineFactory } from './gateway-pool.js';
+import type { VirtualDelivery } from './virtual-line.js';
 
 export interface GatewayLineContext {
   clock: Clock;
   logger: Logger;
   /** The line of a `media: "virtual"` gateway. */
   virtual: (gateway: Gateway) => FaxLine;
+  /** Where faxes received on a gateway with `inbound` go (the service's inbox, as for the virtual line). */
+  onReceived?: (delivery: VirtualDelivery) => Promise<void>;
 }
 
 /**
@@ -27,6 +30,12 @@ export interface SipLineOptionsLike {
   password?: string;
   media: 't38' | 'audio' | 't38-or-audio';
   callerId?: { number: string; name?: string };
+  localPort?: number;
+  inbound?: {
+    onReceived: (delivery: VirtualDelivery) => Promise<void>;
+    onCall?: (s: { callId: string; fromNumber: string; toNumber: string; sipStatus: number; media?: string; code?: number; message: string; pages: number; error?: Error }) => void;
+  };
+  reinviteT38?: boolean;
   trace?: (dir: 'send' | 'recv', text: string) => void;
 }
 export type SipLineConstructor = new (o: SipLineOptionsLike, deps: { clock?: Clock }) => FaxLine;
@@ -40,6 +49,13 @@ function makeSipLine(SipLine: SipLineConstructor, gateway: Gateway, ctx: Gateway
       ...(gateway.username !== undefined ? { username: gateway.username } : {}),
       ...(gateway.password !== undefined ? { password: gateway.password } : {}),
       ...(gateway.callerId !== undefined ? { callerId: { number: gateway.callerId } } : {}),
+      ...(gateway.reinviteT38 !== undefined ? { reinviteT38: gateway.reinviteT38 } : {}),
+      ...(gateway.inbound && ctx.onReceived
+        ? {
+            localPort: gateway.inbound.port,
+            inbound: { onReceived: ctx.onReceived, onCall: ({ error, ...s }) => (error ? log.error({ ...s, err: error }, 'inbound call') : log.info(s, 'inbound call')) },
+          }
+        : {}),
       trace: (dir, text) => log.trace({ dir, sip: text }, 'sip message'),
     },
     { clock: ctx.clock },

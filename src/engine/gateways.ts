@@ -37,6 +37,10 @@ export interface Gateway {
   rewrite: RewriteRule[];
   /** E.164 prefixes (`+1`, `+4420`) this gateway serves; empty: every number. */
   prefixes: string[];
+  /** Answer this gateway's calls (inbound faxes): the local SIP port it sends INVITEs to. */
+  inbound?: { port: number };
+  /** Answered with audio: re-INVITE to T.38 ourselves after CED/DIS (T.38 Annex D). */
+  reinviteT38?: boolean;
 }
 
 export interface GatewayRetryPolicy {
@@ -72,7 +76,7 @@ const PREFIX = /^\+\d{0,14}$/;
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)*\.?$/;
 const TOP_FIELDS = ['line', 'gateways', 'retry'] as const;
-const GATEWAY_FIELDS = ['name', 'address', 'transport', 'username', 'password', 'channels', 'media', 'callerId', 'rewrite', 'prefixes'] as const;
+const GATEWAY_FIELDS = ['name', 'address', 'transport', 'username', 'password', 'channels', 'media', 'callerId', 'rewrite', 'prefixes', 'inbound', 'reinviteT38'] as const;
 const MAX_CHANNELS = 10_000;
 
 /** Parses and validates the text of a gateways file (JSON). */
@@ -140,6 +144,17 @@ function parseGateway(raw: unknown, at: string, fail: (field: string, problem: s
   if (g.callerId !== undefined) {
     gw.callerId = str(g.callerId, `${at}.callerId`, fail);
     if (!E164.test(gw.callerId)) fail(`${at}.callerId`, `must be an E.164 number like +14155550100, got ${show(g.callerId)}`);
+  }
+  if (g.inbound !== undefined) {
+    const ib = object(g.inbound, `${at}.inbound`, fail);
+    unknownFields(ib, ['port'], `${at}.inbound.`, fail);
+    if (typeof ib.port !== 'number' || !Number.isInteger(ib.port) || ib.port < 1 || ib.port > 65535) fail(`${at}.inbound.port`, `must be a port from 1 to 65535, got ${show(ib.port)}`);
+    if (media === 'virtual') fail(`${at}.inbound`, 'a "virtual" gateway receives no calls');
+    gw.inbound = { port: ib.port as number };
+  }
+  if (g.reinviteT38 !== undefined) {
+    if (typeof g.reinviteT38 !== 'boolean') fail(`${at}.reinviteT38`, `must be true or false, got ${show(g.reinviteT38)}`);
+    gw.reinviteT38 = g.reinviteT38 as boolean;
   }
   return gw;
 }
