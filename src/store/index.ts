@@ -1,6 +1,8 @@
-// The store layer: the JobStore contract and its embedded SQLite implementation.
+// The store layer: the JobStore contract, its SQLite (embedded) and PostgreSQL (shared) implementations.
 export * from './types.js';
-export { MIGRATIONS, type Migration } from './migrations.js';
+export { MIGRATIONS, migrationStatements, type Migration, type Dialect } from './migrations.js';
 export { generateApiKey, hashApiKey, generateWebhookSecret, keyPrefix } from './keys.js';
 export { SqliteJobStore, openSqliteStore } from './sqlite.js';
+export { PostgresJobStore, openPostgresStore } from './postgres.js';
+export { openStore, parseStoreUrl, redactStoreUrl, StoreUrlError, type StoreLocation } from './open.js';
 export * from './fax-object.js';

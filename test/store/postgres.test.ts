@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { MIGRATIONS, type JobRecord, type NewJob } from '../../src/store/index.js';
+import { openStore } from '../../src/store/open.js';
 import { PostgresJobStore, openPostgresStore } from '../../src/store/postgres.js';
 import { jobStoreContract } from './contract.js';
 import { pgAvailability, startPgServer, type PgServer } from './pg-server.js';
@@ -61,6 +62,16 @@ if (!avail.ok) {
   }
 
   describe('PostgreSQL store: many nodes on one database', () => {
+    it('openStore opens a migrated PostgreSQL store for a postgres:// URL', async () => {
+      const store = await openStore(await server.createDatabase());
+      try {
+        expect(store).toBeInstanceOf(PostgresJobStore);
+        expect(await store.schemaVersion()).toBe(MIGRATIONS.at(-1)!.version);
+      } finally {
+        await store.close();
+      }
+    });
+
     it('nodes starting together migrate once (advisory lock)', async () => {
       const { stores, url, close } = await nodes(6);
       try {
