@@ -91,5 +91,7 @@ describe.skipIf(!runnable && !INTEROP_REQUIRED)('our re-INVITE to T.38 (SIPp, sp
     expectMovedAndDelivered(r);
     expect(r.trace.some((t) => t.startsWith('recv: SIP/2.0 491'))).toBe(true);
     expect(r.trace.some((t) => t.startsWith('send: SIP/2.0 491'))).toBe(true);
+    // Our retry found the call on T.38 already: no third INVITE of ours.
+    expect(r.trace.filter((t) => t.startsWith('send: INVITE'))).toHaveLength(2);
   }, 120_000);
 });
