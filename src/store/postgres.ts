@@ -27,6 +27,10 @@ export const DELIVERIES_CHANNEL = 'faxstack_deliveries';
 /** Transactions retried at most this often on deadlock or serialization failure. */
 const MAX_TX_ATTEMPTS = 5;
 const RETRYABLE = new Set(['40001', '40P01']);
+/** Server shutting down / crashed (57P0x) and socket errors: the connection is gone. */
+const CONNECTION_LOST = new Set(['57P01', '57P02', '57P03', 'ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT']);
+/** The LISTEN connection is reopened this long after it was lost (server restart, network). */
+const LISTENER_RETRY_MS = 1000;
 
 // BIGINT (int8) and NUMERIC come back as strings by default; every integer we store (ids,
 // cents, Unix ms) is well inside 2^53, so they are read as numbers.
@@ -47,8 +51,21 @@ function lineFilter(f: LineFilter, args: unknown[]): string {
   return sql;
 }
 
+function sqlState(e: unknown): string | undefined {
+  const code = typeof e === 'object' && e !== null ? (e as { code?: unknown }).code : undefined;
+  return typeof code === 'string' ? code : undefined;
+}
+
 function isRetryable(e: unknown): boolean {
-  return typeof e === 'object' && e !== null && RETRYABLE.has(String((e as { code?: unknown }).code));
+  return RETRYABLE.has(sqlState(e) ?? '');
+}
+
+/** A connection that died (server restart, network) rather than a statement that failed. */
+function isConnectionLost(e: unknown): boolean {
+  const code = sqlState(e);
+  if (code) return code.startsWith('08') || CONNECTION_LOST.has(code);
+  // pg's own errors for a socket that closed carry no code.
+  return e instanceof Error && /^Connection terminated|connection error and is not queryable/i.test(e.message);
 }
 
 async function one<T = Row>(c: Client | pg.Pool, sql: string, args: unknown[] = []): Promise<T | undefined> {
@@ -64,6 +81,8 @@ export class PostgresJobStore implements JobStore {
   private readonly config: pg.PoolConfig;
   private listener: pg.Client | null = null;
   private listening: Promise<pg.Client> | null = null;
+  private reconnectTimer: NodeJS.Timeout | null = null;
+  private closed = false;
   private readonly subscribers = new Map<string, Set<(payload: string) => void>>();
 
   /** `config`: a `postgres://` URL or pg pool options. */
@@ -74,19 +93,26 @@ export class PostgresJobStore implements JobStore {
     this.pool.on('error', () => {});
   }
 
-  /** Runs `fn` in one transaction on one connection; retried from the start on deadlock/serialization failure. */
+  /**
+   * Runs `fn` in one transaction on one connection. Retried from the start on deadlock or
+   * serialization failure, and when the connection died before COMMIT was sent (nothing of it
+   * can have been committed; after COMMIT was sent the outcome is unknown, so that is thrown).
+   */
   private async tx<T>(fn: (c: Client) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       const c = await this.pool.connect();
       let broken: Error | undefined;
+      let committing = false;
       try {
         await c.query('BEGIN');
         const r = await fn(c);
+        committing = true;
         await c.query('COMMIT');
         return r;
       } catch (e) {
-        await c.query('ROLLBACK').catch((err: Error) => (broken = err));
-        if (attempt < MAX_TX_ATTEMPTS && isRetryable(e)) continue;
+        if (isConnectionLost(e)) broken = e as Error;
+        else await c.query('ROLLBACK').catch((err: Error) => (broken = err));
+        if (attempt < MAX_TX_ATTEMPTS && (isRetryable(e) || (broken && !committing))) continue;
         throw e;
       } finally {
         c.release(broken);
@@ -132,6 +158,9 @@ export class PostgresJobStore implements JobStore {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = null;
     const listener = this.listener;
     this.listener = null;
     this.listening = null;
@@ -144,8 +173,9 @@ export class PostgresJobStore implements JobStore {
 
   /**
    * Calls `cb(line)` whenever a job becomes due now (created, requeued, leases released) on
-   * any node. A wake-up hint only: dispatchers still poll `nextDueAtMs` for scheduled jobs and
-   * expired leases. Returns the unsubscribe function.
+   * any node; `line` is '' after the listening connection was reopened (notifications may have
+   * been missed: look at every line). A wake-up hint only: dispatchers still poll `nextDueAtMs`
+   * for scheduled jobs and expired leases. Returns the unsubscribe function.
    */
   async onJobsChanged(cb: (line: string) => void): Promise<() => void> {
     return this.subscribe(JOBS_CHANNEL, cb);
@@ -166,21 +196,50 @@ export class PostgresJobStore implements JobStore {
 
   /** The one LISTEN connection of this store (outside the pool: it must stay open). */
   private listen(): Promise<pg.Client> {
+    if (this.closed) return Promise.reject(new Error('store is closed'));
     this.listening ??= (async () => {
       const client = new pg.Client(this.config);
-      client.on('error', () => {
-        // Notifications are hints; a lost listener is reopened at the next subscription.
-        if (this.listener === client) (this.listener = null), (this.listening = null);
-      });
+      client.on('error', () => this.listenerLost(client));
+      client.on('end', () => this.listenerLost(client));
       client.on('notification', (n) => {
         for (const cb of this.subscribers.get(n.channel) ?? []) cb(n.payload ?? '');
       });
-      await client.connect();
-      await client.query(`LISTEN ${JOBS_CHANNEL}; LISTEN ${DELIVERIES_CHANNEL}`);
+      try {
+        await client.connect();
+        await client.query(`LISTEN ${JOBS_CHANNEL}; LISTEN ${DELIVERIES_CHANNEL}`);
+      } catch (e) {
+        this.listening = null;
+        await client.end().catch(() => {});
+        throw e;
+      }
       this.listener = client;
       return client;
     })();
     return this.listening;
+  }
+
+  /** The LISTEN connection died: reopen it after a pause, until it works or the store closes. */
+  private listenerLost(client: pg.Client): void {
+    if (this.closed || this.listener !== client) return;
+    this.listener = null;
+    this.listening = null;
+    client.end().catch(() => {});
+    this.scheduleRelisten();
+  }
+
+  private scheduleRelisten(): void {
+    if (this.closed || this.reconnectTimer) return;
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = null;
+      this.listen().then(
+        () => {
+          // Whatever was notified while the connection was down is lost: everyone looks again.
+          for (const set of this.subscribers.values()) for (const cb of set) cb('');
+        },
+        () => this.scheduleRelisten(),
+      );
+    }, LISTENER_RETRY_MS);
+    this.reconnectTimer.unref();
   }
 
   /** Queues a notification, sent when (and only if) the transaction commits. */

@@ -2,7 +2,8 @@
 // unix socket there (no TCP port, nothing shared with other runs), durability off, stopped and
 // deleted afterwards. PostgreSQL refuses to run as root, so under root (CI) it runs as the
 // `postgres` user that Debian's package creates, through `runuser`.
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +16,8 @@ const PORT = 5432; // only names the socket file inside our own directory
 export interface PgServer {
   /** Creates an empty database and returns its `postgres://` URL. */
   createDatabase(): Promise<string>;
+  /** Restarts the server (fast shutdown: every connection is cut), asynchronously so clients see it happen. */
+  restart(): Promise<void>;
   stop(): void;
 }
 
@@ -54,6 +57,11 @@ export async function startPgServer(): Promise<PgServer> {
     const cmd = join(avail.binDir, tool);
     const [file, argv] = avail.runAs ? ['runuser', ['-u', avail.runAs, '--', cmd, ...args]] : [cmd, args];
     return execFileSync(file, argv, { stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 }).toString();
+  };
+  const runAsync = async (tool: string, args: string[]) => {
+    const cmd = join(avail.binDir, tool);
+    const [file, argv] = avail.runAs ? ['runuser', ['-u', avail.runAs, '--', cmd, ...args]] : [cmd, args];
+    await promisify(execFile)(file, argv, { timeout: 120_000 });
   };
   if (avail.runAs) {
     const uid = Number(execFileSync('id', ['-u', avail.runAs]).toString());
@@ -105,6 +113,9 @@ export async function startPgServer(): Promise<PgServer> {
         await admin.end();
       }
       return url(name);
+    },
+    async restart() {
+      await runAsync('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-m', 'fast', '-w', '-t', '60', '-o', opts, 'restart']);
     },
     stop,
   };

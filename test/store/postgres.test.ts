@@ -198,5 +198,31 @@ if (!avail.ok) {
         await close();
       }
     });
+
+    it('a store and its LISTEN connection carry on after PostgreSQL restarts', async () => {
+      const { stores, close } = await nodes(2);
+      try {
+        const [a, b] = stores;
+        const lines: string[] = [];
+        let wake: () => void = () => {};
+        const next = () => new Promise<void>((resolve) => (wake = resolve));
+        await a!.onJobsChanged((line) => (lines.push(line), wake()));
+        const { account } = await b!.createAccount({ name: 'n', balanceCents: 100, faxNumber: '+1', nowMs: T0 });
+        let woke = next();
+        await server.restart();
+        // The listener comes back by itself and says it may have missed something ('').
+        await woke;
+        expect(lines).toEqual(['']);
+        // Pooled connections cut by the restart are replaced.
+        woke = next();
+        const r = await b!.createJobs({ accountId: account.id, keyMode: 'live', jobs: [job({ reserveCents: 14 })], documents: [], pages: [], idempotency: null, nowMs: T0 });
+        expect(r.kind).toBe('created');
+        await woke;
+        expect(lines).toEqual(['', 'virtual']);
+        expect((await a!.getAccount(account.id))!.balanceCents).toBe(86);
+      } finally {
+        await close();
+      }
+    });
   });
 }
