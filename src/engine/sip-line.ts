@@ -11,7 +11,7 @@
 import type { Socket } from 'node:dgram';
 import { SystemClock, type Clock } from '../shared/clock.js';
 import { ERRORS, outcomeMessage } from '../shared/errors.js';
-import { SipCall, createSipStack, sipFailure, type InviteOutcome, type RemoteMedia, type SipStack } from '../transport/sip/index.js';
+import { SipCall, SipRegistration, createSipStack, sipFailure, type InviteOutcome, type RegistrationState, type RemoteMedia, type SipStack } from '../transport/sip/index.js';
 import { OUR_T38, SwitchingFrontEnd, bindUdp, openMediaFrontEnd, routeTo } from './sip-media.js';
 import { answerInbound, type InboundContext, type SipInboundOptions } from './sip-inbound.js';
 import type { CallDetail, CallProgress, CallRequest, CallResult, FaxLine } from './line.js';
@@ -52,6 +52,11 @@ export interface SipLineOptions {
    * CED or the first V.21 frame is heard, on calls we answer once the ACK is in.
    */
   reinviteT38?: boolean;
+  /**
+   * REGISTER with the gateway (its host as the domain, `username` — else the caller ID — as
+   * the user, digest with `password`), refreshed at half the granted interval, removed on close().
+   */
+  register?: { expiresS?: number; onState?: (s: RegistrationState) => void };
   /** Every SIP message, for logs. */
   trace?: (dir: 'send' | 'recv', text: string) => void;
 }
@@ -85,6 +90,29 @@ export class SipLine implements FaxLine {
       this.listening = this.listen(o.inbound);
       this.listening.catch(() => undefined); // reported by ready() and by call()
     }
+    if (o.register) {
+      const registered = this.startRegistration(o.register);
+      registered.catch(() => undefined);
+      this.listening = this.listening ? Promise.all([this.listening, registered]).then(() => undefined) : registered.then(() => undefined);
+    }
+  }
+
+  private registration: SipRegistration | undefined;
+
+  /** Starts registering; resolves with the first outcome (refreshes follow on their own). */
+  private async startRegistration(r: NonNullable<SipLineOptions['register']>): Promise<RegistrationState> {
+    const stack = await this.sipStack();
+    const { host, port } = this.gateway;
+    const proxy = this.o.outboundProxy ? hostPort(this.o.outboundProxy, 5060) : undefined;
+    this.registration = new SipRegistration({
+      stack, clock: this.clock, hop: proxy ?? this.gateway,
+      domain: `${host.includes(':') ? `[${host}]` : host}${port === 5060 ? '' : `:${port}`}`,
+      user: this.o.username ?? this.o.callerId?.number ?? 'faxstack',
+      ...(this.o.username !== undefined && this.o.password !== undefined ? { credentials: { username: this.o.username, password: this.o.password } } : {}),
+      ...(r.expiresS !== undefined ? { expiresS: r.expiresS } : {}),
+      ...(r.onState ? { onState: r.onState } : {}),
+    });
+    return this.registration.start();
   }
 
   private listening: Promise<void> | undefined;
@@ -136,6 +164,8 @@ export class SipLine implements FaxLine {
   /** Stops the SIP stack (calls in progress are not ended: abort them first). */
   async close(): Promise<void> {
     await Promise.all([...this.inboundCalls].map((c) => c.hangup()));
+    await this.registration?.stop();
+    this.registration = undefined;
     const s = this.stack;
     this.stack = undefined;
     if (s) (await s).close();

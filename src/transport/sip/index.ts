@@ -7,3 +7,4 @@ export * from './sdp.js';
 export * from './status.js';
 export { createSipStack, randomToken, type SipHop, type SipMessage, type SipStack, type SipStackOptions, type SipTransportKind, type RequestHandler } from './stack.js';
 export * from './call.js';
+export * from './register.js';
