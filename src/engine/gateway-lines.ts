@@ -36,6 +36,7 @@ export interface SipLineOptionsLike {
     onCall?: (s: { callId: string; fromNumber: string; toNumber: string; sipStatus: number; media?: string; code?: number; message: string; pages: number; error?: Error }) => void;
   };
   reinviteT38?: boolean;
+  register?: { expiresS?: number; onState?: (s: { registered: boolean; status: number; reason: string; expiresS?: number }) => void };
   trace?: (dir: 'send' | 'recv', text: string) => void;
 }
 export type SipLineConstructor = new (o: SipLineOptionsLike, deps: { clock?: Clock }) => FaxLine;
@@ -50,6 +51,9 @@ function makeSipLine(SipLine: SipLineConstructor, gateway: Gateway, ctx: Gateway
       ...(gateway.password !== undefined ? { password: gateway.password } : {}),
       ...(gateway.callerId !== undefined ? { callerId: { number: gateway.callerId } } : {}),
       ...(gateway.reinviteT38 !== undefined ? { reinviteT38: gateway.reinviteT38 } : {}),
+      ...(gateway.register
+        ? { register: { ...gateway.register, onState: (s) => (s.registered ? log.info(s, 'registered') : log.warn(s, 'registration failed')) } }
+        : {}),
       ...(gateway.inbound && ctx.onReceived
         ? {
             localPort: gateway.inbound.port,

@@ -41,6 +41,8 @@ export interface Gateway {
   inbound?: { port: number };
   /** Answered with audio: re-INVITE to T.38 ourselves after CED/DIS (T.38 Annex D). */
   reinviteT38?: boolean;
+  /** REGISTER with the gateway (username/password as credentials), refreshed; interval asked for (default 3600 s). */
+  register?: { expiresS?: number };
 }
 
 export interface GatewayRetryPolicy {
@@ -76,7 +78,7 @@ const PREFIX = /^\+\d{0,14}$/;
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)*\.?$/;
 const TOP_FIELDS = ['line', 'gateways', 'retry'] as const;
-const GATEWAY_FIELDS = ['name', 'address', 'transport', 'username', 'password', 'channels', 'media', 'callerId', 'rewrite', 'prefixes', 'inbound', 'reinviteT38'] as const;
+const GATEWAY_FIELDS = ['name', 'address', 'transport', 'username', 'password', 'channels', 'media', 'callerId', 'rewrite', 'prefixes', 'inbound', 'reinviteT38', 'register'] as const;
 const MAX_CHANNELS = 10_000;
 
 /** Parses and validates the text of a gateways file (JSON). */
@@ -155,6 +157,15 @@ function parseGateway(raw: unknown, at: string, fail: (field: string, problem: s
   if (g.reinviteT38 !== undefined) {
     if (typeof g.reinviteT38 !== 'boolean') fail(`${at}.reinviteT38`, `must be true or false, got ${show(g.reinviteT38)}`);
     gw.reinviteT38 = g.reinviteT38 as boolean;
+  }
+  if (g.register !== undefined) {
+    const r = object(g.register, `${at}.register`, fail);
+    unknownFields(r, ['expiresS'], `${at}.register.`, fail);
+    if (r.expiresS !== undefined && (typeof r.expiresS !== 'number' || !Number.isInteger(r.expiresS) || r.expiresS < 60 || r.expiresS > 86_400)) {
+      fail(`${at}.register.expiresS`, `must be whole seconds from 60 to 86400, got ${show(r.expiresS)}`);
+    }
+    if (media === 'virtual') fail(`${at}.register`, 'a "virtual" gateway has no registrar');
+    gw.register = r.expiresS === undefined ? {} : { expiresS: r.expiresS as number };
   }
   return gw;
 }
