@@ -4,7 +4,8 @@
 //   eq.push(re, im)            // each T/2 sample
 //   eq.compute()               // on-symbol: eq.re, eq.im
 //   eq.update(errRe, errIm, mu) // error = target − output; c += mu·error·conj(x)
-//   (pushOf(holder) / updateOf(holder, mu): the same without double arguments, for hot paths)
+//   (pushOf(holder) / updateOf(holder, mu): the same without double arguments, for hot paths;
+//   updateScaledOf(holder): the error already multiplied by the step)
 // The step mu is normalised by the tap count: the effective step is mu/taps for unit-power input.
 // rotate() turns the stored input samples (with a carrier phase jump, so the output turns at once);
 // save()/restore() keep a trained set of coefficients for a later short training.
@@ -167,6 +168,22 @@ export class LmsEqualizer {
     const m = mu * this.muScale;
     const er = err.re * m;
     const ei = err.im * m;
+    let i = 2 * (this.pos + 1);
+    for (let j = 0; j < n2; j += 2, i += 2) {
+      const xr = x[i]!;
+      const xi = x[i + 1]!;
+      w[j] = w[j]! + er * xr + ei * xi;
+      w[j + 1] = w[j + 1]! + ei * xr - er * xi;
+    }
+  }
+
+  /** c += err·conj(x) with `err` already scaled by the step (a receiver that folds its own step in). */
+  updateScaledOf(err: Complex): void {
+    const x = this.x;
+    const w = this.w;
+    const n2 = w.length;
+    const er = err.re;
+    const ei = err.im;
     let i = 2 * (this.pos + 1);
     for (let j = 0; j < n2; j += 2, i += 2) {
       const xr = x[i]!;

@@ -9,15 +9,16 @@
 //   rx.restart(9600, true);    // expect a burst at another rate, with the short training
 //   rx.tcf                     // every delivered bit is counted here (T.30 TCF check)
 // Status: carrierUp → trainingInProgress → trained | trainingFailed → carrierDown.
-// From common/ it uses the carrier detector, band-pass decimator, NCO, AGC, scrambler and TCF
-// meter; the equalizer, Gardner loop and carrier rotator are kept here so that nothing on the
-// per-sample path passes a double to a call V8 may decline to inline (which boxes it: measured
-// at 5-35 bytes per sample under vitest with the common versions).
+// From common/ it uses the carrier detector, band-pass decimator, NCO, AGC, equalizer, scrambler
+// and TCF meter (through holders and fields: nothing on the per-sample path passes a double to a
+// call V8 may decline to inline, which boxes it); the Gardner loop and the carrier rotator are
+// written out here.
 // Like spandsp's, the training check does not always refuse a burst sent at another V.17 rate
 // (the constellations share points); T.30's TCF does.
 import { checkFunction, checkNumber, checkOneOf } from '../errors.js';
 import { Agc, CARRIER_DOWN, CARRIER_UP, CarrierDetector } from '../common/agc.js';
-import { doubleArray } from '../common/complex.js';
+import { complexHolder, doubleArray, type Complex } from '../common/complex.js';
+import { LmsEqualizer } from '../common/equalizer.js';
 import { COS_TABLE, Nco, QUARTER, TABLE_MASK, TABLE_SIZE } from '../common/nco.js';
 import { PolyphaseDecimator } from '../common/polyphase.js';
 import { Scrambler, V17_SCRAMBLER } from '../common/scrambler.js';
@@ -181,14 +182,11 @@ export class V17Rx {
   });
   private readonly nco = new Nco({ frequencyHz: CARRIER_HZ });
   private readonly agc = new Agc({ targetPower: ABAB_HALF_POWER, rate: 1 / 24 });
-  // T/2 LMS equalizer (kept here rather than common/LmsEqualizer: its push()/update() take
-  // doubles, which V8 boxes whenever it declines to inline them into this hot path). Inputs in a
-  // doubled ring, newest at eqPos; tap i weights the sample i T/2 steps older.
-  // (re, im) pairs in plain double arrays: V8 checks a typed array's buffer on every read.
-  private readonly eq = doubleArray(4 * EQ_TAPS);
-  private eqPos = 0;
-  private readonly co = doubleArray(2 * EQ_TAPS);
-  private readonly saved = doubleArray(2 * EQ_TAPS);
+  /** T/2 LMS equalizer; the reference tap (decision delay, 8 symbols) in the middle. */
+  private readonly eq = new LmsEqualizer({ taps: EQ_TAPS, centre: EQ_CENTRE });
+  /** The T/2 sample into the equalizer, and the step-scaled error out of it (holders: no double arguments). */
+  private readonly eqIn: Complex = complexHolder();
+  private readonly eqErr: Complex = complexHolder();
   /** Replica of the transmitter's scrambler through segments 2 and 3 (fed ones / the bridge word). */
   private readonly replica = new Scrambler(V17_SCRAMBLER);
   private readonly decoder: V17SymbolDecoder;
@@ -357,14 +355,11 @@ export class V17Rx {
     this.agcPrimed = false;
     this.timingIntegral = 0;
     this.prevRe = this.prevIm = this.midRe = this.midIm = 0;
-    this.eq.fill(0);
-    this.eqPos = 0;
     if (this.shortTrain && this.haveSaved) {
-      for (let i = 0; i < this.co.length; i++) this.co[i] = this.saved[i]!;
+      this.eq.restore();
       this.nco.setFrequency(this.savedFrequencyHz);
     } else {
-      this.co.fill(0);
-      this.co[2 * EQ_CENTRE] = 1;
+      this.eq.reset(1, 0);
     }
     this.half = 0;
     this.rotPhase = 0;
@@ -414,11 +409,10 @@ export class V17Rx {
     }
     const zr = re * agc.gain;
     const zi = im * agc.gain;
-    const p = this.eqPos === 0 ? EQ_TAPS - 1 : this.eqPos - 1;
-    this.eqPos = p;
-    const eq = this.eq;
-    eq[2 * p] = eq[2 * (p + EQ_TAPS)] = zr;
-    eq[2 * p + 1] = eq[2 * (p + EQ_TAPS) + 1] = zi;
+    const x = this.eqIn;
+    x.re = zr;
+    x.im = zi;
+    this.eq.pushOf(x);
     if ((this.half ^= 1) === 1) {
       this.midRe = zr;
       this.midIm = zi;
@@ -454,40 +448,10 @@ export class V17Rx {
 
   private symbol(): void {
     // Equalizer output y, and the point to decide on: w = y · e^{-j rotPhase}.
-    // Two partial sums per component (the adds of neighbouring taps do not wait on each other),
-    // indices stepped directly (no `p + i` to check for overflow on every read).
     const eq = this.eq;
-    const co = this.co;
-    let i = 2 * this.eqPos;
-    let yr = 0;
-    let yi = 0;
-    let yr1 = 0;
-    let yi1 = 0;
-    let j = 0;
-    for (; j + 3 < 2 * EQ_TAPS; j += 4, i += 4) {
-      let xr = eq[i]!;
-      let xi = eq[i + 1]!;
-      let cr = co[j]!;
-      let ci = co[j + 1]!;
-      yr += cr * xr - ci * xi;
-      yi += cr * xi + ci * xr;
-      xr = eq[i + 2]!;
-      xi = eq[i + 3]!;
-      cr = co[j + 2]!;
-      ci = co[j + 3]!;
-      yr1 += cr * xr - ci * xi;
-      yi1 += cr * xi + ci * xr;
-    }
-    if (j < 2 * EQ_TAPS) {
-      const xr = eq[i]!;
-      const xi = eq[i + 1]!;
-      const cr = co[j]!;
-      const ci = co[j + 1]!;
-      yr += cr * xr - ci * xi;
-      yi += cr * xi + ci * xr;
-    }
-    yr += yr1;
-    yi += yi1;
+    eq.compute();
+    const yr = eq.re;
+    const yi = eq.im;
     this.wr = yr * this.rotCos + yi * this.rotSin;
     this.wi = yi * this.rotCos - yr * this.rotSin;
     // Each stage sets the target (dr, di) and says whether to adapt towards it; adapting from
@@ -540,16 +504,10 @@ export class V17Rx {
     const ei = di - wi;
     const ur = this.mu * (er * this.rotCos - ei * this.rotSin);
     const ui = this.mu * (ei * this.rotCos + er * this.rotSin);
-    const eq = this.eq;
-    const co = this.co;
-    let i = 2 * this.eqPos;
-    for (let j = 0; j < 2 * EQ_TAPS; j += 2, i += 2) {
-      const xr = eq[i]!;
-      const xi = eq[i + 1]!;
-      // c += mu · e · conj(x)
-      co[j] = co[j]! + ur * xr + ui * xi;
-      co[j + 1] = co[j + 1]! + ui * xr - ur * xi;
-    }
+    const err = this.eqErr;
+    err.re = ur;
+    err.im = ui;
+    this.eq.updateScaledOf(err);
   }
 
   /** Segment 1: look for the alternation and the reversal that ends it. */
@@ -672,7 +630,7 @@ export class V17Rx {
       return false;
     }
     this.stage = Stage.Data;
-    for (let k = 0; k < this.co.length; k++) this.saved[k] = this.co[k]!;
+    this.eq.save();
     this.savedFrequencyHz = this.nco.frequencyHz;
     this.haveSaved = true;
     this.det.setRelativeOff(RELATIVE_OFF_DB);
