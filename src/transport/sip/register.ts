@@ -57,7 +57,8 @@ export class SipRegistration {
   async stop(): Promise<void> {
     this.stopped = true;
     this.o.clock.clearTimer(this.timer);
-    await this.inFlight?.catch(() => undefined);
+    // A REGISTER in flight is answered (or times out, 408) within 32 s; a binding it makes is removed.
+    if (this.inFlight) await Promise.race([this.inFlight.catch(() => undefined), new Promise<void>((resolve) => this.o.clock.setTimer(32_000, resolve))]);
     if (!this.registered) return;
     this.registered = false;
     await Promise.race([this.send(0), new Promise<void>((resolve) => this.o.clock.setTimer(5000, resolve))]);
@@ -65,10 +66,10 @@ export class SipRegistration {
 
   private attempt(): Promise<RegistrationState> {
     this.inFlight = this.send(this.expiresS).then((s) => {
-      if (this.stopped && s.registered) return s;
+      // Answered after stop(): stop() still sees the binding and removes it.
       this.registered = s.registered;
-      this.o.onState?.(s);
       if (this.stopped) return s;
+      this.o.onState?.(s);
       const ms = s.registered ? ((s.expiresS ?? this.expiresS) * 1000) / 2 : (this.o.retryMs ?? 60_000);
       this.timer = this.o.clock.setTimer(ms, () => void this.attempt());
       return s;
