@@ -1,14 +1,16 @@
 // Inbound SIP faxes (issue 6): SIPp calls our SipLine as the gateway would deliver a call, its
-// media a spandsp t38peer sending a page in real time; the line answers with T.38, receives,
-// hangs up, and hands the fax to its delivery callback — the page must be pixel-identical.
+// media a spandsp sender in real time; the line answers (T.38 when offered, else G.711),
+// receives, hangs up, and hands the fax to its delivery callback — the page must be pixel-identical.
 // CI covers inbound T.38 through the service (sip-inbound-service.test.ts); these line-level
-// cases run with FAXSTACK_INTEROP_FULL=1 (real-time faxes, ~25 s each).
+// cases — T.38, and G.711 received by our modems from spandsp's fax_state_t — run with
+// FAXSTACK_INTEROP_FULL=1 (real-time faxes, ~25 s each).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { InboundDelivery, InboundSummary } from '../../src/engine/sip-inbound.js';
 import { SipLine, type SipLineOptions } from '../../src/engine/sip-line.js';
+import { buildFaxPeer, FaxPeer } from './fax-audio/fax-peer.js';
 import { SpandspPeer } from './peer.js';
 import { freeUdpPort, runPeerRealtime, sippMissing } from './sip/harness.js';
 import { startSippUac } from './sip/uac.js';
@@ -19,15 +21,28 @@ import { compareFaxTiffs } from './tiff-compare.js';
 const FULL = process.env.FAXSTACK_INTEROP_FULL === '1';
 const missing = sippMissing();
 const t38Build = buildPeer();
-const runnable = !missing && t38Build.ok;
+const audioBuild = buildFaxPeer();
+const runnable = !missing && t38Build.ok && audioBuild.ok;
 const dir = mkdtempSync(join(tmpdir(), 'faxstack-sip-in-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const sentFile = join(dir, 'sent.tif');
 writeCaseDocument({ quality: 'Low', compression: 'mmr', pages: 1 }, sentFile);
 
-/** Our line listening for the call, SIPp calling it with a t38peer sending `sentFile` as its media. */
-async function inbound(scenario: string, o: Partial<SipLineOptions> = {}) {
+/** A spandsp sender as SIPp's media: the T.38 terminal (driven in real time) or fax_state_t over RTP. */
+async function sender(kind: 't38' | 'audio'): Promise<{ keys: Record<string, number>; stop(): Promise<void>; kill(): void }> {
+  if (kind === 't38') {
+    const peer = await SpandspPeer.start(t38Build.ok ? t38Build.binary : '', { role: 'send', tiff: sentFile, ecm: true });
+    const clock = runPeerRealtime(peer);
+    return { keys: { t38_port: peer.port }, stop: async () => (await clock.stop(), await peer.quit()), kill: () => peer.kill() };
+  }
+  const peer = FaxPeer.start(audioBuild.ok ? audioBuild.binary : '', { role: 'send', tiff: sentFile, ecm: true, transport: { kind: 'udp', codec: 'pcmu', local: '127.0.0.1:0', lockstep: false } });
+  const port = Number((await peer.address).split(':').pop());
+  return { keys: { audio_port: port }, stop: async () => void (await Promise.race([peer.exit, new Promise((r) => setTimeout(r, 3000))])), kill: () => peer.kill() };
+}
+
+/** Our line listening for the call, SIPp calling it with a spandsp sender of `sentFile` as its media. */
+async function inbound(scenario: string, media: 't38' | 'audio', o: Partial<SipLineOptions> = {}) {
   const deliveries: InboundDelivery[] = [];
   let summary!: (s: InboundSummary) => void;
   const called = new Promise<InboundSummary>((resolve) => (summary = resolve));
@@ -39,16 +54,14 @@ async function inbound(scenario: string, o: Partial<SipLineOptions> = {}) {
     ...o,
   });
   await line.ready();
-  const peer = await SpandspPeer.start(t38Build.ok ? t38Build.binary : '', { role: 'send', tiff: sentFile, ecm: true });
-  const clock = runPeerRealtime(peer);
-  const sipp = await startSippUac(scenario, { target: await line.port(), transport: 'udp', keys: { t38_port: peer.port } });
+  const peer = await sender(media);
+  const sipp = await startSippUac(scenario, { target: await line.port(), transport: 'udp', keys: peer.keys });
   try {
     const s = await called;
     const exit = await sipp.done;
     await new Promise((r) => setTimeout(r, 300));
-    await clock.stop();
-    await peer.quit();
-    return { summary: s, deliveries, sipp: exit, trace, peer };
+    await peer.stop();
+    return { summary: s, deliveries, sipp: exit, trace };
   } finally {
     sipp.kill();
     peer.kill();
@@ -56,25 +69,32 @@ async function inbound(scenario: string, o: Partial<SipLineOptions> = {}) {
   }
 }
 
+function expectReceived(r: Awaited<ReturnType<typeof inbound>>, media: 't38' | 'audio', name: string) {
+  const ctx = `${r.summary.message}\n${r.trace.join('\n').slice(-4000)}\n${r.sipp.output}`;
+  expect(r.summary, ctx).toMatchObject({ sipStatus: 200, media, code: 0, pages: 1, toNumber: '+15550002222', fromNumber: '+15550001111' });
+  expect(r.deliveries).toHaveLength(1);
+  const d = r.deliveries[0]!;
+  expect(d).toMatchObject({ toNumber: '+15550002222', fromNumber: '+15550001111', quality: 'Low' });
+  expect(d.fax.result.code).toBe(0);
+  const received = join(dir, `received-${name}.tif`);
+  writeFileSync(received, d.fax.tiff!.data);
+  const cmp = compareFaxTiffs(sentFile, received, dir, name);
+  expect(cmp.detail).toBe('');
+  expect(cmp.identical).toBe(true);
+  expect(r.sipp.code, r.sipp.output).toBe(0);
+  expect(r.trace.some((t) => t.startsWith('send: BYE'))).toBe(true);
+}
+
 describe.skipIf(!runnable && !INTEROP_REQUIRED)('inbound SIP faxes (SIPp calls us, spandsp sends)', () => {
   it('has sipp and the spandsp peer', () => {
-    expect([missing ?? '', t38Build.ok ? '' : t38Build.reason]).toEqual(['', '']);
+    expect([missing ?? '', t38Build.ok ? '' : t38Build.reason, audioBuild.ok ? '' : audioBuild.reason]).toEqual(['', '', '']);
   });
 
   it.skipIf(!FULL)('T.38 offered: answered with T.38, the page arrives pixel-identical, we hang up', async () => {
-    const r = await inbound('uac-t38.xml');
-    const ctx = `${r.summary.message}\n${r.trace.join('\n').slice(-4000)}\n${r.sipp.output}`;
-    expect(r.summary, ctx).toMatchObject({ sipStatus: 200, media: 't38', code: 0, pages: 1, toNumber: '+15550002222', fromNumber: '+15550001111' });
-    expect(r.deliveries).toHaveLength(1);
-    const d = r.deliveries[0]!;
-    expect(d).toMatchObject({ toNumber: '+15550002222', fromNumber: '+15550001111', quality: 'Low' });
-    expect(d.fax.result.code).toBe(0);
-    const received = join(dir, 'received-t38.tif');
-    writeFileSync(received, d.fax.tiff!.data);
-    const cmp = compareFaxTiffs(sentFile, received, dir, 'in-t38');
-    expect(cmp.detail).toBe('');
-    expect(cmp.identical).toBe(true);
-    expect(r.sipp.code, r.sipp.output).toBe(0);
-    expect(r.trace.some((t) => t.startsWith('send: BYE'))).toBe(true);
+    expectReceived(await inbound('uac-t38.xml', 't38'), 't38', 'in-t38');
+  }, 120_000);
+
+  it.skipIf(!FULL)('G.711 offered: answered with PCMU, our modems receive in real time, pixel-identical', async () => {
+    expectReceived(await inbound('uac-g711.xml', 'audio'), 'audio', 'in-g711');
   }, 120_000);
 });
