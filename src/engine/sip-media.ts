@@ -98,8 +98,9 @@ export class SwitchingFrontEnd implements T30FrontEnd {
 
   command(cmd: FrontEndCommand): void {
     if (cmd.kind === 'set-rx') this.rxMode = cmd.mode;
-    else if (cmd.kind === 'send-tone') this.cng = cmd.tone === 'cng';
+    else if (cmd.kind === 'send-tone' && cmd.tone === 'cng') this.cng = true; // no tx-done awaited
     else if (cmd.kind !== 'hangup') {
+      // CED too: an answerer switched to T.38 during its answer tone must not wait for it forever.
       this.cng = false;
       this.txPending = true;
     }

@@ -30,7 +30,11 @@ const sentFile = join(dir, 'sent.tif');
 writeCaseDocument({ quality: 'Low', compression: 'mmr', pages: 1 }, sentFile);
 
 /** A spandsp sender as SIPp's media: the T.38 terminal (driven in real time) or fax_state_t over RTP. */
-async function sender(kind: 't38' | 'audio'): Promise<{ keys: Record<string, number>; stop(): Promise<void>; kill(): void }> {
+async function sender(kind: 't38' | 'audio' | 'both'): Promise<{ keys: Record<string, number>; stop(): Promise<void>; kill(): void }> {
+  if (kind === 'both') {
+    const [a, t] = await Promise.all([sender('audio'), sender('t38')]);
+    return { keys: { ...a.keys, ...t.keys }, stop: async () => (await t.stop(), a.kill()), kill: () => (a.kill(), t.kill()) };
+  }
   if (kind === 't38') {
     const peer = await SpandspPeer.start(t38Build.ok ? t38Build.binary : '', { role: 'send', tiff: sentFile, ecm: true });
     const clock = runPeerRealtime(peer);
@@ -42,7 +46,7 @@ async function sender(kind: 't38' | 'audio'): Promise<{ keys: Record<string, num
 }
 
 /** Our line listening for the call, SIPp calling it with a spandsp sender of `sentFile` as its media. */
-async function inbound(scenario: string, media: 't38' | 'audio', o: Partial<SipLineOptions> = {}) {
+async function inbound(scenario: string, media: 't38' | 'audio' | 'both', o: Partial<SipLineOptions> = {}) {
   const deliveries: InboundDelivery[] = [];
   let summary!: (s: InboundSummary) => void;
   const called = new Promise<InboundSummary>((resolve) => (summary = resolve));
@@ -96,5 +100,11 @@ describe.skipIf(!runnable && !INTEROP_REQUIRED)('inbound SIP faxes (SIPp calls u
 
   it.skipIf(!FULL)('G.711 offered: answered with PCMU, our modems receive in real time, pixel-identical', async () => {
     expectReceived(await inbound('uac-g711.xml', 'audio'), 'audio', 'in-g711');
+  }, 120_000);
+
+  it.skipIf(!FULL)('G.711 offered, reinviteT38: answered audio, our re-INVITE moves the call to T.38, pixel-identical', async () => {
+    const r = await inbound('uac-audio-accept-reinvite.xml', 'both', { reinviteT38: true });
+    expectReceived(r, 't38', 'in-reinvite');
+    expect(r.trace.filter((t) => t.startsWith('send: INVITE'))).toHaveLength(1);
   }, 120_000);
 });
