@@ -33,6 +33,7 @@ export interface SipLineOptionsLike {
   localPort?: number;
   inbound?: {
     onReceived: (delivery: VirtualDelivery) => Promise<void>;
+    maxCalls?: number;
     onCall?: (s: { callId: string; fromNumber: string; toNumber: string; sipStatus: number; media?: string; code?: number; message: string; pages: number; error?: Error }) => void;
   };
   reinviteT38?: boolean;
@@ -57,7 +58,7 @@ function makeSipLine(SipLine: SipLineConstructor, gateway: Gateway, ctx: Gateway
       ...(gateway.inbound && ctx.onReceived
         ? {
             localPort: gateway.inbound.port,
-            inbound: { onReceived: ctx.onReceived, onCall: ({ error, ...s }) => (error ? log.error({ ...s, err: error }, 'inbound call') : log.info(s, 'inbound call')) },
+            inbound: { onReceived: ctx.onReceived, maxCalls: gateway.channels, onCall: ({ error, ...s }) => (error ? log.error({ ...s, err: error }, 'inbound call') : log.info(s, 'inbound call')) },
           }
         : {}),
       trace: (dir, text) => log.trace({ dir, sip: text }, 'sip message'),

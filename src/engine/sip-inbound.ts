@@ -26,6 +26,13 @@ export interface SipInboundOptions {
   ident?: string;
   /** ECM offered in our DIS (default true). */
   ecm?: boolean;
+  /** Calls answered at once; more are refused with 486 Busy Here (default: no limit). */
+  maxCalls?: number;
+  /**
+   * Addresses (IP) whose INVITEs are answered; others get 403 (default: the gateway's and the
+   * outbound proxy's addresses) — anyone else could otherwise drop faxes into an inbox.
+   */
+  allowFrom?: string[];
   /** How each inbound call ended, for logs (and errors of onReceived). */
   onCall?: (summary: InboundSummary) => void;
 }

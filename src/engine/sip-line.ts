@@ -9,11 +9,13 @@
 // sent (tx-done), so T.30's own timers and retries repair anything lost in the switch — which a
 // gateway makes early (on CED or the first V.21 flags), before anything but the tone has gone.
 import type { Socket } from 'node:dgram';
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
 import { SystemClock, type Clock } from '../shared/clock.js';
 import { ERRORS, outcomeMessage } from '../shared/errors.js';
-import { SipCall, SipRegistration, createSipStack, sipFailure, type InviteOutcome, type RegistrationState, type RemoteMedia, type SipStack } from '../transport/sip/index.js';
+import { SipCall, SipRegistration, createSipStack, sipFailure, type InviteOutcome, type RegistrationState, type RemoteMedia, type SipMessage, type SipStack } from '../transport/sip/index.js';
 import { OUR_T38, SwitchingFrontEnd, bindUdp, openMediaFrontEnd, routeTo } from './sip-media.js';
-import { answerInbound, type InboundContext, type SipInboundOptions } from './sip-inbound.js';
+import { answerInbound, numberOf, type InboundContext, type SipInboundOptions } from './sip-inbound.js';
 import type { CallDetail, CallProgress, CallRequest, CallResult, FaxLine } from './line.js';
 import { sendOverFrontEnd } from './t30-call.js';
 
@@ -128,19 +130,42 @@ export class SipLine implements FaxLine {
     return (await this.sipStack()).port;
   }
 
+  /** The gateway's and the outbound proxy's IP addresses (what inbound INVITEs may come from). */
+  private async peerAddresses(): Promise<string[]> {
+    const hosts = [this.gateway.host, ...(this.o.outboundProxy ? [hostPort(this.o.outboundProxy, 5060).host] : [])];
+    const out: string[] = [];
+    for (const h of hosts) {
+      if (isIP(h)) out.push(h);
+      else out.push(...(await lookup(h, { all: true }).catch(() => [])).map((a) => a.address));
+    }
+    return out;
+  }
+
   private async listen(inbound: SipInboundOptions): Promise<void> {
     const stack = await this.sipStack();
     const ctx: InboundContext = {
       stack, clock: this.clock, media: this.o.media, reinviteT38: this.o.reinviteT38 ?? false, options: inbound, active: this.inboundCalls,
     };
+    const unmapped = (a: string) => a.replace(/^::ffff:/i, '');
+    const allowed = new Set((inbound.allowFrom ?? (await this.peerAddresses())).map(unmapped));
+    let calls = 0;
+    const refuse = (req: SipMessage, status: number, reason: string, why: string) => {
+      stack.respond(req, status, reason);
+      inbound.onCall?.({ callId: String(req.headers['call-id']), fromNumber: numberOf(req.headers.from?.uri), toNumber: numberOf(req.uri), sipStatus: status, message: why, pages: 0 });
+    };
     stack.onRequest((req, remote) => {
       switch (req.method) {
         case 'INVITE':
+          if (!allowed.has(unmapped(remote.address))) return refuse(req, 403, 'Forbidden', `INVITE from ${remote.address}, not the gateway`);
+          if (calls >= (inbound.maxCalls ?? Infinity)) return refuse(req, 486, 'Busy Here', `${calls} inbound calls already`);
+          calls++;
           stack.respond(req, 100, 'Trying');
-          void answerInbound(ctx, req, { host: remote.address, port: remote.port }).then(
-            (summary) => inbound.onCall?.(summary),
-            (err: Error) => inbound.onCall?.({ callId: String(req.headers['call-id']), fromNumber: '', toNumber: '', sipStatus: 500, message: err.message, pages: 0, error: err }),
-          );
+          void answerInbound(ctx, req, { host: remote.address, port: remote.port })
+            .then(
+              (summary) => inbound.onCall?.(summary),
+              (err: Error) => inbound.onCall?.({ callId: String(req.headers['call-id']), fromNumber: '', toNumber: '', sipStatus: 500, message: err.message, pages: 0, error: err }),
+            )
+            .finally(() => calls--);
           return;
         case 'OPTIONS':
           stack.respond(req, 200, 'OK');
