@@ -108,6 +108,25 @@ describe('SipCall answering an INVITE (UAS)', () => {
     expect(ended).toEqual(['no ACK for our 200 OK']);
   });
 
+  it('session timer (RFC 4028): their INVITE names us the refresher → we refresh at half the interval', async () => {
+    const f = fakeStack();
+    const clock = new ManualClock(0);
+    const inv = invite(gatewaySdp('t38'), { 'session-expires': '90;refresher=uas', supported: 'timer', allow: 'INVITE, ACK, BYE, UPDATE' });
+    const call = SipCall.incoming({ stack: f.stack, clock, invite: inv, from: { host: '192.0.2.1', port: 5060 }, media, accept: ['t38'] });
+    void call.answer(call.offered()!);
+    const ok = f.sent.find((s) => s.status === 200)!.msg;
+    expect(ok.headers['session-expires']).toBe('90;refresher=uas');
+    expect(ok.headers.require).toBe('timer');
+    f.deliver({ method: 'ACK', uri: 'sip:x', headers: { 'call-id': 'in-1@gw', cseq: { method: 'ACK', seq: 7 } } });
+    await clock.advance(44_000);
+    expect(f.sent.filter((s) => s.kind === 'request')).toHaveLength(0);
+    await clock.advance(1_000);
+    const refresh = f.sent.filter((s) => s.kind === 'request');
+    expect(refresh.map((s) => s.msg.method)).toEqual(['UPDATE']);
+    expect(refresh[0]!.msg.headers['session-expires']).toBe('90;refresher=uac');
+    expect(refresh[0]!.msg.headers.to).toMatchObject({ params: { tag: 'gwtag' } });
+  });
+
   it('reject() answers with the status; CANCEL before the answer → 200 and 487', () => {
     const a = incoming(gatewaySdp('both'));
     a.call.reject(486, 'Busy Here');
