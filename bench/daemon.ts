@@ -159,15 +159,13 @@ async function bareStep(peer: Peer, pages: FaxPages, n: number): Promise<Call[]>
     const udp = await openUdpTransport({ bindHost: '127.0.0.1', remoteHost: '127.0.0.1', remotePort: port });
     const fe = new T38FrontEnd({ transport: udp, clock, pacing: 'realtime', ...frontEndOptionsFor({ ...DEFAULT_T38_PARAMS, maxDatagram: 400, udpEc: 't38UDPRedundancy' }) });
     const req = { jobId: i, fromNumber: '+14155550100', toNumber: '+14155550123', quality: 'Low' as const, totalPages: pages.count, firstPage: 1, ident: '+14155550100', pages };
-    let timer: NodeJS.Timeout | undefined;
     const abort = new AbortController();
-    timer = setTimeout(() => abort.abort(), STEP_LIMIT_MS);
+    const timer = setTimeout(() => abort.abort(), STEP_LIMIT_MS);
     try {
       const r = await sendOverFrontEnd(req, { stage: () => {}, pageConfirmed: () => {} }, abort.signal, fe, clock);
       return { code: r.code, durationMs: Number(r.detail.durationMs ?? 0) };
     } finally {
       clearTimeout(timer);
-      timer = undefined;
       udp.close();
     }
   }));
