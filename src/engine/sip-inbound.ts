@@ -5,7 +5,7 @@
 // it for the account owning the dialled number, exactly as the virtual line's inbox does).
 import type { Socket } from 'node:dgram';
 import type { Clock } from '../shared/clock.js';
-import { SipCall, type RemoteMedia, type SipMessage, type SipStack } from '../transport/sip/index.js';
+import { IncomingSipCall, type RemoteMedia, type SipCall, type SipMessage, type SipStack } from '../transport/sip/index.js';
 import type { CallRequest } from './line.js';
 import { OUR_T38, SwitchingFrontEnd, bindUdp, openMediaFrontEnd } from './sip-media.js';
 import { receiveOverFrontEnd, type ReceivedFax } from './t30-call.js';
@@ -85,7 +85,7 @@ export async function answerInbound(ctx: InboundContext, invite: SipMessage, fro
   const udptl = wantT38 ? await bindUdp() : undefined;
   const rtp = wantAudio ? await bindUdp() : undefined;
   const owned = new Set<Socket>([udptl, rtp].filter((s): s is Socket => s !== undefined));
-  const call = SipCall.incoming({
+  const call = new IncomingSipCall({
     stack, clock, invite, from,
     media: {
       address: stack.publicAddress,

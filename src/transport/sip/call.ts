@@ -4,9 +4,8 @@
 // both ways, re-INVITE/UPDATE from the far end (a gateway switching audio → T.38 is answered
 // with our UDPTL port and reported through onMedia), 491 on glare, session timers (RFC 4028:
 // we refresh with UPDATE when the far end allows it, else re-INVITE; we hang up if the far end
-// lets the session expire). The same dialog answers an incoming INVITE (RFC 3261 13.3: 2xx
-// retransmitted until the ACK) and can re-INVITE to T.38 itself (T.38 Annex D; 491 glare
-// retried after the RFC 3261 14.1 pause).
+// lets the session expire), and our own re-INVITE to T.38 (T.38 Annex D; 491 glare retried
+// after the RFC 3261 14.1 pause). The answering side of a dialog is IncomingSipCall (incoming.ts).
 import type { Clock, TimerHandle } from '../../shared/clock.js';
 import { answerT38, type T38SessionParams } from '../t38/session-params.js';
 import { digestAnswer, formatAuthorization, parseChallenge, type DigestCredentials } from './digest.js';
@@ -55,33 +54,20 @@ export type InviteOutcome =
   /** Aborted by the signal before an answer (CANCEL sent, or answered and hung up at once). */
   | { kind: 'cancelled'; status: number };
 
-/** An INVITE no dialog claimed, to be answered (SipCall.incoming). */
-export interface IncomingCallOptions {
-  stack: SipStack;
-  clock: Clock;
-  invite: SipMessage;
-  /** Where the INVITE came from (requests fall back to it when the Contact has no usable host). */
-  from: SipHop;
-  media: LocalMediaCapabilities;
-  /** What we take from the offer: T.38 when offered and listed, else G.711. */
-  accept: Array<'t38' | 'audio'>;
-  acceptT38ReInvite?: boolean;
-}
+export type CallState = 'idle' | 'calling' | 'incoming' | 'confirmed' | 'terminated';
 
-type State = 'idle' | 'calling' | 'incoming' | 'confirmed' | 'terminated';
-
-const ALLOW = 'INVITE, ACK, CANCEL, BYE, OPTIONS, UPDATE, INFO';
+export const ALLOW = 'INVITE, ACK, CANCEL, BYE, OPTIONS, UPDATE, INFO';
 const RETRY_GLARE_MS = [2100, 4000] as const;
 
 export class SipCall {
   readonly callId: string = `${randomToken(12)}@faxstack`;
-  private readonly fromTag = randomToken(6);
+  protected readonly fromTag = randomToken(6);
   private cseq = Math.floor(Math.random() * 10000) + 1;
-  private state: State = 'idle';
-  private remoteTag: string | undefined;
-  private remoteTarget: string;
-  private routeSet: string[] = [];
-  private remoteAllow = '';
+  protected state: CallState = 'idle';
+  protected remoteTag: string | undefined;
+  protected remoteTarget: string;
+  protected routeSet: string[] = [];
+  protected remoteAllow = '';
   private invite: SipMessage | undefined;
   private inviteHop!: SipHop;
   private provisional = false;
@@ -90,9 +76,9 @@ export class SipCall {
   private sdpVersion = 1;
   private readonly sessionId = Math.floor(Math.random() * 1e9);
   /** The media in use and the m= section order of the session. */
-  private current: RemoteMedia | undefined;
-  private order: Array<'audio' | 'image'> = [];
-  private ourT38: T38SessionParams | undefined;
+  protected current: RemoteMedia | undefined;
+  protected order: Array<'audio' | 'image'> = [];
+  protected ourT38: T38SessionParams | undefined;
   private mediaCbs: ((m: RemoteMedia) => void)[] = [];
   private endCbs: ((reason: string, by: 'remote' | 'local') => void)[] = [];
   private reInviting = false;
@@ -103,117 +89,27 @@ export class SipCall {
   /** Status of the final response to the INVITE. */
   finalStatus = 0;
 
-  /** UAS: the INVITE being answered, and whether its 2xx was ACKed. */
-  private incomingInvite: SipMessage | undefined;
-  private acked: Promise<boolean> | undefined;
-  private onAck: ((ok: boolean) => void) | undefined;
-
+  /** `callId`: the dialog's when it was created by the far end's INVITE (IncomingSipCall). */
   constructor(
-    private readonly o: OutgoingCallOptions,
-    incoming?: { invite: SipMessage },
+    protected readonly o: OutgoingCallOptions,
+    callId?: string,
   ) {
     this.remoteTarget = o.target;
-    if (!incoming) return;
-    // UAS side of the dialog (RFC 3261 12.1.1): their From is our remote party, their Contact the target.
-    const inv = incoming.invite;
-    this.callId = inv.headers['call-id']!;
-    this.state = 'incoming';
-    this.incomingInvite = inv;
-    this.remoteTag = inv.headers.from?.params.tag ?? undefined;
-    const contact = inv.headers.contact;
-    if (Array.isArray(contact) && contact[0]) this.remoteTarget = contact[0].uri;
-    this.routeSet = (inv.headers['record-route'] ?? []).map((r) => `<${typeof r.uri === 'string' ? r.uri : sip.stringifyUri(r.uri)}>`);
-    this.remoteAllow = String(inv.headers.allow ?? '');
-    this.o.stack.bindCallId(this.callId, (req) => this.onRequest(req), (res) => this.onStray(res));
+    if (callId) this.callId = callId;
   }
 
-  /** A dialog for an INVITE no call claimed; answer() or reject() it. */
-  static incoming(o: IncomingCallOptions): SipCall {
-    const inv = o.invite;
-    const to = sip.parseUri(inv.headers.to?.uri ?? '');
-    return new SipCall(
-      {
-        stack: o.stack, clock: o.clock, target: inv.headers.from?.uri ?? 'sip:anonymous@invalid', hop: o.from,
-        from: { user: to?.user ?? 'faxstack', host: to?.host ?? o.stack.publicAddress },
-        media: o.media, offer: o.accept, ...(o.acceptT38ReInvite !== undefined ? { acceptT38ReInvite: o.acceptT38ReInvite } : {}),
-      },
-      { invite: inv },
-    );
+  // Hooks of the answering side (IncomingSipCall).
+  /** Resolves once our 2xx is ACKed (a UAS must not re-INVITE before, RFC 3261 14.1). */
+  protected ackWait(): Promise<unknown> | undefined {
+    return undefined;
   }
-
-  /** UAS: what the far end's offer gives us (T.38 first when accepted), or undefined. */
-  offered(): RemoteMedia | undefined {
-    const inv = this.incomingInvite;
-    if (!inv?.content) return undefined;
-    try {
-      this.order = sectionOrder(inv.content);
-      return selectMedia(inv.content, this.allow(true));
-    } catch {
-      return undefined;
-    }
+  /** RFC 3261 14.1: the Call-ID's owner waits 2.1-4 s after a 491, the other side 0-2 s. */
+  protected ownsCallId(): boolean {
+    return true;
   }
-
-  /**
-   * UAS: answers the INVITE with `media` (from offered()); the 2xx is retransmitted until the
-   * ACK (RFC 3261 13.3.1.4). The dialog is up at once; the promise says whether the ACK came.
-   */
-  answer(media: RemoteMedia): Promise<boolean> {
-    const inv = this.incomingInvite;
-    if (!inv || this.state !== 'incoming') throw new Error('SipCall.answer() without an incoming INVITE');
-    this.current = media;
-    if (media.kind === 't38' && this.o.media.t38) this.ourT38 = answerT38(media.params, this.o.media.t38.params);
-    this.state = 'confirmed';
-    const headers: Record<string, unknown> = {
-      to: { ...inv.headers.to!, params: { ...inv.headers.to!.params, tag: this.fromTag } },
-      contact: [{ uri: this.contactUri(), params: {} }], allow: ALLOW, supported: 'timer', 'content-type': 'application/sdp',
-    };
-    const se = parseSessionExpires(inv.headers['session-expires']);
-    if (se) {
-      headers['session-expires'] = `${se.seconds};refresher=${se.refresher ?? 'uac'}`;
-      headers.require = 'timer';
-    }
-    const content = this.currentSdp();
-    this.acked = new Promise<boolean>((resolve) => (this.onAck = resolve));
-    let wait = 500;
-    let waited = 0;
-    const send = () => this.o.stack.respond(inv, 200, 'OK', { headers, content });
-    const retransmit = () => {
-      if (!this.onAck) return;
-      if (waited >= 32_000) {
-        // No ACK within 64*T1: the dialog is over (RFC 3261 13.3.1.4).
-        this.ackReceived(false);
-        void this.hangup();
-        this.end('no ACK for our 200 OK', 'local');
-        return;
-      }
-      if (this.o.stack.transport === 'udp') send();
-      waited += wait;
-      this.ackTimer = this.o.clock.setTimer(wait, retransmit);
-      wait = Math.min(wait * 2, 4000);
-    };
-    send();
-    this.ackTimer = this.o.clock.setTimer(wait, retransmit);
-    waited = wait;
-    wait *= 2;
-    if (se) this.armSessionTimer(se.seconds, (se.refresher ?? 'uac') === 'uas');
-    return this.acked;
-  }
-
-  private ackTimer: TimerHandle | undefined;
-
-  private ackReceived(ok: boolean): void {
-    this.o.clock.clearTimer(this.ackTimer);
-    const cb = this.onAck;
-    this.onAck = undefined;
-    cb?.(ok);
-  }
-
-  /** UAS: refuses the INVITE (486 busy, 488 no usable media, 480 ...). */
-  reject(status: number, reason: string): void {
-    const inv = this.incomingInvite;
-    if (inv && this.state === 'incoming') this.o.stack.respond(inv, status, reason, { headers: { allow: ALLOW } });
-    this.finish();
-  }
+  protected onAckRequest(_req: SipMessage): void {}
+  protected onCancelRequest(): void {}
+  protected onClearTimers(): void {}
 
   /**
    * Our re-INVITE to T.38 (a gateway that answered audio, after CED/DIS): T.38 offered in the
@@ -224,7 +120,7 @@ export class SipCall {
    */
   async reinviteT38(): Promise<boolean> {
     if (!this.o.media.t38) return false;
-    if (this.acked) await this.acked;
+    await this.ackWait();
     for (let attempt = 0; attempt < 3; attempt++) {
       if (this.onT38()) return true;
       if (this.state !== 'confirmed') return false;
@@ -232,7 +128,7 @@ export class SipCall {
       const status = await this.sendReinviteT38();
       if (status >= 200 && status < 300) return this.onT38();
       if (status !== 491) return false;
-      const [lo, hi] = this.incomingInvite ? [0, 2000] : RETRY_GLARE_MS;
+      const [lo, hi] = this.ownsCallId() ? RETRY_GLARE_MS : [0, 2000];
       await new Promise<void>((resolve) => this.o.clock.setTimer(lo + Math.random() * (hi - lo), resolve));
     }
     return this.onT38();
@@ -404,7 +300,7 @@ export class SipCall {
     settle({ kind: 'answered', status: this.finalStatus, media });
   }
 
-  private allow(initial: boolean): { t38: boolean; audio: G711[] } {
+  protected allow(initial: boolean): { t38: boolean; audio: G711[] } {
     const t38 = this.o.media.t38 !== undefined && (initial ? this.o.offer.includes('t38') : (this.o.acceptT38ReInvite ?? true));
     const audio = this.o.media.audio && (initial ? this.o.offer.includes('audio') : true) ? this.o.media.audio.codecs : [];
     return { t38, audio };
@@ -419,7 +315,7 @@ export class SipCall {
   }
 
   /** Our SDP for the media in use (answers and refresh offers), rejected sections at port 0. */
-  private currentSdp(): string {
+  protected currentSdp(): string {
     const cur = this.current;
     const m: LocalMedia = { address: this.o.media.address, sessionId: this.sessionId, version: this.sdpVersion, order: this.order, rejected: ['audio', 'image'] };
     if (cur?.kind === 't38' && this.o.media.t38) m.t38 = { port: this.o.media.t38.port, params: this.ourT38 ?? this.o.media.t38.params };
@@ -449,7 +345,7 @@ export class SipCall {
     return m;
   }
 
-  private contactUri(): string {
+  protected contactUri(): string {
     const s = this.o.stack;
     return `sip:faxstack@${s.publicAddress}:${s.port}${s.transport === 'tcp' ? ';transport=tcp' : ''}`;
   }
@@ -499,14 +395,14 @@ export class SipCall {
   }
 
   /** Late 2xx retransmissions (after the INVITE transaction ended) are ACKed too. */
-  private onStray(res: SipMessage): void {
+  protected onStray(res: SipMessage): void {
     if (res.headers.cseq?.method === 'INVITE' && (res.status ?? 0) >= 200 && (res.status ?? 0) < 300 && this.ack) this.sendAck();
   }
 
-  private onRequest(req: SipMessage): void {
+  protected onRequest(req: SipMessage): void {
     const method = req.method!;
     if (method === 'ACK') {
-      if (req.headers.cseq?.seq === this.incomingInvite?.headers.cseq?.seq) this.ackReceived(true);
+      this.onAckRequest(req);
       return;
     }
     if (this.state === 'terminated') {
@@ -528,10 +424,7 @@ export class SipCall {
         return;
       case 'CANCEL':
         this.o.stack.respond(req, 200, 'OK');
-        if (this.state === 'incoming' && this.incomingInvite) {
-          this.o.stack.respond(this.incomingInvite, 487, 'Request Terminated');
-          this.end('the caller cancelled', 'remote');
-        }
+        this.onCancelRequest();
         return;
       default:
         this.o.stack.respond(req, 501, 'Not Implemented', { headers: { allow: ALLOW } });
@@ -587,7 +480,7 @@ export class SipCall {
     this.armSessionTimer(se.seconds, (se.refresher ?? 'uac') === us);
   }
 
-  private armSessionTimer(seconds: number, weRefresh: boolean): void {
+  protected armSessionTimer(seconds: number, weRefresh: boolean): void {
     this.o.clock.clearTimer(this.refreshTimer);
     this.o.clock.clearTimer(this.expiryTimer);
     this.refreshTimer = this.expiryTimer = undefined;
@@ -656,7 +549,7 @@ export class SipCall {
     });
   }
 
-  private end(reason: string, by: 'remote' | 'local'): void {
+  protected end(reason: string, by: 'remote' | 'local'): void {
     if (this.state === 'terminated' && by === 'remote') return;
     const wasLive = this.state === 'confirmed';
     this.state = 'terminated';
@@ -669,10 +562,10 @@ export class SipCall {
   private clearTimers(): void {
     this.o.clock.clearTimer(this.refreshTimer);
     this.o.clock.clearTimer(this.expiryTimer);
-    this.ackReceived(false);
+    this.onClearTimers();
   }
 
-  private finish(): void {
+  protected finish(): void {
     this.state = 'terminated';
     this.clearTimers();
     this.o.stack.unbindCallId(this.callId);

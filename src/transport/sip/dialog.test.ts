@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../shared/clock.js';
 import { DEFAULT_T38_PARAMS } from '../t38/session-params.js';
 import { SipCall } from './call.js';
+import { IncomingSipCall } from './incoming.js';
 import { SipRegistration } from './register.js';
 import type { RequestHandler, SipMessage, SipStack } from './stack.js';
 
@@ -62,11 +63,11 @@ const media = { address: '192.0.2.10', t38: { port: 6002, params: T38 }, audio: 
 function incoming(content: string) {
   const f = fakeStack();
   const clock = new ManualClock(0);
-  const call = SipCall.incoming({ stack: f.stack, clock, invite: invite(content), from: { host: '192.0.2.1', port: 5060 }, media, accept: ['t38', 'audio'] });
+  const call = new IncomingSipCall({ stack: f.stack, clock, invite: invite(content), from: { host: '192.0.2.1', port: 5060 }, media, accept: ['t38', 'audio'] });
   return { ...f, clock, call };
 }
 
-describe('SipCall answering an INVITE (UAS)', () => {
+describe('IncomingSipCall (UAS)', () => {
   it('takes T.38 from an offer with both, answers 200 with our tag and UDPTL port, retransmits until the ACK', async () => {
     const t = incoming(gatewaySdp('both'));
     const offered = t.call.offered()!;
@@ -112,7 +113,7 @@ describe('SipCall answering an INVITE (UAS)', () => {
     const f = fakeStack();
     const clock = new ManualClock(0);
     const inv = invite(gatewaySdp('t38'), { 'session-expires': '90;refresher=uas', supported: 'timer', allow: 'INVITE, ACK, BYE, UPDATE' });
-    const call = SipCall.incoming({ stack: f.stack, clock, invite: inv, from: { host: '192.0.2.1', port: 5060 }, media, accept: ['t38'] });
+    const call = new IncomingSipCall({ stack: f.stack, clock, invite: inv, from: { host: '192.0.2.1', port: 5060 }, media, accept: ['t38'] });
     void call.answer(call.offered()!);
     const ok = f.sent.find((s) => s.status === 200)!.msg;
     expect(ok.headers['session-expires']).toBe('90;refresher=uas');
