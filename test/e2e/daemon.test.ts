@@ -9,7 +9,6 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SystemClock } from '../../src/shared/clock.js';
@@ -17,6 +16,7 @@ import { parseGateways } from '../../src/engine/index.js';
 import { DEFAULT_JOBS_CONFIG, FaxService, withGatewayLine } from '../../src/jobs/index.js';
 import { openSqliteStore, type SqliteJobStore } from '../../src/store/index.js';
 import { NUM, PRICE_CENTS, inline, signatureValid, startHarness, startReceiver, textDoc, type Receiver } from './harness.js';
+import { followJsonLog, within } from './process-log.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = join(ROOT, 'bin', 'faxstack.js');
@@ -55,18 +55,8 @@ async function daemon(dataDir: string, extra: string[] = []): Promise<Daemon> {
   });
   children.add(child);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const lines: Record<string, unknown>[] = [];
-  const waiters: { pred: (l: Record<string, unknown>) => boolean; resolve: (l: Record<string, unknown>) => void }[] = [];
-  createInterface({ input: child.stdout! }).on('line', (text) => {
-    let l: Record<string, unknown>;
-    try {
-      l = JSON.parse(text) as Record<string, unknown>;
-    } catch {
-      return;
-    }
-    lines.push(l);
-    for (const w of [...waiters]) if (w.pred(l)) (waiters.splice(waiters.indexOf(w), 1), w.resolve(l));
-  });
+  const log = followJsonLog(child.stdout!);
+  const lines = log.lines;
   let stderr = '';
   await new Promise<void>((resolve, reject) => {
     child.stderr!.on('data', (c: Buffer) => {
@@ -77,17 +67,8 @@ async function daemon(dataDir: string, extra: string[] = []): Promise<Daemon> {
   });
   return {
     child, lines, exited, stderr: () => stderr,
-    logLine: (pred) => {
-      const found = lines.find(pred);
-      return found ? Promise.resolve(found) : new Promise((resolve) => waiters.push({ pred, resolve }));
-    },
+    logLine: log.logLine,
   };
-}
-
-/** Bounds a real-time wait on a real process (not a timing assertion). */
-function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), ms)))]).finally(() => clearTimeout(timer));
 }
 
 /** Polls the store until `cond` holds (a real process on a real clock). */

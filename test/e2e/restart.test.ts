@@ -11,11 +11,11 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/shared/clock.js';
 import { openSqliteStore } from '../../src/store/index.js';
+import { followJsonLog, within } from './process-log.js';
 import {
   NUM, PRICE_CENTS, b64, callApi, inline, runUntil, signatureValid, startHarness, startReceiver, textDoc,
   type Account, type Harness, type Receiver,
@@ -243,18 +243,7 @@ async function serve(dataDir: string): Promise<Served> {
   });
   children.add(child);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const lines: Record<string, unknown>[] = [];
-  const waiters: { pred: (l: Record<string, unknown>) => boolean; resolve: (l: Record<string, unknown>) => void }[] = [];
-  createInterface({ input: child.stdout! }).on('line', (text) => {
-    let l: Record<string, unknown>;
-    try {
-      l = JSON.parse(text) as Record<string, unknown>;
-    } catch {
-      return;
-    }
-    lines.push(l);
-    for (const w of [...waiters]) if (w.pred(l)) (waiters.splice(waiters.indexOf(w), 1), w.resolve(l));
-  });
+  const log = followJsonLog(child.stdout!);
   let stderr = '';
   const url = await new Promise<string>((resolve, reject) => {
     child.stderr!.on('data', (c: Buffer) => {
@@ -266,17 +255,8 @@ async function serve(dataDir: string): Promise<Served> {
   });
   return {
     child, url, exited,
-    logLine: (pred) => {
-      const found = lines.find(pred);
-      return found ? Promise.resolve(found) : new Promise((resolve) => waiters.push({ pred, resolve }));
-    },
+    logLine: log.logLine,
   };
-}
-
-/** Bounds a real-time wait on a real process (not a timing assertion). */
-function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), ms)))]).finally(() => clearTimeout(timer));
 }
 
 describe('a real faxstack process killed with SIGKILL mid-fax', () => {
