@@ -39,8 +39,10 @@ describe('SipLine inbound', () => {
       expect(summaries.map((s) => [s.sipStatus, s.toNumber])).toEqual([[486, '+15550002222'], [403, '+15550002222']]);
       let ended = '';
       first.call.onEnded((r) => (ended = r));
-      await line.close(); // hangs up the call in progress
+      await line.close(); // ends the call in progress, which is still reported before close() returns
       expect(ended).toContain('BYE');
+      expect(summaries[2]).toMatchObject({ sipStatus: 200, media: 't38', pages: 0 });
+      expect(summaries[2]!.message).toContain('the line is closing');
     } finally {
       await line.close();
       gateway.close();

@@ -5,7 +5,7 @@
 // it for the account owning the dialled number, exactly as the virtual line's inbox does).
 import type { Socket } from 'node:dgram';
 import type { Clock } from '../shared/clock.js';
-import { IncomingSipCall, type RemoteMedia, type SipCall, type SipMessage, type SipStack } from '../transport/sip/index.js';
+import { IncomingSipCall, type RemoteMedia, type SipMessage, type SipStack } from '../transport/sip/index.js';
 import type { CallRequest } from './line.js';
 import { OUR_T38, SwitchingFrontEnd, bindUdp, openMediaFrontEnd } from './sip-media.js';
 import { receiveOverFrontEnd, type ReceivedFax } from './t30-call.js';
@@ -57,8 +57,8 @@ export interface InboundContext {
   /** Answered with audio: re-INVITE to T.38 ourselves once the ACK is in. */
   reinviteT38: boolean;
   options: SipInboundOptions;
-  /** Calls in progress (the line hangs them up when it closes). */
-  active: Set<SipCall>;
+  /** Calls in progress: stop() ends T.30 and hangs up (the line closing). */
+  active: Set<{ stop(): Promise<void> }>;
 }
 
 /** The user part of a SIP URI as a number: digits-only numbers get a `+` (E.164, as the store keeps them). */
@@ -96,15 +96,30 @@ export async function answerInbound(ctx: InboundContext, invite: SipMessage, fro
     acceptT38ReInvite: wantT38,
   });
   const base = { callId: call.callId, fromNumber, toNumber };
+  let cleanup = () => false;
   try {
     const offered = call.offered();
     if (!offered) {
       call.reject(488, 'Not Acceptable Here');
       return { ...base, sipStatus: 488, message: 'the offer has no media we take', pages: 0 };
     }
-    ctx.active.add(call);
     let mediaKind: RemoteMedia['kind'] = offered.kind;
-    const front = new SwitchingFrontEnd(await openMediaFrontEnd(offered, udptl, rtp, owned, clock, 'answerer'));
+    let first;
+    try {
+      first = await openMediaFrontEnd(offered, udptl, rtp, owned, clock, 'answerer');
+    } catch (e) {
+      call.reject(500, 'Server Internal Error');
+      throw e;
+    }
+    const front = new SwitchingFrontEnd(first);
+    const stopper = {
+      stop: () => {
+        front.lineDown('the line is closing');
+        return call.hangup();
+      },
+    };
+    ctx.active.add(stopper);
+    cleanup = () => ctx.active.delete(stopper);
     call.onMedia((m) => {
       if (m.kind === 't38' && mediaKind !== 't38') {
         mediaKind = 't38';
@@ -131,7 +146,7 @@ export async function answerInbound(ctx: InboundContext, invite: SipMessage, fro
     }
     return summary;
   } finally {
-    ctx.active.delete(call);
+    cleanup();
     for (const s of owned) s.close();
   }
 }

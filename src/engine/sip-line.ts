@@ -118,7 +118,9 @@ export class SipLine implements FaxLine {
   }
 
   private listening: Promise<void> | undefined;
-  private readonly inboundCalls = new Set<SipCall>();
+  private readonly inboundCalls = new Set<{ stop(): Promise<void> }>();
+  /** Inbound calls until their fax is delivered (close() waits for them). */
+  private readonly inboundRuns = new Set<Promise<void>>();
 
   /** Resolves once an inbound line listens (at once for outbound-only lines); rejects when it cannot bind. */
   async ready(): Promise<void> {
@@ -160,12 +162,18 @@ export class SipLine implements FaxLine {
           if (calls >= (inbound.maxCalls ?? Infinity)) return refuse(req, 486, 'Busy Here', `${calls} inbound calls already`);
           calls++;
           stack.respond(req, 100, 'Trying');
-          void answerInbound(ctx, req, { host: remote.address, port: remote.port })
-            .then(
-              (summary) => inbound.onCall?.(summary),
-              (err: Error) => inbound.onCall?.({ callId: String(req.headers['call-id']), fromNumber: '', toNumber: '', sipStatus: 500, message: err.message, pages: 0, error: err }),
-            )
-            .finally(() => calls--);
+          {
+            const run: Promise<void> = answerInbound(ctx, req, { host: remote.address, port: remote.port })
+              .then(
+                (summary) => inbound.onCall?.(summary),
+                (err: Error) => inbound.onCall?.({ callId: String(req.headers['call-id']), fromNumber: '', toNumber: '', sipStatus: 500, message: err.message, pages: 0, error: err }),
+              )
+              .finally(() => {
+                calls--;
+                this.inboundRuns.delete(run);
+              });
+            this.inboundRuns.add(run);
+          }
           return;
         case 'OPTIONS':
           stack.respond(req, 200, 'OK');
@@ -188,7 +196,9 @@ export class SipLine implements FaxLine {
 
   /** Stops the SIP stack (calls in progress are not ended: abort them first). */
   async close(): Promise<void> {
-    await Promise.all([...this.inboundCalls].map((c) => c.hangup()));
+    // Calls being answered are hung up; what they received is still delivered before the stack closes.
+    await Promise.all([...this.inboundCalls].map((c) => c.stop()));
+    await Promise.all([...this.inboundRuns]);
     await this.registration?.stop();
     this.registration = undefined;
     const s = this.stack;
