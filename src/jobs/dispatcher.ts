@@ -1,7 +1,8 @@
 // The dispatcher: leases due jobs from the store (scheduled ones at their send_at, retries at
 // their next attempt, and jobs whose process died once their lease expires), prepares their
 // documents, places the call on the job's line and records the outcome. Leases are renewed
-// while a call runs; every wake-up goes through the injected clock.
+// while a call runs; every wake-up goes through the injected clock, except a shared store's
+// change notification (another node queued a job), which looks at the store at once.
 //
 // Lines with channel limits (the gateway pool): the dispatcher leases only jobs of lines that
 // have a free channel, at most as many as there are free channels, and reserves the channel as
@@ -61,6 +62,8 @@ export class Dispatcher {
   private stopped = true;
   private ticking = false;
   private again = false;
+  /** The store's change subscription (shared stores), resolved to its unsubscribe function. */
+  private subscription: Promise<(() => void) | undefined> | undefined;
 
   constructor(private readonly o: DispatcherOptions) {
     this.leaseMs = o.leaseMs ?? 30_000;
@@ -71,7 +74,25 @@ export class Dispatcher {
 
   start(): void {
     this.stopped = false;
+    this.subscribe();
     this.wake();
+  }
+
+  /**
+   * On a shared store, a job another node queued wakes us at once instead of at the next poll
+   * (only for lines we have, when other lines are left to other processes).
+   */
+  private subscribe(): void {
+    if (this.subscription || !this.o.store.onJobsChanged) return;
+    const onChange = (line: string) => {
+      if (this.stopped) return;
+      if (line !== '' && this.o.otherLines === 'leave' && !(line in this.o.lines)) return;
+      void this.tick();
+    };
+    this.subscription = this.o.store.onJobsChanged(onChange).catch((err: unknown) => {
+      this.o.logger.warn({ err }, 'no job change notifications: polling only');
+      return undefined;
+    });
   }
 
   /** Looks for due jobs now (a job was created or a slot freed). */
@@ -93,6 +114,8 @@ export class Dispatcher {
   async stop(o: { graceMs?: number } = {}): Promise<void> {
     this.stopped = true;
     this.o.clock.clearTimer(this.timer);
+    void this.subscription?.then((unsubscribe) => unsubscribe?.());
+    this.subscription = undefined;
     const all = () => Promise.all([...this.running.values()].map((r) => r.done));
     for (const r of this.running.values()) if (!r.calling) r.abort.abort();
     const graceMs = o.graceMs ?? 0;

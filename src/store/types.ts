@@ -1,6 +1,6 @@
 // The JobStore contract: everything the service persists. One interface, implemented by
-// SQLite (embedded default) and later PostgreSQL; callers never see SQL. All methods are
-// async so that both engines fit. Times are Unix milliseconds unless a name says otherwise.
+// SQLite (embedded default) and PostgreSQL (shared by many nodes); callers never see SQL. All
+// methods are async so that both engines fit. Times are Unix milliseconds unless a name says otherwise.
 
 export type KeyMode = 'live' | 'test';
 export type FaxStatus = 'sending' | 'delivered' | 'canceled' | 'failed';
@@ -345,4 +345,15 @@ export interface JobStore {
   redeliver(accountId: number, eventId: string, nowMs: number): Promise<DeliveryRecord | null>;
   /** Inserts a standalone event (test events, received faxes). */
   insertEvent(accountId: number, jobId: number | null, event: NewEvent, nowMs: number): Promise<DeliveryRecord>;
+
+  // -- change notifications (shared stores only) --
+  /**
+   * Calls `cb(line)` when a job of `line` becomes due now on any node sharing the store ('' when
+   * notifications may have been missed: look at every line). A wake-up hint only: callers still
+   * poll for scheduled jobs and expired leases. Resolves to the unsubscribe function. Absent on a
+   * store only one process uses (SQLite), whose callers are told directly.
+   */
+  onJobsChanged?(cb: (line: string) => void): Promise<() => void>;
+  /** Calls `cb()` when a webhook delivery becomes due now on any node sharing the store (as onJobsChanged). */
+  onDeliveriesChanged?(cb: () => void): Promise<() => void>;
 }

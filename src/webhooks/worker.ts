@@ -3,7 +3,8 @@
 // state. A delivery succeeds only on a 2xx within `timeoutMs` (3xx is not followed and
 // counts as a failure). Attempt k that fails is followed by retry k after retryDelaysMs[k-1];
 // when the last retry fails the delivery is `failed`. The schedule lives in the store, so a
-// restart keeps it. All waiting goes through the injected Clock.
+// restart keeps it. All waiting goes through the injected Clock; on a shared store, another
+// node's new event also wakes the worker through the store's change notification.
 import type { Clock, TimerHandle } from '../shared/clock.js';
 import type { Logger } from '../shared/log.js';
 import type { DeliveryRecord, JobStore } from '../store/index.js';
@@ -58,6 +59,8 @@ export class WebhookWorker {
   private again = false;
   private wake: TimerHandle | undefined;
   private readonly inFlight = new Set<Promise<void>>();
+  /** The store's change subscription (shared stores), resolved to its unsubscribe function. */
+  private subscription: Promise<(() => void) | undefined> | undefined;
   private idleWaiters: (() => void)[] = [];
 
   constructor(opts: WebhookWorkerOptions) {
@@ -83,6 +86,11 @@ export class WebhookWorker {
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
+    // On a shared store, an event another node inserted is delivered at once, not at the next poll.
+    this.subscription ??= this.store.onDeliveriesChanged?.(() => this.notify()).catch((err: unknown) => {
+      this.log.warn({ err }, 'no delivery change notifications: polling only');
+      return undefined;
+    });
     this.notify();
   }
 
@@ -106,6 +114,8 @@ export class WebhookWorker {
     this.stopped = true;
     this.clock.clearTimer(this.wake);
     this.wake = undefined;
+    void this.subscription?.then((unsubscribe) => unsubscribe?.());
+    this.subscription = undefined;
     await this.whenIdle();
   }
 
