@@ -1,9 +1,10 @@
-// The embedded service: store, job dispatcher, webhook worker and HTTP API in one process,
-// on a SQLite file in a data directory. `faxstack serve` runs it; tests start it in-process
-// with a ManualClock. `startDaemon` is the same without the HTTP API (`faxstack daemon`).
+// The service: store, job dispatcher, webhook worker and HTTP API in one process, on a SQLite
+// file in a data directory (the embedded default) or on a PostgreSQL database shared with other
+// nodes. `faxstack serve` runs it; tests start it in-process with a ManualClock. `startDaemon` is
+// the same without the HTTP API (`faxstack daemon`).
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { SystemClock, type Clock } from './shared/clock.js';
@@ -13,7 +14,7 @@ import {
   type FaxLine, type GatewayLineFactory, type GatewaysConfig, type VirtualDelivery, type VirtualLineTiming,
 } from './engine/index.js';
 import { jobEvent } from './store/fax-object.js';
-import { openSqliteStore, type SqliteJobStore } from './store/index.js';
+import { openStore, parseStoreUrl, type JobStore, type StoreLocation } from './store/index.js';
 import { DEFAULT_JOBS_CONFIG, Dispatcher, FaxFiles, FaxService, withGatewayLine, type JobsConfig } from './jobs/index.js';
 import { WebhookWorker } from './webhooks/index.js';
 import { buildApi, type RateLimiter } from './api/index.js';
@@ -22,7 +23,13 @@ export const VERSION = '0.1.0';
 
 /** What the dispatcher and webhook worker need: shared by the service and the daemon. */
 export interface WorkerOptions {
-  dataDir: string;
+  /** Where the SQLite store lives by default (locked to this process); not needed with a PostgreSQL `store`. */
+  dataDir?: string;
+  /**
+   * The store's location (`--store`): a path or `sqlite:PATH`, or `postgres://...` for a database
+   * shared with other nodes. Default: faxstack.db in `dataDir`.
+   */
+  store?: string;
   clock?: Clock;
   logger?: Logger;
   jobs?: Partial<JobsConfig>;
@@ -52,7 +59,9 @@ export interface ServiceOptions extends WorkerOptions {
 export interface RunningService {
   url: string;
   port: number;
-  store: SqliteJobStore;
+  store: JobStore;
+  /** True when the store is shared with other nodes (PostgreSQL). */
+  sharedStore: boolean;
   api: FastifyInstance;
   dispatcher: Dispatcher;
   webhooks: WebhookWorker;
@@ -61,7 +70,9 @@ export interface RunningService {
 }
 
 export interface RunningDaemon {
-  store: SqliteJobStore;
+  store: JobStore;
+  /** True when the store is shared with other nodes (PostgreSQL). */
+  sharedStore: boolean;
   dispatcher: Dispatcher;
   webhooks: WebhookWorker;
   /** The live line's gateways, when configured. */
@@ -78,26 +89,44 @@ interface Workers extends Omit<RunningDaemon, 'close'> {
   close(): Promise<void>;
 }
 
+/** Where the store is: `o.store`, or the SQLite file in the data directory. */
+export function storeLocation(o: Pick<WorkerOptions, 'dataDir' | 'store'>): StoreLocation {
+  if (o.store) return parseStoreUrl(o.store);
+  if (!o.dataDir) throw new Error('no store: give a data directory or a store location');
+  return { engine: 'sqlite', path: join(o.dataDir, 'faxstack.db') };
+}
+
 /**
- * Opens the data directory (locked to this process), the store, the lines and the workers,
- * without starting them. Close stops the dispatcher (calls finish within the grace or are
+ * Opens the store, the lines and the workers, without starting them. A SQLite store's directory
+ * is locked to this process first, and the leases left in it (by a process that died) are
+ * released; a PostgreSQL store is shared, so nothing is locked, other nodes' leases stay theirs
+ * (a dead node's expire and are taken over) and jobs of lines this process lacks are left to the
+ * nodes that have them. Close stops the dispatcher (calls finish within the grace or are
  * re-queued), the webhook worker, releases this process's leases and unlocks the directory.
  */
 async function openWorkers(o: WorkerOptions, allowPrivateDefault: boolean): Promise<Workers> {
-  mkdirSync(o.dataDir, { recursive: true });
-  const unlock = lockDataDir(o.dataDir);
+  const location = storeLocation(o);
+  const shared = location.engine === 'postgres';
+  let unlock = () => {};
+  if (location.engine === 'sqlite') {
+    const dir = dirname(location.path);
+    mkdirSync(dir, { recursive: true });
+    unlock = lockDataDir(dir);
+  }
   const clock = o.clock ?? new SystemClock();
   const logger = o.logger ?? createLogger();
   const allowPrivate = o.allowPrivateWebhooks ?? allowPrivateDefault;
   let config: JobsConfig = { ...DEFAULT_JOBS_CONFIG, ...o.jobs };
   if (o.gateways) config = withGatewayLine(config, o.gateways);
   const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
-  let store: SqliteJobStore | undefined;
+  let store: JobStore | undefined;
   try {
-    store = await openSqliteStore(join(o.dataDir, 'faxstack.db'));
-    // The data directory is locked to this process, so any lease in it belongs to a process that died.
-    const released = await store.releaseLeases(null, clock.now());
-    if (released > 0) logger.warn({ released }, 'taking over jobs left by a stopped process');
+    store = await openStore(location.engine === 'sqlite' ? location.path : location.url);
+    if (!shared) {
+      // The data directory is locked to this process, so any lease in it belongs to a process that died.
+      const released = await store.releaseLeases(null, clock.now());
+      if (released > 0) logger.warn({ released }, 'taking over jobs left by a stopped process');
+    }
 
     const webhooks = new WebhookWorker({ store, clock, owner, logger: logger.child({ component: 'webhooks' }), allowPrivateTargets: allowPrivate, ...(o.webhookTimeoutMs ? { timeoutMs: o.webhookTimeoutMs } : {}) });
     // What the virtual far end receives lands in the inbox of the account that owns the number.
@@ -130,11 +159,13 @@ async function openWorkers(o: WorkerOptions, allowPrivateDefault: boolean): Prom
       onEvent: () => webhooks.notify(),
       // Every gateway channel can be busy while virtual (test-key) calls still run.
       concurrency: 8 + channels,
+      // On a shared store, jobs of lines configured only on other nodes are theirs to send.
+      ...(shared ? { otherLines: 'leave' as const } : {}),
     });
     const s = store;
     let closing: Promise<void> | undefined;
     return {
-      store: s, dispatcher, webhooks, gateways, config, clock, logger, allowPrivate,
+      store: s, sharedStore: shared, dispatcher, webhooks, gateways, config, clock, logger, allowPrivate,
       start: () => (dispatcher.start(), webhooks.start()),
       close: () =>
         (closing ??= (async () => {
@@ -153,19 +184,19 @@ async function openWorkers(o: WorkerOptions, allowPrivateDefault: boolean): Prom
   }
 }
 
-/** The transmission daemon: dispatcher and webhook worker on the data directory's store, no HTTP API. */
+/** The transmission daemon: dispatcher and webhook worker on the store, no HTTP API. */
 export async function startDaemon(o: WorkerOptions): Promise<RunningDaemon> {
   const w = await openWorkers(o, false);
   w.start();
-  const { store, dispatcher, webhooks, gateways, config } = w;
-  return { store, dispatcher, webhooks, gateways, config, close: () => w.close() };
+  const { store, sharedStore, dispatcher, webhooks, gateways, config } = w;
+  return { store, sharedStore, dispatcher, webhooks, gateways, config, close: () => w.close() };
 }
 
 export async function startService(o: ServiceOptions): Promise<RunningService> {
   const host = o.host ?? '127.0.0.1';
   const loopback = host === '127.0.0.1' || host === '::1' || host === 'localhost';
   const w = await openWorkers(o, loopback);
-  const { store, clock, logger, config, dispatcher, webhooks } = w;
+  const { store, sharedStore, clock, logger, config, dispatcher, webhooks } = w;
   const allowPrivate = w.allowPrivate;
   try {
     const service = new FaxService({ store, clock, config, onJob: () => dispatcher.notify(), onEvent: () => webhooks.notify() });
@@ -182,7 +213,7 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
     let closing: Promise<void> | undefined;
     return {
       url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
-      port, store, api, dispatcher, webhooks, service,
+      port, store, sharedStore, api, dispatcher, webhooks, service,
       close: () =>
         (closing ??= (async () => {
           await api.close();

@@ -1,6 +1,7 @@
 // `faxstack daemon`: the transmission workers without the HTTP API — the job dispatcher (calls
 // through the configured gateways, test keys on the virtual line) and the webhook worker, on
-// the data directory's store. SIGTERM/SIGINT stop it gracefully: no new call starts, calls in
+// the data directory's SQLite store or a PostgreSQL database shared with other nodes
+// (`--store postgres://...`: no data directory then). SIGTERM/SIGINT stop it gracefully: no new call starts, calls in
 // progress get `--grace` seconds to finish and are re-queued after that (a second signal
 // re-queues them at once); confirmed pages stay confirmed and are charged once.
 import { readFileSync } from 'node:fs';
@@ -10,6 +11,7 @@ import { createLogger } from '../shared/log.js';
 import { startDaemon } from '../service.js';
 import { DEFAULT_VIRTUAL_TIMING, GatewayConfigError, parseGatewaysJson, type GatewaysConfig, type VirtualLineTiming } from '../engine/index.js';
 import { closeEncodePool, closeRenderPool } from '../documents/index.js';
+import { parseStoreUrl, redactStoreUrl, StoreUrlError, type StoreLocation } from '../store/index.js';
 import { args, str, UsageError } from './main.js';
 
 /** Reads and validates a gateways file; every problem is a usage error naming the file and field. */
@@ -24,6 +26,18 @@ export function loadGatewaysFile(path: string): GatewaysConfig {
     return parseGatewaysJson(text, path);
   } catch (err) {
     if (err instanceof GatewayConfigError) throw new UsageError(err.message);
+    throw err;
+  }
+}
+
+/** `--store URL`: where the store is (null: the SQLite file in the data directory); a bad URL is a usage error. */
+export function parseStoreOption(v: string): StoreLocation | null {
+  if (!v) return null;
+  try {
+    const loc = parseStoreUrl(v);
+    return loc.engine === 'sqlite' ? { engine: 'sqlite', path: resolve(loc.path) } : loc;
+  } catch (err) {
+    if (err instanceof StoreUrlError) throw new UsageError(`--store: ${err.message}`);
     throw err;
   }
 }
@@ -45,18 +59,22 @@ export function testFacilities(): { clock: SystemClock; virtualTiming: VirtualLi
 export async function daemonCommand(argv: string[]): Promise<number> {
   const { values } = args(argv, {
     data: { type: 'string', default: process.env.FAXSTACK_DATA ?? './data' },
+    store: { type: 'string', default: process.env.FAXSTACK_STORE ?? '' },
     gateways: { type: 'string', default: process.env.FAXSTACK_GATEWAYS ?? '' },
     grace: { type: 'string', default: process.env.FAXSTACK_SHUTDOWN_GRACE ?? '30' },
     'allow-private-webhooks': { type: 'boolean', default: process.env.FAXSTACK_ALLOW_PRIVATE_WEBHOOKS === '1' },
   });
   const dataDir = resolve(str(values.data));
+  const store = parseStoreOption(str(values.store));
   const graceMs = parseGrace(str(values.grace));
   const gateways = str(values.gateways) ? loadGatewaysFile(resolve(str(values.gateways))) : undefined;
   const { clock, virtualTiming } = testFacilities();
   const logger = createLogger({ name: 'faxstack-daemon' });
   const fetchAllowHosts = (process.env.FAXSTACK_FETCH_ALLOW_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
+  // A shared store needs no data directory (and no lock on one).
+  const where = store?.engine === 'postgres' ? { store: store.url } : { dataDir, ...(store ? { store: store.path } : {}) };
   const daemon = await startDaemon({
-    dataDir, clock, logger, virtualTiming, fetchAllowHosts, shutdownGraceMs: graceMs,
+    ...where, clock, logger, virtualTiming, fetchAllowHosts, shutdownGraceMs: graceMs,
     allowPrivateWebhooks: values['allow-private-webhooks'] === true, ...(gateways ? { gateways } : {}),
   });
   // Nothing else holds the event loop open (no server; the clock's timers are unref'd).
@@ -64,7 +82,8 @@ export async function daemonCommand(argv: string[]): Promise<number> {
   const lines = gateways
     ? `${gateways.gateways.map((g) => `${g.name} (${g.media === 'virtual' ? 'virtual' : g.address}, ${g.channels} ch)`).join(', ')} on line "${gateways.line}"`
     : 'the virtual line only';
-  process.stderr.write(`faxstack daemon running (data: ${dataDir}, gateways: ${lines}, grace ${graceMs / 1000} s)\n`);
+  const on = store?.engine === 'postgres' ? `store: ${redactStoreUrl(store.url)}` : `data: ${store ? store.path : dataDir}`;
+  process.stderr.write(`faxstack daemon running (${on}, gateways: ${lines}, grace ${graceMs / 1000} s)\n`);
 
   let signals = 0;
   const stop = (signal: string) => {

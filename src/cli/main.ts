@@ -13,10 +13,12 @@ import { decodeCommand } from './decode.js';
 export const USAGE = `usage: faxstack <command> [options]
 
 commands:
-  serve [--port 8080] [--host 127.0.0.1] [--data ./data]
+  serve [--port 8080] [--host 127.0.0.1] [--data ./data] [--store sqlite:PATH|postgres://...]
         the API, job dispatcher and webhook worker in one process on an embedded SQLite store
-        and the built-in virtual fax line; [--gateways FILE] [--grace S] as for daemon
-  daemon [--data ./data] [--gateways FILE] [--grace 30] [--allow-private-webhooks]
+        (or a PostgreSQL database shared with other nodes) and the built-in virtual fax line;
+        [--gateways FILE] [--grace S] as for daemon
+  daemon [--data ./data] [--store sqlite:PATH|postgres://...] [--gateways FILE] [--grace 30]
+        [--allow-private-webhooks]
         the transmission daemon: job dispatcher and webhook worker without the HTTP API; live
         keys send through the gateways of FILE (JSON), calls in progress get S seconds on stop
   render FILE... --out OUT.tif [--quality Low|Standard|HD] [--pages 1-3,5] [--compression mh|mr|mmr]
@@ -33,7 +35,7 @@ commands:
   decode CAPTURE [--format wav|raw|pcap|auto] [--pages-out OUT.tif] [--json] [--channels 1|2] [--law ulaw|alaw|s16le]
         [--caller HOST:PORT]
         analyze a recorded fax call (WAV/raw audio or T.38 pcap): T.30 frames, mode, training, pages
-  accounts create NAME [--data ./data] [--balance DOLLARS] [--fax-number E164] [--webhook-url URL] [--json]
+  accounts create NAME [--data ./data] [--store URL] [--balance DOLLARS] [--fax-number E164] [--webhook-url URL] [--json]
         create an account and print its live and test keys (shown once)
   webhook-listen [--port 9000] [--host 127.0.0.1] [--secret SECRET]
         a local receiver that prints each webhook and checks its X-Service-Signature

@@ -1,14 +1,16 @@
-// `faxstack serve`: the whole service in one process. On first start it creates a demo
-// account, saves its keys in the data directory and prints how to send a first fax.
+// `faxstack serve`: the whole service in one process. On first start with the embedded store it
+// creates a demo account, saves its keys in the data directory and prints how to send a first
+// fax; on a shared PostgreSQL store (`--store postgres://...`) accounts come from `accounts create`.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { SystemClock } from '../shared/clock.js';
 import { createLogger } from '../shared/log.js';
 import { startService, VERSION } from '../service.js';
+import { redactStoreUrl } from '../store/index.js';
 import { DEFAULT_VIRTUAL_TIMING } from '../engine/index.js';
 import { closeEncodePool, closeRenderPool, configureRenderPool } from '../documents/index.js';
 import { args, str, UsageError } from './main.js';
-import { loadGatewaysFile, parseGrace } from './daemon.js';
+import { loadGatewaysFile, parseGrace, parseStoreOption } from './daemon.js';
 
 interface DemoAccount {
   accountId: number;
@@ -22,6 +24,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     port: { type: 'string', default: process.env.FAXSTACK_PORT ?? '8080' },
     host: { type: 'string', default: process.env.FAXSTACK_HOST ?? '127.0.0.1' },
     data: { type: 'string', default: process.env.FAXSTACK_DATA ?? './data' },
+    store: { type: 'string', default: process.env.FAXSTACK_STORE ?? '' },
     gateways: { type: 'string', default: process.env.FAXSTACK_GATEWAYS ?? '' },
     grace: { type: 'string', default: process.env.FAXSTACK_SHUTDOWN_GRACE ?? '30' },
   });
@@ -30,6 +33,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const port = Number(str(values.port));
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0-65535, got ${str(values.port)}`);
   const dataDir = resolve(str(values.data));
+  const store = parseStoreOption(str(values.store));
   // Test facilities for spawned processes: a shifted clock and slower virtual pages.
   const clock = new SystemClock(Number(process.env.FAXSTACK_CLOCK_OFFSET_MS ?? 0));
   const pageMs = process.env.FAXSTACK_VIRTUAL_PAGE_MS ? Number(process.env.FAXSTACK_VIRTUAL_PAGE_MS) : undefined;
@@ -42,7 +46,19 @@ export async function serveCommand(argv: string[]): Promise<number> {
     if (!Number.isInteger(threads) || threads < 1 || threads > 64) throw new UsageError(`FAXSTACK_RENDER_THREADS must be 1-64, got ${process.env.FAXSTACK_RENDER_THREADS}`);
     await configureRenderPool({ threads });
   }
-  const svc = await startService({ dataDir, port, host: str(values.host), clock, logger, virtualTiming: timing, fetchAllowHosts, shutdownGraceMs, ...(gateways ? { gateways } : {}) });
+  // A shared store needs no data directory: nothing of the service is kept outside the database.
+  const where = store?.engine === 'postgres' ? { store: store.url } : { dataDir, ...(store ? { store: store.path } : {}) };
+  const svc = await startService({ ...where, port, host: str(values.host), clock, logger, virtualTiming: timing, fetchAllowHosts, shutdownGraceMs, ...(gateways ? { gateways } : {}) });
+  const lines = gateways ? `live keys on gateways ${gateways.gateways.map((g) => g.name).join(', ')}` : 'virtual fax line';
+  installSignals(svc.close, logger);
+  if (store?.engine === 'postgres') {
+    process.stderr.write(`
+faxstack ${VERSION} listening on ${svc.url}/v1  (store: ${redactStoreUrl(store.url)}, PostgreSQL shared with other nodes, ${lines})
+Create accounts with: faxstack accounts create NAME --store URL --balance DOLLARS
+API reference: ${svc.url}/v1/openapi.json
+`);
+    return new Promise<number>(() => {}); // runs until a signal
+  }
 
   const demoPath = join(dataDir, 'demo-account.json');
   let demo: DemoAccount;
@@ -56,18 +72,21 @@ export async function serveCommand(argv: string[]): Promise<number> {
     created = true;
   }
   const secret = (await svc.store.getAccount(demo.accountId))?.webhookSecret ?? demo.webhookSecret;
-  process.stderr.write(banner(svc.url, dataDir, demo, secret, created).replace('virtual fax line)', gateways ? `live keys on gateways ${gateways.gateways.map((g) => g.name).join(', ')})` : 'virtual fax line)'));
+  process.stderr.write(banner(svc.url, dataDir, demo, secret, created).replace('virtual fax line)', `${lines})`));
+  return new Promise<number>(() => {}); // runs until a signal
+}
 
+/** SIGINT/SIGTERM close the service gracefully, then the process exits. */
+function installSignals(close: () => Promise<void>, logger: ReturnType<typeof createLogger>): void {
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'stopping: finishing or re-queuing calls in progress');
-    void svc.close().then(async () => (await Promise.all([closeRenderPool(), closeEncodePool()]), process.exit(0)), (err) => (logger.error({ err }, 'shutdown failed'), process.exit(1)));
+    void close().then(async () => (await Promise.all([closeRenderPool(), closeEncodePool()]), process.exit(0)), (err) => (logger.error({ err }, 'shutdown failed'), process.exit(1)));
   };
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));
-  return new Promise<number>(() => {}); // runs until a signal
 }
 
 function banner(url: string, dataDir: string, demo: DemoAccount, secret: string, created: boolean): string {

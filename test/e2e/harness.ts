@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { ManualClock } from '../../src/shared/clock.js';
 import { silentLogger } from '../../src/shared/log.js';
 import { startService, type RunningService, type ServiceOptions } from '../../src/service.js';
+import { SqliteJobStore } from '../../src/store/index.js';
 
 export const START_MS = Date.UTC(2026, 0, 5, 9, 0, 0);
 export const PRICE_CENTS = 7;
@@ -111,8 +112,11 @@ export interface Account {
   webhookSecret: string;
 }
 
+/** The in-process service on its embedded store: tests may look at the SQLite database itself (`svc.store.db`). */
+export type SqliteService = RunningService & { store: SqliteJobStore };
+
 export interface Harness {
-  svc: RunningService;
+  svc: SqliteService;
   clock: ManualClock;
   dataDir: string;
   /** Base address including /v1. */
@@ -157,7 +161,9 @@ export async function startHarness(o: HarnessOptions = {}): Promise<Harness> {
   return harnessFor(svc, clock, dataDir, options);
 }
 
-export function harnessFor(svc: RunningService, clock: ManualClock, dataDir: string, options: ServiceOptions): Harness {
+export function harnessFor(running: RunningService, clock: ManualClock, dataDir: string, options: ServiceOptions): Harness {
+  if (!(running.store instanceof SqliteJobStore)) throw new Error('the e2e harness runs the service on its embedded SQLite store');
+  const svc = running as SqliteService;
   const base = `${svc.url}/v1`;
   const h: Harness = {
     svc, clock, dataDir, base, options,
