@@ -1,5 +1,6 @@
 // Two API nodes on one PostgreSQL (issue 8): two `faxstack serve --store postgres://...`
-// processes (own ports, own data directories) on a throwaway server. Jobs sent with a live key
+// processes (own ports, own data directories) and a `faxstack daemon --store postgres://...`
+// (no data directory) on a throwaway server. Jobs sent with a live key
 // through both APIs at once, on the virtual line, are each transmitted exactly once (one attempt,
 // by one node), each `fax.completed` is delivered exactly once, and the account's ledger sums to
 // its balance. Real processes run on a real clock: the waits poll, bounded. Skipped without
@@ -25,6 +26,26 @@ interface Node {
   child: ChildProcess;
   api: string;
   exited: Promise<number | null>;
+}
+
+/** One `faxstack daemon` on the shared store (virtual line only); resolves once it runs. */
+async function daemon(storeUrl: string): Promise<Node> {
+  const child = spawn(process.execPath, [BIN, 'daemon', '--store', storeUrl], {
+    cwd: ROOT,
+    env: { ...process.env, FAXSTACK_VIRTUAL_PAGE_MS: '200', FAXSTACK_LOG_LEVEL: 'warn', FAXSTACK_ALLOW_PRIVATE_WEBHOOKS: '1' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let stderr = '';
+  await within(new Promise<void>((resolve, reject) => {
+    child.stderr!.on('data', (c: Buffer) => {
+      stderr += c.toString();
+      if (stderr.includes('faxstack daemon running')) resolve();
+    });
+    void exited.then(() => reject(new Error(`faxstack daemon exited early:\n${stderr}`)));
+  }), 60_000, 'faxstack daemon to start');
+  expect(stderr).not.toContain('data:');
+  return { child, api: '', exited };
 }
 
 /** One `faxstack serve` on the shared store; resolves once it listens. */
@@ -81,17 +102,18 @@ if (!avail.ok) {
   });
 
   describe('API nodes on PostgreSQL', () => {
-    it('two `serve --store postgres://` nodes: every job sent exactly once, one webhook each, ledger = balance', async () => {
+    it('two `serve --store postgres://` nodes and a daemon: every job sent exactly once, one webhook each, ledger = balance', async () => {
       const url = await server.createDatabase();
       const created = spawnSync(process.execPath, [BIN, 'accounts', 'create', 'pg', '--store', url, '--json', '--balance', '50', '--webhook-url', rcv.url], { cwd: ROOT, encoding: 'utf8' });
       expect(created.status, created.stderr).toBe(0);
       const acct = JSON.parse(created.stdout.trim().split('\n').pop()!) as { accountId: number; liveKey: string; webhookSecret: string };
 
-      nodes.push(...(await Promise.all([serve(url, join(root, 'a')), serve(url, join(root, 'b'))])));
+      nodes.push(...(await Promise.all([serve(url, join(root, 'a')), serve(url, join(root, 'b')), daemon(url)])));
+      const apis = nodes.filter((n) => n.api);
       store = await openPostgresStore(url);
 
       // Both APIs at once, a live key, one-page faxes to a number the virtual line delivers.
-      const sends = nodes.flatMap((n) =>
+      const sends = apis.flatMap((n) =>
         Array.from({ length: JOBS_PER_NODE }, () =>
           callApi<{ jobId: number }>(`${n.api}/customer/fax-send`, { key: acct.liveKey, json: { faxNumber: NUM.ok, faxData: [inline(1)] } }),
         ),
@@ -136,9 +158,9 @@ if (!avail.ok) {
       expect(account.balanceCents).toBe(5000 - jobIds.length * PRICE_CENTS);
       expect(ledger.filter((e) => e.kind === 'charge')).toHaveLength(jobIds.length);
 
-      // Both nodes stop gracefully on SIGTERM.
+      // Every node stops gracefully on SIGTERM.
       for (const n of nodes) n.child.kill('SIGTERM');
-      expect(await within(Promise.all(nodes.map((n) => n.exited)), 30_000, 'the nodes to stop')).toEqual([0, 0]);
+      expect(await within(Promise.all(nodes.map((n) => n.exited)), 30_000, 'the nodes to stop')).toEqual([0, 0, 0]);
     });
   });
 }
