@@ -57,13 +57,13 @@ describe.skipIf(!runnable && !INTEROP_REQUIRED)('service with a SIP gateways fil
     peer = await SpandspPeer.start(t38Build.ok ? t38Build.binary : '', { role: 'receive', tiff: received, ecm: true });
     peerClock = runPeerRealtime(peer);
     okSipp = await startSipp('uas-t38.xml', { transport: 'udp', keys: { t38_port: peer.port } });
-    busySipp = await startSipp('uas-486.xml', { transport: 'udp' });
+    busySipp = await startSipp('uas-486.xml', { transport: 'udp', calls: 2 });
     rcv = await startReceiver();
     // The gateways file as an operator writes it (parsed by the same validator as --gateways).
     const file = join(dir, 'gateways.json');
     writeFileSync(file, JSON.stringify({
       line: 'pstn',
-      retry: { maxAttempts: 1, retryDelaysMs: [] },
+      retry: { maxAttempts: 2, retryDelaysMs: [1000] },
       gateways: [
         { name: 'sipp-t38', address: `127.0.0.1:${okSipp.port}`, transport: 'udp', media: 't38', channels: 2, prefixes: ['+1415'], callerId: '+14155550100' },
         { name: 'sipp-busy', address: `127.0.0.1:${busySipp.port}`, transport: 'udp', media: 't38-or-audio', channels: 1, prefixes: ['+1416'], rewrite: [{ match: '^\\+1(\\d{10})$', replace: '1$1' }] },
@@ -133,12 +133,16 @@ describe.skipIf(!runnable && !INTEROP_REQUIRED)('service with a SIP gateways fil
     expect(cmp.detail).toBe('');
     expect(cmp.identical).toBe(true);
 
-    // The busy gateway: the number rewritten by its rule, 486 → line busy, nothing charged.
+    // The busy gateway: the number rewritten by its rule, 486 → line busy, tried again after the
+    // backoff (busy is retried), then failed; nothing charged.
     const busy = await job(busyJob);
-    expect(busy).toMatchObject({ status: 'failed', code: -3101, transferredPages: 0, attempts: 1, chargedCents: 0 });
+    expect(busy).toMatchObject({ status: 'failed', code: -3101, transferredPages: 0, attempts: 2, chargedCents: 0 });
     expect(busy.message).toContain('SIP 486');
     const busyAttempts = await s.store.attempts(busyJob);
-    expect(busyAttempts.map((a) => [a.code, a.detail.gateway, a.detail.dialed, a.detail.sipStatus])).toEqual([[-3101, 'sipp-busy', '14165550486', 486]]);
+    expect(busyAttempts.map((a) => [a.code, a.detail.gateway, a.detail.dialed, a.detail.sipStatus])).toEqual([
+      [-3101, 'sipp-busy', '14165550486', 486],
+      [-3101, 'sipp-busy', '14165550486', 486],
+    ]);
     expect(busySip.code, busySip.output).toBe(0);
 
     // One signed fax.completed per job, with the job's outcome.

@@ -32,14 +32,14 @@ export interface Sipp {
   kill(): void;
 }
 
-/** Starts `sipp -sf SCENARIO` as a UAS on 127.0.0.1 for one call, once it has bound its port. */
-export async function startSipp(scenario: string, o: { transport: 'udp' | 'tcp'; keys?: Record<string, string | number> }): Promise<Sipp> {
+/** Starts `sipp -sf SCENARIO` as a UAS on 127.0.0.1 for `calls` calls (default 1), once it has bound its port. */
+export async function startSipp(scenario: string, o: { transport: 'udp' | 'tcp'; keys?: Record<string, string | number>; calls?: number }): Promise<Sipp> {
   let last = '';
   // The free port is only free until someone else takes it: try again with another one if SIPp
   // exits before it has bound.
   for (let attempt = 0; attempt < 3; attempt++) {
     const port = await freeUdpPort();
-    const args = ['-sf', join(SCENARIOS, scenario), '-i', '127.0.0.1', '-p', String(port), '-m', '1', '-t', o.transport === 'tcp' ? 't1' : 'u1', '-nostdin', '-timeout', '120s', '-timeout_error', '-trace_err', '-error_file', `/tmp/sipp-${port}-errors.log`];
+    const args = ['-sf', join(SCENARIOS, scenario), '-i', '127.0.0.1', '-p', String(port), '-m', String(o.calls ?? 1), '-t', o.transport === 'tcp' ? 't1' : 'u1', '-nostdin', '-timeout', '120s', '-timeout_error', '-trace_err', '-error_file', `/tmp/sipp-${port}-errors.log`];
     for (const [k, v] of Object.entries({ media_ip: '127.0.0.1', audio_port: 9, t38_port: 9, ...o.keys })) args.push('-key', k, String(v));
     const child: ChildProcess = spawn('sipp', args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
