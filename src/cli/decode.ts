@@ -3,7 +3,8 @@
 // T.38 (UDPTL) packets — printing the T.30 frames with timestamps, the negotiated mode, the
 // training checks and each page, and writing the pages as TIFF class F. The analysis lives in
 // transport/capture; this is the command around it.
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { basename, extname, join } from 'node:path';
 import { FaxError } from '../shared/errors.js';
 import {
   analyzeCapture,
@@ -16,7 +17,7 @@ import {
 } from '../transport/capture/index.js';
 import { args, str, UsageError } from './main.js';
 
-export const DECODE_USAGE = `usage: faxstack decode CAPTURE [--format wav|raw|pcap|auto] [--pages-out OUT.tif] [--json]
+export const DECODE_USAGE = `usage: faxstack decode CAPTURE [--format wav|raw|pcap|auto] [--pages-out OUT.tif | --out DIR] [--json]
                        [--channels 1|2] [--law ulaw|alaw|s16le] [--caller HOST:PORT]
   CAPTURE      a WAV file (8000 Hz; 16-bit PCM, µ-law or A-law; stereo: channel 0 the caller,
                channel 1 the answerer; mono: both sides mixed), raw audio (8000 Hz), or a pcap of
@@ -27,6 +28,7 @@ export const DECODE_USAGE = `usage: faxstack decode CAPTURE [--format wav|raw|pc
   --channels   raw audio: 2 for interleaved caller/answerer samples (default 1)
   --caller     pcap: the caller's HOST:PORT (default: whoever sends the first T.38 packet)
   --pages-out  write the decoded pages as one TIFF class F file
+  --out        the same, as DIR/NAME.tif (NAME: the capture's file name without its extension)
   --json       print the analysis as one JSON object
 `;
 
@@ -48,6 +50,7 @@ export async function decodeCommand(argv: string[], io: DecodeIo = { stdout: pro
     {
       format: { type: 'string', default: 'auto' },
       'pages-out': { type: 'string' },
+      out: { type: 'string' },
       json: { type: 'boolean', default: false },
       channels: { type: 'string' },
       law: { type: 'string' },
@@ -79,7 +82,10 @@ export async function decodeCommand(argv: string[], io: DecodeIo = { stdout: pro
     if (!caller) throw new UsageError(`--caller must be HOST:PORT or [IPv6]:PORT, got ${JSON.stringify(values.caller)}`);
     opts.caller = caller;
   }
-  const pagesOut = str(values['pages-out']);
+  if (values['pages-out'] !== undefined && values.out !== undefined) throw new UsageError('--pages-out and --out name the same file: give one');
+  const outDir = str(values.out);
+  if (outDir) await mkdir(outDir, { recursive: true });
+  const pagesOut = outDir ? join(outDir, `${basename(file, extname(file))}.tif`) : str(values['pages-out']);
   const json = values.json === true;
 
   const fail = (code: number, message: string, status: number): number => {

@@ -32,7 +32,7 @@ commands:
   receive --listen VIA --out DIR [--ecm on|off] [--ident CSI] [--pacing realtime|lockstep] [--json]
         answer one fax call and write its pages as TIFF class F; --pacing lockstep (audio lines)
         answers each received frame with one frame, far faster than real time
-  decode CAPTURE [--format wav|raw|pcap|auto] [--pages-out OUT.tif] [--json] [--channels 1|2] [--law ulaw|alaw|s16le]
+  decode CAPTURE [--format wav|raw|pcap|auto] [--pages-out OUT.tif | --out DIR] [--json] [--channels 1|2] [--law ulaw|alaw|s16le]
         [--caller HOST:PORT]
         analyze a recorded fax call (WAV/raw audio or T.38 pcap): T.30 frames, mode, training, pages
   accounts create NAME [--data ./data] [--store URL] [--balance DOLLARS] [--fax-number E164] [--webhook-url URL] [--json]

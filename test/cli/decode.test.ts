@@ -80,6 +80,16 @@ describe('faxstack decode', () => {
     });
   });
 
+  it('--out DIR writes DIR/NAME.tif (DESIGN.md contract); with --pages-out too it is a usage error', async () => {
+    const out = join(dir, 'out-dir', 'nested');
+    const r = await run([files['call.wav']!, '--out', out]);
+    expect(r.code, r.err).toBe(0);
+    const back = readTiff(await readFile(join(out, 'call.tif')));
+    expect(back).toHaveLength(2);
+    back.forEach((p, i) => expect(firstDifference(p.bitmap, pages[i]!)).toBeNull());
+    await expect(run([files['call.wav']!, '--out', out, '--pages-out', join(dir, 'x.tif')])).rejects.toThrow(/give one/);
+  });
+
   it('--json: one object on the last line', async () => {
     const r = await run([files['call.wav']!, '--json']);
     expect(r.code).toBe(0);
