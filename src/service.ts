@@ -202,7 +202,7 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
     const service = new FaxService({ store, clock, config, onJob: () => dispatcher.notify(), onEvent: () => webhooks.notify() });
     const api = await buildApi({
       store, service, files: new FaxFiles(store), clock, logger: logger.child({ component: 'api' }), webhookPolicy: { allowPrivateTargets: allowPrivate },
-      onEvent: () => webhooks.notify(), version: VERSION,
+      onEvent: () => webhooks.notify(), version: VERSION, callsInProgress: () => dispatcher.calling,
       ...(o.rateLimiter ? { rateLimiter: o.rateLimiter } : {}), ...(o.bodyLimit ? { bodyLimit: o.bodyLimit } : {}),
       ...(o.trustProxy !== undefined ? { trustProxy: o.trustProxy } : {}),
     });

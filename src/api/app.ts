@@ -36,6 +36,8 @@ export interface ApiOptions {
   /** Trust X-Forwarded-For (behind a reverse proxy). */
   trustProxy?: boolean;
   version: string;
+  /** This process's calls in progress (`/metrics`); absent: not reported. */
+  callsInProgress?: () => number;
 }
 
 declare module 'fastify' {

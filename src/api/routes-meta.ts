@@ -1,8 +1,10 @@
-// Unauthenticated endpoints (API-DECISIONS.md 7): health and the OpenAPI document.
+// Unauthenticated endpoints (API-DECISIONS.md 7): health, the OpenAPI document, and for
+// operators liveness/readiness probes and Prometheus metrics (text exposition format 0.0.4).
 import type { FastifyInstance } from 'fastify';
 import type { ApiOptions } from './app.js';
 import { ok } from './envelope.js';
 import { openApiDocument } from './openapi.js';
+import type { StoreStats } from '../store/index.js';
 
 export function registerMetaRoutes(app: FastifyInstance, o: ApiOptions): void {
   const started = o.clock.now();
@@ -12,4 +14,39 @@ export function registerMetaRoutes(app: FastifyInstance, o: ApiOptions): void {
     return ok('OK', { version: o.version, uptimeSec: Math.floor((o.clock.now() - started) / 1000) });
   });
   app.get('/v1/openapi.json', async () => doc);
+
+  // Liveness: the process answers (restart it if not). Readiness: the store answers too (send
+  // no traffic to this node if not).
+  app.get('/health/live', async () => ({ status: 'live' }));
+  app.get('/health/ready', async (_req, reply) => {
+    try {
+      await o.store.getAccount(0);
+      return { status: 'ready' };
+    } catch (err) {
+      o.logger.warn({ err }, 'not ready: the store does not answer');
+      return reply.code(503).send({ status: 'not ready', reason: 'store unavailable' });
+    }
+  });
+
+  app.get('/metrics', async (_req, reply) => {
+    const stats = await o.store.stats();
+    reply.type('text/plain; version=0.0.4; charset=utf-8');
+    return prometheusText(stats, o.callsInProgress?.() ?? null, (o.clock.now() - started) / 1000);
+  });
+}
+
+/** The store's counts (shared by every node on it) and this process's calls, as Prometheus text. */
+export function prometheusText(stats: StoreStats, callsInProgress: number | null, uptimeSec: number): string {
+  const out: string[] = [];
+  const metric = (name: string, type: 'gauge' | 'counter', help: string, samples: [string, number][]) => {
+    out.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
+    for (const [labels, v] of samples) out.push(`${name}${labels} ${v}`);
+  };
+  metric('faxstack_jobs', 'gauge', 'Jobs in the store by status and stage (stage "" once finished).',
+    stats.jobs.map((j) => [`{status="${j.status}",stage="${j.stage ?? ''}"}`, j.count]));
+  metric('faxstack_pages_sent_total', 'counter', 'Pages confirmed by receivers on outbound faxes.', [['', stats.pagesSent]]);
+  metric('faxstack_webhook_backlog', 'gauge', 'Webhook deliveries waiting to be delivered.', [['', stats.webhookBacklog]]);
+  if (callsInProgress !== null) metric('faxstack_calls_in_progress', 'gauge', 'Calls this process has placed and not yet finished.', [['', callsInProgress]]);
+  metric('faxstack_uptime_seconds', 'gauge', 'Seconds since this process started serving.', [['', Math.floor(uptimeSec)]]);
+  return out.join('\n') + '\n';
 }

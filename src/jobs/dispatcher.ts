@@ -100,9 +100,16 @@ export class Dispatcher {
     this.wake();
   }
 
-  /** Number of calls in progress. */
+  /** Number of jobs in progress (preparing or calling). */
   get active(): number {
     return this.running.size;
+  }
+
+  /** Number of calls placed and not yet finished. */
+  get calling(): number {
+    let n = 0;
+    for (const r of this.running.values()) if (r.calling) n++;
+    return n;
   }
 
   /**

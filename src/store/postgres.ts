@@ -14,7 +14,7 @@ import type {
   LineFilter,
   Account, ApiKeyInfo, AttemptRecord, CreateJobsResult, CreatedAccount, DeliveryAttempt, DeliveryRecord,
   FaxQuality, IdempotencyInput, JobDocument, JobListFilter, JobRecord, JobStore, KeyMode, LedgerEntry, NewDocument,
-  NewEvent, NewJob, PreparedFax, Stage, TerminalOutcome,
+  NewEvent, NewJob, PreparedFax, Stage, StoreStats, TerminalOutcome,
 } from './types.js';
 
 type Client = pg.PoolClient;
@@ -781,6 +781,13 @@ export class PostgresJobStore implements JobStore {
       `SELECT MIN(CASE WHEN lease_owner IS NULL THEN next_attempt_at ELSE GREATEST(next_attempt_at, lease_until) END) t FROM deliveries WHERE status = 'pending'`,
     );
     return r?.t ?? null;
+  }
+
+  async stats(): Promise<StoreStats> {
+    const jobs = await all<StoreStats['jobs'][number]>(this.pool, 'SELECT status, stage, COUNT(*) count FROM jobs GROUP BY status, stage ORDER BY status, stage');
+    const pages = await one<{ n: number }>(this.pool, `SELECT COALESCE(SUM(transferred_pages), 0) n FROM jobs WHERE direction = 'sent'`);
+    const backlog = await one<{ n: number }>(this.pool, `SELECT COUNT(*) n FROM deliveries WHERE status = 'pending'`);
+    return { jobs, pagesSent: pages?.n ?? 0, webhookBacklog: backlog?.n ?? 0 };
   }
 
   async listDeliveries(accountId: number, limit: number): Promise<DeliveryRecord[]> {

@@ -11,7 +11,7 @@ import type {
   LineFilter,
   Account, ApiKeyInfo, AttemptRecord, CreateJobsResult, CreatedAccount, DeliveryAttempt, DeliveryRecord,
   FaxQuality, IdempotencyInput, JobDocument, JobListFilter, JobRecord, JobStore, KeyMode, LedgerEntry, NewDocument,
-  NewEvent, NewJob, PreparedFax, Stage, TerminalOutcome,
+  NewEvent, NewJob, PreparedFax, Stage, StoreStats, TerminalOutcome,
 } from './types.js';
 
 type Db = Database.Database;
@@ -556,6 +556,13 @@ export class SqliteJobStore implements JobStore {
     const r = this.stmt(`SELECT MIN(COALESCE(CASE WHEN lease_owner IS NULL THEN next_attempt_at ELSE MAX(next_attempt_at, lease_until) END, next_attempt_at)) t FROM deliveries WHERE status = 'pending'`)
       .get() as { t: number | null };
     return r.t ?? null;
+  }
+
+  async stats(): Promise<StoreStats> {
+    const jobs = this.stmt('SELECT status, stage, COUNT(*) count FROM jobs GROUP BY status, stage ORDER BY status, stage').all() as StoreStats['jobs'];
+    const pages = this.stmt(`SELECT COALESCE(SUM(transferred_pages), 0) n FROM jobs WHERE direction = 'sent'`).get() as { n: number };
+    const backlog = this.stmt(`SELECT COUNT(*) n FROM deliveries WHERE status = 'pending'`).get() as { n: number };
+    return { jobs, pagesSent: pages.n, webhookBacklog: backlog.n };
   }
 
   async listDeliveries(accountId: number, limit: number): Promise<DeliveryRecord[]> {

@@ -226,6 +226,16 @@ export interface LedgerEntry {
   atMs: number;
 }
 
+/** What the store holds right now, across every node sharing it (`/metrics`). */
+export interface StoreStats {
+  /** Jobs by status and stage (stage null once finished). */
+  jobs: { status: FaxStatus; stage: Stage | null; count: number }[];
+  /** Pages receivers confirmed on outbound faxes, all time. */
+  pagesSent: number;
+  /** Webhook deliveries waiting to be delivered (pending). */
+  webhookBacklog: number;
+}
+
 /** Which jobs' lines a dispatcher query covers: only `lines` (when given), none of `excludeLines`. */
 export interface LineFilter {
   lines?: readonly string[];
@@ -345,6 +355,10 @@ export interface JobStore {
   redeliver(accountId: number, eventId: string, nowMs: number): Promise<DeliveryRecord | null>;
   /** Inserts a standalone event (test events, received faxes). */
   insertEvent(accountId: number, jobId: number | null, event: NewEvent, nowMs: number): Promise<DeliveryRecord>;
+
+  // -- operations --
+  /** Counts for monitoring: jobs by status and stage, pages sent, webhook backlog. */
+  stats(): Promise<StoreStats>;
 
   // -- change notifications (shared stores only) --
   /**

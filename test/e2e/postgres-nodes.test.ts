@@ -158,6 +158,16 @@ if (!avail.ok) {
       expect(account.balanceCents).toBe(5000 - jobIds.length * PRICE_CENTS);
       expect(ledger.filter((e) => e.kind === 'charge')).toHaveLength(jobIds.length);
 
+      // Either API node reports the shared store's counts.
+      for (const n of apis) {
+        const origin = n.api.replace(/\/v1$/, '');
+        expect((await fetch(`${origin}/health/ready`)).status).toBe(200);
+        const metrics = await (await fetch(`${origin}/metrics`)).text();
+        expect(metrics).toContain(`faxstack_jobs{status="delivered",stage=""} ${jobIds.length}\n`);
+        expect(metrics).toContain(`faxstack_pages_sent_total ${jobIds.length}\n`);
+        expect(metrics).toContain('faxstack_webhook_backlog 0\n');
+      }
+
       // Every node stops gracefully on SIGTERM.
       for (const n of nodes) n.child.kill('SIGTERM');
       expect(await within(Promise.all(nodes.map((n) => n.exited)), 30_000, 'the nodes to stop')).toEqual([0, 0, 0]);
