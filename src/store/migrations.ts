@@ -185,4 +185,9 @@ export const MIGRATIONS: Migration[] = [
       `ALTER TABLE jobs ADD COLUMN prepared_id INTEGER REFERENCES prepared_faxes(id)`,
     ],
   },
+  {
+    version: 3,
+    name: 'dashboard sign-in: an account password (scrypt hash with its salt and parameters)',
+    statements: [`ALTER TABLE accounts ADD COLUMN password_hash TEXT`],
+  },
 ];

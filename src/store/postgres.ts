@@ -12,7 +12,7 @@ import {
 } from './rows.js';
 import type {
   LineFilter,
-  Account, ApiKeyInfo, AttemptRecord, CreateJobsResult, CreatedAccount, DeliveryAttempt, DeliveryRecord,
+  Account, ApiKeyInfo, ApiKeySummary, AttemptRecord, CreateJobsResult, CreatedAccount, DeliveryAttempt, DeliveryRecord,
   FaxQuality, IdempotencyInput, JobDocument, JobListFilter, JobRecord, JobStore, KeyMode, LedgerEntry, NewDocument,
   NewEvent, NewJob, PreparedFax, Stage, StoreStats, TerminalOutcome,
 } from './types.js';
@@ -310,6 +310,30 @@ export class PostgresJobStore implements JobStore {
       await this.credit(c, accountId, null, 'topup', amountCents, nowMs);
       return (await this.account(c, accountId))!;
     });
+  }
+
+  async apiKeys(accountId: number): Promise<ApiKeySummary[]> {
+    const rows = await all<{ mode: KeyMode; key_prefix: string; created_at: string | number }>(
+      this.pool, `SELECT mode, key_prefix, created_at FROM api_keys WHERE account_id = $1 AND revoked_at IS NULL ORDER BY CASE mode WHEN 'live' THEN 0 ELSE 1 END, id`, [accountId],
+    );
+    return rows.map((r) => ({ mode: r.mode, prefix: r.key_prefix, createdAtMs: Number(r.created_at) }));
+  }
+
+  async setPasswordHash(accountId: number, passwordHash: string | null): Promise<boolean> {
+    const r = await this.pool.query('UPDATE accounts SET password_hash = $1 WHERE id = $2', [passwordHash, accountId]);
+    return r.rowCount === 1;
+  }
+
+  async passwordHash(accountId: number): Promise<string | null> {
+    const r = await one<{ password_hash: string | null }>(this.pool, 'SELECT password_hash FROM accounts WHERE id = $1', [accountId]);
+    return r?.password_hash ?? null;
+  }
+
+  async signInCandidates(name: string): Promise<{ accountId: number; passwordHash: string }[]> {
+    const rows = await all<{ id: string | number; password_hash: string }>(
+      this.pool, 'SELECT id, password_hash FROM accounts WHERE name = $1 AND password_hash IS NOT NULL ORDER BY id LIMIT 10', [name],
+    );
+    return rows.map((r) => ({ accountId: Number(r.id), passwordHash: r.password_hash }));
   }
 
   async ledger(accountId: number): Promise<LedgerEntry[]> {

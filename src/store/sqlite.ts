@@ -9,7 +9,7 @@ import {
 } from './rows.js';
 import type {
   LineFilter,
-  Account, ApiKeyInfo, AttemptRecord, CreateJobsResult, CreatedAccount, DeliveryAttempt, DeliveryRecord,
+  Account, ApiKeyInfo, ApiKeySummary, AttemptRecord, CreateJobsResult, CreatedAccount, DeliveryAttempt, DeliveryRecord,
   FaxQuality, IdempotencyInput, JobDocument, JobListFilter, JobRecord, JobStore, KeyMode, LedgerEntry, NewDocument,
   NewEvent, NewJob, PreparedFax, Stage, StoreStats, TerminalOutcome,
 } from './types.js';
@@ -131,6 +131,26 @@ export class SqliteJobStore implements JobStore {
       this.credit(accountId, null, 'topup', amountCents, nowMs);
       return this.accountSync(accountId)!;
     });
+  }
+
+  async apiKeys(accountId: number): Promise<ApiKeySummary[]> {
+    const rows = this.stmt(`SELECT mode, key_prefix, created_at FROM api_keys WHERE account_id = ? AND revoked_at IS NULL ORDER BY CASE mode WHEN 'live' THEN 0 ELSE 1 END, id`)
+      .all(accountId) as { mode: KeyMode; key_prefix: string; created_at: number }[];
+    return rows.map((r) => ({ mode: r.mode, prefix: r.key_prefix, createdAtMs: Number(r.created_at) }));
+  }
+
+  async setPasswordHash(accountId: number, passwordHash: string | null): Promise<boolean> {
+    return this.stmt('UPDATE accounts SET password_hash = ? WHERE id = ?').run(passwordHash, accountId).changes === 1;
+  }
+
+  async passwordHash(accountId: number): Promise<string | null> {
+    const r = this.stmt('SELECT password_hash FROM accounts WHERE id = ?').get(accountId) as { password_hash: string | null } | undefined;
+    return r?.password_hash ?? null;
+  }
+
+  async signInCandidates(name: string): Promise<{ accountId: number; passwordHash: string }[]> {
+    const rows = this.stmt('SELECT id, password_hash FROM accounts WHERE name = ? AND password_hash IS NOT NULL ORDER BY id LIMIT 10').all(name) as { id: number; password_hash: string }[];
+    return rows.map((r) => ({ accountId: Number(r.id), passwordHash: r.password_hash }));
   }
 
   async ledger(accountId: number): Promise<LedgerEntry[]> {

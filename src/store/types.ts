@@ -30,6 +30,13 @@ export interface ApiKeyInfo {
   keyId: number;
 }
 
+/** An active API key as the dashboard shows it: never the key, only its first characters. */
+export interface ApiKeySummary {
+  mode: KeyMode;
+  prefix: string;
+  createdAtMs: number;
+}
+
 export interface CreatedAccount {
   account: Account;
   liveKey: string;
@@ -257,6 +264,14 @@ export interface JobStore {
   setWebhook(accountId: number, patch: { url?: string | null; rotateSecret?: boolean }): Promise<Account>;
   topUp(accountId: number, amountCents: number, nowMs: number): Promise<Account>;
   ledger(accountId: number): Promise<LedgerEntry[]>;
+  /** The account's active keys (prefixes only), live first. */
+  apiKeys(accountId: number): Promise<ApiKeySummary[]>;
+  /** Sets (or with null removes) the dashboard password hash; false when the account does not exist. */
+  setPasswordHash(accountId: number, passwordHash: string | null): Promise<boolean>;
+  /** The dashboard password hash of the account, or null when none is set. */
+  passwordHash(accountId: number): Promise<string | null>;
+  /** Accounts named `name` that have a dashboard password (sign-in candidates), oldest first. */
+  signInCandidates(name: string): Promise<{ accountId: number; passwordHash: string }[]>;
 
   // -- jobs --
   /**

@@ -51,6 +51,24 @@ export function jobStoreContract(name: string, open: () => Promise<{ store: JobS
       expect(await store.findApiKey(c.liveKey + 'x')).toBeNull();
     });
 
+    it('dashboard passwords: set, look up by name, clear; key summaries show prefixes only', async () => {
+      expect(await store.passwordHash(accountId)).toBeNull();
+      expect(await store.signInCandidates('acme')).toEqual([]);
+      expect(await store.setPasswordHash(accountId, 'scrypt$hash')).toBe(true);
+      expect(await store.setPasswordHash(accountId + 999, 'x')).toBe(false);
+      expect(await store.passwordHash(accountId)).toBe('scrypt$hash');
+      expect(await store.signInCandidates('acme')).toEqual([{ accountId, passwordHash: 'scrypt$hash' }]);
+      expect(await store.signInCandidates('other')).toEqual([]);
+      expect(await store.setPasswordHash(accountId, null)).toBe(true);
+      expect(await store.signInCandidates('acme')).toEqual([]);
+      const c = await store.createAccount({ name: 'k', balanceCents: 0, faxNumber: '+14155550199', nowMs: T0 });
+      const fresh = await store.rotateApiKey(c.account.id, 'live', T0 + 5);
+      const keys = await store.apiKeys(c.account.id);
+      expect(keys.map((k) => k.mode)).toEqual(['live', 'test']);
+      expect(keys[0]).toEqual({ mode: 'live', prefix: fresh.slice(0, 12), createdAtMs: T0 + 5 });
+      expect(keys[1]!.prefix).toBe(c.testKey.slice(0, 12));
+    });
+
     it('rotating a key revokes the old one', async () => {
       const c = await store.createAccount({ name: 'b', balanceCents: 0, faxNumber: '+14155550199', nowMs: T0 });
       const fresh = await store.rotateApiKey(c.account.id, 'test', T0);
