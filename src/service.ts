@@ -18,6 +18,7 @@ import { openStore, parseStoreUrl, type JobStore, type StoreLocation } from './s
 import { DEFAULT_JOBS_CONFIG, Dispatcher, FaxFiles, FaxService, withGatewayLine, type JobsConfig } from './jobs/index.js';
 import { WebhookWorker } from './webhooks/index.js';
 import { buildApi, type RateLimiter } from './api/index.js';
+import { registerDashboard } from './dashboard/index.js';
 
 export const VERSION = '0.1.0';
 
@@ -54,6 +55,8 @@ export interface ServiceOptions extends WorkerOptions {
   rateLimiter?: RateLimiter;
   bodyLimit?: number;
   trustProxy?: boolean;
+  /** Signs dashboard session cookies; give every node behind one address the same. Random per process when absent. */
+  sessionSecret?: string;
 }
 
 export interface RunningService {
@@ -200,11 +203,16 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
   const allowPrivate = w.allowPrivate;
   try {
     const service = new FaxService({ store, clock, config, onJob: () => dispatcher.notify(), onEvent: () => webhooks.notify() });
+    const files = new FaxFiles(store);
     const api = await buildApi({
-      store, service, files: new FaxFiles(store), clock, logger: logger.child({ component: 'api' }), webhookPolicy: { allowPrivateTargets: allowPrivate },
+      store, service, files, clock, logger: logger.child({ component: 'api' }), webhookPolicy: { allowPrivateTargets: allowPrivate },
       onEvent: () => webhooks.notify(), version: VERSION, callsInProgress: () => dispatcher.calling,
       ...(o.rateLimiter ? { rateLimiter: o.rateLimiter } : {}), ...(o.bodyLimit ? { bodyLimit: o.bodyLimit } : {}),
       ...(o.trustProxy !== undefined ? { trustProxy: o.trustProxy } : {}),
+      extraRoutes: (app) => registerDashboard(app, {
+        store, service, files, clock, webhookPolicy: { allowPrivateTargets: allowPrivate }, onEvent: () => webhooks.notify(),
+        ...(o.sessionSecret ? { sessionSecret: o.sessionSecret } : {}),
+      }),
     });
     await api.listen({ port: o.port ?? 8080, host });
     const address = api.server.address();

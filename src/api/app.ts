@@ -38,6 +38,8 @@ export interface ApiOptions {
   version: string;
   /** This process's calls in progress (`/metrics`); absent: not reported. */
   callsInProgress?: () => number;
+  /** More routes on the same server (the dashboard), registered before the app is ready. */
+  extraRoutes?: (app: FastifyInstance) => void;
 }
 
 declare module 'fastify' {
@@ -168,6 +170,7 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
   registerMetaRoutes(app, o);
   registerFaxRoutes(app, o);
   registerWebhookRoutes(app, o);
+  o.extraRoutes?.(app);
   await app.ready();
   return app;
 }

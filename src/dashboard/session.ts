@@ -1,0 +1,93 @@
+// Dashboard sessions as signed cookies (HMAC-SHA-256 under a server secret) and CSRF tokens.
+// A session names the account, its expiry and a tag of the account's password hash, so
+// changing the password ends every session. CSRF: a random `fs_csrf` cookie and a form
+// token that is the HMAC of it and of the session (signed double submit), checked on every POST.
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
+export const SESSION_COOKIE = 'fs_session';
+export const CSRF_COOKIE = 'fs_csrf';
+export const COOKIE_PATH = '/dashboard';
+export const SESSION_TTL_MS = 12 * 3600_000;
+
+export interface Session {
+  accountId: number;
+  expiresAtMs: number;
+  /** The cookie value (binds CSRF tokens to this session). */
+  raw: string;
+}
+
+export class SessionSigner {
+  private readonly key: Buffer;
+
+  /** `secret`: shared by every node serving the dashboard; random per process when absent. */
+  constructor(secret?: string) {
+    this.key = secret ? createHash('sha256').update(`faxstack-dashboard:${secret}`).digest() : randomBytes(32);
+  }
+
+  private mac(text: string): string {
+    return createHmac('sha256', this.key).update(text).digest('base64url');
+  }
+
+  issue(accountId: number, passwordHash: string, nowMs: number): string {
+    const expires = nowMs + SESSION_TTL_MS;
+    const nonce = randomBytes(12).toString('base64url');
+    const body = `${accountId}.${expires}.${nonce}`;
+    return `${body}.${this.mac(`session|${body}|${passwordTag(passwordHash)}`)}`;
+  }
+
+  /** The account a cookie value names, when its signature holds for the current password hash and it has not expired. */
+  async verify(raw: string | undefined, nowMs: number, passwordHashOf: (accountId: number) => Promise<string | null>): Promise<Session | null> {
+    if (!raw || raw.length > 300) return null;
+    const m = /^(\d{1,15})\.(\d{1,15})\.([A-Za-z0-9_-]{16})\.([A-Za-z0-9_-]{43})$/.exec(raw);
+    if (!m) return null;
+    const accountId = Number(m[1]);
+    const expiresAtMs = Number(m[2]);
+    if (expiresAtMs <= nowMs) return null;
+    const hash = await passwordHashOf(accountId);
+    if (!hash) return null;
+    const expected = this.mac(`session|${m[1]}.${m[2]}.${m[3]}|${passwordTag(hash)}`);
+    return equal(expected, m[4]!) ? { accountId, expiresAtMs, raw } : null;
+  }
+
+  csrfToken(csrfCookie: string, session: Session | null): string {
+    return this.mac(`csrf|${csrfCookie}|${session?.raw ?? ''}`);
+  }
+
+  checkCsrf(csrfCookie: string | undefined, session: Session | null, token: unknown): boolean {
+    if (!csrfCookie || typeof token !== 'string' || token.length > 100) return false;
+    return equal(this.csrfToken(csrfCookie, session), token);
+  }
+}
+
+export function newCsrfCookieValue(): string {
+  return randomBytes(18).toString('base64url');
+}
+
+function passwordTag(passwordHash: string): string {
+  return createHash('sha256').update(passwordHash).digest('base64url').slice(0, 16);
+}
+
+function equal(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+export function parseCookies(header: string | undefined): Map<string, string> {
+  const out = new Map<string, string>();
+  if (!header) return out;
+  for (const part of header.split(';')) {
+    const i = part.indexOf('=');
+    if (i < 0) continue;
+    const name = part.slice(0, i).trim();
+    if (!out.has(name)) out.set(name, part.slice(i + 1).trim());
+  }
+  return out;
+}
+
+export function cookie(name: string, value: string, o: { secure: boolean; maxAgeSec?: number }): string {
+  const parts = [`${name}=${value}`, `Path=${COOKIE_PATH}`, 'HttpOnly', 'SameSite=Lax'];
+  if (o.maxAgeSec !== undefined) parts.push(`Max-Age=${o.maxAgeSec}`);
+  if (o.secure) parts.push('Secure');
+  return parts.join('; ');
+}
