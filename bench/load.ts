@@ -4,7 +4,8 @@
 // the rate limiter admitting everything; part 2 runs the real MemoryRateLimiter under the same
 // load, one fresh account per case, and checks from the server's side that the per-hour, burst
 // and concurrency limits hold: admitted requests never exceed the limit, the excess is answered
-// 429, and the client's 429 count equals the limiter's denials.
+// 429, and the client's 429 count equals the limiter's denials. Anchor: a bare fastify route per
+// endpoint under the same load.
 //
 //   node --import tsx bench/run.ts load      (or: node --import tsx bench/load.ts)
 //   BENCH_SECONDS=5 BENCH_WARMUP_SECONDS=1 BENCH_CONNECTIONS=64
@@ -117,12 +118,30 @@ interface LimitCase {
   bound: (elapsedMs: number) => number;
 }
 
+/** The anchor: bare fastify routes at the same paths that parse the request and answer a small JSON. */
+async function startBare(): Promise<{ port: number; close: () => Promise<void> }> {
+  const { default: Fastify } = await import('fastify');
+  const app = Fastify({ logger: false });
+  let n = 0;
+  app.post('/v1/customer/fax-send', async (req) => {
+    const body = req.body as { faxData?: unknown[] };
+    n++;
+    return { status: 1, message: `Fax job ${n} queued for sending`, data: { jobId: n, jobIds: [n], files: body.faxData?.length ?? 0 } };
+  });
+  app.get('/v1/customer/fax-status', async (req) => ({ status: 0, message: 'Fax processing started', data: { jobId: Number((req.query as { jobId?: string }).jobId) } }));
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  if (typeof address !== 'object' || !address) throw new Error('bare fastify has no address');
+  return { port: address.port, close: () => app.close() };
+}
+
 export async function run(config: LoadBenchConfig = configFromEnv()): Promise<BenchReport> {
   const dataDir = mkdtempSync(join(tmpdir(), 'faxstack-bench-load-'));
   const limiter = new CountingLimiter();
   const clock = new SystemClock();
   let gen: LoadGenerator | undefined;
   let close: (() => Promise<void>) | undefined;
+  let closeBare: (() => Promise<void>) | undefined;
   try {
     const [{ startService }, { silentLogger }] = await Promise.all([import('../src/service.js'), import('../src/shared/index.js')]);
     const parked = { dialMs: HOUR_MS, noAnswerMs: HOUR_MS, noFaxMs: HOUR_MS, latencyMs: 20, pageMs: { Low: HOUR_MS, Standard: HOUR_MS, HD: HOUR_MS } };
@@ -132,6 +151,8 @@ export async function run(config: LoadBenchConfig = configFromEnv()): Promise<Be
     ]);
     gen = g;
     close = () => svc.close();
+    const bare = await startBare();
+    closeBare = bare.close;
     const account = async (name: string) => (await svc.store.createAccount({ name, balanceCents: 0, faxNumber: '+14155550100', nowMs: Date.now() })).testKey;
     const pdf = onePagePdf();
     const sendBody = Buffer.from(JSON.stringify({ faxNumber: '+14155550123', faxData: [{ fileName: 'page.pdf', fileData: pdf.toString('base64') }] }));
@@ -154,13 +175,15 @@ export async function run(config: LoadBenchConfig = configFromEnv()): Promise<Be
     for (let i = 0; i < 200; i++) seeded.push(await sendOne(key));
 
     // Part 1: throughput with everything admitted.
-    const load = (requests: LoadRequest[], warm: boolean) =>
-      gen!.run({ port: svc.port, requests, connections: config.connections, warmupMs: warm ? config.warmupSeconds * 1000 : 0, durationMs: config.seconds * 1000 });
+    const load = (requests: LoadRequest[], warm: boolean, port = svc.port) =>
+      gen!.run({ port, requests, connections: config.connections, warmupMs: warm ? config.warmupSeconds * 1000 : 0, durationMs: config.seconds * 1000 });
     limiter.use(null);
     const send = summarize(await load([sendReq(key)], true));
     const sendMaxInFlight = limiter.maxInFlight;
     limiter.use(null);
     const status = summarize(await load(statusReqs(key, seeded), true));
+    const bareSend = summarize(await load([sendReq(key)], true, bare.port));
+    const bareStatus = summarize(await load(statusReqs(key, seeded), true, bare.port));
 
     // Part 2: the real limiter under the same load, a fresh account (empty window, full bucket) per case.
     const cases: LimitCase[] = [
@@ -199,7 +222,7 @@ export async function run(config: LoadBenchConfig = configFromEnv()): Promise<Be
 
     const cores = availableParallelism();
     const allHeld = limitRows.every((x) => x.ok);
-    const throughputRows = ([['fax-send', send], ['fax-status', status]] as const).map(([n, s]) => [
+    const throughputRows = ([['fax-send', send], ['fax-send, bare fastify', bareSend], ['fax-status', status], ['fax-status, bare fastify', bareStatus]] as const).map(([n, s]) => [
       n, fixed(s.rps, 0), fixed(s.p50Ms, 2), fixed(s.p99Ms, 2), fixed(s.maxMs, 1), String(s.requests),
       Object.entries(s.statuses).filter(([st]) => st !== '200').map(([st, v]) => `${st}:${v}`).join(' ') || '-', String(s.errors),
     ]);
@@ -208,10 +231,12 @@ export async function run(config: LoadBenchConfig = configFromEnv()): Promise<Be
       `real service in-process (SQLite WAL in a temp dir, silent logger, test key, virtual line parked); load generator in a child process`,
       `server-side most admitted requests in flight at once during the fax-send run: ${sendMaxInFlight}`,
       `fax-send: 1-page PDF (${pdf.length} bytes, ${sendBody.length}-byte JSON body); fax-status: GET over ${seeded.length} existing jobs`,
+      `anchor: a bare fastify 5 route per endpoint in the same process (parse, small JSON reply), same load`,
       `machine: ${cores} cores, ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, Node ${process.versions.node}`,
       '',
       'throughput (rate limiter admitting everything)',
       table(['endpoint', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'requests', 'non-200', 'errors'], throughputRows),
+      `ratio faxstack / bare route: fax-send throughput ${fixed(send.rps / bareSend.rps, 3)}, p99 ${fixed(send.p99Ms / bareSend.p99Ms, 1)}×; fax-status throughput ${fixed(status.rps / bareStatus.rps, 3)}, p99 ${fixed(status.p99Ms / bareStatus.p99Ms, 1)}×`,
       '',
       `rate limits under the same load (real MemoryRateLimiter, one fresh account per case, ${config.seconds} s each, no warm-up)`,
       table(['limits', 'req/s', 'p99 ms', 'admitted', 'bound', 'max in flight', '429s', 'denied by reason', 'held'], limitRows.map(({ c, r, admitted, denied, maxInFlight, ok }) => {
@@ -231,7 +256,8 @@ export async function run(config: LoadBenchConfig = configFromEnv()): Promise<Be
       text,
       json: {
         connections: config.connections, seconds: config.seconds, warmupSeconds: config.warmupSeconds, cores, node: process.versions.node,
-        send: { ...side(send), maxInFlight: sendMaxInFlight }, status: side(status),
+        send: { ...side(send), maxInFlight: sendMaxInFlight }, status: side(status), bareSend: side(bareSend), bareStatus: side(bareStatus),
+        ratio: { sendThroughput: round(send.rps / bareSend.rps, 3), sendP99: round(send.p99Ms / bareSend.p99Ms, 2), statusThroughput: round(status.rps / bareStatus.rps, 3), statusP99: round(status.p99Ms / bareStatus.p99Ms, 2) },
         limits: limitRows.map(({ c, r, admitted, denied, maxInFlight, ok, why }) => ({
           name: c.name, limits: c.limits, endpoint: c.endpoint, rps: round(summarize(r).rps, 0), p99Ms: round(summarize(r).p99Ms, 3), admitted, denied, maxInFlight,
           answered429: r.statuses['429'] ?? 0, held: ok, ...(why.length ? { why } : {}),
@@ -241,7 +267,7 @@ export async function run(config: LoadBenchConfig = configFromEnv()): Promise<Be
     };
   } finally {
     gen?.stop();
-    await close?.();
+    await Promise.allSettled([close?.(), closeBare?.()]);
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
