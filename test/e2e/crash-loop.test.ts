@@ -138,9 +138,10 @@ if (!avail.ok) {
       const gaps = Array.from({ length: JOBS }, () => int(100, 400));
       const jobIds: number[] = [];
       let sending = true;
+      let giveUp = false;
       const sender = (async () => {
-        for (let i = 0; i < JOBS; i++) {
-          for (;;) {
+        for (let i = 0; i < JOBS && !giveUp; i++) {
+          while (!giveUp) {
             try {
               const res = await fetch(`${slots[0]!.api}/customer/fax-send`, {
                 method: 'POST',
@@ -177,7 +178,7 @@ if (!avail.ok) {
         slots[slot] = await start(victim.kind, url, dataDir, 0);
         procs.push(slots[slot]!);
       }
-      await within(sender, 60_000, 'every job to be accepted');
+      await within(sender, 60_000, 'every job to be accepted').finally(() => (giveUp = true));
       console.log(`[crash-loop] seed ${seed}: kills ${log.join(', ')}`);
       expect(new Set(jobIds).size).toBe(JOBS);
 
@@ -214,6 +215,8 @@ if (!avail.ok) {
         expect(mine.length, `charges of job ${id} (seed ${seed})`).toBeLessThanOrEqual(1);
         expect(-(mine[0]?.amountCents ?? 0)).toBe((await s.getJobById(id))!.chargedCents);
       }
+      const charged = (await Promise.all(jobIds.map((id) => s.getJobById(id)))).reduce((sum, j) => sum + j!.chargedCents, 0);
+      expect(account.balanceCents, `balance = 100 dollars less what was charged (seed ${seed})`).toBe(10_000 - charged);
       const reserved = ledger.filter((e) => e.jobId !== null && (e.kind === 'reserve' || e.kind === 'release')).reduce((sum, e) => sum + e.amountCents, 0);
       expect(reserved, `reservations released (seed ${seed})`).toBe(0);
 
