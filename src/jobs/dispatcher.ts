@@ -89,10 +89,18 @@ export class Dispatcher {
       if (line !== '' && this.o.otherLines === 'leave' && !(line in this.o.lines)) return;
       void this.tick();
     };
-    this.subscription = this.o.store.onJobsChanged(onChange).catch((err: unknown) => {
-      this.o.logger.warn({ err }, 'no job change notifications: polling only');
-      return undefined;
-    });
+    // Once listening, look again: a job queued while the subscription was being set up sent
+    // its notification before anyone listened.
+    this.subscription = this.o.store.onJobsChanged(onChange).then(
+      (unsubscribe) => {
+        onChange('');
+        return unsubscribe;
+      },
+      (err: unknown) => {
+        this.o.logger.warn({ err }, 'no job change notifications: polling only');
+        return undefined;
+      },
+    );
   }
 
   /** Looks for due jobs now (a job was created or a slot freed). */

@@ -87,10 +87,18 @@ export class WebhookWorker {
     if (!this.stopped) return;
     this.stopped = false;
     // On a shared store, an event another node inserted is delivered at once, not at the next poll.
-    this.subscription ??= this.store.onDeliveriesChanged?.(() => this.notify()).catch((err: unknown) => {
-      this.log.warn({ err }, 'no delivery change notifications: polling only');
-      return undefined;
-    });
+    // Once listening, look again: an event inserted while the subscription was being set up
+    // sent its notification before anyone listened.
+    this.subscription ??= this.store.onDeliveriesChanged?.(() => this.notify()).then(
+      (unsubscribe) => {
+        if (!this.stopped) this.notify();
+        return unsubscribe;
+      },
+      (err: unknown) => {
+        this.log.warn({ err }, 'no delivery change notifications: polling only');
+        return undefined;
+      },
+    );
     this.notify();
   }
 
