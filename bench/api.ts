@@ -18,6 +18,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { RateDecision, RateLimiter } from '../src/api/index.js';
 import type { BenchReport } from './run.js';
+import { envNumber } from './lib/env.js';
 
 const ROLE_ENV = 'FAXSTACK_BENCH_ROLE';
 const SEND_PATH = '/v1/customer/fax-send';
@@ -33,14 +34,6 @@ export interface ApiBenchConfig {
   rounds: number;
   /** Park the virtual line (calls last an hour) so dispatched jobs do not compete for the CPU. */
   parkLine: boolean;
-}
-
-function envNumber(name: string, fallback: number, min: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const v = Number(raw);
-  if (!Number.isFinite(v) || v < min) throw new RangeError(`${name} must be a number ≥ ${min}, got ${JSON.stringify(raw)}`);
-  return v;
 }
 
 export function configFromEnv(): ApiBenchConfig {

@@ -18,6 +18,7 @@ import { SystemClock } from '../src/shared/index.js';
 import { onePagePdf } from './api.js';
 import { LoadGenerator, percentile, type LoadRequest, type LoadResult } from './lib/load-gen.js';
 import type { BenchReport } from './run.js';
+import { envNumber } from './lib/env.js';
 
 const HOUR_MS = 3_600_000;
 
@@ -25,14 +26,6 @@ export interface LoadBenchConfig {
   seconds: number;
   warmupSeconds: number;
   connections: number;
-}
-
-function envNumber(name: string, fallback: number, min: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const v = Number(raw);
-  if (!Number.isFinite(v) || v < min) throw new RangeError(`${name} must be a number ≥ ${min}, got ${JSON.stringify(raw)}`);
-  return v;
 }
 
 export function configFromEnv(): LoadBenchConfig {

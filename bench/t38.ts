@@ -16,6 +16,7 @@ import { pathToFileURL } from 'node:url';
 import { SystemClock, type Clock } from '../src/shared/clock.js';
 import { createMemoryLink, maxChunkFor, T38FrontEnd } from '../src/transport/t38/index.js';
 import type { BenchReport } from './run.js';
+import { envNumber } from './lib/env.js';
 
 const BIT_RATE = 14400;
 const PACKET_MS = 30; // the front end's default line time per data packet
@@ -29,14 +30,6 @@ export interface T38BenchConfig {
   warmupSeconds: number;
   /** Rounds; the scenarios alternate order (A B, B A, ...) so drift in machine load falls on both. */
   rounds: number;
-}
-
-function envNumber(name: string, fallback: number, min: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const v = Number(raw);
-  if (!Number.isFinite(v) || v < min) throw new RangeError(`${name} must be a number ≥ ${min}, got ${JSON.stringify(raw)}`);
-  return v;
 }
 
 export function configFromEnv(): T38BenchConfig {
