@@ -4,35 +4,18 @@
 // time, fax-peer over RTP G.711 in real time). Faxes that should arrive are compared pixel for
 // pixel; failures must give the right code. Real-time faxes take 10-20 s each: `npm test` runs
 // T.38 direct, audio → T.38, G.711 and the (fast) failures; FAXSTACK_INTEROP_FULL=1 the rest.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { faxPagesFromTiff } from '../../src/documents/fax-pages.js';
-import type { CallRequest, CallResult } from '../../src/engine/line.js';
+import { describe, expect, it } from 'vitest';
+import type { CallResult } from '../../src/engine/line.js';
 import { SipLine, type SipLineOptions } from '../../src/engine/sip-line.js';
-import { buildFaxPeer, FaxPeer } from './fax-audio/fax-peer.js';
+import { FaxPeer } from './fax-audio/fax-peer.js';
 import { SpandspPeer } from './peer.js';
-import { runPeerRealtime, startSipp, sippMissing, type Sipp } from './sip/harness.js';
-import { buildPeer, INTEROP_REQUIRED } from './spandsp/build.js';
-import { writeCaseDocument } from './t38-matrix.js';
+import { runPeerRealtime, startSipp, type Sipp } from './sip/harness.js';
+import { INTEROP_REQUIRED } from './spandsp/build.js';
 import { compareFaxTiffs } from './tiff-compare.js';
+import { sipTestSetup } from './sip/setup.js';
 
-const FULL = process.env.FAXSTACK_INTEROP_FULL === '1';
-const missing = sippMissing();
-const t38Build = buildPeer();
-const audioBuild = buildFaxPeer();
-const runnable = !missing && t38Build.ok && audioBuild.ok;
-const dir = mkdtempSync(join(tmpdir(), 'faxstack-sip-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-const sentFile = join(dir, 'sent.tif');
-writeCaseDocument({ quality: 'Low', compression: 'mmr', pages: 1 }, sentFile);
-
-function request(): CallRequest {
-  const pages = faxPagesFromTiff(readFileSync(sentFile));
-  return { jobId: 1, fromNumber: '+15550001111', toNumber: '+15550002222', quality: 'Low', totalPages: pages.count, firstPage: 1, ident: '+15550001111', pages };
-}
+const { FULL, missing, t38Build, audioBuild, runnable, dir, sentFile, request } = sipTestSetup('faxstack-sip-');
 
 async function place(sipp: Sipp, o: Partial<SipLineOptions> & Pick<SipLineOptions, 'media'>, trace: string[]): Promise<CallResult> {
   const line = new SipLine({ name: 'sipp', address: `127.0.0.1:${sipp.port}`, transport: 'udp', localAddress: '127.0.0.1', trace: (d, t) => trace.push(`${d}: ${t}`), ...o });

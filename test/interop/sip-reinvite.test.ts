@@ -3,35 +3,17 @@
 // spandsp's T.38 terminal as the new media, and the page must arrive there pixel-identical.
 // With FAXSTACK_INTEROP_FULL=1 also glare: SIPp re-INVITEs at the same moment (both get 491),
 // then its retry (the non-owner of the Call-ID retries first) moves the call to T.38.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { faxPagesFromTiff } from '../../src/documents/fax-pages.js';
-import type { CallRequest } from '../../src/engine/line.js';
+import { describe, expect, it } from 'vitest';
 import { SipLine } from '../../src/engine/sip-line.js';
-import { buildFaxPeer, FaxPeer } from './fax-audio/fax-peer.js';
+import { FaxPeer } from './fax-audio/fax-peer.js';
 import { SpandspPeer } from './peer.js';
-import { runPeerRealtime, sippMissing, startSipp } from './sip/harness.js';
-import { buildPeer, INTEROP_REQUIRED } from './spandsp/build.js';
-import { writeCaseDocument } from './t38-matrix.js';
+import { runPeerRealtime, startSipp } from './sip/harness.js';
+import { INTEROP_REQUIRED } from './spandsp/build.js';
 import { compareFaxTiffs } from './tiff-compare.js';
+import { sipTestSetup } from './sip/setup.js';
 
-const FULL = process.env.FAXSTACK_INTEROP_FULL === '1';
-const missing = sippMissing();
-const t38Build = buildPeer();
-const audioBuild = buildFaxPeer();
-const runnable = !missing && t38Build.ok && audioBuild.ok;
-const dir = mkdtempSync(join(tmpdir(), 'faxstack-sip-reinvite-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-const sentFile = join(dir, 'sent.tif');
-writeCaseDocument({ quality: 'Low', compression: 'mmr', pages: 1 }, sentFile);
-
-function request(): CallRequest {
-  const pages = faxPagesFromTiff(readFileSync(sentFile));
-  return { jobId: 1, fromNumber: '+15550001111', toNumber: '+15550002222', quality: 'Low', totalPages: pages.count, firstPage: 1, ident: '+15550001111', pages };
-}
+const { FULL, missing, t38Build, audioBuild, runnable, dir, sentFile, request } = sipTestSetup('faxstack-sip-reinvite-');
 
 /** A call answered with audio (fax_state_t), moved to T.38 (t38peer) by a re-INVITE. */
 async function audioThenT38(scenario: string) {
