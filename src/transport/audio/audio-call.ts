@@ -26,6 +26,7 @@ export interface AudioCallOptions {
   /**
    * Lockstep: the far end is gone when nothing has arrived for this long, real time (default
    * 10 s) — without frames a lockstep line's time stands still, so no T.30 timer could say so.
+   * An answerer starts counting at the first frame.
    */
   idleMs?: number;
 }
@@ -62,9 +63,11 @@ export async function openAudioCall(o: AudioCallOptions): Promise<AudioCall> {
   if (o.pacing === 'lockstep') {
     const idleMs = o.idleMs ?? 10_000;
     let seen = -1;
+    // An answerer waits for its call as long as it takes (a caller may be slow to start: it
+    // renders its documents first); once frames have flowed, silence means the far end is gone.
     idle = setInterval(() => {
       const n = pump.stats.framesReceived;
-      if (n === seen) frontEnd.lineDown(`no audio from the far end for ${idleMs} ms`);
+      if (n === seen && (n > 0 || o.role === 'caller')) frontEnd.lineDown(`no audio from the far end for ${idleMs} ms`);
       seen = n;
     }, idleMs);
     idle.unref();
