@@ -20,6 +20,11 @@ export interface CallRequest {
   ident: string;
   /** The pages exactly as prepared (decoded on demand). */
   pages: FaxPages;
+  /**
+   * false: do not offer error correction on this attempt (the fallback after an earlier attempt
+   * failed in ECM); undefined: the line's own setting.
+   */
+  ecm?: boolean;
 }
 
 export interface CallProgress {

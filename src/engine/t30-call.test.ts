@@ -11,14 +11,14 @@ import type { Resolution } from '../t30/modes.js';
 import { reduce } from './page-source.js';
 import { receiveOverFrontEnd, sendOverFrontEnd } from './t30-call.js';
 
-async function call(pagesIn: ReturnType<typeof randomRuns>[], yDpi: number, firstPage: number, ecm: boolean, rx: { xDpi?: number; resolutions?: Resolution[] } = {}) {
+async function call(pagesIn: ReturnType<typeof randomRuns>[], yDpi: number, firstPage: number, ecm: boolean, rx: { xDpi?: number; resolutions?: Resolution[] } = {}, reqEcm?: boolean) {
   const clock = new ManualClock();
   const link = createMemoryLink({ clock, delayMs: 10 });
   const opts = { clock, pacing: 'fast' as const };
   const tx = new T38FrontEnd({ ...opts, transport: link.a });
   const rxFe = new T38FrontEnd({ ...opts, transport: link.b });
   const pages = faxPagesFromTiff(writeTiffF(pagesIn.map((bitmap) => ({ bitmap, xDpi: rx.xDpi ?? 204, yDpi })), { compression: 'mmr' }));
-  const req: CallRequest = { jobId: 1, fromNumber: '+14155550100', toNumber: '+14155550123', quality: 'Standard', totalPages: pages.count, firstPage, ident: '+14155550100', pages };
+  const req: CallRequest = { jobId: 1, fromNumber: '+14155550100', toNumber: '+14155550123', quality: 'Standard', totalPages: pages.count, firstPage, ident: '+14155550100', pages, ...(reqEcm !== undefined ? { ecm: reqEcm } : {}) };
   const stages: CallStage[] = [];
   const confirmed: number[] = [];
   const receiving = receiveOverFrontEnd(rxFe, clock, { ident: '+14155550123', ecm, ...(rx.resolutions ? { resolutions: rx.resolutions } : {}) });
@@ -43,6 +43,13 @@ describe('a T.30 call over T.38 front ends', () => {
     const got = readTiff(received.tiff!.data);
     expect(got.map((p) => p.yDpi)).toEqual([yDpi, yDpi, yDpi]);
     got.forEach((p, i) => expect(bitmapEquals(p.bitmap, src[i]!)).toBe(true));
+  });
+
+  it('a request with ecm: false (the dispatcher\'s fallback) goes without ECM although both sides offer it', async () => {
+    const src = [randomRuns(1728, 100, 8)];
+    const { sent, received } = await call(src, 196, 1, true, {}, false);
+    expect(sent).toMatchObject({ code: 0, lastConfirmedPage: 1, detail: { ecm: false } });
+    expect(received.result.params?.ecm).toBe(false);
   });
 
   it('resuming at page 2 sends only the remaining pages and reports them by their place in the fax', async () => {

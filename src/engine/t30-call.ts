@@ -31,7 +31,8 @@ export async function sendOverFrontEnd(
   };
   let transmitting = false;
   const session = new T30Session({
-    config: { role: 'caller', source, ident: req.ident, ecm: o.ecm ?? true, ...(o.maxBitRate ? { maxBitRate: o.maxBitRate } : {}) },
+    // A request may turn ECM off for its attempt (the dispatcher's fallback); it never turns it on.
+    config: { role: 'caller', source, ident: req.ident, ecm: req.ecm === false ? false : (o.ecm ?? true), ...(o.maxBitRate ? { maxBitRate: o.maxBitRate } : {}) },
     frontEnd,
     clock,
     onProgress: (p) => {

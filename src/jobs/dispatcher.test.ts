@@ -112,6 +112,23 @@ describe('Dispatcher', () => {
     expect((await store.attempts(id!)).map((a) => a.pagesTransferred)).toEqual([1, 2]);
   });
 
+  it('after an attempt failed during ECM pages, the next attempt goes without ECM (and only then)', async () => {
+    const line = new ScriptedLine([
+      // A busy first attempt changes nothing; an ECM call that drops mid-fax does.
+      () => ({ code: -3101, message: 'busy', lastConfirmedPage: 0, aborted: false, detail: {} }),
+      (req, p) => (p.pageConfirmed(req.firstPage), { code: -3108, message: 'dropped', lastConfirmedPage: 1, aborted: false, detail: { ecm: true } }),
+      (req, p) => {
+        for (let n = req.firstPage; n <= req.totalPages; n++) p.pageConfirmed(n);
+        return { code: 0, message: 'Fax delivered', lastConfirmedPage: req.totalPages, aborted: false, detail: { ecm: false } };
+      },
+    ]);
+    const svc = setup({ scripted: line }, { liveLine: 'scripted', lines: { scripted: { maxAttempts: 3, retryDelaysMs: [1000] } } });
+    const [id] = (await svc.send({ accountId, mode: 'live' }, input(), null)).jobIds;
+    await until(finished(id!));
+    expect(line.calls.map((c) => [c.firstPage, c.ecm])).toEqual([[1, undefined], [1, undefined], [2, false]]);
+    expect(await job(id!)).toMatchObject({ status: 'delivered', transferredPages: 3 });
+  });
+
   it('fails a job whose deadline passed before it could be sent', async () => {
     const svc = setup({ virtual: new VirtualLine(clock) }, { deadlineMs: 1000 });
     const [id] = (await svc.send({ accountId, mode: 'live' }, input({ sendAtMs: clock.now() + 60_000 }), null)).jobIds;

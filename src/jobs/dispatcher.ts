@@ -15,7 +15,7 @@ import type { Logger } from '../shared/log.js';
 import { isSlotted, type CallResult, type FaxLine } from '../engine/index.js';
 import { faxPagesFromTiff } from '../documents/fax-pages.js';
 import { jobEvent } from '../store/fax-object.js';
-import type { JobRecord, JobStore, LineFilter, Stage, TerminalOutcome } from '../store/index.js';
+import type { AttemptRecord, JobRecord, JobStore, LineFilter, Stage, TerminalOutcome } from '../store/index.js';
 import { linePolicy, type JobsConfig } from './config.js';
 import { prepareJob, type FetchPolicy } from './prepare.js';
 import { decideRetry } from './retry.js';
@@ -301,8 +301,9 @@ export class Dispatcher {
       return;
     }
     running.calling = true;
+    const ecm = ecmFallback(await store.attempts(job.jobId)) ? false : undefined;
     const attempt = await store.startAttempt(job.jobId, owner, clock.now());
-    log.info({ attempt, line: job.line, firstPage, totalPages }, 'calling');
+    log.info({ attempt, line: job.line, firstPage, totalPages, ...(ecm === false ? { ecm } : {}) }, 'calling');
     // Progress arrives synchronously from the line; writes are chained in order.
     let chain: Promise<unknown> = Promise.resolve();
     const write = (patch: { stage?: Stage; transferredPages?: number }) => {
@@ -310,7 +311,7 @@ export class Dispatcher {
     };
     const result: CallResult = await line
       .call(
-        { jobId: job.jobId, fromNumber: job.fromNumber, toNumber: job.toNumber, quality: job.quality, totalPages, firstPage, ident: job.fromNumber, pages },
+        { jobId: job.jobId, fromNumber: job.fromNumber, toNumber: job.toNumber, quality: job.quality, totalPages, firstPage, ident: job.fromNumber, pages, ...(ecm === false ? { ecm } : {}) },
         {
           stage: (stage) => (log.info({ stage }, `stage ${stage}`), write({ stage })),
           pageConfirmed: (page) => (log.info({ page }, 'page confirmed'), write({ transferredPages: page })),
@@ -380,4 +381,14 @@ function asJobError(err: unknown): { code: number; message: string } {
     }
   }
   return { code: ERRORS.INTERNAL.code, message: outcomeMessage('INTERNAL', err instanceof Error ? err.message : String(err)) };
+}
+
+/**
+ * Error correction off for the next attempt once an attempt with ECM failed during the pages
+ * (page transfer failed, −3107, or the call dropped mid-fax, −3108): some far ends (and gateways
+ * between) handle ECM badly, and a retry without it is what fax operators do. Training trouble
+ * needs no such step: T.30 already falls back to lower rates within the call.
+ */
+export function ecmFallback(attempts: readonly AttemptRecord[]): boolean {
+  return attempts.some((a) => a.detail.ecm === true && (a.code === ERRORS.PAGE_FAILED.code || a.code === ERRORS.CALL_DROPPED.code));
 }
