@@ -5,6 +5,7 @@
 // `FOR UPDATE SKIP LOCKED`, so concurrent dispatchers never lease the same row.
 import pg from 'pg';
 import { MIGRATIONS, migrationStatements } from './migrations.js';
+import { PgListener } from './pg-listener.js';
 import { generateApiKey, generateWebhookSecret, hashApiKey, keyPrefix } from './keys.js';
 import {
   toAccount, toAttempt, toDelivery, toDeliveryAttempt, toJob, toJobDocument, toLedger,
@@ -29,8 +30,6 @@ const MAX_TX_ATTEMPTS = 5;
 const RETRYABLE = new Set(['40001', '40P01']);
 /** Server shutting down / crashed (57P0x) and socket errors: the connection is gone. */
 const CONNECTION_LOST = new Set(['57P01', '57P02', '57P03', 'ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT']);
-/** The LISTEN connection is reopened this long after it was lost (server restart, network). */
-const LISTENER_RETRY_MS = 1000;
 
 // BIGINT (int8) and NUMERIC come back as strings by default; every integer we store (ids,
 // cents, Unix ms) is well inside 2^53, so they are read as numbers.
@@ -78,17 +77,13 @@ async function all<T = Row>(c: Client | pg.Pool, sql: string, args: unknown[] = 
 
 export class PostgresJobStore implements JobStore {
   readonly pool: pg.Pool;
-  private readonly config: pg.PoolConfig;
-  private listener: pg.Client | null = null;
-  private listening: Promise<pg.Client> | null = null;
-  private reconnectTimer: NodeJS.Timeout | null = null;
-  private closed = false;
-  private readonly subscribers = new Map<string, Set<(payload: string) => void>>();
+  private readonly listener: PgListener;
 
   /** `config`: a `postgres://` URL or pg pool options. */
   constructor(config: string | pg.PoolConfig) {
-    this.config = { ...(typeof config === 'string' ? { connectionString: config } : config), types: typeParsers };
-    this.pool = new pg.Pool(this.config);
+    const cfg: pg.PoolConfig = { ...(typeof config === 'string' ? { connectionString: config } : config), types: typeParsers };
+    this.pool = new pg.Pool(cfg);
+    this.listener = new PgListener(cfg, [JOBS_CHANNEL, DELIVERIES_CHANNEL]);
     // An idle client that loses its connection must not crash the process; the next query reconnects.
     this.pool.on('error', () => {});
   }
@@ -158,14 +153,7 @@ export class PostgresJobStore implements JobStore {
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
-    this.reconnectTimer = null;
-    const listener = this.listener;
-    this.listener = null;
-    this.listening = null;
-    this.subscribers.clear();
-    if (listener) await listener.end().catch(() => {});
+    await this.listener.close();
     if (!this.pool.ended) await this.pool.end();
   }
 
@@ -178,68 +166,12 @@ export class PostgresJobStore implements JobStore {
    * for scheduled jobs and expired leases. Returns the unsubscribe function.
    */
   async onJobsChanged(cb: (line: string) => void): Promise<() => void> {
-    return this.subscribe(JOBS_CHANNEL, cb);
+    return this.listener.subscribe(JOBS_CHANNEL, cb);
   }
 
   /** Calls `cb()` whenever a webhook delivery becomes due now on any node. */
   async onDeliveriesChanged(cb: () => void): Promise<() => void> {
-    return this.subscribe(DELIVERIES_CHANNEL, () => cb());
-  }
-
-  private async subscribe(channel: string, cb: (payload: string) => void): Promise<() => void> {
-    let set = this.subscribers.get(channel);
-    if (!set) this.subscribers.set(channel, (set = new Set()));
-    set.add(cb);
-    await this.listen();
-    return () => void set.delete(cb);
-  }
-
-  /** The one LISTEN connection of this store (outside the pool: it must stay open). */
-  private listen(): Promise<pg.Client> {
-    if (this.closed) return Promise.reject(new Error('store is closed'));
-    this.listening ??= (async () => {
-      const client = new pg.Client(this.config);
-      client.on('error', () => this.listenerLost(client));
-      client.on('end', () => this.listenerLost(client));
-      client.on('notification', (n) => {
-        for (const cb of this.subscribers.get(n.channel) ?? []) cb(n.payload ?? '');
-      });
-      try {
-        await client.connect();
-        await client.query(`LISTEN ${JOBS_CHANNEL}; LISTEN ${DELIVERIES_CHANNEL}`);
-      } catch (e) {
-        this.listening = null;
-        await client.end().catch(() => {});
-        throw e;
-      }
-      this.listener = client;
-      return client;
-    })();
-    return this.listening;
-  }
-
-  /** The LISTEN connection died: reopen it after a pause, until it works or the store closes. */
-  private listenerLost(client: pg.Client): void {
-    if (this.closed || this.listener !== client) return;
-    this.listener = null;
-    this.listening = null;
-    client.end().catch(() => {});
-    this.scheduleRelisten();
-  }
-
-  private scheduleRelisten(): void {
-    if (this.closed || this.reconnectTimer) return;
-    this.reconnectTimer = setTimeout(() => {
-      this.reconnectTimer = null;
-      this.listen().then(
-        () => {
-          // Whatever was notified while the connection was down is lost: everyone looks again.
-          for (const set of this.subscribers.values()) for (const cb of set) cb('');
-        },
-        () => this.scheduleRelisten(),
-      );
-    }, LISTENER_RETRY_MS);
-    this.reconnectTimer.unref();
+    return this.listener.subscribe(DELIVERIES_CHANNEL, () => cb());
   }
 
   /** Queues a notification, sent when (and only if) the transaction commits. */
