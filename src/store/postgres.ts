@@ -3,7 +3,8 @@
 // READ COMMITTED transactions that lock the rows they decide on (jobs, then accounts), retried
 // on deadlock/serialization failure; due jobs and webhook deliveries are claimed with
 // `FOR UPDATE SKIP LOCKED`, so concurrent dispatchers never lease the same row.
-import pg from 'pg';
+import type pg from 'pg';
+import { all, one, PgSql, typeParsers, type Client } from './pg-sql.js';
 import { MIGRATIONS, migrationStatements } from './migrations.js';
 import { PgListener } from './pg-listener.js';
 import { generateApiKey, generateWebhookSecret, hashApiKey, keyPrefix } from './keys.js';
@@ -18,29 +19,10 @@ import type {
   NewEvent, NewJob, PreparedFax, Stage, StoreStats, TerminalOutcome,
 } from './types.js';
 
-type Client = pg.PoolClient;
-type Row = Record<string, unknown>;
-
 const STARTED = `('preparing', 'dialing', 'transmitting')`;
 /** NOTIFY channels: a job became due (payload: its line), a webhook delivery became due. */
 export const JOBS_CHANNEL = 'faxstack_jobs';
 export const DELIVERIES_CHANNEL = 'faxstack_deliveries';
-/** Transactions retried at most this often on deadlock or serialization failure. */
-const MAX_TX_ATTEMPTS = 5;
-const RETRYABLE = new Set(['40001', '40P01']);
-/** Server shutting down / crashed (57P0x) and socket errors: the connection is gone. */
-const CONNECTION_LOST = new Set(['57P01', '57P02', '57P03', 'ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT']);
-
-// BIGINT (int8) and NUMERIC come back as strings by default; every integer we store (ids,
-// cents, Unix ms) is well inside 2^53, so they are read as numbers.
-const INT8_OID = 20;
-const NUMERIC_OID = 1700;
-const typeParsers = {
-  getTypeParser(oid: number, format?: 'text' | 'binary') {
-    if (oid === INT8_OID || oid === NUMERIC_OID) return (v: string) => Number(v);
-    return (pg.types.getTypeParser as (o: number, f?: string) => unknown)(oid, format);
-  },
-} as unknown as pg.CustomTypesConfig;
 
 /** `AND line = ANY($n)` / `AND NOT line = ANY($m)` for a line filter, its arrays appended to `args` (one parameter each, usable twice). */
 function lineFilter(f: LineFilter, args: unknown[]): string {
@@ -50,69 +32,22 @@ function lineFilter(f: LineFilter, args: unknown[]): string {
   return sql;
 }
 
-function sqlState(e: unknown): string | undefined {
-  const code = typeof e === 'object' && e !== null ? (e as { code?: unknown }).code : undefined;
-  return typeof code === 'string' ? code : undefined;
-}
-
-function isRetryable(e: unknown): boolean {
-  return RETRYABLE.has(sqlState(e) ?? '');
-}
-
-/** A connection that died (server restart, network) rather than a statement that failed. */
-function isConnectionLost(e: unknown): boolean {
-  const code = sqlState(e);
-  if (code) return code.startsWith('08') || CONNECTION_LOST.has(code);
-  // pg's own errors for a socket that closed carry no code.
-  return e instanceof Error && /^Connection terminated|connection error and is not queryable/i.test(e.message);
-}
-
-async function one<T = Row>(c: Client | pg.Pool, sql: string, args: unknown[] = []): Promise<T | undefined> {
-  return (await c.query(sql, args)).rows[0] as T | undefined;
-}
-
-async function all<T = Row>(c: Client | pg.Pool, sql: string, args: unknown[] = []): Promise<T[]> {
-  return (await c.query(sql, args)).rows as T[];
-}
-
 export class PostgresJobStore implements JobStore {
+  readonly sql: PgSql;
   readonly pool: pg.Pool;
   private readonly listener: PgListener;
 
   /** `config`: a `postgres://` URL or pg pool options. */
   constructor(config: string | pg.PoolConfig) {
     const cfg: pg.PoolConfig = { ...(typeof config === 'string' ? { connectionString: config } : config), types: typeParsers };
-    this.pool = new pg.Pool(cfg);
+    this.sql = new PgSql(cfg);
+    this.pool = this.sql.pool;
     this.listener = new PgListener(cfg, [JOBS_CHANNEL, DELIVERIES_CHANNEL]);
-    // An idle client that loses its connection must not crash the process; the next query reconnects.
-    this.pool.on('error', () => {});
   }
 
-  /**
-   * Runs `fn` in one transaction on one connection. Retried from the start on deadlock or
-   * serialization failure, and when the connection died before COMMIT was sent (nothing of it
-   * can have been committed; after COMMIT was sent the outcome is unknown, so that is thrown).
-   */
-  private async tx<T>(fn: (c: Client) => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      const c = await this.pool.connect();
-      let broken: Error | undefined;
-      let committing = false;
-      try {
-        await c.query('BEGIN');
-        const r = await fn(c);
-        committing = true;
-        await c.query('COMMIT');
-        return r;
-      } catch (e) {
-        if (isConnectionLost(e)) broken = e as Error;
-        else await c.query('ROLLBACK').catch((err: Error) => (broken = err));
-        if (attempt < MAX_TX_ATTEMPTS && (isRetryable(e) || (broken && !committing))) continue;
-        throw e;
-      } finally {
-        c.release(broken);
-      }
-    }
+  /** Runs `fn` in one transaction (see PgSql.tx). */
+  private tx<T>(fn: (c: Client) => Promise<T>): Promise<T> {
+    return this.sql.tx(fn);
   }
 
   /**
@@ -175,8 +110,8 @@ export class PostgresJobStore implements JobStore {
   }
 
   /** Queues a notification, sent when (and only if) the transaction commits. */
-  private async notify(c: Client, channel: string, payload = ''): Promise<void> {
-    await c.query('SELECT pg_notify($1, $2)', [channel, payload]);
+  private notify(c: Client, channel: string, payload = ''): Promise<void> {
+    return this.sql.notify(c, channel, payload);
   }
 
   // ---------------------------------------------------------------- accounts and keys

@@ -1,6 +1,7 @@
 // The embedded JobStore: one SQLite file (better-sqlite3, WAL). Every multi-row change is
 // one IMMEDIATE transaction, so a crash leaves either all of it or none of it.
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { SqliteSql, type Db } from './sqlite-sql.js';
 import { MIGRATIONS } from './migrations.js';
 import { generateApiKey, generateWebhookSecret, hashApiKey, keyPrefix } from './keys.js';
 import {
@@ -14,7 +15,6 @@ import type {
   NewEvent, NewJob, PreparedFax, Stage, StoreStats, TerminalOutcome,
 } from './types.js';
 
-type Db = Database.Database;
 const STARTED = `('preparing', 'dialing', 'transmitting')`;
 
 /** `AND line IN (?, ...) AND line NOT IN (?, ...)` for a line filter; nothing when every line is wanted. */
@@ -28,28 +28,22 @@ function lineFilter(f: LineFilter): { sql: string; args: string[] } {
 }
 
 export class SqliteJobStore implements JobStore {
+  readonly sql: SqliteSql;
   readonly db: Db;
 
   constructor(path: string) {
-    this.db = new Database(path);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
-    this.db.pragma('foreign_keys = ON');
-    this.db.pragma('busy_timeout = 5000');
+    this.sql = new SqliteSql(path);
+    this.db = this.sql.db;
   }
-
-  private readonly statements = new Map<string, Database.Statement>();
 
   /** A prepared statement, compiled once per SQL text. */
   private stmt(sql: string): Database.Statement {
-    let st = this.statements.get(sql);
-    if (!st) this.statements.set(sql, (st = this.db.prepare(sql)));
-    return st;
+    return this.sql.stmt(sql);
   }
 
   /** Runs `fn` in one IMMEDIATE transaction. */
   private tx<T>(fn: () => T): T {
-    return this.db.transaction(fn).immediate();
+    return this.sql.tx(fn);
   }
 
   async migrate(): Promise<void> {

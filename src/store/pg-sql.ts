@@ -1,0 +1,92 @@
+// What every PostgreSQL part of the store shares: the pool with its type parsers, one/all query
+// helpers, and transactions retried on deadlock, serialization failure or a connection lost
+// before COMMIT. The JobStore and its facets (one file each) run their SQL through a `PgSql`.
+import pg from 'pg';
+
+export type Client = pg.PoolClient;
+export type Row = Record<string, unknown>;
+
+/** Transactions retried at most this often on deadlock or serialization failure. */
+const MAX_TX_ATTEMPTS = 5;
+const RETRYABLE = new Set(['40001', '40P01']);
+/** Server shutting down / crashed (57P0x) and socket errors: the connection is gone. */
+const CONNECTION_LOST = new Set(['57P01', '57P02', '57P03', 'ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT']);
+
+// BIGINT (int8) and NUMERIC come back as strings by default; every integer we store (ids,
+// cents, Unix ms) is well inside 2^53, so they are read as numbers.
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+export const typeParsers = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === INT8_OID || oid === NUMERIC_OID) return (v: string) => Number(v);
+    return (pg.types.getTypeParser as (o: number, f?: string) => unknown)(oid, format);
+  },
+} as unknown as pg.CustomTypesConfig;
+
+export function sqlState(e: unknown): string | undefined {
+  const code = typeof e === 'object' && e !== null ? (e as { code?: unknown }).code : undefined;
+  return typeof code === 'string' ? code : undefined;
+}
+
+export function isRetryable(e: unknown): boolean {
+  return RETRYABLE.has(sqlState(e) ?? '');
+}
+
+/** A connection that died (server restart, network) rather than a statement that failed. */
+export function isConnectionLost(e: unknown): boolean {
+  const code = sqlState(e);
+  if (code) return code.startsWith('08') || CONNECTION_LOST.has(code);
+  // pg's own errors for a socket that closed carry no code.
+  return e instanceof Error && /^Connection terminated|connection error and is not queryable/i.test(e.message);
+}
+
+export async function one<T = Row>(c: Client | pg.Pool, sql: string, args: unknown[] = []): Promise<T | undefined> {
+  return (await c.query(sql, args)).rows[0] as T | undefined;
+}
+
+export async function all<T = Row>(c: Client | pg.Pool, sql: string, args: unknown[] = []): Promise<T[]> {
+  return (await c.query(sql, args)).rows as T[];
+}
+
+/** The pool and its transactions, shared by the store and its facets. */
+export class PgSql {
+  readonly pool: pg.Pool;
+
+  constructor(readonly config: pg.PoolConfig) {
+    this.pool = new pg.Pool(config);
+    // An idle client that loses its connection must not crash the process; the next query reconnects.
+    this.pool.on('error', () => {});
+  }
+
+  /**
+   * Runs `fn` in one transaction on one connection. Retried from the start on deadlock or
+   * serialization failure, and when the connection died before COMMIT was sent (nothing of it
+   * can have been committed; after COMMIT was sent the outcome is unknown, so that is thrown).
+   */
+  async tx<T>(fn: (c: Client) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      const c = await this.pool.connect();
+      let broken: Error | undefined;
+      let committing = false;
+      try {
+        await c.query('BEGIN');
+        const r = await fn(c);
+        committing = true;
+        await c.query('COMMIT');
+        return r;
+      } catch (e) {
+        if (isConnectionLost(e)) broken = e as Error;
+        else await c.query('ROLLBACK').catch((err: Error) => (broken = err));
+        if (attempt < MAX_TX_ATTEMPTS && (isRetryable(e) || (broken && !committing))) continue;
+        throw e;
+      } finally {
+        c.release(broken);
+      }
+    }
+  }
+
+  /** Queues a notification, sent when (and only if) the transaction of `c` commits. */
+  async notify(c: Client, channel: string, payload = ''): Promise<void> {
+    await c.query('SELECT pg_notify($1, $2)', [channel, payload]);
+  }
+}
