@@ -5,7 +5,7 @@
 import { FaxError } from '../shared/errors.js';
 import {
   composeFax, countPages, encodePool, fetchDocument, parsePageSelection, selectPages, sniffFormat,
-  type DocumentFormat, type FaxDocument,
+  type ComposedFax, type DocumentFormat, type FaxDocument,
 } from '../documents/index.js';
 import { writeTiffF } from '../documents/tiff-f.js';
 import type { JobRecord, JobStore } from '../store/index.js';
@@ -59,10 +59,13 @@ export async function prepareJob(store: JobStore, job: JobRecord, opts: PrepareO
   return { totalPages: fax.pages.length };
 }
 
-/** Renders the whole fax and encodes it (MMR, in the worker pool) into TIFF class F. */
-async function render(job: JobRecord, documents: FaxDocument[], opts: PrepareOptions) {
+/** The job's fields that shape its pages (the dashboard previews a fax before it is a job). */
+export type FaxLook = Pick<JobRecord, 'quality' | 'cover' | 'fromNumber' | 'toNumber'>;
+
+/** Composes the fax exactly as it is transmitted: cover page, the selected pages, the header line on each. */
+export function composeJobFax(job: FaxLook, documents: FaxDocument[], opts: { nowMs: number; maxPages: number; signal?: AbortSignal }): Promise<ComposedFax> {
   const when = new Date(opts.nowMs);
-  const fax = await composeFax({
+  return composeFax({
     documents,
     quality: job.quality,
     maxPages: opts.maxPages,
@@ -70,6 +73,11 @@ async function render(job: JobRecord, documents: FaxDocument[], opts: PrepareOpt
     ...(job.cover ? { cover: { ...job.cover, senderNumber: job.fromNumber, toNumber: job.toNumber, date: when } } : {}),
     header: { senderNumber: job.fromNumber, dateTime: when, ...(job.cover?.fromName ? { senderName: job.cover.fromName } : {}) },
   });
+}
+
+/** Renders the whole fax and encodes it (MMR, in the worker pool) into TIFF class F. */
+async function render(job: JobRecord, documents: FaxDocument[], opts: PrepareOptions) {
+  const fax = await composeJobFax(job, documents, opts);
   // MMR keeps the stored pages lossless and small; transmission re-encodes them for whatever
   // the receiver negotiates.
   const strips = await encodePool().encodeAll(fax.pages, { compression: 'mmr' });
