@@ -1,5 +1,6 @@
 // The store layer: the JobStore contract, its SQLite (embedded) and PostgreSQL (shared) implementations.
 export * from './types.js';
+export * from './templates-types.js';
 export { MIGRATIONS, migrationStatements, type Migration, type Dialect } from './migrations.js';
 export { generateApiKey, hashApiKey, generateWebhookSecret, keyPrefix } from './keys.js';
 export { SqliteJobStore, openSqliteStore } from './sqlite.js';

@@ -190,4 +190,24 @@ export const MIGRATIONS: Migration[] = [
     name: 'dashboard sign-in: an account password (scrypt hash with its salt and parameters)',
     statements: [`ALTER TABLE accounts ADD COLUMN password_hash TEXT`],
   },
+  {
+    version: 4,
+    name: 'templates and smart documents: per-account uploaded files referenced by fax-send (deleted ones kept for queued faxes)',
+    statements: [
+      `CREATE TABLE templates (
+        id TEXT PRIMARY KEY,
+        account_id INTEGER NOT NULL REFERENCES accounts(id),
+        kind TEXT NOT NULL CHECK (kind IN ('template', 'smartDocument')),
+        name TEXT NOT NULL,
+        file_name TEXT NOT NULL,
+        format TEXT NOT NULL,
+        page_count INTEGER NOT NULL,
+        byte_length INTEGER NOT NULL,
+        data BLOB NOT NULL,
+        created_at INTEGER NOT NULL,
+        deleted_at INTEGER
+      )`,
+      `CREATE INDEX templates_account ON templates(account_id, kind, created_at)`,
+    ],
+  },
 ];

@@ -5,6 +5,7 @@
 // `FOR UPDATE SKIP LOCKED`, so concurrent dispatchers never lease the same row.
 import type pg from 'pg';
 import { all, one, PgSql, typeParsers, type Client } from './pg-sql.js';
+import { PgTemplates } from './pg-templates.js';
 import { MIGRATIONS, migrationStatements } from './migrations.js';
 import { PgListener } from './pg-listener.js';
 import { generateApiKey, generateWebhookSecret, hashApiKey, keyPrefix } from './keys.js';
@@ -34,6 +35,7 @@ function lineFilter(f: LineFilter, args: unknown[]): string {
 
 export class PostgresJobStore implements JobStore {
   readonly sql: PgSql;
+  readonly templates: PgTemplates;
   readonly pool: pg.Pool;
   private readonly listener: PgListener;
 
@@ -42,6 +44,7 @@ export class PostgresJobStore implements JobStore {
     const cfg: pg.PoolConfig = { ...(typeof config === 'string' ? { connectionString: config } : config), types: typeParsers };
     this.sql = new PgSql(cfg);
     this.pool = this.sql.pool;
+    this.templates = new PgTemplates(this.sql);
     this.listener = new PgListener(cfg, [JOBS_CHANNEL, DELIVERIES_CHANNEL]);
   }
 

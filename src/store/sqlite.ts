@@ -2,6 +2,7 @@
 // one IMMEDIATE transaction, so a crash leaves either all of it or none of it.
 import type Database from 'better-sqlite3';
 import { SqliteSql, type Db } from './sqlite-sql.js';
+import { SqliteTemplates } from './sqlite-templates.js';
 import { MIGRATIONS } from './migrations.js';
 import { generateApiKey, generateWebhookSecret, hashApiKey, keyPrefix } from './keys.js';
 import {
@@ -30,10 +31,12 @@ function lineFilter(f: LineFilter): { sql: string; args: string[] } {
 export class SqliteJobStore implements JobStore {
   readonly sql: SqliteSql;
   readonly db: Db;
+  readonly templates: SqliteTemplates;
 
   constructor(path: string) {
     this.sql = new SqliteSql(path);
     this.db = this.sql.db;
+    this.templates = new SqliteTemplates(this.sql);
   }
 
   /** A prepared statement, compiled once per SQL text. */

@@ -2,6 +2,8 @@
 // SQLite (embedded default) and PostgreSQL (shared by many nodes); callers never see SQL. All
 // methods are async so that both engines fit. Times are Unix milliseconds unless a name says otherwise.
 
+import type { TemplateStore } from './templates-types.js';
+
 export type KeyMode = 'live' | 'test';
 export type FaxStatus = 'sending' | 'delivered' | 'canceled' | 'failed';
 export type Stage = 'scheduled' | 'queued' | 'preparing' | 'dialing' | 'transmitting';
@@ -250,6 +252,8 @@ export interface LineFilter {
 }
 
 export interface JobStore {
+  /** Cover-page templates and smart documents (templates-types.ts). */
+  readonly templates: TemplateStore;
   /** Applies pending migrations (versioned, idempotent). */
   migrate(): Promise<void>;
   close(): Promise<void>;
