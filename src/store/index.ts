@@ -1,6 +1,8 @@
 // The store layer: the JobStore contract, its SQLite (embedded) and PostgreSQL (shared) implementations.
 export * from './types.js';
+export type { WebhookOutbox } from './outbox-types.js';
 export * from './templates-types.js';
+export * from './users-types.js';
 export { MIGRATIONS, migrationStatements, type Migration, type Dialect } from './migrations.js';
 export { generateApiKey, hashApiKey, generateWebhookSecret, keyPrefix } from './keys.js';
 export { SqliteJobStore, openSqliteStore } from './sqlite.js';

@@ -210,4 +210,27 @@ export const MIGRATIONS: Migration[] = [
       `CREATE INDEX templates_account ON templates(account_id, kind, created_at)`,
     ],
   },
+  {
+    version: 5,
+    name: 'users of an account (Primary or Member, sign-in by email) and registered caller IDs',
+    statements: [
+      `CREATE TABLE users (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        account_id INTEGER NOT NULL REFERENCES accounts(id),
+        email TEXT NOT NULL,
+        email_key TEXT NOT NULL UNIQUE,
+        display_name TEXT NOT NULL,
+        role TEXT NOT NULL CHECK (role IN ('primary', 'member')),
+        password_hash TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+      )`,
+      `CREATE INDEX users_account ON users(account_id, id)`,
+      `CREATE TABLE caller_ids (
+        account_id INTEGER NOT NULL REFERENCES accounts(id),
+        number TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (account_id, number)
+      )`,
+    ],
+  },
 ];

@@ -6,16 +6,18 @@
 import type pg from 'pg';
 import { all, one, PgSql, typeParsers, type Client } from './pg-sql.js';
 import { PgTemplates } from './pg-templates.js';
+import { PgUsers } from './pg-users.js';
 import { MIGRATIONS, migrationStatements } from './migrations.js';
 import { PgListener } from './pg-listener.js';
+import { DELIVERIES_CHANNEL, PgOutbox } from './pg-outbox.js';
 import { generateApiKey, generateWebhookSecret, hashApiKey, keyPrefix } from './keys.js';
 import {
-  toAccount, toAttempt, toDelivery, toDeliveryAttempt, toJob, toJobDocument, toLedger,
+  toAccount, toAttempt, toJob, toJobDocument, toLedger,
   type AccountRow, type JobRow,
 } from './rows.js';
 import type {
   LineFilter,
-  Account, ApiKeyInfo, ApiKeySummary, AttemptRecord, CreateJobsResult, CreatedAccount, DeliveryAttempt, DeliveryRecord,
+  Account, ApiKeyInfo, ApiKeySummary, AttemptRecord, CreateJobsResult, CreatedAccount,
   FaxQuality, IdempotencyInput, JobDocument, JobListFilter, JobRecord, JobStore, KeyMode, LedgerEntry, NewDocument,
   NewEvent, NewJob, PreparedFax, Stage, StoreStats, TerminalOutcome,
 } from './types.js';
@@ -23,7 +25,7 @@ import type {
 const STARTED = `('preparing', 'dialing', 'transmitting')`;
 /** NOTIFY channels: a job became due (payload: its line), a webhook delivery became due. */
 export const JOBS_CHANNEL = 'faxstack_jobs';
-export const DELIVERIES_CHANNEL = 'faxstack_deliveries';
+export { DELIVERIES_CHANNEL };
 
 /** `AND line = ANY($n)` / `AND NOT line = ANY($m)` for a line filter, its arrays appended to `args` (one parameter each, usable twice). */
 function lineFilter(f: LineFilter, args: unknown[]): string {
@@ -36,8 +38,11 @@ function lineFilter(f: LineFilter, args: unknown[]): string {
 export class PostgresJobStore implements JobStore {
   readonly sql: PgSql;
   readonly templates: PgTemplates;
+  readonly users: PgUsers;
   readonly pool: pg.Pool;
   private readonly listener: PgListener;
+  /** The webhook outbox facet; the outbox methods below hand over to it. */
+  readonly outbox: PgOutbox;
 
   /** `config`: a `postgres://` URL or pg pool options. */
   constructor(config: string | pg.PoolConfig) {
@@ -45,6 +50,8 @@ export class PostgresJobStore implements JobStore {
     this.sql = new PgSql(cfg);
     this.pool = this.sql.pool;
     this.templates = new PgTemplates(this.sql);
+    this.users = new PgUsers(this.sql);
+    this.outbox = new PgOutbox(this.sql);
     this.listener = new PgListener(cfg, [JOBS_CHANNEL, DELIVERIES_CHANNEL]);
   }
 
@@ -425,7 +432,7 @@ export class PostgresJobStore implements JobStore {
         ],
       );
       const job = toJob(r!);
-      await this.insertEventTx(c, input.accountId, job.jobId, input.event(job), input.nowMs);
+      await this.outbox.insertEventIn(c, input.accountId, job.jobId, input.event(job), input.nowMs);
       return job;
     });
   }
@@ -611,106 +618,28 @@ export class PostgresJobStore implements JobStore {
       [o.status, o.code, o.message, o.transferredPages, nowMs, charge, detail, nowMs, job.jobId],
     );
     const done = toJob(r!);
-    await this.insertEventTx(c, job.accountId, job.jobId, event(done), nowMs);
+    await this.outbox.insertEventIn(c, job.accountId, job.jobId, event(done), nowMs);
     return done;
   }
 
-  // ---------------------------------------------------------------- webhook outbox
+  // ---------------------------------------------------------------- webhook outbox (pg-outbox.ts)
 
-  private async insertEventTx(c: Client, accountId: number, jobId: number | null, e: NewEvent, nowMs: number): Promise<DeliveryRecord> {
-    const url = (await this.account(c, accountId))?.webhookUrl ?? null;
-    const r = await one(
-      c,
-      `INSERT INTO deliveries (event_id, account_id, job_id, type, body, url, status, attempts, next_attempt_at, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, 0, $8, $9) RETURNING *`,
-      [e.eventId, accountId, jobId, e.type, e.body, url, url ? 'pending' : 'skipped', url ? nowMs : null, nowMs],
-    );
-    if (url) await this.notify(c, DELIVERIES_CHANNEL);
-    return toDelivery(r!);
-  }
+  insertEvent(...a: Parameters<JobStore['insertEvent']>) { return this.outbox.insertEvent(...a); }
+  claimDueDeliveries(...a: Parameters<JobStore['claimDueDeliveries']>) { return this.outbox.claimDueDeliveries(...a); }
+  recordDeliveryAttempt(...a: Parameters<JobStore['recordDeliveryAttempt']>) { return this.outbox.recordDeliveryAttempt(...a); }
+  nextDeliveryDueAtMs() { return this.outbox.nextDeliveryDueAtMs(); }
+  listDeliveries(...a: Parameters<JobStore['listDeliveries']>) { return this.outbox.listDeliveries(...a); }
+  deliveryAttempts(...a: Parameters<JobStore['deliveryAttempts']>) { return this.outbox.deliveryAttempts(...a); }
+  getDeliveryByEventId(...a: Parameters<JobStore['getDeliveryByEventId']>) { return this.outbox.getDeliveryByEventId(...a); }
+  redeliver(...a: Parameters<JobStore['redeliver']>) { return this.outbox.redeliver(...a); }
 
-  async insertEvent(accountId: number, jobId: number | null, event: NewEvent, nowMs: number): Promise<DeliveryRecord> {
-    return this.tx((c) => this.insertEventTx(c, accountId, jobId, event, nowMs));
-  }
-
-  /** Claims due deliveries (skipping those another worker is claiming). Each is sent to the account's current webhook URL when one is set. */
-  async claimDueDeliveries(input: { owner: string; nowMs: number; leaseMs: number; limit: number }): Promise<DeliveryRecord[]> {
-    const rows = await all(
-      this.pool,
-      `WITH due AS MATERIALIZED (
-         SELECT id FROM deliveries WHERE status = 'pending' AND next_attempt_at <= $1 AND (lease_owner IS NULL OR lease_until <= $1)
-         ORDER BY next_attempt_at, id LIMIT $2 FOR UPDATE SKIP LOCKED)
-       UPDATE deliveries d SET lease_owner = $3, lease_until = $4,
-         url = COALESCE((SELECT webhook_url FROM accounts a WHERE a.id = d.account_id), d.url)
-       FROM due WHERE d.id = due.id RETURNING d.*`,
-      [input.nowMs, input.limit, input.owner, input.nowMs + input.leaseMs],
-    );
-    return rows.map(toDelivery).sort((a, b) => (a.nextAttemptAtMs ?? 0) - (b.nextAttemptAtMs ?? 0) || a.id - b.id);
-  }
-
-  async recordDeliveryAttempt(input: {
-    deliveryId: number; owner: string; attempt: Omit<DeliveryAttempt, 'deliveryId' | 'attempt'>;
-    next: { status: 'delivered' } | { status: 'failed' } | { status: 'pending'; nextAttemptAtMs: number };
-  }): Promise<void> {
-    await this.tx(async (c) => {
-      const r = await one(c, 'SELECT * FROM deliveries WHERE id = $1 FOR UPDATE', [input.deliveryId]);
-      const d = r ? toDelivery(r) : null;
-      if (!d || d.status !== 'pending' || d.leaseOwner !== input.owner) return;
-      const n = d.attempts + 1;
-      const a = input.attempt;
-      await c.query('INSERT INTO delivery_attempts (delivery_id, attempt, at, http_status, latency_ms, error) VALUES ($1, $2, $3, $4, $5, $6)', [
-        d.id, n, a.atMs, a.httpStatus, Math.round(a.latencyMs), a.error,
-      ]);
-      const next = input.next.status === 'pending' ? input.next.nextAttemptAtMs : null;
-      await c.query('UPDATE deliveries SET attempts = $1, status = $2, next_attempt_at = $3, lease_owner = NULL, lease_until = NULL WHERE id = $4', [
-        n, input.next.status, next, d.id,
-      ]);
-    });
-  }
-
-  async nextDeliveryDueAtMs(): Promise<number | null> {
-    const r = await one<{ t: number | null }>(
-      this.pool,
-      // GREATEST ignores a NULL lease_until, as SQLite's COALESCE(MAX(...)) does.
-      `SELECT MIN(CASE WHEN lease_owner IS NULL THEN next_attempt_at ELSE GREATEST(next_attempt_at, lease_until) END) t FROM deliveries WHERE status = 'pending'`,
-    );
-    return r?.t ?? null;
-  }
+  // ---------------------------------------------------------------- operations
 
   async stats(): Promise<StoreStats> {
     const jobs = await all<StoreStats['jobs'][number]>(this.pool, 'SELECT status, stage, COUNT(*) count FROM jobs GROUP BY status, stage ORDER BY status, stage');
     const pages = await one<{ n: number }>(this.pool, `SELECT COALESCE(SUM(transferred_pages), 0) n FROM jobs WHERE direction = 'sent'`);
     const backlog = await one<{ n: number }>(this.pool, `SELECT COUNT(*) n FROM deliveries WHERE status = 'pending'`);
     return { jobs, pagesSent: pages?.n ?? 0, webhookBacklog: backlog?.n ?? 0 };
-  }
-
-  async listDeliveries(accountId: number, limit: number): Promise<DeliveryRecord[]> {
-    return (await all(this.pool, 'SELECT * FROM deliveries WHERE account_id = $1 ORDER BY id DESC LIMIT $2', [accountId, limit])).map(toDelivery);
-  }
-
-  async deliveryAttempts(deliveryId: number): Promise<DeliveryAttempt[]> {
-    return (await all(this.pool, 'SELECT * FROM delivery_attempts WHERE delivery_id = $1 ORDER BY id', [deliveryId])).map(toDeliveryAttempt);
-  }
-
-  async getDeliveryByEventId(accountId: number, eventId: string): Promise<DeliveryRecord | null> {
-    const r = await one(this.pool, 'SELECT * FROM deliveries WHERE account_id = $1 AND event_id = $2', [accountId, eventId]);
-    return r ? toDelivery(r) : null;
-  }
-
-  async redeliver(accountId: number, eventId: string, nowMs: number): Promise<DeliveryRecord | null> {
-    return this.tx(async (c) => {
-      const d = await one<{ id: number }>(c, 'SELECT id FROM deliveries WHERE account_id = $1 AND event_id = $2 FOR UPDATE', [accountId, eventId]);
-      if (!d) return null;
-      const url = (await this.account(c, accountId))?.webhookUrl ?? null;
-      if (!url) return null;
-      const r = await one(
-        c,
-        `UPDATE deliveries SET status = 'pending', attempts = 0, next_attempt_at = $1, url = $2, lease_owner = NULL, lease_until = NULL WHERE id = $3 RETURNING *`,
-        [nowMs, url, d.id],
-      );
-      await this.notify(c, DELIVERIES_CHANNEL);
-      return toDelivery(r!);
-    });
   }
 }
 

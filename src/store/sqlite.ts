@@ -2,16 +2,18 @@
 // one IMMEDIATE transaction, so a crash leaves either all of it or none of it.
 import type Database from 'better-sqlite3';
 import { SqliteSql, type Db } from './sqlite-sql.js';
+import { SqliteUsers } from './sqlite-users.js';
 import { SqliteTemplates } from './sqlite-templates.js';
+import { SqliteOutbox } from './sqlite-outbox.js';
 import { MIGRATIONS } from './migrations.js';
 import { generateApiKey, generateWebhookSecret, hashApiKey, keyPrefix } from './keys.js';
 import {
-  toAccount, toAttempt, toDelivery, toDeliveryAttempt, toJob, toJobDocument, toLedger,
+  toAccount, toAttempt, toJob, toJobDocument, toLedger,
   type AccountRow, type JobRow,
 } from './rows.js';
 import type {
   LineFilter,
-  Account, ApiKeyInfo, ApiKeySummary, AttemptRecord, CreateJobsResult, CreatedAccount, DeliveryAttempt, DeliveryRecord,
+  Account, ApiKeyInfo, ApiKeySummary, AttemptRecord, CreateJobsResult, CreatedAccount,
   FaxQuality, IdempotencyInput, JobDocument, JobListFilter, JobRecord, JobStore, KeyMode, LedgerEntry, NewDocument,
   NewEvent, NewJob, PreparedFax, Stage, StoreStats, TerminalOutcome,
 } from './types.js';
@@ -32,11 +34,16 @@ export class SqliteJobStore implements JobStore {
   readonly sql: SqliteSql;
   readonly db: Db;
   readonly templates: SqliteTemplates;
+  readonly users: SqliteUsers;
+  /** The webhook outbox facet; the outbox methods below hand over to it. */
+  readonly outbox: SqliteOutbox;
 
   constructor(path: string) {
     this.sql = new SqliteSql(path);
+    this.users = new SqliteUsers(this.sql);
     this.db = this.sql.db;
     this.templates = new SqliteTemplates(this.sql);
+    this.outbox = new SqliteOutbox(this.sql);
   }
 
   /** A prepared statement, compiled once per SQL text. */
@@ -344,7 +351,7 @@ export class SqliteJobStore implements JobStore {
         ).lastInsertRowid,
       );
       const job = this.jobSync(id)!;
-      this.insertEventSync(input.accountId, id, input.event(job), input.nowMs);
+      this.outbox.insertEventIn(input.accountId, id, input.event(job), input.nowMs);
       return job;
     });
   }
@@ -508,103 +515,28 @@ export class SqliteJobStore implements JobStore {
       )
       .run(o.status, o.code, o.message, o.transferredPages, nowMs, charge, detail, nowMs, job.jobId);
     const done = this.jobSync(job.jobId)!;
-    this.insertEventSync(job.accountId, job.jobId, event(done), nowMs);
+    this.outbox.insertEventIn(job.accountId, job.jobId, event(done), nowMs);
     return done;
   }
 
-  // ---------------------------------------------------------------- webhook outbox
+  // ---------------------------------------------------------------- webhook outbox (sqlite-outbox.ts)
 
-  private insertEventSync(accountId: number, jobId: number | null, e: NewEvent, nowMs: number): DeliveryRecord {
-    const url = this.accountSync(accountId)?.webhookUrl ?? null;
-    const id = this.stmt(
-        `INSERT INTO deliveries (event_id, account_id, job_id, type, body, url, status, attempts, next_attempt_at, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?)`,
-      )
-      .run(e.eventId, accountId, jobId, e.type, e.body, url, url ? 'pending' : 'skipped', url ? nowMs : null, nowMs).lastInsertRowid;
-    return this.deliverySync(Number(id))!;
-  }
+  insertEvent(...a: Parameters<JobStore['insertEvent']>) { return this.outbox.insertEvent(...a); }
+  claimDueDeliveries(...a: Parameters<JobStore['claimDueDeliveries']>) { return this.outbox.claimDueDeliveries(...a); }
+  recordDeliveryAttempt(...a: Parameters<JobStore['recordDeliveryAttempt']>) { return this.outbox.recordDeliveryAttempt(...a); }
+  nextDeliveryDueAtMs() { return this.outbox.nextDeliveryDueAtMs(); }
+  listDeliveries(...a: Parameters<JobStore['listDeliveries']>) { return this.outbox.listDeliveries(...a); }
+  deliveryAttempts(...a: Parameters<JobStore['deliveryAttempts']>) { return this.outbox.deliveryAttempts(...a); }
+  getDeliveryByEventId(...a: Parameters<JobStore['getDeliveryByEventId']>) { return this.outbox.getDeliveryByEventId(...a); }
+  redeliver(...a: Parameters<JobStore['redeliver']>) { return this.outbox.redeliver(...a); }
 
-  private deliverySync(id: number): DeliveryRecord | null {
-    const r = this.stmt('SELECT * FROM deliveries WHERE id = ?').get(id) as Record<string, unknown> | undefined;
-    return r ? toDelivery(r) : null;
-  }
-
-  async insertEvent(accountId: number, jobId: number | null, event: NewEvent, nowMs: number): Promise<DeliveryRecord> {
-    return this.tx(() => this.insertEventSync(accountId, jobId, event, nowMs));
-  }
-
-  /** Claims due deliveries. Each is sent to the account's current webhook URL when one is set. */
-  async claimDueDeliveries(input: { owner: string; nowMs: number; leaseMs: number; limit: number }): Promise<DeliveryRecord[]> {
-    return this.tx(() => {
-      const rows = this.stmt(
-          `SELECT id FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ? AND (lease_owner IS NULL OR lease_until <= ?)
-           ORDER BY next_attempt_at, id LIMIT ?`,
-        )
-        .all(input.nowMs, input.nowMs, input.limit) as { id: number }[];
-      const upd = this.stmt(
-        `UPDATE deliveries SET lease_owner = ?, lease_until = ?,
-           url = COALESCE((SELECT webhook_url FROM accounts WHERE accounts.id = deliveries.account_id), url) WHERE id = ?`,
-      );
-      return rows.map((r) => {
-        upd.run(input.owner, input.nowMs + input.leaseMs, r.id);
-        return this.deliverySync(r.id)!;
-      });
-    });
-  }
-
-  async recordDeliveryAttempt(input: {
-    deliveryId: number; owner: string; attempt: Omit<DeliveryAttempt, 'deliveryId' | 'attempt'>;
-    next: { status: 'delivered' } | { status: 'failed' } | { status: 'pending'; nextAttemptAtMs: number };
-  }): Promise<void> {
-    this.tx(() => {
-      const d = this.deliverySync(input.deliveryId);
-      if (!d || d.status !== 'pending' || d.leaseOwner !== input.owner) return;
-      const n = d.attempts + 1;
-      const a = input.attempt;
-      this.stmt('INSERT INTO delivery_attempts (delivery_id, attempt, at, http_status, latency_ms, error) VALUES (?, ?, ?, ?, ?, ?)')
-        .run(d.id, n, a.atMs, a.httpStatus, Math.round(a.latencyMs), a.error);
-      const next = input.next.status === 'pending' ? input.next.nextAttemptAtMs : null;
-      this.stmt('UPDATE deliveries SET attempts = ?, status = ?, next_attempt_at = ?, lease_owner = NULL, lease_until = NULL WHERE id = ?')
-        .run(n, input.next.status, next, d.id);
-    });
-  }
-
-  async nextDeliveryDueAtMs(): Promise<number | null> {
-    const r = this.stmt(`SELECT MIN(COALESCE(CASE WHEN lease_owner IS NULL THEN next_attempt_at ELSE MAX(next_attempt_at, lease_until) END, next_attempt_at)) t FROM deliveries WHERE status = 'pending'`)
-      .get() as { t: number | null };
-    return r.t ?? null;
-  }
+  // ---------------------------------------------------------------- operations
 
   async stats(): Promise<StoreStats> {
     const jobs = this.stmt('SELECT status, stage, COUNT(*) count FROM jobs GROUP BY status, stage ORDER BY status, stage').all() as StoreStats['jobs'];
     const pages = this.stmt(`SELECT COALESCE(SUM(transferred_pages), 0) n FROM jobs WHERE direction = 'sent'`).get() as { n: number };
     const backlog = this.stmt(`SELECT COUNT(*) n FROM deliveries WHERE status = 'pending'`).get() as { n: number };
     return { jobs, pagesSent: pages.n, webhookBacklog: backlog.n };
-  }
-
-  async listDeliveries(accountId: number, limit: number): Promise<DeliveryRecord[]> {
-    return (this.stmt('SELECT * FROM deliveries WHERE account_id = ? ORDER BY id DESC LIMIT ?').all(accountId, limit) as Record<string, unknown>[]).map(toDelivery);
-  }
-
-  async deliveryAttempts(deliveryId: number): Promise<DeliveryAttempt[]> {
-    return (this.stmt('SELECT * FROM delivery_attempts WHERE delivery_id = ? ORDER BY id').all(deliveryId) as Record<string, unknown>[]).map(toDeliveryAttempt);
-  }
-
-  async getDeliveryByEventId(accountId: number, eventId: string): Promise<DeliveryRecord | null> {
-    const r = this.stmt('SELECT * FROM deliveries WHERE account_id = ? AND event_id = ?').get(accountId, eventId) as Record<string, unknown> | undefined;
-    return r ? toDelivery(r) : null;
-  }
-
-  async redeliver(accountId: number, eventId: string, nowMs: number): Promise<DeliveryRecord | null> {
-    return this.tx(() => {
-      const d = this.stmt('SELECT * FROM deliveries WHERE account_id = ? AND event_id = ?').get(accountId, eventId) as Record<string, unknown> | undefined;
-      if (!d) return null;
-      const url = this.accountSync(accountId)?.webhookUrl ?? null;
-      if (!url) return null;
-      this.stmt(`UPDATE deliveries SET status = 'pending', attempts = 0, next_attempt_at = ?, url = ?, lease_owner = NULL, lease_until = NULL WHERE id = ?`)
-        .run(nowMs, url, d.id);
-      return this.deliverySync(Number(d.id));
-    });
   }
 }
 

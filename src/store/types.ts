@@ -3,6 +3,7 @@
 // methods are async so that both engines fit. Times are Unix milliseconds unless a name says otherwise.
 
 import type { TemplateStore } from './templates-types.js';
+import type { UserStore } from './users-types.js';
 
 export type KeyMode = 'live' | 'test';
 export type FaxStatus = 'sending' | 'delivered' | 'canceled' | 'failed';
@@ -254,6 +255,8 @@ export interface LineFilter {
 export interface JobStore {
   /** Cover-page templates and smart documents (templates-types.ts). */
   readonly templates: TemplateStore;
+  /** Users (Primary/Member), caller IDs, key revocation (users-types.ts). */
+  readonly users: UserStore;
   /** Applies pending migrations (versioned, idempotent). */
   migrate(): Promise<void>;
   close(): Promise<void>;
