@@ -51,12 +51,12 @@ export function decodeBmp(b: Buffer, maxPixels: number): RgbaImage {
     }
   }
 
-  const out = new Uint8Array(width * height * 4);
   const px = b.subarray(dataOffset);
   const rowOf = (y: number): number => (topDown ? y : height - 1 - y); // stored row → image row
   if (compression === 1 || compression === 2) {
     if (compression === 1 ? bpp !== 8 : bpp !== 4) throw bad(`uses RLE${compression === 1 ? 8 : 4} with ${bpp} bits per pixel`);
     if (topDown) throw bad('is top-down and RLE-compressed, which the format does not allow');
+    const out = new Uint8Array(width * height * 4);
     decodeRle(px, width, height, compression === 1 ? 8 : 4, palette!, out, rowOf);
     return { width, height, data: out };
   }
@@ -78,6 +78,8 @@ export function decodeBmp(b: Buffer, maxPixels: number): RgbaImage {
   if (px.length < stride * (height - 1) + Math.ceil((width * bpp) / 8)) {
     throw bad(`pixel data is truncated (${px.length} bytes for ${height} rows of ${stride})`);
   }
+  // Allocated only now: a 58-byte file declaring 10 000 × 10 000 must not cost 400 MB first.
+  const out = new Uint8Array(width * height * 4);
   const fields = masks?.map(maskField);
   let anyAlpha = false;
   for (let sy = 0; sy < height; sy++) {
