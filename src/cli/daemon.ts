@@ -10,9 +10,10 @@ import { SystemClock } from '../shared/clock.js';
 import { createLogger } from '../shared/log.js';
 import { startDaemon } from '../service.js';
 import { DEFAULT_VIRTUAL_TIMING, GatewayConfigError, parseGatewaysJson, type GatewaysConfig, type VirtualLineTiming } from '../engine/index.js';
-import { closeEncodePool, closeRenderPool } from '../documents/index.js';
+import { closeEncodePool, closeRenderPool, configureRenderPool } from '../documents/index.js';
 import { parseStoreUrl, redactStoreUrl, StoreUrlError, type StoreLocation } from '../store/index.js';
-import { args, str, UsageError } from './main.js';
+import { args, UsageError } from './main.js';
+import { loadConfig, redactConfig, type ConfigFlags } from './config.js';
 
 /** Reads and validates a gateways file; every problem is a usage error naming the file and field. */
 export function loadGatewaysFile(path: string): GatewaysConfig {
@@ -56,26 +57,33 @@ export function testFacilities(): { clock: SystemClock; virtualTiming: VirtualLi
   return { clock, virtualTiming };
 }
 
+/** The flags serve and daemon share; each one overrides the config file and the environment. */
+export const CONFIG_FLAGS = {
+  config: { type: 'string' },
+  data: { type: 'string' },
+  store: { type: 'string' },
+  gateways: { type: 'string' },
+  grace: { type: 'string' },
+  'allow-private-webhooks': { type: 'boolean' },
+  'log-level': { type: 'string' },
+} as const;
+
 export async function daemonCommand(argv: string[]): Promise<number> {
-  const { values } = args(argv, {
-    data: { type: 'string', default: process.env.FAXSTACK_DATA ?? './data' },
-    store: { type: 'string', default: process.env.FAXSTACK_STORE ?? '' },
-    gateways: { type: 'string', default: process.env.FAXSTACK_GATEWAYS ?? '' },
-    grace: { type: 'string', default: process.env.FAXSTACK_SHUTDOWN_GRACE ?? '30' },
-    'allow-private-webhooks': { type: 'boolean', default: process.env.FAXSTACK_ALLOW_PRIVATE_WEBHOOKS === '1' },
-  });
-  const dataDir = resolve(str(values.data));
-  const store = parseStoreOption(str(values.store));
-  const graceMs = parseGrace(str(values.grace));
-  const gateways = str(values.gateways) ? loadGatewaysFile(resolve(str(values.gateways))) : undefined;
+  const { values } = args(argv, CONFIG_FLAGS);
+  const cfg = loadConfig(values as ConfigFlags);
+  const dataDir = resolve(cfg.data);
+  const store = parseStoreOption(cfg.store ?? '');
+  const graceMs = Math.round(cfg.shutdownGraceSeconds * 1000);
+  const gateways = cfg.gateways ?? undefined;
   const { clock, virtualTiming } = testFacilities();
-  const logger = createLogger({ name: 'faxstack-daemon' });
-  const fetchAllowHosts = (process.env.FAXSTACK_FETCH_ALLOW_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
+  const logger = createLogger({ name: 'faxstack-daemon', level: cfg.logLevel });
+  logger.info({ config: redactConfig(cfg) }, 'configuration');
+  if (cfg.renderThreads !== null) await configureRenderPool({ threads: cfg.renderThreads });
   // A shared store needs no data directory (and no lock on one).
   const where = store?.engine === 'postgres' ? { store: store.url } : { dataDir, ...(store ? { store: store.path } : {}) };
   const daemon = await startDaemon({
-    ...where, clock, logger, virtualTiming, fetchAllowHosts, shutdownGraceMs: graceMs,
-    allowPrivateWebhooks: values['allow-private-webhooks'] === true, ...(gateways ? { gateways } : {}),
+    ...where, clock, logger, virtualTiming, fetchAllowHosts: cfg.fetchAllowHosts, shutdownGraceMs: graceMs,
+    allowPrivateWebhooks: cfg.allowPrivateWebhooks === true, ...(gateways ? { gateways } : {}),
   });
   // Nothing else holds the event loop open (no server; the clock's timers are unref'd).
   const keepAlive = setInterval(() => {}, 1 << 30);

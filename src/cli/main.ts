@@ -9,6 +9,7 @@ import { renderCommand } from './render.js';
 import { sendCommand } from './send.js';
 import { receiveCommand } from './receive.js';
 import { decodeCommand } from './decode.js';
+import { UsageError } from './usage-error.js';
 
 export const USAGE = `usage: faxstack <command> [options]
 
@@ -90,7 +91,7 @@ export function args(argv: string[], options: NonNullable<ParseArgsConfig['optio
   }
 }
 
-export class UsageError extends Error {}
+export { UsageError };
 
 /** A string option's value ('' when absent). */
 export const str = (v: string | boolean | undefined): string => (typeof v === 'string' ? v : '');

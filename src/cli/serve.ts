@@ -3,14 +3,17 @@
 // fax; on a shared PostgreSQL store (`--store postgres://...`) accounts come from `accounts create`.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { SystemClock } from '../shared/clock.js';
 import { createLogger } from '../shared/log.js';
 import { startService, VERSION } from '../service.js';
 import { redactStoreUrl } from '../store/index.js';
-import { DEFAULT_VIRTUAL_TIMING } from '../engine/index.js';
+import { MemoryRateLimiter } from '../api/index.js';
 import { closeEncodePool, closeRenderPool, configureRenderPool } from '../documents/index.js';
-import { args, str, UsageError } from './main.js';
-import { loadGatewaysFile, parseGrace, parseStoreOption } from './daemon.js';
+import { args } from './main.js';
+import { CONFIG_FLAGS, parseStoreOption, testFacilities } from './daemon.js';
+import { loadConfig, redactConfig, type ConfigFlags } from './config.js';
+
+/** serve's flags; each one overrides the config file and the environment (README, Configuration). */
+const SERVE_FLAGS = { ...CONFIG_FLAGS, port: { type: 'string' }, host: { type: 'string' } } as const;
 
 interface DemoAccount {
   accountId: number;
@@ -20,35 +23,26 @@ interface DemoAccount {
 }
 
 export async function serveCommand(argv: string[]): Promise<number> {
-  const { values } = args(argv, {
-    port: { type: 'string', default: process.env.FAXSTACK_PORT ?? '8080' },
-    host: { type: 'string', default: process.env.FAXSTACK_HOST ?? '127.0.0.1' },
-    data: { type: 'string', default: process.env.FAXSTACK_DATA ?? './data' },
-    store: { type: 'string', default: process.env.FAXSTACK_STORE ?? '' },
-    gateways: { type: 'string', default: process.env.FAXSTACK_GATEWAYS ?? '' },
-    grace: { type: 'string', default: process.env.FAXSTACK_SHUTDOWN_GRACE ?? '30' },
-  });
-  const gateways = str(values.gateways) ? loadGatewaysFile(resolve(str(values.gateways))) : undefined;
-  const shutdownGraceMs = parseGrace(str(values.grace));
-  const port = Number(str(values.port));
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0-65535, got ${str(values.port)}`);
-  const dataDir = resolve(str(values.data));
-  const store = parseStoreOption(str(values.store));
+  const { values } = args(argv, SERVE_FLAGS);
+  const cfg = loadConfig(values as ConfigFlags);
+  const { port, host, gateways } = { ...cfg, gateways: cfg.gateways ?? undefined };
+  const shutdownGraceMs = Math.round(cfg.shutdownGraceSeconds * 1000);
+  const dataDir = resolve(cfg.data);
+  const store = parseStoreOption(cfg.store ?? '');
   // Test facilities for spawned processes: a shifted clock and slower virtual pages.
-  const clock = new SystemClock(Number(process.env.FAXSTACK_CLOCK_OFFSET_MS ?? 0));
-  const pageMs = process.env.FAXSTACK_VIRTUAL_PAGE_MS ? Number(process.env.FAXSTACK_VIRTUAL_PAGE_MS) : undefined;
-  const timing = pageMs ? { ...DEFAULT_VIRTUAL_TIMING, pageMs: { Low: pageMs, Standard: pageMs, HD: pageMs } } : DEFAULT_VIRTUAL_TIMING;
-  const logger = createLogger();
-  // Hosts fileUrl may reach even on private addresses (an intranet document store), comma-separated.
-  const fetchAllowHosts = (process.env.FAXSTACK_FETCH_ALLOW_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
-  if (process.env.FAXSTACK_RENDER_THREADS) {
-    const threads = Number(process.env.FAXSTACK_RENDER_THREADS);
-    if (!Number.isInteger(threads) || threads < 1 || threads > 64) throw new UsageError(`FAXSTACK_RENDER_THREADS must be 1-64, got ${process.env.FAXSTACK_RENDER_THREADS}`);
-    await configureRenderPool({ threads });
-  }
+  const { clock, virtualTiming: timing } = testFacilities();
+  const logger = createLogger({ level: cfg.logLevel });
+  logger.info({ config: redactConfig(cfg) }, 'configuration');
+  if (cfg.renderThreads !== null) await configureRenderPool({ threads: cfg.renderThreads });
   // A shared store needs no data directory: nothing of the service is kept outside the database.
   const where = store?.engine === 'postgres' ? { store: store.url } : { dataDir, ...(store ? { store: store.path } : {}) };
-  const svc = await startService({ ...where, port, host: str(values.host), clock, logger, virtualTiming: timing, fetchAllowHosts, shutdownGraceMs, ...(gateways ? { gateways } : {}) });
+  const svc = await startService({
+    ...where, port, host, clock, logger, virtualTiming: timing, fetchAllowHosts: cfg.fetchAllowHosts, shutdownGraceMs,
+    ...(gateways ? { gateways } : {}), ...(cfg.sessionSecret !== null ? { sessionSecret: cfg.sessionSecret } : {}),
+    ...(cfg.allowPrivateWebhooks !== null ? { allowPrivateWebhooks: cfg.allowPrivateWebhooks } : {}),
+    // Limits per API key of this node (defaults: DEFAULT_RATE_LIMITS when none is configured).
+    ...(Object.keys(cfg.rateLimits).length ? { rateLimiter: new MemoryRateLimiter(clock, cfg.rateLimits) } : {}),
+  });
   const lines = gateways ? `live keys on gateways ${gateways.gateways.map((g) => g.name).join(', ')}` : 'virtual fax line';
   installSignals(svc.close, logger);
   if (store?.engine === 'postgres') {
