@@ -2,6 +2,7 @@
 // pdf-writer.ts) with the fax's subject, sender, recipient, date, page count and message, drawn
 // through the same PDF renderer as any attachment.
 
+import { templateCoverPdf } from './cover-template.js';
 import { formatDateTime } from './header-line.js';
 import { A4_POINTS, buildPdf, FONT_RESOURCE, pdfLiteral, pdfNumber, toWinAnsi } from './pdf-writer.js';
 
@@ -19,6 +20,8 @@ export interface CoverInfo {
   timeZone?: string;
   /** Pages of the whole fax, cover included. */
   pageCount?: number;
+  /** A cover-page template's text (cover-template.ts): the page is the template filled with these fields. */
+  template?: string;
 }
 
 /** Helvetica advance widths (AFM, 1/1000 em) of WinAnsi 0x20–0x7E; other codes use 556. */
@@ -70,6 +73,7 @@ const LABEL_WIDTH = 110;
 
 /** The cover page as a one-page A4 PDF. */
 export function coverPagePdf(info: CoverInfo): Buffer {
+  if (info.template !== undefined) return templateCoverPdf(info.template, info);
   const ops: string[] = [];
   const text = (font: keyof typeof FONT_RESOURCE, size: number, x: number, y: number, latin1: string): void => {
     ops.push(`BT /${FONT_RESOURCE[font]} ${size} Tf ${pdfNumber(x)} ${pdfNumber(y)} Td ${pdfLiteral(latin1)} Tj ET`);
