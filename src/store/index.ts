@@ -3,6 +3,8 @@ export * from './types.js';
 export type { WebhookOutbox } from './outbox-types.js';
 export * from './templates-types.js';
 export * from './users-types.js';
+export * from './coordination-types.js';
+export * from './coordination-rate.js';
 export { MIGRATIONS, migrationStatements, type Migration, type Dialect } from './migrations.js';
 export { generateApiKey, hashApiKey, generateWebhookSecret, keyPrefix } from './keys.js';
 export { SqliteJobStore, openSqliteStore } from './sqlite.js';

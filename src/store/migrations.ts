@@ -233,4 +233,38 @@ export const MIGRATIONS: Migration[] = [
       )`,
     ],
   },
+  {
+    version: 6,
+    name: 'shared coordination: rate-limit state per account (bucket, hits, flights) and gateway channel holds',
+    statements: [
+      `CREATE TABLE rate_buckets (
+        account_id INTEGER PRIMARY KEY,
+        level INTEGER NOT NULL,
+        refilled_at INTEGER NOT NULL
+      )`,
+      `CREATE TABLE rate_hits (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        account_id INTEGER NOT NULL,
+        at INTEGER NOT NULL
+      )`,
+      `CREATE INDEX rate_hits_account ON rate_hits(account_id, at)`,
+      `CREATE TABLE rate_flights (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        account_id INTEGER NOT NULL,
+        node TEXT NOT NULL,
+        until_ms INTEGER NOT NULL
+      )`,
+      `CREATE INDEX rate_flights_account ON rate_flights(account_id, until_ms)`,
+      `CREATE INDEX rate_flights_node ON rate_flights(node)`,
+      `CREATE TABLE channel_holds (
+        gateway TEXT NOT NULL,
+        job_id INTEGER NOT NULL,
+        owner TEXT NOT NULL,
+        since_ms INTEGER NOT NULL,
+        until_ms INTEGER NOT NULL,
+        PRIMARY KEY (gateway, job_id)
+      )`,
+      `CREATE INDEX channel_holds_owner ON channel_holds(owner)`,
+    ],
+  },
 ];

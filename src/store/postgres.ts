@@ -7,6 +7,7 @@ import type pg from 'pg';
 import { all, one, PgSql, typeParsers, type Client } from './pg-sql.js';
 import { PgTemplates } from './pg-templates.js';
 import { PgUsers } from './pg-users.js';
+import { PgCoordination } from './pg-coordination.js';
 import { MIGRATIONS, migrationStatements } from './migrations.js';
 import { PgListener } from './pg-listener.js';
 import { DELIVERIES_CHANNEL, PgOutbox } from './pg-outbox.js';
@@ -39,6 +40,7 @@ export class PostgresJobStore implements JobStore {
   readonly sql: PgSql;
   readonly templates: PgTemplates;
   readonly users: PgUsers;
+  readonly coordination: PgCoordination;
   readonly pool: pg.Pool;
   private readonly listener: PgListener;
   /** The webhook outbox facet; the outbox methods below hand over to it. */
@@ -51,6 +53,7 @@ export class PostgresJobStore implements JobStore {
     this.pool = this.sql.pool;
     this.templates = new PgTemplates(this.sql);
     this.users = new PgUsers(this.sql);
+    this.coordination = new PgCoordination(this.sql);
     this.outbox = new PgOutbox(this.sql);
     this.listener = new PgListener(cfg, [JOBS_CHANNEL, DELIVERIES_CHANNEL]);
   }

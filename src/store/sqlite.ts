@@ -2,6 +2,7 @@
 // one IMMEDIATE transaction, so a crash leaves either all of it or none of it.
 import type Database from 'better-sqlite3';
 import { SqliteSql, type Db } from './sqlite-sql.js';
+import { SqliteCoordination } from './sqlite-coordination.js';
 import { SqliteUsers } from './sqlite-users.js';
 import { SqliteTemplates } from './sqlite-templates.js';
 import { SqliteOutbox } from './sqlite-outbox.js';
@@ -35,12 +36,14 @@ export class SqliteJobStore implements JobStore {
   readonly db: Db;
   readonly templates: SqliteTemplates;
   readonly users: SqliteUsers;
+  readonly coordination: SqliteCoordination;
   /** The webhook outbox facet; the outbox methods below hand over to it. */
   readonly outbox: SqliteOutbox;
 
   constructor(path: string) {
     this.sql = new SqliteSql(path);
     this.users = new SqliteUsers(this.sql);
+    this.coordination = new SqliteCoordination(this.sql);
     this.db = this.sql.db;
     this.templates = new SqliteTemplates(this.sql);
     this.outbox = new SqliteOutbox(this.sql);

@@ -4,6 +4,7 @@
 
 import type { TemplateStore } from './templates-types.js';
 import type { UserStore } from './users-types.js';
+import type { CoordinationStore } from './coordination-types.js';
 
 export type KeyMode = 'live' | 'test';
 export type FaxStatus = 'sending' | 'delivered' | 'canceled' | 'failed';
@@ -257,6 +258,8 @@ export interface JobStore {
   readonly templates: TemplateStore;
   /** Users (Primary/Member), caller IDs, key revocation (users-types.ts). */
   readonly users: UserStore;
+  /** Rate limits and gateway channel slots shared by every node on the store (coordination-types.ts). */
+  readonly coordination: CoordinationStore;
   /** Applies pending migrations (versioned, idempotent). */
   migrate(): Promise<void>;
   close(): Promise<void>;
