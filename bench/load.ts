@@ -55,8 +55,8 @@ class CountingLimiter implements RateLimiter {
     this.maxInFlight = 0;
   }
 
-  acquire(accountId: number): RateDecision {
-    const d = this.inner?.acquire(accountId) ?? { allowed: true, limit: 1_000_000, remaining: 1_000_000, resetSec: Math.ceil(Date.now() / 1000) };
+  async acquire(accountId: number): Promise<RateDecision> {
+    const d = (await this.inner?.acquire(accountId)) ?? { allowed: true, limit: 1_000_000, remaining: 1_000_000, resetSec: Math.ceil(Date.now() / 1000) };
     if (d.allowed) {
       this.admitted++;
       this.maxInFlight = Math.max(this.maxInFlight, ++this.inFlight);

@@ -6,6 +6,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, t
 import type { Clock } from '../shared/clock.js';
 import { FaxError } from '../shared/errors.js';
 import type { Logger } from '../shared/log.js';
+import { LATENCY_BUCKETS_MS, statusClass, type MetricsRegistry } from '../shared/metrics.js';
 import type { FaxFiles, FaxService, Caller } from '../jobs/index.js';
 import type { JobStore } from '../store/index.js';
 import type { WebhookUrlPolicy } from '../webhooks/target.js';
@@ -14,6 +15,7 @@ import { AuthFailureLimiter, MemoryRateLimiter, type RateDecision, type RateLimi
 import { parseFormBody } from './validate/index.js';
 import { registerFaxRoutes } from './routes-fax.js';
 import { registerMetaRoutes } from './routes-meta.js';
+import { registerTemplateRoutes } from './routes-templates.js';
 import { registerWebhookRoutes } from './routes-webhooks.js';
 
 export const DEFAULT_BODY_LIMIT = 20 * 1024 * 1024;
@@ -38,6 +40,8 @@ export interface ApiOptions {
   version: string;
   /** This process's calls in progress (`/metrics`); absent: not reported. */
   callsInProgress?: () => number;
+  /** This process's metrics: request durations are observed here, and `/metrics` shows them all. */
+  metrics?: MetricsRegistry;
   /** More routes on the same server (the dashboard), registered before the app is ready. */
   extraRoutes?: (app: FastifyInstance) => void;
 }
@@ -132,7 +136,7 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
       authLimiter.recordFailure(ip);
       throw new FaxError('INVALID_API_KEY', 'the accessToken is not a valid key');
     }
-    const decision = limiter.acquire(info.accountId);
+    const decision = await limiter.acquire(info.accountId);
     setRateHeaders(reply, decision);
     if (!decision.allowed) {
       reply.header('Retry-After', String(decision.retryAfterSec ?? 1));
@@ -146,6 +150,18 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
     reply.raw.once('close', release);
     req.caller = { accountId: info.accountId, mode: info.mode };
   });
+
+  // Request durations by route template (never the raw URL: label sets stay bounded), on
+  // fastify's monotonic request timer.
+  const httpDuration = o.metrics?.histogram({
+    name: 'faxstack_http_request_duration_seconds', help: 'HTTP requests by route template, method and status class.',
+    labelNames: ['route', 'method', 'status_class'], buckets: LATENCY_BUCKETS_MS, scale: 1000,
+  });
+  if (httpDuration) {
+    app.addHook('onResponse', async (req, reply) => {
+      httpDuration.observe([req.routeOptions.url ?? 'unmatched', req.method, statusClass(reply.statusCode)], reply.elapsedTime);
+    });
+  }
 
   app.setErrorHandler((err, req, reply) => {
     const fe = err instanceof FaxError ? err : fromFrameworkError(err as { code?: string; statusCode?: number; message: string }, bodyLimit);
@@ -170,6 +186,7 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
   registerMetaRoutes(app, o);
   registerFaxRoutes(app, o);
   registerWebhookRoutes(app, o);
+  registerTemplateRoutes(app, o);
   o.extraRoutes?.(app);
   await app.ready();
   return app;
@@ -183,9 +200,9 @@ function setRateHeaders(reply: FastifyReply, d: RateDecision): void {
 
 function rateMessage(d: RateDecision): string {
   switch (d.reason) {
-    case 'concurrency': return 'too many requests in flight for this account (at most 20)';
-    case 'burst': return 'burst limit reached (50 requests); slow down';
-    default: return 'hourly limit reached (1000 requests per rolling hour)';
+    case 'concurrency': return 'too many requests in flight for this account';
+    case 'burst': return 'burst limit reached; slow down';
+    default: return `hourly limit reached (${d.limit} requests per rolling hour)`;
   }
 }
 

@@ -21,38 +21,23 @@
 //   exhausted resource has a slot again; `reason` names the one with the longest wait. The
 //   concurrency limit has no predictable end, so it contributes 1 s.
 //
-// This is the single-node implementation. Several API nodes sharing one store need a shared
-// implementation of `RateLimiter` (counters in the store); until then each node enforces the
-// limits on its own.
+// Two implementations decide alike (store/coordination-rate.ts holds the decision):
+// MemoryRateLimiter for a process that owns its store (embedded SQLite), and StoreRateLimiter
+// (store-rate-limit.ts) for API nodes sharing one database, whose state lives in the store.
 import type { Clock } from '../shared/clock.js';
+import { checkRateLimits, decideRate, DEFAULT_RATE_LIMITS, fullLevel, HOUR_MS, refilledLevel, type RateDecision, type RateLimits } from '../store/index.js';
 
-export interface RateDecision {
-  allowed: boolean;
-  limit: number;
-  remaining: number;
-  /** Unix seconds when `remaining` next grows (a slot frees). */
-  resetSec: number;
-  /** Denials only: seconds (≥ 1) until the limiting resource has a slot. */
-  retryAfterSec?: number;
-  reason?: 'hourly' | 'burst' | 'concurrency';
-}
+export { DEFAULT_RATE_LIMITS, type RateDecision, type RateLimits };
 
 export interface RateLimiter {
   /** Admits or denies one request of the account; an admitted request is in flight until release(). */
-  acquire(accountId: number): RateDecision;
+  acquire(accountId: number): RateDecision | Promise<RateDecision>;
   /** Ends an admitted request. */
   release(accountId: number): void;
+  /** Stops background work (renewals of a shared limiter) and gives back what is held. */
+  close?(): Promise<void>;
 }
 
-export interface RateLimits {
-  perHour: number;
-  burst: number;
-  inFlight: number;
-}
-
-export const DEFAULT_RATE_LIMITS: Readonly<RateLimits> = { perHour: 1000, burst: 50, inFlight: 20 };
-
-const HOUR_MS = 3_600_000;
 /** How often idle entries are swept out of the maps. */
 const SWEEP_EVERY_MS = 60_000;
 
@@ -81,6 +66,11 @@ class SlidingWindow {
       this.count--;
     }
     return this.count;
+  }
+
+  /** The oldest event within the window, or null. */
+  oldest(nowMs: number): number | null {
+    return this.size(nowMs) === 0 ? null : this.at[this.head]!;
   }
 
   /** Milliseconds until the oldest event leaves the window (0 when empty). */
@@ -112,10 +102,7 @@ export class MemoryRateLimiter implements RateLimiter {
     private readonly clock: Clock,
     limits: Partial<RateLimits> = {},
   ) {
-    this.limits = { ...DEFAULT_RATE_LIMITS, ...limits };
-    for (const [k, v] of Object.entries(this.limits)) {
-      if (!Number.isInteger(v) || v < 1) throw new RangeError(`rate limit ${k} must be a positive integer, got ${v}`);
-    }
+    this.limits = checkRateLimits({ ...DEFAULT_RATE_LIMITS, ...limits });
     this.lastSweepMs = clock.now();
   }
 
@@ -123,30 +110,13 @@ export class MemoryRateLimiter implements RateLimiter {
     const now = this.clock.now();
     this.maybeSweep(now);
     const s = this.state(accountId, now);
-    const { perHour, inFlight } = this.limits;
-
-    const waits: { reason: NonNullable<RateDecision['reason']>; ms: number }[] = [];
-    if (s.inFlight >= inFlight) waits.push({ reason: 'concurrency', ms: 1000 });
-    if (s.window.size(now) >= perHour) waits.push({ reason: 'hourly', ms: s.window.msUntilSlot(now) });
-    if (s.level < HOUR_MS) waits.push({ reason: 'burst', ms: Math.ceil((HOUR_MS - s.level) / perHour) });
-
-    if (waits.length > 0) {
-      const worst = waits.reduce((a, b) => (b.ms > a.ms ? b : a));
-      const retryAfterSec = Math.max(1, ceilSec(worst.ms));
-      return {
-        allowed: false,
-        limit: perHour,
-        remaining: this.remaining(s, now),
-        resetSec: ceilSec(now + worst.ms),
-        retryAfterSec,
-        reason: worst.reason,
-      };
+    const decision = decideRate({ hourly: s.window.size(now), oldestMs: s.window.oldest(now), level: s.level, inFlight: s.inFlight }, this.limits, now);
+    if (decision.allowed) {
+      s.level -= HOUR_MS;
+      s.window.push(now);
+      s.inFlight++;
     }
-
-    s.level -= HOUR_MS;
-    s.window.push(now);
-    s.inFlight++;
-    return { allowed: true, limit: perHour, remaining: this.remaining(s, now), resetSec: ceilSec(now + this.msUntilMore(s, now)) };
+    return decision;
   }
 
   release(accountId: number): void {
@@ -162,7 +132,7 @@ export class MemoryRateLimiter implements RateLimiter {
   private state(accountId: number, now: number): AccountState {
     let s = this.accounts.get(accountId);
     if (!s) {
-      s = { window: new SlidingWindow(this.limits.perHour, HOUR_MS), level: this.limits.burst * HOUR_MS, refilledAtMs: now, inFlight: 0 };
+      s = { window: new SlidingWindow(this.limits.perHour, HOUR_MS), level: fullLevel(this.limits), refilledAtMs: now, inFlight: 0 };
       this.accounts.set(accountId, s);
     } else {
       this.refill(s, now);
@@ -171,26 +141,8 @@ export class MemoryRateLimiter implements RateLimiter {
   }
 
   private refill(s: AccountState, now: number): void {
-    if (now > s.refilledAtMs) {
-      s.level = Math.min(this.limits.burst * HOUR_MS, s.level + (now - s.refilledAtMs) * this.limits.perHour);
-      s.refilledAtMs = now;
-    }
-  }
-
-  private remaining(s: AccountState, now: number): number {
-    return Math.max(0, Math.min(this.limits.perHour - s.window.size(now), Math.floor(s.level / HOUR_MS)));
-  }
-
-  /** Milliseconds until `remaining` grows: whichever of tokens and hourly slots binds. */
-  private msUntilMore(s: AccountState, now: number): number {
-    const hourlyLeft = this.limits.perHour - s.window.size(now);
-    const tokens = Math.floor(s.level / HOUR_MS);
-    const full = this.limits.burst * HOUR_MS;
-    const tokenMs = s.level >= full ? 0 : Math.ceil(((tokens + 1) * HOUR_MS - s.level) / this.limits.perHour);
-    const hourlyMs = s.window.msUntilSlot(now);
-    if (tokens < hourlyLeft) return tokenMs;
-    if (hourlyLeft < tokens) return hourlyMs;
-    return Math.max(tokenMs, hourlyMs);
+    s.level = refilledLevel(s.level, s.refilledAtMs, now, this.limits);
+    s.refilledAtMs = Math.max(s.refilledAtMs, now);
   }
 
   /** Forgets accounts whose state equals a fresh one: nothing in flight, no slot used, bucket full. */
@@ -199,7 +151,7 @@ export class MemoryRateLimiter implements RateLimiter {
     this.lastSweepMs = now;
     for (const [id, s] of this.accounts) {
       this.refill(s, now);
-      if (s.inFlight === 0 && s.window.size(now) === 0 && s.level >= this.limits.burst * HOUR_MS) this.accounts.delete(id);
+      if (s.inFlight === 0 && s.window.size(now) === 0 && s.level >= fullLevel(this.limits)) this.accounts.delete(id);
     }
   }
 }
