@@ -9,6 +9,7 @@ import type { Account, JobStore } from '../store/index.js';
 import type { WebhookUrlPolicy } from '../webhooks/target.js';
 import type { AuthFailureLimiter } from '../api/rate-limit.js';
 import type { Session } from './session.js';
+import type { DashboardUser } from './permissions.js';
 import type { Frame, Nav } from './views.js';
 import type { Safe } from './html.js';
 
@@ -31,13 +32,15 @@ export interface Ctx {
   reply: FastifyReply;
   session: Session | null;
   account: Account | null;
+  /** Who is signed in (role checked by routes.ts against permissions.ts). */
+  user: DashboardUser | null;
   csrf: string;
   cookies: string[];
   secure: boolean;
 }
 
 /** A signed-in request. */
-export type SignedIn = Ctx & { account: Account; session: Session };
+export type SignedIn = Ctx & { account: Account; session: Session; user: DashboardUser };
 export type Handler = (c: SignedIn) => Promise<FastifyReply>;
 
 export interface Dashboard {
@@ -48,6 +51,8 @@ export interface Dashboard {
   send(c: Ctx, status: number, body: string | Buffer, type?: string): FastifyReply;
   redirect(c: Ctx, to: string): FastifyReply;
   problem(c: Ctx, status: number, message: string, back?: string): FastifyReply;
+  /** Registers routes that take file uploads (multipart/form-data, `_csrf` among the fields); see uploads.ts. */
+  uploads(register: (route: Dashboard['route']) => void): void;
 }
 
 /** The dashboard acts for the account; the key mode matters only for new sends (resend uses the job's). */

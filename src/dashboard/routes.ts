@@ -9,8 +9,14 @@ import { body, type Ctx, type Dashboard, type DashboardOptions, type Handler, ty
 import { registerFaxPages } from './pages/faxes.js';
 import { registerSettingsPages } from './pages/settings.js';
 import { registerWebhookPages } from './pages/webhooks.js';
+import { registerUserPages } from './pages/users.js';
+import { permissionError, sessionUser } from './permissions.js';
+import { registerSendPages } from './pages/send.js';
+import { registerApiReference } from './pages/api-reference.js';
+import { registerUploads, uploadError } from './uploads.js';
+import { LIVE_JS } from './live.js';
 import { burnPasswordCheck, MAX_PASSWORD_LENGTH, verifyPassword } from './password.js';
-import { cookie, CSRF_COOKIE, newCsrfCookieValue, parseCookies, SESSION_COOKIE, SESSION_TTL_MS, SessionSigner } from './session.js';
+import { cookie, CSRF_COOKIE, newCsrfCookieValue, OWNER_USER_ID, parseCookies, SESSION_COOKIE, SESSION_TTL_MS, SessionSigner } from './session.js';
 import { layout, signInPage, type Frame, type Nav } from './views.js';
 import { STYLE_CSS } from './style.js';
 import { html, type Safe } from './html.js';
@@ -22,6 +28,16 @@ const NOTICES: Record<string, string> = {
   canceled: 'Fax canceled.',
   resent: 'Fax queued again.',
   'signed-out': 'You are signed out.',
+  'key-revoked': 'Key revoked: requests with it are refused.',
+  'caller-id-added': 'Caller ID added.',
+  'caller-id-removed': 'Caller ID removed.',
+  'password-changed': 'Password changed: sign in with the new one.',
+  'user-added': 'User added.',
+  'role-changed': 'Role changed.',
+  'user-removed': 'User removed.',
+  sent: 'Fax queued: this page follows it while it is sending.',
+  'sent-many': 'Faxes queued, one per recipient.',
+  scheduled: 'Fax scheduled.',
 };
 
 export function registerDashboard(app: FastifyInstance, o: DashboardOptions): void {
@@ -31,15 +47,18 @@ export function registerDashboard(app: FastifyInstance, o: DashboardOptions): vo
   async function context(req: FastifyRequest, reply: FastifyReply): Promise<Ctx> {
     const jar = parseCookies(req.headers.cookie);
     const secure = req.protocol === 'https';
-    const session = await signer.verify(jar.get(SESSION_COOKIE), o.clock.now(), (id) => o.store.passwordHash(id));
-    const account = session ? await o.store.getAccount(session.accountId) : null;
+    const session = await signer.verify(jar.get(SESSION_COOKIE), o.clock.now(), (accountId, userId) =>
+      userId === OWNER_USER_ID ? o.store.passwordHash(accountId) : o.store.users.userPasswordHash(accountId, userId));
+    const found = session ? await o.store.getAccount(session.accountId) : null;
+    const user = found && session ? await sessionUser(o.store, found, session.userId) : null;
+    const account = user ? found : null;
     const cookies: string[] = [];
     let csrfCookie = jar.get(CSRF_COOKIE);
     if (!csrfCookie || !/^[A-Za-z0-9_-]{24}$/.test(csrfCookie)) {
       csrfCookie = newCsrfCookieValue();
       cookies.push(cookie(CSRF_COOKIE, csrfCookie, { secure }));
     }
-    return { req, reply, session: account ? session : null, account, csrf: signer.csrfToken(csrfCookie, account ? session : null), cookies, secure };
+    return { req, reply, session: account ? session : null, account, user, csrf: signer.csrfToken(csrfCookie, account ? session : null), cookies, secure };
   }
 
   function send(c: Ctx, status: number, body: string | Buffer, type = 'text/html; charset=utf-8'): FastifyReply {
@@ -55,7 +74,7 @@ export function registerDashboard(app: FastifyInstance, o: DashboardOptions): vo
   function page(c: Ctx, status: number, title: string, nav: Nav, body: Safe, extra: Partial<Frame> = {}): FastifyReply {
     const q = c.req.query as Record<string, unknown>;
     const notice = typeof q.done === 'string' ? (NOTICES[q.done] ?? null) : null;
-    return send(c, status, layout({ title, nav, account: c.account, csrf: c.csrf, notice, ...extra }, body));
+    return send(c, status, layout({ title, nav, account: c.account, user: c.user, csrf: c.csrf, notice, ...extra }, body));
   }
 
   function problem(c: Ctx, status: number, message: string, back = '/dashboard'): FastifyReply {
@@ -63,20 +82,35 @@ export function registerDashboard(app: FastifyInstance, o: DashboardOptions): vo
   }
 
   /** A page for signed-in users; POSTs need the CSRF token. FaxErrors become pages. */
-  function route(method: 'GET' | 'POST', url: string, h: Handler): void {
-    app.route({
+  function route(method: 'GET' | 'POST', url: string, h: Handler, on: FastifyInstance = app): void {
+    on.route({
       method, url,
       handler: async (req, reply) => {
         const c = await context(req, reply);
         if (method === 'POST' && !csrfOk(c)) return problem(c, 403, 'The form expired or did not come from this site: reload the page and try again.');
         if (!c.account || !c.session) return method === 'GET' ? redirect(c, '/dashboard/sign-in') : problem(c, 401, 'Sign in first.', '/dashboard/sign-in');
+        const denied = permissionError(c.user!, method, url);
+        if (denied) return problem(c, 403, `${denied.message} (error ${denied.code})`);
         try {
           return await h(c as SignedIn);
         } catch (err) {
           if (!(err instanceof FaxError)) throw err;
-          return problem(c, err.kind === 'not_found' ? 404 : err.kind === 'conflict' ? 409 : 400, err.message);
+          return problem(c, err.kind === 'not_found' ? 404 : err.kind === 'conflict' ? 409 : err.kind === 'too_large' ? 413 : 400, err.message);
         }
       },
+    });
+  }
+
+  /** Routes taking file uploads: multipart/form-data is parsed only in their plugin scope. */
+  function uploads(register: (route: Dashboard['route']) => void): void {
+    app.register(async (scope) => {
+      await registerUploads(scope);
+      scope.setErrorHandler(async (err, req, reply) => {
+        const fe = uploadError(err);
+        if (!fe) throw err;
+        return problem(await context(req, reply), fe.kind === 'too_large' ? 413 : 400, fe.message);
+      });
+      register((method, url, h) => route(method, url, h, scope));
     });
   }
 
@@ -87,11 +121,12 @@ export function registerDashboard(app: FastifyInstance, o: DashboardOptions): vo
 
   app.addHook('onSend', async (req, reply) => {
     if (!req.url.startsWith('/dashboard')) return;
-    reply.header('Content-Security-Policy', "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
+    reply.header('Content-Security-Policy', "default-src 'none'; style-src 'self'; img-src 'self'; script-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
     reply.header('X-Content-Type-Options', 'nosniff');
     reply.header('Referrer-Policy', 'same-origin');
   });
 
+  app.get('/dashboard/live.js', async (_req, reply) => reply.type('text/javascript; charset=utf-8').header('Cache-Control', 'public, max-age=3600').send(LIVE_JS));
   app.get('/dashboard/style.css', async (_req, reply) => reply.type('text/css; charset=utf-8').header('Cache-Control', 'public, max-age=3600').send(STYLE_CSS));
 
   app.get('/dashboard', async (req, reply) => {
@@ -116,13 +151,18 @@ export function registerDashboard(app: FastifyInstance, o: DashboardOptions): vo
       reply.header('Retry-After', String(block.retryAfterSec));
       return page(c, 429, 'Sign in', null, signInPage(c.csrf, name), { error: `Too many failed sign-ins from this address: try again in ${block.retryAfterSec} s.` });
     }
+    // The name is an account name (its own password, or one of its Primary users') or a user's email.
     let accountId: number | null = null;
+    let userId = OWNER_USER_ID;
     let passwordHash = '';
     if (name && password && password.length <= MAX_PASSWORD_LENGTH) {
-      const candidates = await o.store.signInCandidates(name);
+      const candidates = [
+        ...(await o.store.signInCandidates(name)).map((cand) => ({ ...cand, userId: OWNER_USER_ID })),
+        ...(await o.store.users.signInCandidates(name)),
+      ];
       if (candidates.length === 0) await burnPasswordCheck(password);
       for (const cand of candidates) {
-        if (await verifyPassword(password, cand.passwordHash)) ((accountId = cand.accountId), (passwordHash = cand.passwordHash));
+        if (await verifyPassword(password, cand.passwordHash)) ((accountId = cand.accountId), (userId = cand.userId), (passwordHash = cand.passwordHash));
         if (accountId !== null) break;
       }
     }
@@ -132,7 +172,7 @@ export function registerDashboard(app: FastifyInstance, o: DashboardOptions): vo
     }
     // A fresh CSRF cookie with the new session (no token from before sign-in stays valid).
     c.cookies.splice(0);
-    c.cookies.push(cookie(SESSION_COOKIE, signer.issue(accountId, passwordHash, o.clock.now()), { secure: c.secure, maxAgeSec: SESSION_TTL_MS / 1000 }));
+    c.cookies.push(cookie(SESSION_COOKIE, signer.issue(accountId, userId, passwordHash, o.clock.now()), { secure: c.secure, maxAgeSec: SESSION_TTL_MS / 1000 }));
     c.cookies.push(cookie(CSRF_COOKIE, newCsrfCookieValue(), { secure: c.secure }));
     return redirect(c, '/dashboard/faxes');
   });
@@ -144,8 +184,11 @@ export function registerDashboard(app: FastifyInstance, o: DashboardOptions): vo
     return redirect(c, '/dashboard/sign-in?done=signed-out');
   });
 
-  const d: Dashboard = { o, route, page, send, redirect, problem };
+  const d: Dashboard = { o, route, page, send, redirect, problem, uploads };
   registerFaxPages(d);
   registerSettingsPages(d);
   registerWebhookPages(d);
+  registerUserPages(d);
+  registerSendPages(d);
+  registerApiReference(d);
 }

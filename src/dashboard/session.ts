@@ -1,6 +1,8 @@
 // Dashboard sessions as signed cookies (HMAC-SHA-256 under a server secret) and CSRF tokens.
-// A session names the account, its expiry and a tag of the account's password hash, so
-// changing the password ends every session. CSRF: a random `fs_csrf` cookie and a form
+// A session names the account and the user (0: the account's own password, i.e. the account-name
+// sign-in, which acts as a Primary), its expiry and a tag of that user's password hash, so
+// changing the password (or removing the user) ends every session of that user. The role is not
+// in the cookie: it is read from the store on every request, so a role change applies at once. CSRF: a random `fs_csrf` cookie and a form
 // token that is the HMAC of it and of the session (signed double submit), checked on every POST.
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
@@ -8,9 +10,13 @@ export const SESSION_COOKIE = 'fs_session';
 export const CSRF_COOKIE = 'fs_csrf';
 export const COOKIE_PATH = '/dashboard';
 export const SESSION_TTL_MS = 12 * 3600_000;
+/** The user id of the account-name sign-in (the account's own password; always a Primary). */
+export const OWNER_USER_ID = 0;
 
 export interface Session {
   accountId: number;
+  /** The signed-in user of the account; OWNER_USER_ID for the account-name sign-in. */
+  userId: number;
   expiresAtMs: number;
   /** The cookie value (binds CSRF tokens to this session). */
   raw: string;
@@ -28,25 +34,29 @@ export class SessionSigner {
     return createHmac('sha256', this.key).update(text).digest('base64url');
   }
 
-  issue(accountId: number, passwordHash: string, nowMs: number): string {
+  issue(accountId: number, userId: number, passwordHash: string, nowMs: number): string {
     const expires = nowMs + SESSION_TTL_MS;
     const nonce = randomBytes(12).toString('base64url');
-    const body = `${accountId}.${expires}.${nonce}`;
+    const body = `${accountId}.${userId}.${expires}.${nonce}`;
     return `${body}.${this.mac(`session|${body}|${passwordTag(passwordHash)}`)}`;
   }
 
-  /** The account a cookie value names, when its signature holds for the current password hash and it has not expired. */
-  async verify(raw: string | undefined, nowMs: number, passwordHashOf: (accountId: number) => Promise<string | null>): Promise<Session | null> {
+  /**
+   * The account and user a cookie value names, when its signature holds for the user's current
+   * password hash (null when the user no longer exists) and it has not expired.
+   */
+  async verify(raw: string | undefined, nowMs: number, passwordHashOf: (accountId: number, userId: number) => Promise<string | null>): Promise<Session | null> {
     if (!raw || raw.length > 300) return null;
-    const m = /^(\d{1,15})\.(\d{1,15})\.([A-Za-z0-9_-]{16})\.([A-Za-z0-9_-]{43})$/.exec(raw);
+    const m = /^(\d{1,15})\.(\d{1,15})\.(\d{1,15})\.([A-Za-z0-9_-]{16})\.([A-Za-z0-9_-]{43})$/.exec(raw);
     if (!m) return null;
     const accountId = Number(m[1]);
-    const expiresAtMs = Number(m[2]);
+    const userId = Number(m[2]);
+    const expiresAtMs = Number(m[3]);
     if (expiresAtMs <= nowMs) return null;
-    const hash = await passwordHashOf(accountId);
+    const hash = await passwordHashOf(accountId, userId);
     if (!hash) return null;
-    const expected = this.mac(`session|${m[1]}.${m[2]}.${m[3]}|${passwordTag(hash)}`);
-    return equal(expected, m[4]!) ? { accountId, expiresAtMs, raw } : null;
+    const expected = this.mac(`session|${m[1]}.${m[2]}.${m[3]}.${m[4]}|${passwordTag(hash)}`);
+    return equal(expected, m[5]!) ? { accountId, userId, expiresAtMs, raw } : null;
   }
 
   csrfToken(csrfCookie: string, session: Session | null): string {

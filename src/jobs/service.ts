@@ -12,6 +12,7 @@ import type {
   CoverFields, FaxQuality, JobDocument, JobListFilter, JobRecord, JobStore, KeyMode, NewDocument, NewJob, PreparedFax,
 } from '../store/index.js';
 import { linePolicy, type JobsConfig } from './config.js';
+import { TemplateLibrary } from './templates.js';
 
 export interface Caller {
   accountId: number;
@@ -46,7 +47,12 @@ export interface FaxServiceOptions {
 }
 
 export class FaxService {
-  constructor(private readonly o: FaxServiceOptions) {}
+  /** Cover-page templates and smart documents (fax-send's templateId and smartDocumentId). */
+  readonly templates: TemplateLibrary;
+
+  constructor(private readonly o: FaxServiceOptions) {
+    this.templates = new TemplateLibrary(o);
+  }
 
   /**
    * Answers a request that repeats an Idempotency-Key before it is validated again (its
@@ -65,13 +71,19 @@ export class FaxService {
   async send(caller: Caller, input: SendInput, idempotency: { key: string; requestHash: string } | null): Promise<SendResult> {
     const { store, clock, config } = this.o;
     const now = clock.now();
-    if (input.templateId !== null) throw new FaxError('NOT_FOUND', `template "${input.templateId}"`, { field: 'templateId' });
-    if (input.smartDocumentId !== null) throw new FaxError('NOT_FOUND', `smart document "${input.smartDocumentId}"`, { field: 'smartDocumentId' });
+    // API-DECISIONS.md 15: the template is the cover page; the smart document is copied after the attachments.
+    const template = input.templateId === null ? null : await this.templates.get(caller, input.templateId, 'template', 'templateId');
+    const smart = input.smartDocumentId === null ? null : await this.templates.get(caller, input.smartDocumentId, 'smartDocument', 'smartDocumentId');
     const account = await store.getAccount(caller.accountId);
     if (!account) throw new FaxError('INVALID_API_KEY', 'the account no longer exists');
+    // A callerId must be a number the account may send from (its own, or one registered on the settings page).
+    if (input.callerId !== null && input.callerId !== account.faxNumber && !(await store.users.isCallerId(account.id, input.callerId))) {
+      throw new FaxError('INVALID_PARAMETER', `callerId ${input.callerId} is neither the account's fax number nor one of its caller IDs: register it on the dashboard's settings page (Caller IDs)`, { field: 'callerId' });
+    }
 
     const documents: NewDocument[] = [];
-    let pages = input.cover ? 1 : 0;
+    const cover = input.cover ?? (template ? {} : null);
+    let pages = cover ? 1 : 0;
     input.files.forEach((f, i) => {
       const field = `faxData[${i}]`;
       const ranges = parsePageSelection(f.pages, `${field}.pages`);
@@ -88,6 +100,10 @@ export class FaxService {
         documents.push({ fileName: f.fileName, fileUrl: f.fileUrl, data: null, format: null, pageCount: null });
       }
     });
+    if (smart) {
+      documents.push({ fileName: smart.fileName, fileUrl: null, data: await this.templates.bytes(caller, smart), format: smart.format, pageCount: smart.pageCount });
+      pages += smart.pageCount;
+    }
     if (pages > config.maxPages) throw new FaxError('INVALID_PARAMETER', `the fax has ${pages} pages; the limit is ${config.maxPages}`, { field: 'faxData' });
 
     const line = caller.mode === 'test' ? 'virtual' : config.liveLine;
@@ -96,7 +112,7 @@ export class FaxService {
       toNumber,
       fromNumber: input.callerId ?? account.faxNumber,
       quality: input.quality,
-      cover: input.cover,
+      cover,
       templateId: input.templateId,
       smartDocumentId: input.smartDocumentId,
       sendAtMs: input.sendAtMs,
@@ -109,7 +125,7 @@ export class FaxService {
       originalJobId: null,
     }));
     const r = await store.createJobs({
-      accountId: caller.accountId, keyMode: caller.mode, jobs, documents, pages: input.files.map((f) => f.pages),
+      accountId: caller.accountId, keyMode: caller.mode, jobs, documents, pages: [...input.files.map((f) => f.pages), ...(smart ? [null] : [])],
       idempotency: idempotency ? { ...idempotency, expiresAtMs: now + 24 * 3600_000 } : null, nowMs: now,
     });
     switch (r.kind) {

@@ -162,8 +162,14 @@ describe('fax-send', () => {
     expect(r.body.data.jobIds).toHaveLength(15);
   });
 
-  it('callerId becomes fromNumber; without it the account number is used', async () => {
+  it('callerId becomes fromNumber when it is the account number or a registered caller ID (else -3000); without it the account number is used', async () => {
     const a = await h.account();
+    const refused = await h.send(a, { faxNumber: NUM.ok, callerId: '+44 20 7946 0958', faxData: [inline(1)] });
+    expect(refused.http).toBe(400);
+    expect(refused.body).toMatchObject({ status: -2, data: { code: -3000, field: 'callerId' } });
+    expect(refused.body.message).toMatch(/settings page/);
+    expect((await h.send(a, { faxNumber: NUM.ok, callerId: '+1 415 555 0100', faxData: [inline(1)] })).http).toBe(200);
+    await h.svc.store.users.addCallerId(a.id, '+442079460958', h.clock.now());
     const r1 = await h.send(a, { faxNumber: NUM.ok, callerId: '+44 20 7946 0958', faxData: [inline(1)] });
     const r2 = await h.send(a, { faxNumber: NUM.ok, faxData: [inline(1)] });
     expect((await h.status(a, r1.body.data.jobId)).body.data.fromNumber).toBe('+442079460958');

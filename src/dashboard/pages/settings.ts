@@ -1,20 +1,72 @@
-// Dashboard settings: API keys (masked; rotation shows the new key once), balance and ledger.
+// Dashboard settings: API keys (masked; rotation shows the new key once; revocation after a
+// confirmation), caller IDs, the signed-in user's password, balance and ledger. Who may post
+// what is decided by permissions.ts (keys and caller IDs: Primary only).
 import { FaxError } from '../../shared/errors.js';
+import { normalizeFaxNumber } from '../../api/validate/index.js';
 import type { KeyMode } from '../../store/index.js';
 import { body, type Dashboard, type SignedIn } from '../kit.js';
-import { settingsPage } from '../views.js';
+import { hashPassword, passwordProblem, verifyPassword } from '../password.js';
+import { OWNER_USER_ID } from '../session.js';
+import { revokeConfirmPage, settingsPage } from '../views-settings.js';
+
+/** Registered caller IDs per account at most (the list is a page, not a number bank). */
+export const MAX_CALLER_IDS = 50;
+
+function keyMode(c: SignedIn): KeyMode {
+  const mode = body(c.req).mode;
+  if (mode !== 'live' && mode !== 'test') throw new FaxError('INVALID_PARAMETER', 'mode must be live or test', { field: 'mode' });
+  return mode;
+}
 
 export function registerSettingsPages(d: Dashboard): void {
-  // -- settings: keys, balance, ledger
   const settings = async (c: SignedIn, fresh: { mode: KeyMode; key: string } | null) => {
-    const [keys, ledger] = await Promise.all([d.o.store.apiKeys(c.account.id), d.o.store.ledger(c.account.id)]);
-    return d.page(c, 200, 'Settings', 'settings', settingsPage(c.account, keys, ledger.slice(-100).reverse(), c.csrf, fresh));
+    const primary = c.user.role === 'primary';
+    const [keys, ledger, callerIds] = await Promise.all([
+      primary ? d.o.store.apiKeys(c.account.id) : [], d.o.store.ledger(c.account.id), d.o.store.users.callerIds(c.account.id),
+    ]);
+    return d.page(c, 200, 'Settings', 'settings', settingsPage({ account: c.account, user: c.user, keys, ledger: ledger.slice(-100).reverse(), callerIds, fresh }, c.csrf));
   };
   d.route('GET', '/dashboard/settings', (c) => settings(c, null));
+
+  // -- API keys
   d.route('POST', '/dashboard/settings/rotate-key', async (c) => {
-    const mode = body(c.req).mode;
-    if (mode !== 'live' && mode !== 'test') throw new FaxError('INVALID_PARAMETER', 'mode must be live or test');
+    const mode = keyMode(c);
     const key = await d.o.store.rotateApiKey(c.account.id, mode, d.o.clock.now());
     return settings(c, { mode, key });
+  });
+  d.route('POST', '/dashboard/settings/revoke-key', async (c) => {
+    const mode = keyMode(c);
+    if (body(c.req).confirm !== 'yes') return d.page(c, 200, `Revoke the ${mode} key`, 'settings', revokeConfirmPage(mode, c.csrf));
+    if (!(await d.o.store.users.revokeApiKey(c.account.id, mode, d.o.clock.now()))) throw new FaxError('CONFLICT', `The account has no ${mode} key to revoke`);
+    return d.redirect(c, '/dashboard/settings?done=key-revoked');
+  });
+
+  // -- caller IDs
+  d.route('POST', '/dashboard/settings/caller-ids', async (c) => {
+    const number = normalizeFaxNumber(body(c.req).number, 'callerId');
+    if (number === c.account.faxNumber) throw new FaxError('CONFLICT', `${number} is the account's own fax number: it is always allowed`);
+    if ((await d.o.store.users.callerIds(c.account.id)).length >= MAX_CALLER_IDS) throw new FaxError('CONFLICT', `An account has at most ${MAX_CALLER_IDS} caller IDs: remove one first`);
+    if (!(await d.o.store.users.addCallerId(c.account.id, number, d.o.clock.now()))) throw new FaxError('CONFLICT', `${number} is already a caller ID of this account`);
+    return d.redirect(c, '/dashboard/settings?done=caller-id-added');
+  });
+  d.route('POST', '/dashboard/settings/caller-ids/remove', async (c) => {
+    const raw = body(c.req).number;
+    if (typeof raw !== 'string' || !(await d.o.store.users.removeCallerId(c.account.id, raw))) throw new FaxError('NOT_FOUND', 'no such caller ID');
+    return d.redirect(c, '/dashboard/settings?done=caller-id-removed');
+  });
+
+  // -- the signed-in user's own password (every session of theirs ends, this one too)
+  d.route('POST', '/dashboard/settings/password', async (c) => {
+    const b = body(c.req);
+    const current = typeof b.current === 'string' ? b.current : '';
+    const next = typeof b.password === 'string' ? b.password : '';
+    const own = c.user.id === OWNER_USER_ID ? await d.o.store.passwordHash(c.account.id) : await d.o.store.users.userPasswordHash(c.account.id, c.user.id);
+    if (!own || !(await verifyPassword(current, own))) throw new FaxError('INVALID_PARAMETER', 'the current password is wrong', { field: 'current' });
+    const problem = passwordProblem(next);
+    if (problem) throw new FaxError('INVALID_PARAMETER', problem, { field: 'password' });
+    const hash = await hashPassword(next);
+    if (c.user.id === OWNER_USER_ID) await d.o.store.setPasswordHash(c.account.id, hash);
+    else await d.o.store.users.setUserPassword(c.account.id, c.user.id, hash);
+    return d.redirect(c, '/dashboard/sign-in?done=password-changed');
   });
 }
