@@ -7,6 +7,7 @@ import {
   composeFax, countPages, encodePool, fetchDocument, parsePageSelection, selectPages, sniffFormat,
   type ComposedFax, type DocumentFormat, type FaxDocument,
 } from '../documents/index.js';
+import { decodeUtf8 } from '../documents/render-text.js';
 import { writeTiffF } from '../documents/tiff-f.js';
 import type { JobRecord, JobStore } from '../store/index.js';
 
@@ -51,7 +52,8 @@ export async function prepareJob(store: JobStore, job: JobRecord, opts: PrepareO
     const pages = selectPages(parsePageSelection(d.pages, `${field}.pages`), count, field);
     documents.push({ bytes, format, pages });
   }
-  const rendering = render(job, documents, opts);
+  const coverTemplate = job.templateId === null ? undefined : await templateText(store, job, job.templateId);
+  const rendering = render(job, documents, { ...opts, ...(coverTemplate !== undefined ? { coverTemplate } : {}) });
   opts.hold?.(rendering);
   const { tiff, fax } = await rendering;
   const saved = await store.savePreparedFax(job.jobId, opts.owner, { tiff, pageCount: fax.pages.length, quality: job.quality, width: fax.width, xDpi: fax.xDpi, yDpi: fax.yDpi }, opts.nowMs);
@@ -62,21 +64,40 @@ export async function prepareJob(store: JobStore, job: JobRecord, opts: PrepareO
 /** The job's fields that shape its pages (the dashboard previews a fax before it is a job). */
 export type FaxLook = Pick<JobRecord, 'quality' | 'cover' | 'fromNumber' | 'toNumber'>;
 
-/** Composes the fax exactly as it is transmitted: cover page, the selected pages, the header line on each. */
-export function composeJobFax(job: FaxLook, documents: FaxDocument[], opts: { nowMs: number; maxPages: number; signal?: AbortSignal }): Promise<ComposedFax> {
+/**
+ * Composes the fax exactly as it is transmitted: cover page, the selected pages, the header line on each.
+ * `coverTemplate`: a template's text (cover-template.ts); the cover page is that template, filled in.
+ */
+export function composeJobFax(job: FaxLook, documents: FaxDocument[], opts: ComposeJobOptions): Promise<ComposedFax> {
   const when = new Date(opts.nowMs);
+  const template = opts.coverTemplate !== undefined ? { template: opts.coverTemplate } : {};
+  const cover = job.cover ?? (opts.coverTemplate !== undefined ? {} : null);
   return composeFax({
     documents,
     quality: job.quality,
     maxPages: opts.maxPages,
     ...(opts.signal ? { signal: opts.signal } : {}),
-    ...(job.cover ? { cover: { ...job.cover, senderNumber: job.fromNumber, toNumber: job.toNumber, date: when } } : {}),
+    ...(cover ? { cover: { ...cover, ...template, senderNumber: job.fromNumber, toNumber: job.toNumber, date: when } } : {}),
     header: { senderNumber: job.fromNumber, dateTime: when, ...(job.cover?.fromName ? { senderName: job.cover.fromName } : {}) },
   });
 }
 
+export interface ComposeJobOptions {
+  nowMs: number;
+  maxPages: number;
+  signal?: AbortSignal;
+  coverTemplate?: string;
+}
+
+/** The text of the job's cover-page template (kept after the template is deleted, for jobs like this one). */
+async function templateText(store: JobStore, job: JobRecord, templateId: string): Promise<string> {
+  const data = await store.templates.bytes(job.accountId, templateId);
+  if (!data) throw new FaxError('CONVERSION_FAILED', `the cover-page template "${templateId}" does not exist`);
+  return decodeUtf8(data);
+}
+
 /** Renders the whole fax and encodes it (MMR, in the worker pool) into TIFF class F. */
-async function render(job: JobRecord, documents: FaxDocument[], opts: PrepareOptions) {
+async function render(job: JobRecord, documents: FaxDocument[], opts: PrepareOptions & { coverTemplate?: string }) {
   const fax = await composeJobFax(job, documents, opts);
   // MMR keeps the stored pages lossless and small; transmission re-encodes them for whatever
   // the receiver negotiates.
