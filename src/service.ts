@@ -9,6 +9,8 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { SystemClock, type Clock } from './shared/clock.js';
 import { createLogger, type Logger } from './shared/log.js';
+import { MetricsRegistry } from './shared/metrics.js';
+import { metricsListenFromEnv, startMetricsServer } from './metrics-server.js';
 import {
   DEFAULT_VIRTUAL_TIMING, GatewayPool, VirtualLine, defaultGatewayLineFactory, detailOf,
   type FaxLine, type GatewayLineFactory, type GatewaysConfig, type VirtualDelivery, type VirtualLineTiming,
@@ -67,6 +69,8 @@ export interface RunningService {
   sharedStore: boolean;
   api: FastifyInstance;
   dispatcher: Dispatcher;
+  /** This process's metrics (request durations, call stages, webhook attempts), shown at /metrics. */
+  metrics: MetricsRegistry;
   webhooks: WebhookWorker;
   service: FaxService;
   close(): Promise<void>;
@@ -81,10 +85,24 @@ export interface RunningDaemon {
   /** The live line's gateways, when configured. */
   gateways: GatewayPool | null;
   config: JobsConfig;
+  /** This process's metrics (call stages, webhook attempts). */
+  metrics: MetricsRegistry;
+  /** Where /metrics and /health/* are served (`metricsPort`), else null. */
+  metricsUrl: string | null;
   close(): Promise<void>;
 }
 
-interface Workers extends Omit<RunningDaemon, 'close'> {
+export interface DaemonOptions extends WorkerOptions {
+  /**
+   * Serve /metrics, /health/live and /health/ready on this port (0: any free port). Default:
+   * FAXSTACK_METRICS_PORT when set, else no endpoint.
+   */
+  metricsPort?: number;
+  /** Address of that endpoint (FAXSTACK_METRICS_HOST, default 127.0.0.1). */
+  metricsHost?: string;
+}
+
+interface Workers extends Omit<RunningDaemon, 'close' | 'metricsUrl'> {
   clock: Clock;
   logger: Logger;
   allowPrivate: boolean;
@@ -122,6 +140,7 @@ async function openWorkers(o: WorkerOptions, allowPrivateDefault: boolean): Prom
   let config: JobsConfig = { ...DEFAULT_JOBS_CONFIG, ...o.jobs };
   if (o.gateways) config = withGatewayLine(config, o.gateways);
   const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  const metrics = new MetricsRegistry();
   let store: JobStore | undefined;
   try {
     store = await openStore(location.engine === 'sqlite' ? location.path : location.url);
@@ -131,7 +150,7 @@ async function openWorkers(o: WorkerOptions, allowPrivateDefault: boolean): Prom
       if (released > 0) logger.warn({ released }, 'taking over jobs left by a stopped process');
     }
 
-    const webhooks = new WebhookWorker({ store, clock, owner, logger: logger.child({ component: 'webhooks' }), allowPrivateTargets: allowPrivate, ...(o.webhookTimeoutMs ? { timeoutMs: o.webhookTimeoutMs } : {}) });
+    const webhooks = new WebhookWorker({ store, clock, owner, logger: logger.child({ component: 'webhooks' }), allowPrivateTargets: allowPrivate, metrics, ...(o.webhookTimeoutMs ? { timeoutMs: o.webhookTimeoutMs } : {}) });
     // What the virtual far end receives lands in the inbox of the account that owns the number.
     const inbox = async (d: VirtualDelivery) => {
       const owner = await store!.findAccountByFaxNumber(d.toNumber);
@@ -157,7 +176,7 @@ async function openWorkers(o: WorkerOptions, allowPrivateDefault: boolean): Prom
     }
     const channels = o.gateways?.gateways.reduce((n, g) => n + g.channels, 0) ?? 0;
     const dispatcher = new Dispatcher({
-      store, clock, owner, lines, config, logger: logger.child({ component: 'dispatcher' }),
+      store, clock, owner, lines, config, metrics, logger: logger.child({ component: 'dispatcher' }),
       fetch: { timeoutMs: o.fetchTimeoutMs ?? 30_000, allowHosts: o.fetchAllowHosts ?? [] },
       onEvent: () => webhooks.notify(),
       // Every gateway channel can be busy while virtual (test-key) calls still run.
@@ -168,7 +187,7 @@ async function openWorkers(o: WorkerOptions, allowPrivateDefault: boolean): Prom
     const s = store;
     let closing: Promise<void> | undefined;
     return {
-      store: s, sharedStore: shared, dispatcher, webhooks, gateways, config, clock, logger, allowPrivate,
+      store: s, sharedStore: shared, dispatcher, webhooks, gateways, config, metrics, clock, logger, allowPrivate,
       start: () => (dispatcher.start(), webhooks.start()),
       close: () =>
         (closing ??= (async () => {
@@ -188,25 +207,38 @@ async function openWorkers(o: WorkerOptions, allowPrivateDefault: boolean): Prom
 }
 
 /** The transmission daemon: dispatcher and webhook worker on the store, no HTTP API. */
-export async function startDaemon(o: WorkerOptions): Promise<RunningDaemon> {
+export async function startDaemon(o: DaemonOptions): Promise<RunningDaemon> {
+  const env = o.metricsPort === undefined ? metricsListenFromEnv() : null;
+  const listen = o.metricsPort !== undefined ? { port: o.metricsPort, host: o.metricsHost ?? '127.0.0.1' } : env && { ...env, host: o.metricsHost ?? env.host };
   const w = await openWorkers(o, false);
+  const { store, sharedStore, dispatcher, webhooks, gateways, config, metrics } = w;
+  let server: Awaited<ReturnType<typeof startMetricsServer>> | null = null;
+  try {
+    if (listen) server = await startMetricsServer({ ...listen, store, metrics, callsInProgress: () => dispatcher.calling, clock: w.clock, logger: w.logger.child({ component: 'metrics' }) });
+  } catch (err) {
+    await w.close();
+    throw err;
+  }
   w.start();
-  const { store, sharedStore, dispatcher, webhooks, gateways, config } = w;
-  return { store, sharedStore, dispatcher, webhooks, gateways, config, close: () => w.close() };
+  let closing: Promise<void> | undefined;
+  return {
+    store, sharedStore, dispatcher, webhooks, gateways, config, metrics, metricsUrl: server?.url ?? null,
+    close: () => (closing ??= (async () => (await server?.close(), await w.close()))()),
+  };
 }
 
 export async function startService(o: ServiceOptions): Promise<RunningService> {
   const host = o.host ?? '127.0.0.1';
   const loopback = host === '127.0.0.1' || host === '::1' || host === 'localhost';
   const w = await openWorkers(o, loopback);
-  const { store, sharedStore, clock, logger, config, dispatcher, webhooks } = w;
+  const { store, sharedStore, clock, logger, config, dispatcher, webhooks, metrics } = w;
   const allowPrivate = w.allowPrivate;
   try {
     const service = new FaxService({ store, clock, config, onJob: () => dispatcher.notify(), onEvent: () => webhooks.notify() });
     const files = new FaxFiles(store);
     const api = await buildApi({
       store, service, files, clock, logger: logger.child({ component: 'api' }), webhookPolicy: { allowPrivateTargets: allowPrivate },
-      onEvent: () => webhooks.notify(), version: VERSION, callsInProgress: () => dispatcher.calling,
+      onEvent: () => webhooks.notify(), version: VERSION, callsInProgress: () => dispatcher.calling, metrics,
       ...(o.rateLimiter ? { rateLimiter: o.rateLimiter } : {}), ...(o.bodyLimit ? { bodyLimit: o.bodyLimit } : {}),
       ...(o.trustProxy !== undefined ? { trustProxy: o.trustProxy } : {}),
       extraRoutes: (app) => registerDashboard(app, {
@@ -221,7 +253,7 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
     let closing: Promise<void> | undefined;
     return {
       url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
-      port, store, sharedStore, api, dispatcher, webhooks, service,
+      port, store, sharedStore, api, dispatcher, webhooks, service, metrics,
       close: () =>
         (closing ??= (async () => {
           await api.close();

@@ -16,7 +16,6 @@ import { parseFormBody } from './validate/index.js';
 import { registerFaxRoutes } from './routes-fax.js';
 import { registerMetaRoutes } from './routes-meta.js';
 import { registerTemplateRoutes } from './routes-templates.js';
-import { registerTemplateRoutes } from './routes-templates.js';
 import { registerWebhookRoutes } from './routes-webhooks.js';
 
 export const DEFAULT_BODY_LIMIT = 20 * 1024 * 1024;
@@ -187,7 +186,6 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
   registerMetaRoutes(app, o);
   registerFaxRoutes(app, o);
   registerWebhookRoutes(app, o);
-  registerTemplateRoutes(app, o);
   registerTemplateRoutes(app, o);
   o.extraRoutes?.(app);
   await app.ready();

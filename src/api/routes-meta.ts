@@ -1,10 +1,12 @@
 // Unauthenticated endpoints (API-DECISIONS.md 7): health, the OpenAPI document, and for
-// operators liveness/readiness probes and Prometheus metrics (text exposition format 0.0.4).
+// operators liveness/readiness probes and Prometheus metrics (text exposition format 0.0.4):
+// the store's counts shared by every node, and this process's registry (src/shared/metrics.ts).
 import type { FastifyInstance } from 'fastify';
 import type { ApiOptions } from './app.js';
 import { ok } from './envelope.js';
 import { openApiDocument } from './openapi.js';
-import type { StoreStats } from '../store/index.js';
+import type { JobStore, StoreStats } from '../store/index.js';
+import type { MetricsRegistry } from '../shared/metrics.js';
 
 export function registerMetaRoutes(app: FastifyInstance, o: ApiOptions): void {
   const started = o.clock.now();
@@ -29,10 +31,17 @@ export function registerMetaRoutes(app: FastifyInstance, o: ApiOptions): void {
   });
 
   app.get('/metrics', async (_req, reply) => {
-    const stats = await o.store.stats();
-    reply.type('text/plain; version=0.0.4; charset=utf-8');
-    return prometheusText(stats, o.callsInProgress?.() ?? null, (o.clock.now() - started) / 1000);
+    const text = await metricsText({ store: o.store, ...(o.metrics ? { metrics: o.metrics } : {}), callsInProgress: o.callsInProgress?.() ?? null, uptimeSec: (o.clock.now() - started) / 1000 });
+    reply.type(METRICS_CONTENT_TYPE);
+    return text;
   });
+}
+
+export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
+
+/** The whole `/metrics` body: the store's counts, then this process's metrics (durations, outcomes). */
+export async function metricsText(o: { store: Pick<JobStore, 'stats'>; metrics?: MetricsRegistry; callsInProgress: number | null; uptimeSec: number }): Promise<string> {
+  return prometheusText(await o.store.stats(), o.callsInProgress, o.uptimeSec) + (o.metrics?.expose() ?? '');
 }
 
 /** The store's counts (shared by every node on it) and this process's calls, as Prometheus text. */

@@ -12,6 +12,7 @@
 import type { Clock, TimerHandle } from '../shared/clock.js';
 import { ERRORS, FaxError, outcomeMessage } from '../shared/errors.js';
 import type { Logger } from '../shared/log.js';
+import { LONG_BUCKETS_MS, type Histogram, type MetricsRegistry } from '../shared/metrics.js';
 import { isSlotted, type CallResult, type FaxLine } from '../engine/index.js';
 import { faxPagesFromTiff } from '../documents/fax-pages.js';
 import { jobEvent } from '../store/fax-object.js';
@@ -43,6 +44,26 @@ export interface DispatcherOptions {
    * that have the line (daemons sharing one store).
    */
   otherLines?: 'fail' | 'leave';
+  /** Where this process's queue waits, call durations and pages per call are observed. */
+  metrics?: MetricsRegistry;
+}
+
+/** Pages per call: histogram bounds. */
+const PAGE_BUCKETS: readonly number[] = [0, 1, 2, 3, 5, 10, 20, 50, 100, 200];
+
+/** The fax-send stages this process sees, timed on its clock (so on simulated time in tests). */
+interface DispatchMetrics {
+  queueWait: Histogram;
+  callDuration: Histogram<'outcome'>;
+  callPages: Histogram<'outcome'>;
+}
+
+function dispatchMetrics(r: MetricsRegistry): DispatchMetrics {
+  return {
+    queueWait: r.histogram({ name: 'faxstack_fax_queue_wait_seconds', help: 'From a job becoming due (created, or its send_at) to its first dial.', buckets: LONG_BUCKETS_MS, scale: 1000 }),
+    callDuration: r.histogram({ name: 'faxstack_fax_call_duration_seconds', help: 'Calls by outcome (delivered, failed, interrupted by shutdown).', labelNames: ['outcome'], buckets: LONG_BUCKETS_MS, scale: 1000 }),
+    callPages: r.histogram({ name: 'faxstack_fax_call_pages', help: 'Pages confirmed per call, by outcome.', labelNames: ['outcome'], buckets: PAGE_BUCKETS }),
+  };
 }
 
 interface Running {
@@ -58,6 +79,7 @@ export class Dispatcher {
   private readonly pollMs: number;
   private readonly slotRetryMs: number;
   private readonly running = new Map<number, Running>();
+  private readonly metrics: DispatchMetrics | null;
   private timer: TimerHandle | undefined;
   private stopped = true;
   private ticking = false;
@@ -70,6 +92,7 @@ export class Dispatcher {
     this.concurrency = o.concurrency ?? 8;
     this.pollMs = o.pollMs ?? 5_000;
     this.slotRetryMs = o.slotRetryMs ?? 2_000;
+    this.metrics = o.metrics ? dispatchMetrics(o.metrics) : null;
   }
 
   start(): void {
@@ -302,7 +325,9 @@ export class Dispatcher {
     }
     running.calling = true;
     const ecm = ecmFallback(await store.attempts(job.jobId)) ? false : undefined;
-    const attempt = await store.startAttempt(job.jobId, owner, clock.now());
+    const dialMs = clock.now();
+    const attempt = await store.startAttempt(job.jobId, owner, dialMs);
+    if (attempt === 1) this.metrics?.queueWait.observe([], dialMs - Math.max(job.createdAtMs, job.sendAtMs ?? 0));
     log.info({ attempt, line: job.line, firstPage, totalPages, ...(ecm === false ? { ecm } : {}) }, 'calling');
     // Progress arrives synchronously from the line; writes are chained in order.
     let chain: Promise<unknown> = Promise.resolve();
@@ -326,7 +351,11 @@ export class Dispatcher {
     const outcome = result.aborted
       ? { code: ERRORS.INTERNAL.code, message: 'Attempt interrupted: the service stopped', detail: { ...result.detail, interrupted: true } }
       : { code: result.code, message: result.message, detail: result.detail };
-    await store.finishAttempt(job.jobId, attempt, { ...outcome, pagesTransferred, nowMs: clock.now() });
+    const endMs = clock.now();
+    await store.finishAttempt(job.jobId, attempt, { ...outcome, pagesTransferred, nowMs: endMs });
+    const callOutcome = result.aborted ? 'interrupted' : result.code === 0 ? 'delivered' : 'failed';
+    this.metrics?.callDuration.observe([callOutcome], endMs - dialMs);
+    this.metrics?.callPages.observe([callOutcome], pagesTransferred);
     log.info({ code: result.code, pages: result.lastConfirmedPage, aborted: result.aborted }, result.message);
     if (result.aborted) {
       await store.requeueJob(job.jobId, owner, clock.now(), clock.now());

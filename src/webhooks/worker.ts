@@ -7,6 +7,7 @@
 // node's new event also wakes the worker through the store's change notification.
 import type { Clock, TimerHandle } from '../shared/clock.js';
 import type { Logger } from '../shared/log.js';
+import { LATENCY_BUCKETS_MS, statusClass, type Counter, type Histogram, type MetricsRegistry } from '../shared/metrics.js';
 import type { DeliveryRecord, JobStore } from '../store/index.js';
 import { postWebhook, type PostResult } from './post.js';
 import { signBody, SIGNATURE_HEADER } from './sign.js';
@@ -36,6 +37,8 @@ export interface WebhookWorkerOptions {
   allowPrivateTargets?: boolean;
   /** Response bytes read at most (the rest is dropped). */
   maxResponseBytes?: number;
+  /** Where attempt round trips (on the clock) and outcomes are observed. */
+  metrics?: MetricsRegistry;
 }
 
 export class WebhookWorker {
@@ -51,6 +54,7 @@ export class WebhookWorker {
   private readonly userAgent: string;
   private readonly policy: WebhookUrlPolicy;
   private readonly maxResponseBytes: number;
+  private readonly metrics: { duration: Histogram<'status_class'>; attempts: Counter<'outcome'> } | null;
 
   private stopped = true;
   /** The claim-and-schedule pass under way, if any. */
@@ -76,6 +80,16 @@ export class WebhookWorker {
     this.userAgent = opts.userAgent ?? 'faxstack-webhooks/0.1';
     this.policy = { allowPrivateTargets: opts.allowPrivateTargets ?? false };
     this.maxResponseBytes = opts.maxResponseBytes ?? 64 * 1024;
+    const m = opts.metrics;
+    this.metrics = m
+      ? {
+          duration: m.histogram({
+            name: 'faxstack_webhook_attempt_duration_seconds', help: 'Webhook POST round trips by response status class ("none": no response).',
+            labelNames: ['status_class'], buckets: LATENCY_BUCKETS_MS, scale: 1000,
+          }),
+          attempts: m.counter({ name: 'faxstack_webhook_attempts_total', help: 'Webhook attempts by what followed: delivered, retry scheduled, or failed for good.', labelNames: ['outcome'] }),
+        }
+      : null;
     if (!(this.timeoutMs > 0)) throw new RangeError(`timeoutMs must be positive, got ${this.timeoutMs}`);
     if (!(this.leaseMs > this.timeoutMs)) throw new RangeError(`leaseMs (${this.leaseMs}) must exceed timeoutMs (${this.timeoutMs})`);
     if (!Number.isInteger(this.concurrency) || this.concurrency < 1) throw new RangeError(`concurrency must be a positive integer, got ${this.concurrency}`);
@@ -209,6 +223,8 @@ export class WebhookWorker {
       attempt: { atMs: startMs, httpStatus: result.status, latencyMs: endMs - startMs, error },
       next,
     });
+    this.metrics?.duration.observe([statusClass(result.status)], endMs - startMs);
+    this.metrics?.attempts.inc([next.status === 'pending' ? 'retry' : next.status]);
     const fields = { deliveryId: d.id, eventId: d.eventId, type: d.type, attempt, httpStatus: result.status, latencyMs: endMs - startMs };
     if (ok) this.log.info(fields, 'webhook delivered');
     else this.log.warn({ ...fields, error, next: next.status }, 'webhook delivery attempt failed');
