@@ -1,7 +1,7 @@
 // `faxstack serve`: the whole service in one process. On first start with the embedded store it
 // creates a demo account, saves its keys in the data directory and prints how to send a first
 // fax; on a shared PostgreSQL store (`--store postgres://...`) accounts come from `accounts create`.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createLogger } from '../shared/log.js';
 import { startService, VERSION } from '../service.js';
@@ -54,6 +54,8 @@ API reference: ${svc.url}/v1/openapi.json
     return new Promise<number>(() => {}); // runs until a signal
   }
 
+  // The store may live elsewhere (--store sqlite:PATH): the data directory may not exist yet.
+  mkdirSync(dataDir, { recursive: true });
   const demoPath = join(dataDir, 'demo-account.json');
   let demo: DemoAccount;
   let created = false;
