@@ -17,9 +17,10 @@ commands:
   serve [--port 8080] [--host 127.0.0.1] [--data ./data] [--store sqlite:PATH|postgres://...]
         the API, job dispatcher and webhook worker in one process on an embedded SQLite store
         (or a PostgreSQL database shared with other nodes) and the built-in virtual fax line;
-        [--gateways FILE] [--grace S] as for daemon
-  daemon [--data ./data] [--store sqlite:PATH|postgres://...] [--gateways FILE] [--grace 30]
-        [--allow-private-webhooks]
+        [--config FILE] [--gateways FILE] [--grace S] [--log-level L] as for daemon
+  daemon [--config FILE] [--data ./data] [--store sqlite:PATH|postgres://...] [--gateways FILE] [--grace 30]
+        [--allow-private-webhooks] [--log-level L]
+        settings come from FILE (JSON), then FAXSTACK_* variables, then flags (README: Configuration)
         the transmission daemon: job dispatcher and webhook worker without the HTTP API; live
         keys send through the gateways of FILE (JSON), calls in progress get S seconds on stop
   render FILE... --out OUT.tif [--quality Low|Standard|HD] [--pages 1-3,5] [--compression mh|mr|mmr]
