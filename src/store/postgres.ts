@@ -79,6 +79,9 @@ export class PostgresJobStore implements JobStore {
           try {
             if (!(await one(c, 'SELECT 1 FROM schema_migrations WHERE version = $1', [m.version]))) {
               for (const s of migrationStatements(m, 'postgres')) await c.query(s);
+              // Test hook (crash tests): hold the transaction open so a kill -9 lands mid-migration.
+              const pauseMs = Number(process.env.FAXSTACK_TEST_MIGRATION_PAUSE_MS ?? 0);
+              if (pauseMs > 0) await c.query('SELECT pg_sleep($1)', [pauseMs / 1000]);
               await c.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [m.version, m.name, Date.now()]);
             }
             await c.query('COMMIT');
