@@ -44,5 +44,18 @@ code.key { font-size: 1.05rem; background: #f3f5f7; padding: .25rem .5rem; }
 .attempts { margin: 0; padding-left: 1.2rem; }
 .thumbs { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: .75rem; }
 .thumbs img { border: 1px solid var(--line); max-width: 100%; height: auto; }
+textarea { font: inherit; width: 100%; max-width: 32rem; padding: .5rem; border: 1px solid var(--muted); border-radius: 4px; }
+fieldset { border: 1px solid var(--line); border-radius: 4px; margin: 1rem 0 0; padding: .25rem 1rem .75rem; max-width: 32rem; }
+legend { font-weight: 600; padding: 0 .25rem; }
+.choice { display: flex; gap: .5rem; align-items: center; margin: .35rem 0; }
+.choice input { width: 1.25rem; min-height: 1.25rem; height: 1.25rem; flex: none; }
+.choice label { margin: 0; font-weight: 400; }
+input[type="file"] { padding: .4rem; }
+.button.secondary, button.secondary { background: transparent; color: var(--accent); }
+ul.plain { list-style: none; padding: 0; margin: 0; }
+caption { text-align: left; font-weight: 600; padding: .5rem 0; }
+.endpoint h2 code { font-size: 1.05rem; }
+.message { white-space: pre-wrap; }
+.live-hint a { font-weight: 600; }
 @media (max-width: 40rem) { .facts { grid-template-columns: 1fr; } .facts dt { margin-top: .5rem; } }
 `;

@@ -1,8 +1,22 @@
-// Dashboard faxes: list with filters, detail with attempts and page previews, download, cancel, resend.
+// Dashboard faxes: list with filters (status, number, dates), detail with attempts and page
+// previews, download, cancel, resend, and live.json for live.js to follow faxes still sending.
 import { FaxError } from '../../shared/errors.js';
 import { CANCELABLE_STAGES, type FaxStatus } from '../../store/index.js';
 import { caller, idParam, type Dashboard } from '../kit.js';
-import { faxesPage, faxPage } from '../views.js';
+import { faxesPage, faxPage } from '../views-faxes.js';
+
+const DAY_MS = 86_400_000;
+
+/** A YYYY-MM-DD date input as the UTC midnight starting it; '' and null when empty. */
+function dateParam(v: unknown, field: string): { text: string; ms: number | null } {
+  if (typeof v !== 'string' || v.trim() === '') return { text: '', ms: null };
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v.trim());
+  const ms = m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : NaN;
+  if (!m || Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== m[0]) {
+    throw new FaxError('INVALID_PARAMETER', `${field} must be a date like 2026-01-31`, { field });
+  }
+  return { text: m[0], ms };
+}
 
 const STATUSES: readonly FaxStatus[] = ['sending', 'delivered', 'failed', 'canceled'];
 
@@ -13,10 +27,27 @@ export function registerFaxPages(d: Dashboard): void {
     const status = STATUSES.find((s) => s === q.status) ?? null;
     const number = typeof q.number === 'string' ? q.number.replace(/[^\d+]/g, '').slice(0, 32) : '';
     const before = typeof q.before === 'string' && /^\d{1,15}$/.test(q.before) ? Number(q.before) : undefined;
+    const from = dateParam(q.from, 'from');
+    const to = dateParam(q.to, 'to');
+    if (from.ms !== null && to.ms !== null && from.ms > to.ms) throw new FaxError('INVALID_PARAMETER', 'the From date is later than the To date', { field: 'from' });
     const limit = 50;
-    const jobs = await d.o.service.list(caller(c.account), { limit, ...(status ? { status } : {}), ...(number ? { number } : {}), ...(before ? { beforeJobId: before } : {}) });
-    const older = jobs.length === limit ? `/dashboard/faxes?${new URLSearchParams({ ...(status ? { status } : {}), ...(number ? { number } : {}), before: String(jobs.at(-1)!.jobId) })}` : null;
-    return d.page(c, 200, 'Faxes', 'faxes', faxesPage(jobs, { status, number }, older));
+    const jobs = await d.o.service.list(caller(c.account), {
+      limit, ...(status ? { status } : {}), ...(number ? { number } : {}), ...(before ? { beforeJobId: before } : {}),
+      ...(from.ms !== null ? { fromMs: from.ms } : {}), ...(to.ms !== null ? { toMs: to.ms + DAY_MS } : {}),
+    });
+    const kept = { ...(status ? { status } : {}), ...(number ? { number } : {}), ...(from.text ? { from: from.text } : {}), ...(to.text ? { to: to.text } : {}) };
+    const older = jobs.length === limit ? `/dashboard/faxes?${new URLSearchParams({ ...kept, before: String(jobs.at(-1)!.jobId) })}` : null;
+    const live = jobs.some((j) => j.status === 'sending');
+    return d.page(c, 200, 'Faxes', 'faxes', faxesPage(jobs, { status, number, from: from.text, to: to.text }, older), { live });
+  });
+  // What live.js polls: status, stage and pages of the listed jobs of this account (others: absent).
+  d.route('GET', '/dashboard/faxes/live.json', async (c) => {
+    const raw = (c.req.query as Record<string, unknown>).ids;
+    const ids = [...new Set(typeof raw === 'string' ? raw.split(',').filter((s) => /^\d{1,15}$/.test(s)).map(Number) : [])].slice(0, 50);
+    const jobs = (await Promise.all(ids.map((id) => d.o.store.getJob(c.account.id, id)))).filter((j) => j !== null);
+    c.reply.header('Cache-Control', 'no-store');
+    const body = jobs.map((j) => ({ jobId: j.jobId, status: j.status, stage: j.stage, transferredPages: j.transferredPages, totalPages: j.totalPages }));
+    return d.send(c, 200, JSON.stringify({ jobs: body }), 'application/json; charset=utf-8');
   });
   d.route('GET', '/dashboard/faxes/:id', async (c) => {
     const jobId = idParam(c.req, 'id');
@@ -24,7 +55,8 @@ export function registerFaxPages(d: Dashboard): void {
     const [attempts, docs, prepared] = await Promise.all([d.o.store.attempts(jobId), d.o.store.jobDocuments(jobId), d.o.store.preparedFax(c.account.id, jobId)]);
     const cancelable = job.status === 'sending' && job.stage !== null && CANCELABLE_STAGES.includes(job.stage);
     const resendable = job.status !== 'sending' && job.direction === 'sent';
-    return d.page(c, 200, `Fax ${jobId}`, 'faxes', faxPage({ job, attempts, documents: docs.map((doc) => ({ index: doc.index, fileName: doc.fileName })), pageCount: prepared?.pageCount ?? null, cancelable, resendable }, c.csrf));
+    const view = { job, attempts, documents: docs.map((doc) => ({ index: doc.index, fileName: doc.fileName })), pageCount: prepared?.pageCount ?? null, cancelable, resendable };
+    return d.page(c, 200, `Fax ${jobId}`, 'faxes', faxPage(view, c.csrf), { live: job.status === 'sending' });
   });
   d.route('GET', '/dashboard/faxes/:id/pages/:page', async (c) => {
     const jobId = idParam(c.req, 'id');

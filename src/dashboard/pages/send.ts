@@ -1,0 +1,161 @@
+// Dashboard: send a fax from the browser. The form uploads files (multipart, uploads.ts); they
+// are checked by the API's own fax-send validation (parseSendRequest: same limits, same
+// errors), rendered by the dispatcher's composition (composeJobFax: cover page, pages, header
+// line) and shown as PNGs; confirming creates the job(s) through FaxService like the API does.
+import { FaxError } from '../../shared/errors.js';
+import { parseSendRequest, SEND_AT_SKEW_MS } from '../../api/validate/send.js';
+import { composeJobFax, type SendInput } from '../../jobs/index.js';
+import { countPages, MAX_FAX_PAGES, previewPng, selectPages, sniffFormat, type FaxDocument } from '../../documents/index.js';
+import type { FaxQuality, KeyMode } from '../../store/index.js';
+import { body, type Dashboard, type SignedIn } from '../kit.js';
+import { PreviewStore, PREVIEW_LIMITS, type Preview } from '../previews.js';
+import { DEFAULT_UPLOAD_LIMITS, uploads } from '../uploads.js';
+import { EMPTY_SEND, previewPage, sendForm, type SendValues } from '../views-send.js';
+
+/** Pages rendered for a preview (the cover page counts); the rest of the fax is counted, not drawn. */
+export const PREVIEW_PAGES = 20;
+/** Preview pages are drawn at most this wide (HD pages are twice as wide as the others). */
+const PREVIEW_WIDTH = 1728;
+
+const MAX_MB = Math.floor(DEFAULT_UPLOAD_LIMITS.maxBytes / (1024 * 1024));
+
+export function registerSendPages(d: Dashboard): void {
+  const previews = new PreviewStore(d.o.clock);
+  /** Accounts with a preview being rendered: one at a time each (rendering is the costly part). */
+  const rendering = new Set<number>();
+
+  const form = (c: SignedIn, status: number, v: SendValues, error: string | null = null) =>
+    d.page(c, status, 'Send a fax', 'send', sendForm(c.csrf, v, MAX_MB), { error });
+
+  d.route('GET', '/dashboard/send', async (c) => form(c, 200, EMPTY_SEND));
+
+  d.uploads((route) => {
+    route('POST', '/dashboard/send/preview', async (c) => {
+      const v = values(body(c.req));
+      if (rendering.has(c.account.id)) return form(c, 429, v, 'A preview is being prepared for this account already: wait for it, then try again.');
+      rendering.add(c.account.id);
+      try {
+        const p = await makePreview(c, v);
+        return d.redirect(c, `/dashboard/send/preview/${p.id}`);
+      } catch (err) {
+        if (!(err instanceof FaxError)) throw err;
+        return form(c, err.kind === 'too_large' ? 413 : err.kind === 'rate' ? 429 : 400, v, err.message);
+      } finally {
+        rendering.delete(c.account.id);
+      }
+    });
+  });
+
+  async function makePreview(c: SignedIn, v: SendValues): Promise<Preview> {
+    const files = uploads(c.req, 'files');
+    const now = d.o.clock.now();
+    // The API's validation, fed the uploads as the API's inline attachments.
+    const req = parseSendRequest({
+      faxNumber: v.faxNumber, faxQuality: v.quality, subject: v.subject, from_name: v.fromName, to_name: v.toName, message: v.message,
+      send_at: sendAtIso(v.sendAt),
+      faxData: files.length ? files.map((f) => ({ fileName: f.fileName, fileData: f.data.toString('base64') })) : undefined,
+    }, { nowMs: now });
+    const input: SendInput = { ...req, files: req.files.map((f) => ({ fileName: f.fileName, fileUrl: null, data: f.data, pages: null })) };
+
+    // Page counts as FaxService counts them; only the first PREVIEW_PAGES are drawn.
+    let total = input.cover ? 1 : 0;
+    let room = PREVIEW_PAGES - total;
+    const documents: FaxDocument[] = [];
+    const counts = input.files.map((f, i) => {
+      const field = `faxData[${i}]`;
+      const format = sniffFormat(f.data!);
+      if (!format) throw new FaxError('INVALID_FILE_FORMAT', `${f.fileName} is not a PDF, TIFF, image or text document`, { field });
+      const count = named(f.fileName, () => countPages(f.data!, format));
+      total += count;
+      const pages = selectPages(null, count, field).slice(0, Math.max(0, room));
+      room -= pages.length;
+      if (pages.length) documents.push({ bytes: f.data!, format, pages });
+      return count;
+    });
+    if (total > MAX_FAX_PAGES) throw new FaxError('INVALID_PARAMETER', `the fax has ${total} pages; the limit is ${MAX_FAX_PAGES}`, { field: 'faxData' });
+
+    const look = { quality: input.quality, cover: input.cover, fromNumber: input.callerId ?? c.account.faxNumber, toNumber: input.numbers[0]! };
+    const names = input.files.map((f) => f.fileName).join(', ');
+    const fax = await namedAsync(names, composeJobFax(look, documents, { nowMs: now, maxPages: MAX_FAX_PAGES }));
+    const shown = fax.pages.slice(0, PREVIEW_PAGES);
+    const pngs: Buffer[] = [];
+    for (const page of shown) pngs.push(await previewPng(page, { xDpi: fax.xDpi, yDpi: fax.yDpi, ...(fax.width > PREVIEW_WIDTH ? { width: PREVIEW_WIDTH } : {}) }));
+    return previews.add({
+      accountId: c.account.id, mode: v.mode, input, pngs, totalPages: Math.max(total, fax.pages.length),
+      files: input.files.map((f, i) => ({ fileName: f.fileName, pages: counts[i]! })),
+    });
+  }
+
+  d.route('GET', '/dashboard/send/preview/:id', async (c) => {
+    const p = previews.get(c.account.id, previewId(c));
+    return d.page(c, 200, 'Preview', 'send', previewPage({
+      id: p.id, numbers: p.input.numbers, fromNumber: p.input.callerId ?? c.account.faxNumber, quality: p.input.quality, mode: p.mode,
+      sendAtMs: p.input.sendAtMs, cover: p.input.cover, files: p.files, shownPages: p.pngs.length, totalPages: p.totalPages,
+      expiresAtMs: p.createdAtMs + PREVIEW_LIMITS.ttlMs,
+    }, c.csrf));
+  });
+
+  d.route('GET', '/dashboard/send/preview/:id/pages/:page', async (c) => {
+    const p = previews.get(c.account.id, previewId(c));
+    const m = /^(\d{1,4})\.png$/.exec((c.req.params as Record<string, string>).page ?? '');
+    const png = m ? p.pngs[Number(m[1]) - 1] : undefined;
+    if (!png) throw new FaxError('NOT_FOUND', 'no such page in this preview');
+    c.reply.header('Cache-Control', 'private, max-age=900');
+    return d.send(c, 200, png, 'image/png');
+  });
+
+  d.route('POST', '/dashboard/send/confirm', async (c) => {
+    const id = body(c.req).preview;
+    if (typeof id !== 'string' || !/^[A-Za-z0-9_-]{22}$/.test(id)) throw new FaxError('NOT_FOUND', 'this preview expired or does not exist: upload the files again');
+    const p = previews.get(c.account.id, id);
+    if (p.input.sendAtMs !== null && p.input.sendAtMs < d.o.clock.now() - SEND_AT_SKEW_MS) {
+      throw new FaxError('INVALID_PARAMETER', 'the scheduled time passed while the preview was open: choose a later time', { field: 'send_at' });
+    }
+    // The preview id as Idempotency-Key: a double submit creates the jobs once.
+    const r = await d.o.service.send({ accountId: c.account.id, mode: p.mode }, p.input, { key: `dashboard-preview:${p.id}`, requestHash: p.id });
+    previews.take(c.account.id, p.id);
+    if (r.jobIds.length === 1) return d.redirect(c, `/dashboard/faxes/${r.jobIds[0]}?done=${r.scheduled ? 'scheduled' : 'sent'}`);
+    return d.redirect(c, '/dashboard/faxes?done=sent-many');
+  });
+}
+
+function previewId(c: SignedIn): string {
+  const id = (c.req.params as Record<string, string>).id ?? '';
+  if (!/^[A-Za-z0-9_-]{22}$/.test(id)) throw new FaxError('NOT_FOUND', 'this preview expired or does not exist: upload the files again');
+  return id;
+}
+
+/** The form's fields as text (absent → ''); quality and line fall back to their defaults. */
+function values(b: Record<string, unknown>): SendValues {
+  const s = (k: string) => (typeof b[k] === 'string' ? (b[k] as string) : '');
+  const quality = (['Low', 'Standard', 'HD'] as const).find((q) => q === s('faxQuality')) ?? ('Standard' satisfies FaxQuality);
+  const mode: KeyMode = s('mode') === 'live' ? 'live' : 'test';
+  return { faxNumber: s('faxNumber'), quality, mode, subject: s('subject'), fromName: s('from_name'), toName: s('to_name'), message: s('message'), sendAt: s('send_at') };
+}
+
+/** A datetime-local value (no zone; the form says UTC) as ISO 8601 UTC; anything else as typed, for the API's check. */
+function sendAtIso(v: string): string {
+  const t = v.trim();
+  if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(t)) return `${t}:00Z`;
+  if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?$/.test(t)) return `${t}Z`;
+  return t;
+}
+
+/** Errors about a file's content name the file (the form has no faxData[i]). */
+function named<T>(fileName: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof FaxError) err.message = `${fileName}: ${err.message}`;
+    throw err;
+  }
+}
+
+async function namedAsync<T>(fileNames: string, work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    if (err instanceof FaxError) err.message = `${fileNames}: ${err.message}`;
+    throw err;
+  }
+}

@@ -1,0 +1,99 @@
+// The send-a-fax pages: the form (files, recipients, quality, key, cover page, schedule) and
+// the preview of the pages exactly as they will be transmitted, with the confirm button.
+import type { FaxQuality, KeyMode } from '../store/index.js';
+import { html, type Safe } from './html.js';
+import { csrfField, when } from './views.js';
+import { MAX_MESSAGE, MAX_NAME, MAX_SUBJECT } from '../api/validate/send.js';
+
+/** What the user typed, shown again when the form comes back with an error. */
+export interface SendValues {
+  faxNumber: string;
+  quality: FaxQuality;
+  mode: KeyMode;
+  subject: string;
+  fromName: string;
+  toName: string;
+  message: string;
+  sendAt: string;
+}
+
+export const EMPTY_SEND: SendValues = { faxNumber: '', quality: 'Standard', mode: 'test', subject: '', fromName: '', toName: '', message: '', sendAt: '' };
+
+const QUALITIES: { q: FaxQuality; label: string }[] = [
+  { q: 'Low', label: 'Low (204 × 98 dpi, fastest)' },
+  { q: 'Standard', label: 'Standard (204 × 196 dpi)' },
+  { q: 'HD', label: 'HD (408 × 391 dpi, where the receiver supports it)' },
+];
+
+export function sendForm(csrf: string, v: SendValues, maxMb: number): Safe {
+  const checked = (on: boolean) => (on ? html` checked` : '');
+  return html`<form method="post" action="/dashboard/send/preview" enctype="multipart/form-data" class="card send">
+${csrfField(csrf)}
+<label for="files">Documents</label>
+<input id="files" name="files" type="file" multiple required aria-describedby="files-hint" accept=".pdf,.tif,.tiff,.png,.jpg,.jpeg,.gif,.webp,.bmp,.txt,application/pdf,image/*,text/plain">
+<p class="hint" id="files-hint">PDF, TIFF, PNG, JPEG, GIF, WebP, BMP or plain text; up to 20 files, ${maxMb} MB together. Choose them again if the form comes back with an error.</p>
+<label for="faxNumber">Recipient fax numbers</label>
+<input id="faxNumber" name="faxNumber" inputmode="tel" autocomplete="off" required maxlength="400" aria-describedby="number-hint" value="${v.faxNumber}">
+<p class="hint" id="number-hint">International format, e.g. +14155550123; up to 15 numbers separated by commas (one fax each).</p>
+<fieldset><legend>Quality</legend>
+${QUALITIES.map(({ q, label }) => html`<div class="choice"><input type="radio" id="quality-${q}" name="faxQuality" value="${q}"${checked(v.quality === q)}><label for="quality-${q}">${label}</label></div>`)}
+</fieldset>
+<fieldset><legend>Line</legend>
+<div class="choice"><input type="radio" id="mode-test" name="mode" value="test"${checked(v.mode === 'test')}><label for="mode-test">Test: the virtual line, free (outcome chosen by the number's last digits)</label></div>
+<div class="choice"><input type="radio" id="mode-live" name="mode" value="live"${checked(v.mode === 'live')}><label for="mode-live">Live: dialed for real, charged per page</label></div>
+</fieldset>
+<fieldset><legend>Cover page (optional: filled fields add one)</legend>
+<label for="subject">Subject</label>
+<input id="subject" name="subject" maxlength="${MAX_SUBJECT}" value="${v.subject}">
+<label for="from_name">From (name)</label>
+<input id="from_name" name="from_name" maxlength="${MAX_NAME}" autocomplete="name" value="${v.fromName}">
+<label for="to_name">To (name)</label>
+<input id="to_name" name="to_name" maxlength="${MAX_NAME}" value="${v.toName}">
+<label for="message">Message</label>
+<textarea id="message" name="message" rows="5" maxlength="${MAX_MESSAGE}">${v.message}</textarea>
+</fieldset>
+<label for="send_at">Send at (UTC; leave empty to send at once)</label>
+<input id="send_at" name="send_at" type="datetime-local" step="60" value="${v.sendAt}">
+<button type="submit">Preview pages</button>
+</form>`;
+}
+
+export interface PreviewView {
+  id: string;
+  numbers: string[];
+  fromNumber: string;
+  quality: FaxQuality;
+  mode: KeyMode;
+  sendAtMs: number | null;
+  cover: { subject?: string; fromName?: string; toName?: string; message?: string } | null;
+  files: { fileName: string; pages: number }[];
+  shownPages: number;
+  totalPages: number;
+  expiresAtMs: number;
+}
+
+export function previewPage(p: PreviewView, csrf: string): Safe {
+  const base = `/dashboard/send/preview/${p.id}`;
+  const pages = Array.from({ length: p.shownPages }, (_, i) => i + 1);
+  const c = p.cover;
+  return html`<dl class="facts">
+<dt>To</dt><dd>${p.numbers.join(', ')}</dd>
+<dt>From</dt><dd>${p.fromNumber}</dd>
+<dt>Line</dt><dd>${p.mode === 'test' ? 'test (virtual line, free)' : 'live (charged)'}</dd>
+<dt>Quality</dt><dd>${p.quality}</dd>
+<dt>Pages</dt><dd>${p.totalPages}${p.numbers.length > 1 ? ` per recipient, ${p.numbers.length} faxes` : ''}</dd>
+<dt>Send</dt><dd>${p.sendAtMs === null ? 'at once' : when(p.sendAtMs)}</dd>
+${c?.subject ? html`<dt>Subject</dt><dd class="subject">${c.subject}</dd>` : ''}
+${c?.fromName ? html`<dt>From name</dt><dd>${c.fromName}</dd>` : ''}
+${c?.toName ? html`<dt>To name</dt><dd>${c.toName}</dd>` : ''}
+${c?.message ? html`<dt>Message</dt><dd class="message">${c.message}</dd>` : ''}
+<dt>Files</dt><dd><ul class="plain">${p.files.map((f) => html`<li><span class="file">${f.fileName}</span> · ${f.pages} ${f.pages === 1 ? 'page' : 'pages'}</li>`)}</ul></dd>
+</dl>
+<form method="post" action="/dashboard/send/confirm" class="inline">${csrfField(csrf)}<input type="hidden" name="preview" value="${p.id}"><button type="submit">${p.sendAtMs === null ? 'Send fax' : 'Schedule fax'}</button></form>
+<a class="button secondary" href="/dashboard/send">Start over</a>
+<p class="hint">This preview is kept until ${when(p.expiresAtMs)}. The header line shows the time of transmission${p.numbers.length > 1 ? '; each recipient gets a cover page with their own number' : ''}.</p>
+<section aria-labelledby="pages"><h2 id="pages">Pages as they will be transmitted</h2>
+<ul class="thumbs">${pages.map((n) => html`<li><a href="${base}/pages/${n}.png"><img src="${base}/pages/${n}.png" alt="Page ${n} of ${p.totalPages}" width="240"></a></li>`)}</ul>
+${p.totalPages > p.shownPages ? html`<p class="hint">The first ${p.shownPages} of ${p.totalPages} pages are shown.</p>` : ''}
+</section>`;
+}
