@@ -61,6 +61,14 @@ export function openApiDocument(version: string): object {
             pages: { type: 'array', items: str, description: 'Page selection: "n" or "from-to", 1-based, in order; default all pages' },
           },
         },
+        Template: {
+          type: 'object',
+          properties: {
+            id: { type: 'string', description: 'tpl_… (template) or sdoc_… (smart document)' }, kind: { enum: ['template', 'smartDocument'] },
+            name: str, fileName: str, format: { enum: ['text', 'pdf', 'tiff', 'png', 'jpeg', 'gif', 'webp', 'bmp'] }, pageCount: int, size: int,
+            createdAt: { type: 'string', format: 'date-time' },
+          },
+        },
         FaxObject: {
           type: 'object',
           properties: {
@@ -88,7 +96,9 @@ export function openApiDocument(version: string): object {
                   required: ['faxNumber', 'faxData'],
                   properties: {
                     faxNumber: { oneOf: [str, { type: 'array', items: str, maxItems: 15 }], description: 'E.164; array or comma-separated' },
-                    callerId: str, templateId: str, smartDocumentId: str, subject: str, from_name: str, to_name: str, message: str,
+                    callerId: str, subject: str,
+                    templateId: { type: 'string', description: 'A template (template-create) as the cover page, filled with subject, from_name, to_name, message, date, pages' },
+                    smartDocumentId: { type: 'string', description: 'A smart document (template-create) appended after the attachments' }, from_name: str, to_name: str, message: str,
                     send_at: { type: 'string', format: 'date-time' },
                     faxQuality: { enum: ['Low', 'Standard', 'HD'], default: 'Standard' },
                     faxData: { type: 'array', minItems: 1, maxItems: 20, items: { $ref: '#/components/schemas/Attachment' } },
@@ -162,6 +172,51 @@ export function openApiDocument(version: string): object {
           summary: 'Deliver an event again (same event id and body)',
           requestBody: { content: { 'application/json': { schema: { type: 'object', required: ['eventId'], properties: { eventId: str } } } } },
           responses: { '200': envelope({ type: 'object' }, 'Queued'), ...errors },
+        },
+      },
+      '/customer/template-create': {
+        post: {
+          summary: 'Store a cover-page template (UTF-8 text with {{subject}} {{from_name}} {{to_name}} {{message}} {{date}} {{pages}}) or a smart document (PDF, TIFF, image or text)',
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  required: ['kind', 'fileData'],
+                  properties: {
+                    kind: { enum: ['template', 'smartDocument'] }, name: { type: 'string', maxLength: 100, description: 'Default: the file name' },
+                    fileName: str, fileData: { type: 'string', contentEncoding: 'base64' },
+                  },
+                },
+              },
+            },
+          },
+          responses: { '200': envelope({ $ref: '#/components/schemas/Template' }, 'Stored'), '409': { $ref: '#/components/responses/Error' }, '413': { $ref: '#/components/responses/Error' }, ...errors },
+        },
+      },
+      '/customer/template-list': {
+        get: {
+          summary: "The account's templates and smart documents, newest first",
+          parameters: [{ name: 'kind', in: 'query', required: false, schema: { enum: ['template', 'smartDocument'] } }],
+          responses: { '200': envelope({ type: 'object', properties: { templates: { type: 'array', items: { $ref: '#/components/schemas/Template' } } } }, 'The list'), ...errors },
+        },
+      },
+      '/customer/template-delete': {
+        post: {
+          summary: 'Delete a template or smart document (faxes already queued with it still use it)',
+          requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['id'], properties: { id: str } } } } },
+          responses: { '200': envelope({ type: 'object', properties: { id: str } }, 'Deleted'), ...errors },
+        },
+      },
+      '/customer/template-preview': {
+        get: {
+          summary: 'PNG of a template filled with sample fields, or of the first page of a smart document',
+          parameters: [
+            { name: 'id', in: 'query', required: true, schema: str },
+            { name: 'width', in: 'query', required: false, schema: int, description: 'Scale to this width (16-1728 px)' },
+          ],
+          responses: { '200': { description: 'The page', content: { 'image/png': {} } }, ...errors },
         },
       },
       '/health': { get: { summary: 'Liveness (no key needed)', security: [], responses: { '200': envelope({ type: 'object' }, 'Healthy') } } },

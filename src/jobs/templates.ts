@@ -13,7 +13,6 @@ import type { Caller } from './service.js';
 
 /** Records an account may keep (templates and smart documents together). */
 export const MAX_TEMPLATES_PER_ACCOUNT = 100;
-export const MAX_TEMPLATE_NAME = 100;
 
 export interface TemplateUpload {
   kind: TemplateKind;

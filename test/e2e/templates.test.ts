@@ -97,6 +97,12 @@ describe('template-create, template-list, template-delete', () => {
   });
 });
 
+it('the OpenAPI document describes the template routes', async () => {
+  const spec = (await h.call('/openapi.json')).body as unknown as { paths: Record<string, unknown>; components: { schemas: Record<string, unknown> } };
+  for (const p of ['create', 'list', 'delete', 'preview']) expect(spec.paths[`/customer/template-${p}`]).toBeDefined();
+  expect(spec.components.schemas.Template).toBeDefined();
+});
+
 describe('fax-send with templateId and smartDocumentId', () => {
   it('the cover is the filled template, the smart document follows the attachments, as transmitted', async () => {
     const a = await h.account();
