@@ -3,7 +3,7 @@
 // with the next hop chosen by us (the gateway or the outbound proxy) rather than by sip's DNS
 // search, requests routed to dialogs by Call-ID, and no port-5060 default (a free port is taken).
 import { randomBytes } from 'node:crypto';
-import { createSocket } from 'node:dgram';
+import dgram, { createSocket } from 'node:dgram';
 import { lookup } from 'node:dns/promises';
 import { createServer, isIP } from 'node:net';
 import sip, { type Remote, type SipMessage } from 'sip';
@@ -91,11 +91,12 @@ export async function createSipStack(o: SipStackOptions): Promise<SipStack> {
     udp: o.transport === 'udp',
     tcp: o.transport === 'tcp',
     logger: o.trace
-      ? { send: (m: SipMessage) => o.trace!('send', sip.stringify(m)), recv: (m: SipMessage) => o.trace!('recv', sip.stringify(m)) }
+      ? { send: (m: SipMessage) => o.trace!('send', sip.stringify(m)), recv: (m: SipMessage) => o.trace!('recv', safeStringify(m)) }
       : undefined,
   };
   let stack!: SipStack;
-  const transport = sip.makeTransport(options, (m, remote) => {
+  const dropped = (e: unknown): void => o.trace?.('recv', `dropped a datagram that broke the SIP parser: ${(e as Error).message ?? String(e)}`);
+  const transport = withGuardedDatagrams(dropped, () => sip.makeTransport(options, (m, remote) => {
     try {
       const t = m.method ? layer.getServer(m) : layer.getClient(m);
       if (t) {
@@ -116,7 +117,7 @@ export async function createSipStack(o: SipStackOptions): Promise<SipStack> {
     } catch (e) {
       o.trace?.('recv', `error handling a message: ${(e as Error).stack ?? String(e)}`);
     }
-  });
+  }));
   const layer = sip.makeTransactionLayer(options, transport.open.bind(transport));
   const resolved = new Map<string, string>();
   const resolve = async (host: string): Promise<string> => {
@@ -185,6 +186,40 @@ export async function createSipStack(o: SipStackOptions): Promise<SipStack> {
     },
   };
   return stack;
+}
+
+/**
+ * sip's UDP transport parses each datagram inside the socket's 'message' listener with no guard,
+ * and its parser keeps header parameters on plain objects: `Via: SIP/2.0/UDP h;__proto__` leaves
+ * the Via's params without a prototype, the transport's `params.hasOwnProperty('rport')` throws,
+ * and one datagram ended the process (uncaught exception). While sip creates its socket, the
+ * listener it passes is wrapped so such a datagram is dropped instead.
+ */
+function withGuardedDatagrams<T>(onError: (e: unknown) => void, make: () => T): T {
+  const original = dgram.createSocket;
+  const guarded = (type: dgram.SocketType | dgram.SocketOptions, listener?: (msg: Buffer, rinfo: dgram.RemoteInfo) => void): dgram.Socket =>
+    original(type as dgram.SocketType, listener && ((msg: Buffer, rinfo: dgram.RemoteInfo) => {
+      try {
+        listener(msg, rinfo);
+      } catch (e) {
+        onError(e);
+      }
+    }));
+  (dgram as { createSocket: unknown }).createSocket = guarded;
+  try {
+    return make();
+  } finally {
+    (dgram as { createSocket: unknown }).createSocket = original;
+  }
+}
+
+/** A received message for the trace; a hostile one may not stringify (the trace must not throw in sip's socket handler). */
+function safeStringify(m: SipMessage): string {
+  try {
+    return sip.stringify(m);
+  } catch (e) {
+    return `(unprintable message: ${(e as Error).message})`;
+  }
 }
 
 const tags = new WeakMap<SipMessage, string>();
