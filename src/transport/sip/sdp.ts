@@ -75,14 +75,26 @@ export function parseSections(sdp: string): RemoteSection[] {
   }
   if (!parsed.media || parsed.media.length === 0) throw new SipError('bad_sdp', 'SDP without m= sections');
   return parsed.media.map((md) => {
+    // sdp-transform turns any all-digit token into a number (`m=image 9 5 t38`): normalize.
+    const ip = md.connection?.ip ?? parsed.connection?.ip;
+    if (!Number.isInteger(Number(md.port)) || Number(md.port) < 0 || Number(md.port) > 65535) {
+      throw new SipError('bad_sdp', `m=${String(md.type)} has no valid port (${JSON.stringify(md.port)})`);
+    }
     const s: RemoteSection = {
-      type: md.type,
-      port: md.port,
-      protocol: md.protocol,
-      host: md.connection?.ip ?? parsed.connection?.ip,
+      type: String(md.type ?? ''),
+      port: Number(md.port),
+      protocol: String(md.protocol ?? ''),
+      host: ip === undefined ? undefined : String(ip),
       formats: String(md.payloads ?? '').split(/\s+/).filter((f) => f !== ''),
     };
-    if (md.type === 'image' && md.protocol.toLowerCase() === 'udptl') s.t38 = parseT38Attributes((md.invalid ?? []).map((a) => `a=${a.value}`));
+    if (s.type === 'image' && s.protocol.toLowerCase() === 'udptl') {
+      try {
+        s.t38 = parseT38Attributes((md.invalid ?? []).map((a) => `a=${a.value}`));
+      } catch (e) {
+        // A T.38 attribute out of range (T38Error) is unreadable SDP like any other.
+        throw new SipError('bad_sdp', `unreadable T.38 attributes: ${(e as Error).message}`);
+      }
+    }
     return s;
   });
 }
