@@ -1,0 +1,185 @@
+// Mutation fuzzing, seeded and bounded: valid inputs are mutated (bit flips, interesting bytes,
+// truncation, splices, duplicated regions, length fields rewritten) and fed to a parser, which
+// must return or throw its documented error type — never anything else, never hang.
+//
+// FAXSTACK_FUZZ_SEED=<n> reproduces a run (`random` picks a new seed; the default is fixed so CI
+// is deterministic); FAXSTACK_FUZZ_ITERATIONS=<n> multiplies nothing but replaces each test's
+// default count, for long local runs. The seed is printed with every failure.
+
+/** mulberry32: small, fast, good enough to drive mutations. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const DEFAULT_SEED = 0x5eed_f00d;
+
+export function fuzzSeed(): number {
+  const env = process.env.FAXSTACK_FUZZ_SEED;
+  if (env === 'random') return Math.floor(Math.random() * 2 ** 32);
+  if (env && /^\d+$/.test(env)) return Number(env) >>> 0;
+  return DEFAULT_SEED;
+}
+
+/** The iteration count for a test: its default, or FAXSTACK_FUZZ_ITERATIONS. */
+export function iterations(defaultCount: number): number {
+  const env = process.env.FAXSTACK_FUZZ_ITERATIONS;
+  return env && /^\d+$/.test(env) ? Number(env) : defaultCount;
+}
+
+export class Mutator {
+  readonly rnd: () => number;
+  constructor(readonly seed: number) {
+    this.rnd = prng(seed);
+  }
+  int(n: number): number {
+    return Math.floor(this.rnd() * n);
+  }
+  pick<T>(xs: readonly T[]): T {
+    return xs[this.int(xs.length)] as T;
+  }
+  bytes(n: number): Uint8Array {
+    return Uint8Array.from({ length: n }, () => this.int(256));
+  }
+
+  /** One to `rounds` mutations of `input`, with `others` as splice material. */
+  mutate(input: Uint8Array, others: readonly Uint8Array[] = [], rounds = 3): Uint8Array {
+    let out: Uint8Array = Uint8Array.from(input);
+    for (let r = 1 + this.int(rounds); r > 0; r--) out = this.once(out, others);
+    return out;
+  }
+
+  private once(d: Uint8Array, others: readonly Uint8Array[]): Uint8Array {
+    return this.step(Uint8Array.from(d), others);
+  }
+
+  private step(d: Uint8Array, others: readonly Uint8Array[]): Uint8Array {
+    const at = (): number => this.int(Math.max(1, d.length));
+    switch (this.int(9)) {
+      case 0: {
+        // bit flips
+        const out = Uint8Array.from(d);
+        for (let i = 1 + this.int(4); i > 0 && out.length; i--) out[at()]! ^= 1 << this.int(8);
+        return out;
+      }
+      case 1: {
+        // interesting bytes
+        const out = Uint8Array.from(d);
+        if (out.length) out[at()] = this.pick([0, 1, 0x7f, 0x80, 0xfe, 0xff, 0x20, 0x0a, 0x0d, 0x25]);
+        return out;
+      }
+      case 2: // truncation
+        return d.subarray(0, at());
+      case 3: {
+        // a run of bytes removed
+        const a = at();
+        return Uint8Array.from([...d.subarray(0, a), ...d.subarray(a + 1 + this.int(32))]);
+      }
+      case 4: {
+        // random bytes inserted
+        const a = at();
+        return Uint8Array.from([...d.subarray(0, a), ...this.bytes(1 + this.int(16)), ...d.subarray(a)]);
+      }
+      case 5: {
+        // a region duplicated
+        const a = at();
+        const len = 1 + this.int(64);
+        return Uint8Array.from([...d.subarray(0, a + len), ...d.subarray(a, a + len), ...d.subarray(a + len)]);
+      }
+      case 6: {
+        // spliced with another input
+        const o = others.length ? this.pick(others) : d;
+        return Uint8Array.from([...d.subarray(0, at()), ...o.subarray(this.int(Math.max(1, o.length)))]);
+      }
+      case 7: {
+        // a 16- or 32-bit field (either byte order) set to an interesting value: lengths, counts, offsets
+        const out = Uint8Array.from(d);
+        if (out.length < 4) return out;
+        const o = this.int(out.length - 3);
+        const v = this.pick([0, 1, 2, 0x7f, 0x80, 0xff, 0x100, 0x7fff, 0x8000, 0xffff, 0x10000, 0x7fffffff, 0x80000000, 0xffffffff, d.length, d.length + 1, d.length - 1]);
+        const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
+        const le = this.rnd() < 0.5;
+        if (this.rnd() < 0.5) view.setUint16(o, v & 0xffff, le);
+        else view.setUint32(o, v >>> 0, le);
+        return out;
+      }
+      default: {
+        // a field nudged by ±1..16
+        const out = Uint8Array.from(d);
+        if (out.length) {
+          const i = at();
+          out[i] = (out[i]! + (this.rnd() < 0.5 ? -1 : 1) * (1 + this.int(16))) & 0xff;
+        }
+        return out;
+      }
+    }
+  }
+}
+
+export interface FuzzResult {
+  cases: number;
+  /** Outcomes by kind: 'ok' or the error's name/kind. */
+  outcomes: Map<string, number>;
+  slowestMs: number;
+}
+
+export interface FuzzSpec {
+  name: string;
+  seeds: readonly Uint8Array[];
+  count: number;
+  /** The parser under test; returns normally or throws. */
+  run(input: Uint8Array, m: Mutator): unknown;
+  /** True for the documented error type (and kind); anything else fails the test. */
+  expected(err: unknown): boolean;
+  /** Label for an accepted error in the outcome counts. */
+  label?(err: unknown): string;
+  /** Also feed fully random inputs this often (0–1; default 0.1). */
+  randomShare?: number;
+  /** Mutation rounds per case (default 3). */
+  rounds?: number;
+}
+
+/**
+ * Runs a fuzz campaign. Throws (with the seed, the case number and the input in hex) at the first
+ * input that escapes with an undocumented error. Async parsers are awaited one at a time.
+ */
+export async function fuzz(spec: FuzzSpec): Promise<FuzzResult> {
+  const seed = fuzzSeed();
+  const m = new Mutator(seed ^ hash(spec.name));
+  const outcomes = new Map<string, number>();
+  let slowestMs = 0;
+  const count = (k: string): void => void outcomes.set(k, (outcomes.get(k) ?? 0) + 1);
+  for (let i = 0; i < spec.count; i++) {
+    const input = m.rnd() < (spec.randomShare ?? 0.1) ? m.bytes(m.int(512)) : m.mutate(m.pick(spec.seeds), spec.seeds, spec.rounds ?? 3);
+    const t0 = performance.now();
+    try {
+      await spec.run(input, m);
+      count('ok');
+    } catch (err) {
+      if (!spec.expected(err)) {
+        const hex = Buffer.from(input.subarray(0, 4096)).toString('hex');
+        const what = err instanceof Error ? `${err.name}: ${err.message}\n${err.stack ?? ''}` : String(err);
+        throw new Error(`fuzz ${spec.name}: case ${i} (FAXSTACK_FUZZ_SEED=${seed}) threw an undocumented error: ${what}\ninput (${input.length} bytes, hex): ${hex}`);
+      }
+      count(spec.label ? spec.label(err) : err instanceof Error ? err.name : typeof err);
+    }
+    slowestMs = Math.max(slowestMs, performance.now() - t0);
+  }
+  console.log(`fuzz ${spec.name}: ${spec.count} cases, seed ${seed}, slowest ${slowestMs.toFixed(1)} ms, outcomes ${JSON.stringify(Object.fromEntries(outcomes))}`);
+  return { cases: spec.count, outcomes, slowestMs };
+}
+
+function hash(s: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
+  return h >>> 0;
+}
+
+/** Generous ceiling for one case: a parser that takes longer is looping, not working. */
+export const HANG_MS = 5_000;
