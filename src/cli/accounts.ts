@@ -1,8 +1,10 @@
-// `faxstack accounts create NAME`: a new account with live and test keys (printed once);
-// `accounts set-password ID`: the dashboard password (read from stdin, stored as a scrypt hash).
+// `faxstack accounts create NAME`: a new account with live and test keys (printed once); with
+// `--email E` and a password, its Primary dashboard user (signs in with E or the account name);
+// with a password only, the account-name sign-in. `accounts set-password ID`: the account-name
+// sign-in password (read from stdin). Passwords are stored as scrypt hashes.
 import { dirname, resolve, join } from 'node:path';
 import { mkdirSync } from 'node:fs';
-import { openStore } from '../store/index.js';
+import { emailProblem, openStore } from '../store/index.js';
 import { normalizeFaxNumber } from '../api/validate/index.js';
 import { checkWebhookUrl } from '../webhooks/index.js';
 import { args, str, UsageError } from './main.js';
@@ -19,12 +21,15 @@ export async function accountsCommand(argv: string[]): Promise<number> {
       'fax-number': { type: 'string', default: '+14155550100' },
       'webhook-url': { type: 'string' },
       'password-stdin': { type: 'boolean', default: false },
+      password: { type: 'string' },
+      email: { type: 'string' },
+      'display-name': { type: 'string' },
       json: { type: 'boolean', default: false },
     },
     true,
   );
   const [sub, name] = positionals;
-  const usage = 'usage: faxstack accounts create NAME [--data DIR | --store URL] [--balance DOLLARS] [--fax-number E164] [--webhook-url URL] [--password-stdin] [--json]\n'
+  const usage = 'usage: faxstack accounts create NAME [--data DIR | --store URL] [--balance DOLLARS] [--fax-number E164] [--webhook-url URL] [--email E [--display-name N]] [--password-stdin | --password P] [--json]\n'
     + '       faxstack accounts set-password ACCOUNT_ID [--data DIR | --store URL]   (the password is read from stdin)';
   if (sub === 'set-password') {
     if (!name || !/^\d+$/.test(name)) throw new UsageError(usage);
@@ -39,7 +44,14 @@ export async function accountsCommand(argv: string[]): Promise<number> {
     }
   }
   if (sub !== 'create' || !name) throw new UsageError(usage);
-  const passwordHash = values['password-stdin'] ? await hashPassword(await readPassword()) : null;
+  if (values['password-stdin'] && values.password !== undefined) throw new UsageError('give --password or --password-stdin, not both');
+  const email = values.email === undefined ? null : str(values.email).trim();
+  const emailBad = email === null ? null : emailProblem(email);
+  if (emailBad) throw new UsageError(`--email: ${emailBad}`);
+  const password = values['password-stdin'] ? await readPassword() : values.password === undefined ? null : checkedPassword(str(values.password), '--password');
+  if (email !== null && password === null) throw new UsageError('--email needs a password: --password-stdin (or --password P)');
+  const displayName = str(values['display-name'] ?? name).trim().slice(0, 100) || name;
+  const passwordHash = password === null ? null : await hashPassword(password);
   if (!/^\d+(\.\d{1,2})?$/.test(str(values.balance))) throw new UsageError(`--balance must be an amount in dollars like 25 or 12.50, got ${values.balance}`);
   const balanceCents = Math.round(Number(values.balance) * 100);
   let faxNumber: string;
@@ -52,11 +64,17 @@ export async function accountsCommand(argv: string[]): Promise<number> {
   }
   const store = await openStore(storeUrl(str(values.store), str(values.data)));
   try {
+    if (email !== null && (await store.users.signInCandidates(email)).some((u) => u.userId > 0)) throw new UsageError(`--email: ${email} already signs in to an account`);
     const c = await store.createAccount({ name, balanceCents, faxNumber, webhookUrl, nowMs: Date.now() });
-    if (passwordHash) await store.setPasswordHash(c.account.id, passwordHash);
-    const out = { accountId: c.account.id, liveKey: c.liveKey, testKey: c.testKey, webhookSecret: c.account.webhookSecret };
+    let userId: number | null = null;
+    if (passwordHash && email !== null) {
+      const u = await store.users.createUser({ accountId: c.account.id, email, displayName, role: 'primary', passwordHash, nowMs: Date.now() });
+      if (!u) throw new UsageError(`--email: ${email} already signs in to an account (account ${c.account.id} was created without a user)`);
+      userId = u.id;
+    } else if (passwordHash) await store.setPasswordHash(c.account.id, passwordHash);
+    const out = { accountId: c.account.id, liveKey: c.liveKey, testKey: c.testKey, webhookSecret: c.account.webhookSecret, ...(userId !== null ? { userId, email } : {}) };
     if (values.json) process.stdout.write(JSON.stringify(out) + '\n');
-    else process.stdout.write(`account ${out.accountId} (${name}) created\n  live key:       ${out.liveKey}\n  test key:       ${out.testKey}\n  webhook secret: ${out.webhookSecret}\nThe keys are stored hashed: keep them now.\n`);
+    else process.stdout.write(`account ${out.accountId} (${name}) created\n  live key:       ${out.liveKey}\n  test key:       ${out.testKey}\n  webhook secret: ${out.webhookSecret}\n${userId !== null ? `  Primary user:   ${email} (signs in with the email or the account name)\n` : ''}The keys are stored hashed: keep them now.\n`);
     return 0;
   } finally {
     await store.close();
@@ -76,8 +94,11 @@ function storeUrl(store: string, data: string): string {
 async function readPassword(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  const password = Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  return checkedPassword(Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, ''), 'read from stdin');
+}
+
+function checkedPassword(password: string, from: string): string {
   const problem = passwordProblem(password);
-  if (problem) throw new UsageError(`${problem} (read from stdin)`);
+  if (problem) throw new UsageError(`${problem} (${from})`);
   return password;
 }

@@ -75,3 +75,11 @@ export interface UserStore {
 
 /** The unique key of an email: trimmed and lower-cased (case-insensitive uniqueness). */
 export const emailKey = (email: string): string => email.trim().toLowerCase();
+
+export const MAX_EMAIL_LENGTH = 254;
+const EMAIL = /^[^\s@<>"',;]{1,64}@[^\s@<>"',;.][^\s@<>"',;]*\.[^\s@<>"',;]+$/;
+
+/** Says why a sign-in email is refused (a plain `local@domain.tld`), or null when it is acceptable. */
+export function emailProblem(email: string): string | null {
+  return email.length <= MAX_EMAIL_LENGTH && EMAIL.test(email) ? null : `the email must be an address like name@example.com (at most ${MAX_EMAIL_LENGTH} characters)`;
+}

@@ -2,13 +2,12 @@
 // change a role, remove (after a confirmation). The account never loses its last Primary: the
 // store refuses that (-3012 conflict). A user id of another account is a 404 like an unknown one.
 import { FaxError } from '../../shared/errors.js';
-import { USER_ROLES, type User, type UserChange, type UserRole } from '../../store/index.js';
+import { emailProblem, USER_ROLES, type User, type UserChange, type UserRole } from '../../store/index.js';
 import { body, type Dashboard, type SignedIn } from '../kit.js';
 import { hashPassword, passwordProblem } from '../password.js';
 import { OWNER_USER_ID } from '../session.js';
 import { removeUserConfirmPage, usersPage } from '../views-users.js';
 
-const EMAIL = /^[^\s@<>"',;]{1,64}@[^\s@<>"',;]+\.[^\s@<>"',;]+$/;
 export const MAX_DISPLAY_NAME = 100;
 
 function role(v: unknown): UserRole {
@@ -42,9 +41,8 @@ export function registerUserPages(d: Dashboard): void {
     const password = typeof b.password === 'string' ? b.password : '';
     const draft = { email: email.slice(0, 254), displayName: displayName.slice(0, MAX_DISPLAY_NAME), role: USER_ROLES.find((x) => x === b.role) ?? 'member' };
     const r = role(b.role);
-    const problem = email.length > 254 || !EMAIL.test(email) ? 'the email must be an address like name@example.com'
-      : displayName === '' || displayName.length > MAX_DISPLAY_NAME ? `the name must have 1 to ${MAX_DISPLAY_NAME} characters`
-        : passwordProblem(password);
+    const problem = emailProblem(email) ?? (displayName === '' || displayName.length > MAX_DISPLAY_NAME ? `the name must have 1 to ${MAX_DISPLAY_NAME} characters`
+        : passwordProblem(password));
     if (problem) return list(c, 400, draft, `Invalid parameter: ${problem}`);
     const created = await d.o.store.users.createUser({ accountId: c.account.id, email, displayName, role: r, passwordHash: await hashPassword(password), nowMs: d.o.clock.now() });
     if (!created) return list(c, 409, draft, `${email} already signs in to an account: choose another email`);
