@@ -13,6 +13,7 @@ import { registerUserPages } from './pages/users.js';
 import { permissionError, sessionUser } from './permissions.js';
 import { registerSendPages } from './pages/send.js';
 import { registerApiReference } from './pages/api-reference.js';
+import { registerTemplatePages } from './pages/templates.js';
 import { registerUploads, uploadError } from './uploads.js';
 import { LIVE_JS } from './live.js';
 import { burnPasswordCheck, MAX_PASSWORD_LENGTH, verifyPassword } from './password.js';
@@ -38,6 +39,8 @@ const NOTICES: Record<string, string> = {
   sent: 'Fax queued: this page follows it while it is sending.',
   'sent-many': 'Faxes queued, one per recipient.',
   scheduled: 'Fax scheduled.',
+  'template-added': 'Uploaded.',
+  'template-deleted': 'Deleted: new faxes cannot use it; faxes already queued with it still do.',
 };
 
 export function registerDashboard(app: FastifyInstance, o: DashboardOptions): void {
@@ -191,4 +194,5 @@ export function registerDashboard(app: FastifyInstance, o: DashboardOptions): vo
   registerUserPages(d);
   registerSendPages(d);
   registerApiReference(d);
+  registerTemplatePages(d);
 }

@@ -4,7 +4,7 @@
 import type { Account, DeliveryAttempt, DeliveryRecord } from '../store/index.js';
 import { html, type Safe } from './html.js';
 
-export type Nav = 'faxes' | 'send' | 'settings' | 'webhooks' | 'users' | 'api' | null;
+export type Nav = 'faxes' | 'send' | 'templates' | 'settings' | 'webhooks' | 'users' | 'api' | null;
 
 export interface Frame {
   title: string;
@@ -36,7 +36,7 @@ ${f.live ? html`<script src="/dashboard/live.js" defer></script>
 <header>
   <strong class="brand">faxstack</strong>
   ${f.account
-    ? html`<nav aria-label="Main">${link('faxes', 'Faxes')}${link('send', 'Send a fax')}${link('settings', 'Settings')}${f.user?.role === 'member' ? '' : html`${link('webhooks', 'Webhooks')}${link('users', 'Users')}`}${link('api', 'API')}</nav>
+    ? html`<nav aria-label="Main">${link('faxes', 'Faxes')}${link('send', 'Send a fax')}${link('templates', 'Templates')}${link('settings', 'Settings')}${f.user?.role === 'member' ? '' : html`${link('webhooks', 'Webhooks')}${link('users', 'Users')}`}${link('api', 'API')}</nav>
   <form method="post" action="/dashboard/sign-out" class="inline">${csrfField(f.csrf)}<button type="submit">Sign out ${f.user?.name ?? f.account.name}</button></form>`
     : ''}
 </header>

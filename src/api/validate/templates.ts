@@ -23,9 +23,14 @@ export function parseTemplateKind(v: unknown, field = 'kind'): TemplateKind {
 }
 
 export function parseTemplateCreate(p: Record<string, unknown>): TemplateCreateRequest {
-  const kind = parseTemplateKind(p.kind);
+  parseTemplateKind(p.kind);
   if (absent(p.fileData)) throw invalid('fileData is required: the file, base64-encoded', 'fileData');
-  const data = decodeBase64(p.fileData, 'fileData', 'fileData');
+  return templateUpload(p, decodeBase64(p.fileData, 'fileData', 'fileData'));
+}
+
+/** kind, name and fileName of `p` with the file's bytes (the dashboard's upload gives them as a file). */
+export function templateUpload(p: Record<string, unknown>, data: Buffer): TemplateCreateRequest {
+  const kind = parseTemplateKind(p.kind);
   const fileName = cleanName(p.fileName, 'fileName', MAX_FILE_NAME, true) ?? (kind === 'template' ? 'template.txt' : 'document');
   const name = cleanName(p.name, 'name', MAX_TEMPLATE_NAME, false) ?? fileName;
   return { kind, name: [...name].slice(0, MAX_TEMPLATE_NAME).join(''), fileName, data };
