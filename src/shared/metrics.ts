@@ -44,6 +44,11 @@ abstract class Metric<L extends string, S> {
     this.maxSeries = o.maxSeries ?? DEFAULT_MAX_SERIES;
   }
 
+  /** A metric without labels shows its one series from the start (a counter at 0, an empty histogram). */
+  protected init(): void {
+    if (this.labelNames.length === 0) this.get([]);
+  }
+
   abstract readonly type: 'counter' | 'gauge' | 'histogram';
   protected abstract create(): S;
   protected abstract lines(prefix: string, labels: string, s: S, out: string[]): void;
@@ -76,6 +81,10 @@ abstract class Metric<L extends string, S> {
 
 export class Counter<L extends string = never> extends Metric<L, { v: number }> {
   readonly type = 'counter';
+  constructor(o: MetricOptions<L>, onDrop: () => void) {
+    super(o, onDrop);
+    this.init();
+  }
   protected create() {
     return { v: 0 };
   }
@@ -95,6 +104,10 @@ export class Counter<L extends string = never> extends Metric<L, { v: number }> 
 
 export class Gauge<L extends string = never> extends Metric<L, { v: number }> {
   readonly type = 'gauge';
+  constructor(o: MetricOptions<L>, onDrop: () => void) {
+    super(o, onDrop);
+    this.init();
+  }
   protected create() {
     return { v: 0 };
   }
@@ -131,6 +144,7 @@ export class Histogram<L extends string = never> extends Metric<L, HistogramSeri
     this.scale = o.scale ?? 1;
     if (!(this.scale > 0)) throw new RangeError(`${o.name}: scale must be positive`);
     this.les = [...this.buckets.map((b) => num(b / this.scale)), '+Inf'];
+    this.init();
   }
 
   protected create(): HistogramSeries {
