@@ -49,6 +49,8 @@ describe('loadConfig: defaults and precedence', () => {
     expect(c.rateLimits).toEqual({ perHour: 10, burst: 7 }); // merged per limit
     expect(c.fetchAllowHosts).toEqual([]); // default
     expect(loadConfig({ config: f }, {}, dir).port).toBe(1001);
+    // A PostgreSQL URL without a host (a unix socket named by ?host=) is valid.
+    expect(loadConfig({ store: 'postgres://fax@/db?host=%2Ftmp%2Fpg&port=5432' }, {}, dir).store).toBe('postgres://fax@/db?host=%2Ftmp%2Fpg&port=5432');
     expect(loadConfig({ config: f }, env, dir).port).toBe(1002);
   });
 

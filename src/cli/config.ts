@@ -109,7 +109,8 @@ export const KEYS: Record<keyof FaxstackConfig, Key> = {
         const loc = parseStoreUrl(v);
         if (loc.engine === 'postgres') {
           try {
-            new URL(loc.url);
+            // An empty host is PostgreSQL's default (a unix socket, `?host=/dir`): valid.
+            new URL(loc.url.replace(/^(postgres(?:ql)?:\/\/(?:[^@/?]*@)?)(?=[/?]|$)/i, '$1localhost'));
           } catch {
             return bad(`${redactStoreUrl(loc.url)} is not a valid URL`);
           }
