@@ -81,6 +81,7 @@ export class PostgresJobStore implements JobStore {
               for (const s of migrationStatements(m, 'postgres')) await c.query(s);
               // Test hook (crash tests): hold the transaction open so a kill -9 lands mid-migration.
               const pauseMs = Number(process.env.FAXSTACK_TEST_MIGRATION_PAUSE_MS ?? 0);
+              if (pauseMs > 0) process.stderr.write(`faxstack: test pause in migration ${m.version}\n`);
               if (pauseMs > 0) await c.query('SELECT pg_sleep($1)', [pauseMs / 1000]);
               await c.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [m.version, m.name, Date.now()]);
             }

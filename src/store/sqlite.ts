@@ -67,6 +67,7 @@ export class SqliteJobStore implements JobStore {
         for (const s of m.statements) this.db.exec(s);
         // Test hook (crash tests): hold the transaction open so a kill -9 lands mid-migration.
         const pauseMs = Number(process.env.FAXSTACK_TEST_MIGRATION_PAUSE_MS ?? 0);
+        if (pauseMs > 0) process.stderr.write(`faxstack: test pause in migration ${m.version}\n`);
         if (pauseMs > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, pauseMs);
         this.stmt('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(m.version, m.name, Date.now());
       });
