@@ -32,4 +32,15 @@ describe('previewPng', () => {
     const thumb = await sharp(await previewPng(page, { xDpi: 204, yDpi: 98, width: 432 })).metadata();
     expect(thumb).toMatchObject({ width: 432, height: Math.round((1143 * 204) / 98 / 4) });
   });
+
+  it('a thumbnail keeps every mark in its place (black where the page is black, white elsewhere)', async () => {
+    const png = await previewPng(page, { xDpi: 204, yDpi: 98, width: 432 });
+    const { data, info } = await sharp(png).greyscale().raw().toBuffer({ resolveWithObject: true });
+    const at = (x: number, y: number): number => data[y * info.width + Math.round(x)]!;
+    const k = 204 / 98 / 4; // fax rows → thumbnail rows
+    expect(at(350 / 4, Math.round(150 * k))).toBeLessThan(64); // inside the black block
+    expect(at(50 / 4, Math.round(150 * k))).toBe(255); // left of it
+    expect(at(1000 / 4, Math.round(150 * k))).toBe(255); // right of it (rows were once wrapped here)
+    expect(at(350 / 4, Math.round(400 * k))).toBe(255); // below it
+  });
 });

@@ -36,15 +36,13 @@ export async function previewPng(bitmap: Bitmap, opts: PreviewOptions = {}): Pro
   const square = opts.square ?? true;
   const height = square ? Math.max(1, Math.round((bitmap.height * xDpi) / yDpi)) : bitmap.height;
   let img = sharp(bitmapToGrayBytes(bitmap), { raw: { width: bitmap.width, height: bitmap.height, channels: 1 } });
-  if (height !== bitmap.height) img = img.resize(bitmap.width, height, { fit: 'fill', kernel: 'nearest' });
   if (opts.width !== undefined && opts.width !== bitmap.width) {
+    // One resize from the fax pixels to the final size (square pixels and width at once): an
+    // intermediate raw buffer comes back from sharp with 3 channels, which scrambled the rows.
     const h = Math.max(1, Math.round((height * opts.width) / bitmap.width));
     const shrinking = opts.width < bitmap.width;
-    img = sharp(await img.raw().toBuffer(), { raw: { width: bitmap.width, height, channels: 1 } }).resize(opts.width, h, {
-      fit: 'fill',
-      kernel: shrinking ? 'linear' : 'nearest',
-    });
+    img = img.resize(opts.width, h, { fit: 'fill', kernel: shrinking ? 'linear' : 'nearest' });
     if (shrinking) return img.png({ compressionLevel: 9 }).withMetadata({ density: xDpi * (opts.width / bitmap.width) }).toBuffer();
-  }
+  } else if (height !== bitmap.height) img = img.resize(bitmap.width, height, { fit: 'fill', kernel: 'nearest' });
   return img.png({ palette: true, colours: 2, dither: 0, compressionLevel: 9 }).withMetadata({ density: xDpi }).toBuffer();
 }
