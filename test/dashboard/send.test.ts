@@ -5,10 +5,10 @@
 // Also the faxes list's date filter, live.json and the API reference page.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/dashboard/index.js';
-import { buildPdf, FONT_RESOURCE } from '../../src/documents/pdf-writer.js';
 import { DEFAULT_UPLOAD_LIMITS } from '../../src/dashboard/uploads.js';
 import { NUM, runUntil, startHarness, textDoc, type Harness } from '../e2e/harness.js';
 import { Browser, type Page } from './client.js';
+import { pdfDoc } from './pdf-fixture.js';
 
 let h: Harness;
 let nextAddress = 1;
@@ -31,13 +31,6 @@ async function signedIn(m: Member): Promise<Browser> {
   expect((await b.signIn(m.name, PASSWORD)).status).toBe(303);
   await b.get('/dashboard/send');
   return b;
-}
-
-/** A real PDF of `pages` A4 pages with a line of text each. */
-export function pdfDoc(pages: number): Buffer {
-  return buildPdf(Array.from({ length: pages }, (_, i) => ({
-    width: 595.28, height: 841.89, content: `BT /${FONT_RESOURCE.Helvetica} 24 Tf 72 720 Td (Dashboard page ${i + 1}) Tj ET 0 0 0 RG 4 w 72 600 m 520 600 l S`,
-  })));
 }
 
 interface FileIn {
