@@ -17,12 +17,14 @@ import {
 } from './engine/index.js';
 import { jobEvent } from './store/fax-object.js';
 import { openStore, parseStoreUrl, type JobStore, type StoreLocation } from './store/index.js';
-import { DEFAULT_JOBS_CONFIG, Dispatcher, FaxFiles, FaxService, withGatewayLine, type JobsConfig } from './jobs/index.js';
+import { DEFAULT_JOBS_CONFIG, Dispatcher, FaxFiles, FaxService, storeChannels, withGatewayLine, type JobsConfig } from './jobs/index.js';
 import { WebhookWorker } from './webhooks/index.js';
-import { buildApi, type RateLimiter } from './api/index.js';
+import { buildApi, MemoryRateLimiter, StoreRateLimiter, type RateLimiter, type RateLimits } from './api/index.js';
 import { registerDashboard } from './dashboard/index.js';
 
 export const VERSION = '0.1.0';
+/** Job leases and shared channel holds last this long unless renewed (every third of it). */
+const LEASE_MS = 30_000;
 
 /** What the dispatcher and webhook worker need: shared by the service and the daemon. */
 export interface WorkerOptions {
@@ -54,7 +56,10 @@ export interface WorkerOptions {
 export interface ServiceOptions extends WorkerOptions {
   port?: number;
   host?: string;
+  /** Overrides the limiter chosen by the store: shared limits (StoreRateLimiter) on PostgreSQL, this process's own on SQLite. */
   rateLimiter?: RateLimiter;
+  /** Per-account limits (default DEFAULT_RATE_LIMITS), for the limiter the service chooses. */
+  rateLimits?: Partial<RateLimits>;
   bodyLimit?: number;
   trustProxy?: boolean;
   /** Signs dashboard session cookies; give every node behind one address the same. Random per process when absent. */
@@ -103,6 +108,8 @@ export interface DaemonOptions extends WorkerOptions {
 }
 
 interface Workers extends Omit<RunningDaemon, 'close' | 'metricsUrl'> {
+  /** This process's id in leases, channel holds and in-flight slots. */
+  owner: string;
   clock: Clock;
   logger: Logger;
   allowPrivate: boolean;
@@ -170,13 +177,15 @@ async function openWorkers(o: WorkerOptions, allowPrivateDefault: boolean): Prom
     let gateways: GatewayPool | null = null;
     if (o.gateways) {
       const factory = o.gatewayLines ?? (await defaultGatewayLineFactory({ clock, logger: logger.child({ component: 'gateways' }), virtual, onReceived: inbox }));
-      gateways = new GatewayPool(o.gateways, factory, { logger: logger.child({ component: 'gateways' }) });
+      // On a shared store, the daemons together never place more calls on a gateway than its channels.
+      const sharing = shared ? { shared: storeChannels(store.coordination, { owner, clock, leaseMs: LEASE_MS }) } : {};
+      gateways = new GatewayPool(o.gateways, factory, { logger: logger.child({ component: 'gateways' }), ...sharing });
       lines[gateways.name] = gateways;
       logger.info({ line: gateways.name, gateways: o.gateways.gateways.map((g) => ({ name: g.name, address: g.address, channels: g.channels, media: g.media })) }, 'gateways configured');
     }
     const channels = o.gateways?.gateways.reduce((n, g) => n + g.channels, 0) ?? 0;
     const dispatcher = new Dispatcher({
-      store, clock, owner, lines, config, metrics, logger: logger.child({ component: 'dispatcher' }),
+      store, clock, owner, lines, config, metrics, logger: logger.child({ component: 'dispatcher' }), leaseMs: LEASE_MS,
       fetch: { timeoutMs: o.fetchTimeoutMs ?? 30_000, allowHosts: o.fetchAllowHosts ?? [] },
       onEvent: () => webhooks.notify(),
       // Every gateway channel can be busy while virtual (test-key) calls still run.
@@ -187,12 +196,13 @@ async function openWorkers(o: WorkerOptions, allowPrivateDefault: boolean): Prom
     const s = store;
     let closing: Promise<void> | undefined;
     return {
-      store: s, sharedStore: shared, dispatcher, webhooks, gateways, config, metrics, clock, logger, allowPrivate,
+      store: s, sharedStore: shared, dispatcher, webhooks, gateways, config, metrics, owner, clock, logger, allowPrivate,
       start: () => (dispatcher.start(), webhooks.start()),
       close: () =>
         (closing ??= (async () => {
           await dispatcher.stop({ graceMs: o.shutdownGraceMs ?? 0 });
           await gateways?.close();
+          if (shared && gateways) await s.coordination.releaseChannels(owner);
           await webhooks.stop();
           await s.releaseLeases(owner, clock.now());
           await s.close();
@@ -233,13 +243,20 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
   const w = await openWorkers(o, loopback);
   const { store, sharedStore, clock, logger, config, dispatcher, webhooks, metrics } = w;
   const allowPrivate = w.allowPrivate;
+  // API nodes on one database share the limits; one process owning its store keeps them in memory.
+  const ownLimiter: RateLimiter | null = o.rateLimiter
+    ? null
+    : sharedStore
+      ? new StoreRateLimiter({ coordination: store.coordination, clock, node: w.owner, logger: logger.child({ component: 'rate-limit' }), ...(o.rateLimits ? { limits: o.rateLimits } : {}) })
+      : new MemoryRateLimiter(clock, o.rateLimits);
+  const rateLimiter = o.rateLimiter ?? ownLimiter!;
   try {
     const service = new FaxService({ store, clock, config, onJob: () => dispatcher.notify(), onEvent: () => webhooks.notify() });
     const files = new FaxFiles(store);
     const api = await buildApi({
       store, service, files, clock, logger: logger.child({ component: 'api' }), webhookPolicy: { allowPrivateTargets: allowPrivate },
       onEvent: () => webhooks.notify(), version: VERSION, callsInProgress: () => dispatcher.calling, metrics,
-      ...(o.rateLimiter ? { rateLimiter: o.rateLimiter } : {}), ...(o.bodyLimit ? { bodyLimit: o.bodyLimit } : {}),
+      rateLimiter, ...(o.bodyLimit ? { bodyLimit: o.bodyLimit } : {}),
       ...(o.trustProxy !== undefined ? { trustProxy: o.trustProxy } : {}),
       extraRoutes: (app) => registerDashboard(app, {
         store, service, files, clock, webhookPolicy: { allowPrivateTargets: allowPrivate }, onEvent: () => webhooks.notify(),
@@ -257,10 +274,12 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
       close: () =>
         (closing ??= (async () => {
           await api.close();
+          await ownLimiter?.close?.();
           await w.close();
         })()),
     };
   } catch (err) {
+    await ownLimiter?.close?.();
     await w.close();
     throw err;
   }

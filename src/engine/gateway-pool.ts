@@ -2,6 +2,8 @@
 // gateway for its number (longest prefix, then file order; the next gateway serving the number
 // when that one is full), rewrites the number, and never lets a gateway carry more calls than
 // its `channels`. Each gateway's own line comes from an injected factory (SIP, or virtual).
+// Daemons sharing one store share the channels too (`shared`): a channel is then taken in the
+// store before the call and given back after it, so the daemons together never exceed it.
 import type { Logger } from '../shared/log.js';
 import { ERRORS, outcomeMessage } from '../shared/errors.js';
 import type { CallProgress, CallRequest, CallResult, FaxLine } from './line.js';
@@ -24,9 +26,26 @@ export interface SlottedLine extends FaxLine {
    * gateway serving the number is busy, `no-route` when none serves it (the call then fails
    * with -3104 without taking a channel).
    */
-  reserve(jobId: number, toNumber: string): Reservation;
+  reserve(jobId: number, toNumber: string): Reservation | Promise<Reservation>;
   /** Gives back a reservation no call used (idempotent; a call gives its channel back itself). */
   release(jobId: number): void;
+  /** Shared channels: updates the view of the channels other processes hold (before leasing). */
+  refresh?(): Promise<void>;
+  /** Shared channels: extends the job's hold while its call runs; false when it was lost. */
+  renew?(jobId: number): Promise<boolean>;
+}
+
+/**
+ * Channels shared with other processes (daemons on one store), bound to this process's owner
+ * id and hold lease. A hold of a process that dies expires by itself.
+ */
+export interface SharedChannels {
+  /** Takes one of the gateway's `channels` for the job; `busy`: holds of every process afterwards. */
+  acquire(gateway: string, channels: number, jobId: number): Promise<{ acquired: boolean; busy: number }>;
+  renew(gateway: string, jobId: number): Promise<boolean>;
+  release(gateway: string, jobId: number): Promise<void>;
+  /** Holds per gateway, every process. */
+  busy(): Promise<Record<string, number>>;
 }
 
 export function isSlotted(line: FaxLine): line is SlottedLine {
@@ -43,6 +62,8 @@ export interface GatewayPoolOptions {
   logger?: Logger;
   /** Called whenever a channel becomes free (the dispatcher looks for due jobs). */
   onSlotFree?: () => void;
+  /** Channels shared with other processes; absent: this process alone uses the gateways. */
+  shared?: SharedChannels;
 }
 
 export class GatewayPool implements SlottedLine {
@@ -52,6 +73,8 @@ export class GatewayPool implements SlottedLine {
   /** Channels held per job: reserved ahead of the call, or in a call. */
   private readonly held = new Map<number, Route>();
   private readonly waiters: Waiter[] = [];
+  /** Shared channels: holds of other processes per gateway, as of the store's last answer. */
+  private readonly others = new Map<string, number>();
 
   constructor(
     readonly config: GatewaysConfig,
@@ -71,30 +94,85 @@ export class GatewayPool implements SlottedLine {
   }
 
   freeSlots(): number {
-    return this.config.gateways.reduce((n, g) => n + Math.max(0, g.channels - this.busy(g.name)), 0);
+    return this.config.gateways.reduce((n, g) => n + Math.max(0, g.channels - this.busy(g.name) - (this.others.get(g.name) ?? 0)), 0);
   }
 
-  reserve(jobId: number, toNumber: string): Reservation {
+  reserve(jobId: number, toNumber: string): Reservation | Promise<Reservation> {
     if (this.held.has(jobId)) return 'reserved';
     const routes = routesFor(this.config.gateways, toNumber);
     if (routes.length === 0) return 'no-route';
+    if (this.o.shared) return this.reserveShared(jobId, routes, this.o.shared);
     const route = this.firstFree(routes);
     if (!route) return 'full';
     this.take(jobId, route);
     return 'reserved';
   }
 
+  /**
+   * Takes the channel here first (synchronously, so this process never over-reserves), then in
+   * the store; a gateway the store finds full is given back here and the next route is tried.
+   */
+  private async reserveShared(jobId: number, routes: Route[], shared: SharedChannels): Promise<Reservation> {
+    for (const route of routes) {
+      const name = route.gateway.name;
+      if (this.busy(name) + (this.others.get(name) ?? 0) >= route.gateway.channels) continue;
+      this.take(jobId, route);
+      let r: { acquired: boolean; busy: number };
+      try {
+        r = await shared.acquire(name, route.gateway.channels, jobId);
+      } catch (err) {
+        this.o.logger?.error({ err, jobId, gateway: name }, 'taking a shared channel failed');
+        r = { acquired: false, busy: this.busy(name) - 1 + (this.others.get(name) ?? 0) }; // the view stays as it was
+      }
+      if (r.acquired) {
+        this.others.set(name, Math.max(0, r.busy - this.busy(name)));
+        return 'reserved';
+      }
+      this.held.delete(jobId);
+      this.inUse.set(name, this.busy(name) - 1);
+      this.others.set(name, Math.max(0, r.busy - this.busy(name)));
+    }
+    return 'full';
+  }
+
+  async refresh(): Promise<void> {
+    if (!this.o.shared) return;
+    const busy = await this.o.shared.busy();
+    for (const g of this.config.gateways) this.others.set(g.name, Math.max(0, (busy[g.name] ?? 0) - this.busy(g.name)));
+  }
+
+  async renew(jobId: number): Promise<boolean> {
+    const route = this.held.get(jobId);
+    if (!route || !this.o.shared) return true;
+    return this.o.shared.renew(route.gateway.name, jobId);
+  }
+
   release(jobId: number): void {
     const route = this.held.get(jobId);
     if (!route) return;
     this.held.delete(jobId);
-    this.inUse.set(route.gateway.name, this.busy(route.gateway.name) - 1);
-    this.grantWaiters();
-    this.o.onSlotFree?.();
+    const free = () => {
+      this.inUse.set(route.gateway.name, this.busy(route.gateway.name) - 1);
+      this.grantWaiters();
+      this.o.onSlotFree?.();
+    };
+    if (!this.o.shared) return free();
+    // The channel counts as busy here until the store has it back (a failed release expires with its lease).
+    this.o.shared
+      .release(route.gateway.name, jobId)
+      .catch((err: unknown) => this.o.logger?.error({ err, jobId, gateway: route.gateway.name }, 'giving back a shared channel failed'))
+      .finally(free);
   }
 
   async call(req: CallRequest, progress: CallProgress, signal: AbortSignal): Promise<CallResult> {
     let route = this.held.get(req.jobId);
+    if (!route && this.o.shared) {
+      // Shared channels are taken ahead of the call (the dispatcher reserves); without one, no waiting across processes.
+      const r = await this.reserve(req.jobId, req.toNumber);
+      if (r === 'no-route') return fail(req, ERRORS.CALL_REJECTED.code, outcomeMessage('CALL_REJECTED', `no gateway serves ${req.toNumber}`), false, {});
+      if (r === 'full') return fail(req, ERRORS.CALL_DROPPED.code, 'Every channel of the gateways for this number is busy', true, {});
+      route = this.held.get(req.jobId)!;
+    }
     if (!route) {
       // Not reserved by a dispatcher (library use): wait for a channel of a gateway serving the number.
       const routes = routesFor(this.config.gateways, req.toNumber);

@@ -8,7 +8,9 @@
 // have a free channel, at most as many as there are free channels, and reserves the channel as
 // it leases the job. A leased job therefore never waits for a channel; one whose own gateways
 // are all busy (another gateway had the free channel) goes straight back to the queue for
-// `slotRetryMs`, without using up an attempt.
+// `slotRetryMs`, without using up an attempt. Channels shared with other daemons (one store):
+// the line's view of the others' calls is refreshed before each look at the store, a channel's
+// hold is renewed with the job's lease, and a lost hold aborts the call like a lost lease.
 import type { Clock, TimerHandle } from '../shared/clock.js';
 import { ERRORS, FaxError, outcomeMessage } from '../shared/errors.js';
 import type { Logger } from '../shared/log.js';
@@ -184,6 +186,7 @@ export class Dispatcher {
     try {
       do {
         this.again = false;
+        for (const line of Object.values(this.o.lines)) if (isSlotted(line)) await line.refresh?.();
         // A line with channels never gets more jobs than it has free channels; the others share the rest.
         for (const group of this.leaseGroups()) {
           const limit = Math.min(this.concurrency - this.running.size, group.limit);
@@ -255,12 +258,12 @@ export class Dispatcher {
     // The channel is taken now, synchronously with the lease (launch runs this far at once).
     const line = this.o.lines[job.line];
     const slotted = line && isSlotted(line) ? line : null;
-    if (slotted && slotted.reserve(job.jobId, job.toNumber) === 'full') {
+    if (slotted && (await slotted.reserve(job.jobId, job.toNumber)) === 'full') {
       log.info({ line: job.line, retryInMs: this.slotRetryMs }, 'every gateway for this number is busy: back to the queue');
       await store.requeueJob(job.jobId, owner, clock.now() + this.slotRetryMs, clock.now());
       return;
     }
-    const heartbeat = this.heartbeat(job.jobId, abort, log);
+    const heartbeat = this.heartbeat(job.jobId, abort, log, slotted?.renew?.bind(slotted));
     try {
       if (clock.now() > job.deadlineMs) {
         await this.finish(job, { status: 'failed', code: ERRORS.DEADLINE_PASSED.code, message: outcomeMessage('DEADLINE_PASSED'), transferredPages: job.transferredPages });
@@ -385,14 +388,15 @@ export class Dispatcher {
     }
   }
 
-  /** Renews the lease every third of its length; a lost lease aborts the call. */
-  private heartbeat(jobId: number, abort: AbortController, log: Logger): { timer: TimerHandle | undefined; done: boolean } {
+  /** Renews the lease (and a shared channel's hold) every third of its length; losing either aborts the call. */
+  private heartbeat(jobId: number, abort: AbortController, log: Logger, renewChannel?: (jobId: number) => Promise<boolean>): { timer: TimerHandle | undefined; done: boolean } {
     const h: { timer: TimerHandle | undefined; done: boolean } = { timer: undefined, done: false };
     const beat = () => {
       if (h.done) return;
       h.timer = this.o.clock.setTimer(this.leaseMs / 3, () => {
-        void this.o.store.renewLease(jobId, this.o.owner, this.o.clock.now() + this.leaseMs).then(
-          (ok) => (ok ? beat() : h.done || (log.warn('lease lost'), abort.abort())),
+        const renewals = Promise.all([this.o.store.renewLease(jobId, this.o.owner, this.o.clock.now() + this.leaseMs), renewChannel?.(jobId) ?? true]);
+        void renewals.then(
+          ([lease, channel]) => (lease && channel ? beat() : h.done || (log.warn({ lease, channel }, lease ? 'channel hold lost' : 'lease lost'), abort.abort())),
           (err) => (log.error({ err }, 'lease renewal failed'), beat()),
         );
       });

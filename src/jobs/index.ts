@@ -4,3 +4,4 @@ export * from './retry.js';
 export * from './prepare.js';
 export * from './service.js';
 export * from './dispatcher.js';
+export { storeChannels } from './store-channels.js';
