@@ -251,6 +251,16 @@ describe('faxes list and API reference', () => {
     expect(await js.text()).toContain('/dashboard/faxes/live.json');
   });
 
+  it('multipart bodies are parsed only by the dashboard: the API still answers them with 415', async () => {
+    const acct = await h.account({ balanceCents: 100 });
+    const form = new FormData();
+    form.append('faxNumber', NUM.ok);
+    form.append('faxData', new Blob([textDoc(1)]), 'a.txt');
+    const r = await fetch(`${h.base}/customer/fax-send`, { method: 'POST', body: form, headers: { accessToken: acct.testKey } });
+    expect(r.status).toBe(415);
+    expect(((await r.json()) as { data: { code: number } }).data.code).toBe(-3014);
+  });
+
   it('the API reference lists every endpoint of the OpenAPI document and every error code', async () => {
     const m = await member('api-ref-co');
     const b = await signedIn(m);
