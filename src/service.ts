@@ -225,6 +225,7 @@ export async function startDaemon(o: DaemonOptions): Promise<RunningDaemon> {
   let server: Awaited<ReturnType<typeof startMetricsServer>> | null = null;
   try {
     if (listen) server = await startMetricsServer({ ...listen, store, metrics, callsInProgress: () => dispatcher.calling, clock: w.clock, logger: w.logger.child({ component: 'metrics' }) });
+    if (server) w.logger.info({ url: server.url }, 'serving /metrics and /health/* for operators');
   } catch (err) {
     await w.close();
     throw err;

@@ -251,6 +251,19 @@ describe('the daemon\'s metrics endpoint', () => {
     expect([post.status, post.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
   });
 
+  it('startDaemon reads FAXSTACK_METRICS_PORT when no metricsPort is given', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'faxstack-metrics-'));
+    const saved = process.env.FAXSTACK_METRICS_PORT;
+    process.env.FAXSTACK_METRICS_PORT = '0';
+    try {
+      daemon = { d: await startDaemon({ dataDir: dir, clock: new ManualClock(START_MS), logger: silentLogger }), dir };
+    } finally {
+      if (saved === undefined) delete process.env.FAXSTACK_METRICS_PORT;
+      else process.env.FAXSTACK_METRICS_PORT = saved;
+    }
+    expect((await fetch(`${daemon.d.metricsUrl}/health/live`)).status).toBe(200);
+  });
+
   it('FAXSTACK_METRICS_PORT / FAXSTACK_METRICS_HOST: unset means no endpoint; a bad port is an error naming the variable', () => {
     expect(metricsListenFromEnv({})).toBeNull();
     expect(metricsListenFromEnv({ FAXSTACK_METRICS_PORT: '9464' })).toEqual({ port: 9464, host: '127.0.0.1' });
