@@ -76,7 +76,11 @@ export function registerSendPages(d: Dashboard): void {
 
     const look = { quality: input.quality, cover: input.cover, fromNumber: input.callerId ?? c.account.faxNumber, toNumber: input.numbers[0]! };
     const names = input.files.map((f) => f.fileName).join(', ');
-    const fax = await namedAsync(names, composeJobFax(look, documents, { nowMs: now, maxPages: MAX_FAX_PAGES }));
+    // A browser that gave up (closed the tab, navigated away) stops the rendering too.
+    const gone = new AbortController();
+    const onClose = () => void (c.reply.raw.writableFinished || gone.abort());
+    c.reply.raw.once('close', onClose);
+    const fax = await namedAsync(names, composeJobFax(look, documents, { nowMs: now, maxPages: MAX_FAX_PAGES, signal: gone.signal })).finally(() => c.reply.raw.off('close', onClose));
     const shown = fax.pages.slice(0, PREVIEW_PAGES);
     const pngs: Buffer[] = [];
     for (const page of shown) pngs.push(await previewPng(page, { xDpi: fax.xDpi, yDpi: fax.yDpi, ...(fax.width > PREVIEW_WIDTH ? { width: PREVIEW_WIDTH } : {}) }));
