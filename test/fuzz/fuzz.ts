@@ -183,3 +183,46 @@ function hash(s: string): number {
 
 /** Generous ceiling for one case: a parser that takes longer is looping, not working. */
 export const HANG_MS = 5_000;
+
+/** Values that break assumptions about JSON fields: wrong types, huge and non-integral numbers, odd strings. */
+export const HOSTILE_JSON_VALUES: readonly unknown[] = [
+  null, true, false, 0, -1, 1.5, -0, 1e308, -1e308, 2 ** 53, 2 ** 53 + 2, 2 ** 31, 2 ** 32, 65536, 99999999999999999999,
+  '', ' ', '0', '-1', '1e400', 'NaN', 'Infinity', '__proto__', 'constructor', '\u0000', '\ud800', 'x'.repeat(5000),
+  '+14155550123', 'http://127.0.0.1/', '[]', '{}', [], [null], [[[[[]]]]], {}, { __proto__: null }, { length: 1e9 },
+];
+
+/**
+ * A structure-aware JSON mutation: one to three leaves or containers of `value` replaced by a
+ * hostile value, a key renamed or dropped, an array emptied or multiplied. Returns a new value.
+ */
+export function mutateJson(value: unknown, m: Mutator): unknown {
+  const copy = structuredClone(value) as unknown;
+  const holders: { obj: Record<string, unknown> | unknown[]; key: string | number }[] = [];
+  const walk = (v: unknown): void => {
+    if (Array.isArray(v)) v.forEach((x, i) => (holders.push({ obj: v, key: i }), walk(x)));
+    else if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) holders.push({ obj: v as Record<string, unknown>, key: k }), walk(x);
+  };
+  walk(copy);
+  if (holders.length === 0) return m.pick(HOSTILE_JSON_VALUES);
+  for (let r = 1 + m.int(3); r > 0; r--) {
+    const h = m.pick(holders);
+    const cur = (h.obj as Record<string | number, unknown>)[h.key];
+    switch (m.int(5)) {
+      case 0:
+        if (!Array.isArray(h.obj)) delete (h.obj as Record<string, unknown>)[h.key as string];
+        break;
+      case 1:
+        if (!Array.isArray(h.obj)) {
+          delete (h.obj as Record<string, unknown>)[h.key as string];
+          (h.obj as Record<string, unknown>)[m.pick(['__proto__', 'constructor', `${String(h.key)}x`, String(h.key).toUpperCase(), ''])] = cur;
+        }
+        break;
+      case 2:
+        (h.obj as Record<string | number, unknown>)[h.key] = Array.isArray(cur) ? (m.rnd() < 0.5 ? [] : Array.from({ length: 1 + m.int(40) }, () => cur[0])) : [cur];
+        break;
+      default:
+        (h.obj as Record<string | number, unknown>)[h.key] = m.pick(HOSTILE_JSON_VALUES);
+    }
+  }
+  return copy;
+}
