@@ -8,7 +8,7 @@ import { FaxError } from '../shared/errors.js';
 import type { Logger } from '../shared/log.js';
 import { LATENCY_BUCKETS_MS, statusClass, type MetricsRegistry } from '../shared/metrics.js';
 import type { FaxFiles, FaxService, Caller } from '../jobs/index.js';
-import type { JobStore } from '../store/index.js';
+import type { ApiKeyInfo, JobStore, UserRole } from '../store/index.js';
 import type { WebhookUrlPolicy } from '../webhooks/target.js';
 import { errorReply, fromFrameworkError } from './envelope.js';
 import { AuthFailureLimiter, MemoryRateLimiter, type RateDecision, type RateLimiter } from './rate-limit.js';
@@ -131,7 +131,8 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
       authLimiter.recordFailure(ip);
       throw new FaxError('INVALID_API_KEY', 'the accessToken header is missing');
     }
-    const info = key.length <= 200 ? await o.store.findApiKey(key) : null;
+    // An account key, or a user's own key (which acts with the user's role: permissions.ts).
+    const info: (ApiKeyInfo & { role?: UserRole }) | null = key.length <= 200 ? ((await o.store.findApiKey(key)) ?? (await o.store.users.findUserKey(key))) : null;
     if (!info) {
       authLimiter.recordFailure(ip);
       throw new FaxError('INVALID_API_KEY', 'the accessToken is not a valid key');
@@ -148,7 +149,7 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
     };
     // 'close' fires once the response is done or the connection is gone: either ends the flight.
     reply.raw.once('close', release);
-    req.caller = { accountId: info.accountId, mode: info.mode };
+    req.caller = { accountId: info.accountId, mode: info.mode, ...(info.role ? { role: info.role } : {}) };
   });
 
   // Request durations by route template (never the raw URL: label sets stay bounded), on

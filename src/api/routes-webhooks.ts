@@ -7,6 +7,7 @@ import type { DeliveryRecord, JobStore } from '../store/index.js';
 import { checkWebhookUrl, WebhookTargetError } from '../webhooks/target.js';
 import { defineRoute, type ApiOptions } from './app.js';
 import { ok } from './envelope.js';
+import { requirePrimary } from './permissions.js';
 
 export function registerWebhookRoutes(app: FastifyInstance, o: ApiOptions): void {
   defineRoute(app, '/customer/webhook-settings', ['GET', 'POST'], async ({ method, params, caller }) => {
@@ -14,6 +15,7 @@ export function registerWebhookRoutes(app: FastifyInstance, o: ApiOptions): void
       const a = await o.store.getAccount(caller.accountId);
       return ok('Webhook settings', { url: a?.webhookUrl ?? null });
     }
+    requirePrimary(caller, 'changing the webhook settings');
     const patch: { url?: string | null; rotateSecret?: boolean } = {};
     if ('url' in params) patch.url = parseUrl(params.url, o);
     if (params.rotateSecret === true || params.rotateSecret === 'true') patch.rotateSecret = true;
@@ -29,6 +31,7 @@ export function registerWebhookRoutes(app: FastifyInstance, o: ApiOptions): void
   });
 
   defineRoute(app, '/customer/webhook-test', ['POST'], async ({ caller }) => {
+    requirePrimary(caller, 'sending a test event');
     const now = o.clock.now();
     const d = await o.store.insertEvent(caller.accountId, null, newEvent(EVENT_WEBHOOK_TEST, testEventBody(caller.accountId, now)), now);
     if (d.status === 'skipped') throw new FaxError('CONFLICT', 'No webhook URL is set: set one with customer/webhook-settings first', { field: 'url' });
@@ -44,6 +47,7 @@ export function registerWebhookRoutes(app: FastifyInstance, o: ApiOptions): void
   });
 
   defineRoute(app, '/customer/webhook-redeliver', ['POST'], async ({ params, caller }) => {
+    requirePrimary(caller, 'redelivering an event');
     const eventId = params.eventId;
     if (typeof eventId !== 'string' || eventId === '' || eventId.length > 100) throw new FaxError('INVALID_PARAMETER', 'eventId is required', { field: 'eventId' });
     const d = await o.store.redeliver(caller.accountId, eventId, o.clock.now());

@@ -1,6 +1,6 @@
-// The settings page: account facts, API keys (masked; rotate, revoke with a confirmation step),
-// caller IDs, the signed-in user's password, the ledger. A Member sees the account, caller IDs
-// and ledger read-only and no key prefixes (permissions.ts).
+// The settings page: account facts, the account's API keys (masked; rotate, revoke with a
+// confirmation step), the user's own API keys, caller IDs, the user's password, the ledger. A
+// Member sees the account, caller IDs and ledger read-only and no account key prefixes.
 import type { Account, ApiKeySummary, CallerId, KeyMode, LedgerEntry } from '../store/index.js';
 import type { DashboardUser } from './permissions.js';
 import { html, type Safe } from './html.js';
@@ -10,10 +10,12 @@ export interface SettingsView {
   account: Account;
   user: DashboardUser;
   keys: ApiKeySummary[];
+  /** The signed-in user's own keys (null for the account-name sign-in, which uses the account keys). */
+  myKeys: ApiKeySummary[] | null;
   ledger: LedgerEntry[];
   callerIds: CallerId[];
   /** A key just created by a rotation, shown this once. */
-  fresh: { mode: KeyMode; key: string } | null;
+  fresh: { mode: KeyMode; key: string; mine: boolean } | null;
 }
 
 const MODES: readonly KeyMode[] = ['live', 'test'];
@@ -24,7 +26,8 @@ export function settingsPage(v: SettingsView, csrf: string): Safe {
   return html`<section aria-labelledby="acct"><h2 id="acct">Account</h2>
 <dl class="facts"><dt>Name</dt><dd>${a.name}</dd><dt>Account id</dt><dd>${a.id}</dd><dt>Fax number</dt><dd>${a.faxNumber}</dd><dt>Balance</dt><dd class="balance">${money(a.balanceCents)}</dd>
 <dt>Signed in as</dt><dd>${v.user.email ? html`${v.user.name} &lt;${v.user.email}&gt;` : html`${v.user.name} (account sign-in)`} · ${v.user.role === 'primary' ? 'Primary' : 'Member'}</dd></dl></section>
-${primary ? keysSection(v, csrf) : html`<section aria-labelledby="keys"><h2 id="keys">API keys</h2><p>API keys are managed by the account's Primary users.</p></section>`}
+${primary ? keysSection(v.keys, v.fresh && !v.fresh.mine ? v.fresh : null, csrf, ACCOUNT_KEYS) : html`<section aria-labelledby="keys"><h2 id="keys">API keys</h2><p>API keys are managed by the account's Primary users.</p></section>`}
+${v.myKeys ? keysSection(v.myKeys, v.fresh?.mine ? v.fresh : null, csrf, primary ? MY_KEYS : { ...MY_KEYS, note: `${MY_KEYS.note} As a Member, your keys send and follow faxes; account settings answer -3007.` }) : ''}
 ${callerIdsSection(v, csrf, primary)}
 ${passwordSection(csrf)}
 <section aria-labelledby="ledger"><h2 id="ledger">Ledger</h2>
@@ -33,18 +36,39 @@ ${v.ledger.map((e) => html`<tr><td>${when(e.atMs)}</td><td>${e.kind}</td><td>${e
 </tbody></table></div>`}</section>`;
 }
 
-function keysSection(v: SettingsView, csrf: string): Safe {
-  return html`<section aria-labelledby="keys"><h2 id="keys">API keys</h2>
-${v.fresh ? html`<div class="notice" role="status"><p>Your new ${v.fresh.mode} key — copy it now, it is not shown again:</p><p><code class="key" id="new-key">${v.fresh.key}</code></p></div>` : ''}
+interface KeyTable {
+  id: string;
+  title: string;
+  /** Nothing of that mode: what the row says. */
+  none: string;
+  rotate: string;
+  revoke: string;
+  /** Label words: `Rotate ${which}live key`. */
+  which: string;
+  note: string;
+}
+
+const ACCOUNT_KEYS: KeyTable = {
+  id: 'keys', title: 'API keys', none: 'None (revoked): requests with a %s key are refused', rotate: '/dashboard/settings/rotate-key', revoke: '/dashboard/settings/revoke-key', which: '',
+  note: 'Rotating replaces the key at once; revoking leaves the account without a key of that mode until you create one. Requests with the old key are refused.',
+};
+const MY_KEYS: KeyTable = {
+  id: 'my-keys', title: 'Your own API keys', none: 'None', rotate: '/dashboard/settings/my-key/rotate', revoke: '/dashboard/settings/my-key/revoke', which: 'my ',
+  note: 'Keys of your own act for the account with your role, and stop working when you are removed.',
+};
+
+function keysSection(keys: ApiKeySummary[], fresh: { mode: KeyMode; key: string } | null, csrf: string, t: KeyTable): Safe {
+  return html`<section aria-labelledby="${t.id}"><h2 id="${t.id}">${t.title}</h2>
+${fresh ? html`<div class="notice" role="status"><p>Your new ${fresh.mode} key — copy it now, it is not shown again:</p><p><code class="key" id="new-key">${fresh.key}</code></p></div>` : ''}
 <div class="scroll"><table><thead><tr><th scope="col">Mode</th><th scope="col">Key</th><th scope="col">Created</th><th scope="col"><span class="sr">Actions</span></th></tr></thead><tbody>
 ${MODES.map((mode) => {
-    const k = v.keys.find((key) => key.mode === mode);
+    const k = keys.find((key) => key.mode === mode);
     return k
-      ? html`<tr><td>${mode}</td><td><code>${k.prefix}••••••••</code></td><td>${when(k.createdAtMs)}</td><td>${postButton('/dashboard/settings/rotate-key', csrf, `Rotate ${mode} key`, { mode })} ${postButton('/dashboard/settings/revoke-key', csrf, `Revoke ${mode} key`, { mode })}</td></tr>`
-      : html`<tr><td>${mode}</td><td>None (revoked): requests with a ${mode} key are refused</td><td>—</td><td>${postButton('/dashboard/settings/rotate-key', csrf, `Create ${mode} key`, { mode })}</td></tr>`;
+      ? html`<tr><td>${mode}</td><td><code>${k.prefix}••••••••</code></td><td>${when(k.createdAtMs)}</td><td>${postButton(t.rotate, csrf, `Rotate ${t.which}${mode} key`, { mode })} ${postButton(t.revoke, csrf, `Revoke ${t.which}${mode} key`, { mode })}</td></tr>`
+      : html`<tr><td>${mode}</td><td>${t.none.replace('%s', mode)}</td><td>—</td><td>${postButton(t.rotate, csrf, `Create ${t.which}${mode} key`, { mode })}</td></tr>`;
   })}
 </tbody></table></div>
-<p class="hint">Rotating replaces the key at once; revoking leaves the account without a key of that mode until you create one. Requests with the old key are refused.</p></section>`;
+<p class="hint">${t.note}</p></section>`;
 }
 
 function callerIdsSection(v: SettingsView, csrf: string, primary: boolean): Safe {
@@ -69,7 +93,8 @@ function passwordSection(csrf: string): Safe {
 }
 
 /** The confirmation step of a revocation (no script: a second form). */
-export function revokeConfirmPage(mode: KeyMode, csrf: string): Safe {
-  return html`<p>Revoke the <strong>${mode}</strong> key? Every request with it is refused from now on, and the account has no ${mode} key until you create one.</p>
-<p class="actions">${postButton('/dashboard/settings/revoke-key', csrf, `Yes, revoke the ${mode} key`, { mode, confirm: 'yes' })} <a class="button" href="/dashboard/settings">Keep it</a></p>`;
+export function revokeConfirmPage(mode: KeyMode, csrf: string, mine: boolean): Safe {
+  const t = mine ? MY_KEYS : ACCOUNT_KEYS;
+  return html`<p>Revoke ${mine ? 'your own' : 'the account\'s'} <strong>${mode}</strong> key? Every request with it is refused from now on${mine ? '' : html`, and the account has no ${mode} key until you create one`}.</p>
+<p class="actions">${postButton(t.revoke, csrf, `Yes, revoke the ${mode} key`, { mode, confirm: 'yes' })} <a class="button" href="/dashboard/settings">Keep it</a></p>`;
 }

@@ -9,7 +9,7 @@ import { readTiffDirectories } from '../documents/tiff-read.js';
 import { parsePageSelection, selectPages } from '../documents/page-ranges.js';
 import { jobEvent } from '../store/fax-object.js';
 import type {
-  CoverFields, FaxQuality, JobDocument, JobListFilter, JobRecord, JobStore, KeyMode, NewDocument, NewJob, PreparedFax,
+  CoverFields, FaxQuality, JobDocument, JobListFilter, JobRecord, JobStore, KeyMode, NewDocument, NewJob, PreparedFax, UserRole,
 } from '../store/index.js';
 import { linePolicy, type JobsConfig } from './config.js';
 import { TemplateLibrary } from './templates.js';
@@ -17,6 +17,8 @@ import { TemplateLibrary } from './templates.js';
 export interface Caller {
   accountId: number;
   mode: KeyMode;
+  /** A user's own API key acts with that user's role; an account key (no user) acts as a Primary. */
+  role?: UserRole;
 }
 
 export interface SendInput {

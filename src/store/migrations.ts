@@ -212,7 +212,7 @@ export const MIGRATIONS: Migration[] = [
   },
   {
     version: 5,
-    name: 'users of an account (Primary or Member, sign-in by email) and registered caller IDs',
+    name: 'users of an account (Primary or Member, sign-in by email, their own API keys) and registered caller IDs',
     statements: [
       `CREATE TABLE users (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -225,6 +225,17 @@ export const MIGRATIONS: Migration[] = [
         created_at INTEGER NOT NULL
       )`,
       `CREATE INDEX users_account ON users(account_id, id)`,
+      `CREATE TABLE user_api_keys (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        account_id INTEGER NOT NULL REFERENCES accounts(id),
+        user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        mode TEXT NOT NULL CHECK (mode IN ('live', 'test')),
+        key_hash TEXT NOT NULL UNIQUE,
+        key_prefix TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        revoked_at INTEGER
+      )`,
+      `CREATE INDEX user_api_keys_user ON user_api_keys(user_id, mode)`,
       `CREATE TABLE caller_ids (
         account_id INTEGER NOT NULL REFERENCES accounts(id),
         number TEXT NOT NULL,

@@ -1,9 +1,10 @@
-// The `users` facet on PostgreSQL: users, caller IDs and key revocation (users-types.ts). Role
+// The `users` facet on PostgreSQL: users and their own API keys, caller IDs and key revocation (users-types.ts). Role
 // changes and removals lock the account row first, so two concurrent demotions cannot both
 // pass the "another Primary remains" check.
 import { all, one, type Client, type PgSql } from './pg-sql.js';
-import type { KeyMode } from './types.js';
-import { emailKey, type CallerId, type NewUser, type User, type UserChange, type UserRole, type UserSignInCandidate, type UserStore } from './users-types.js';
+import { generateApiKey, hashApiKey, keyPrefix } from './keys.js';
+import type { ApiKeySummary, KeyMode } from './types.js';
+import { emailKey, type CallerId, type NewUser, type User, type UserChange, type UserRole, type UserApiKeyInfo, type UserSignInCandidate, type UserStore } from './users-types.js';
 
 interface UserRow { id: number; account_id: number; email: string; display_name: string; role: UserRole; created_at: number }
 
@@ -86,6 +87,35 @@ export class PgUsers implements UserStore {
 
   async isCallerId(accountId: number, number: string): Promise<boolean> {
     return (await one(this.sql.pool, 'SELECT 1 FROM caller_ids WHERE account_id = $1 AND number = $2', [accountId, number])) !== undefined;
+  }
+
+  async rotateUserKey(accountId: number, userId: number, mode: KeyMode, nowMs: number): Promise<string | null> {
+    return this.sql.tx(async (c) => {
+      if (!(await one(c, 'SELECT 1 FROM users WHERE account_id = $1 AND id = $2 FOR UPDATE', [accountId, userId]))) return null;
+      await c.query('UPDATE user_api_keys SET revoked_at = $1 WHERE user_id = $2 AND mode = $3 AND revoked_at IS NULL', [nowMs, userId, mode]);
+      const key = generateApiKey(mode);
+      await c.query('INSERT INTO user_api_keys (account_id, user_id, mode, key_hash, key_prefix, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
+        [accountId, userId, mode, hashApiKey(key), keyPrefix(key), nowMs]);
+      return key;
+    });
+  }
+
+  async revokeUserKey(accountId: number, userId: number, mode: KeyMode, nowMs: number): Promise<boolean> {
+    const r = await this.sql.pool.query('UPDATE user_api_keys SET revoked_at = $1 WHERE account_id = $2 AND user_id = $3 AND mode = $4 AND revoked_at IS NULL', [nowMs, accountId, userId, mode]);
+    return (r.rowCount ?? 0) > 0;
+  }
+
+  async userKeys(accountId: number, userId: number): Promise<ApiKeySummary[]> {
+    const rows = await all<{ mode: KeyMode; key_prefix: string; created_at: number }>(this.sql.pool,
+      `SELECT mode, key_prefix, created_at FROM user_api_keys WHERE account_id = $1 AND user_id = $2 AND revoked_at IS NULL ORDER BY CASE mode WHEN 'live' THEN 0 ELSE 1 END, id`, [accountId, userId]);
+    return rows.map((r) => ({ mode: r.mode, prefix: r.key_prefix, createdAtMs: Number(r.created_at) }));
+  }
+
+  async findUserKey(presentedKey: string): Promise<UserApiKeyInfo | null> {
+    const r = await one<{ id: number; account_id: number; mode: KeyMode; user_id: number; role: UserRole }>(this.sql.pool,
+      `SELECT k.id, k.account_id, k.mode, k.user_id, u.role FROM user_api_keys k JOIN users u ON u.id = k.user_id AND u.account_id = k.account_id
+      WHERE k.key_hash = $1 AND k.revoked_at IS NULL`, [hashApiKey(presentedKey)]);
+    return r ? { keyId: Number(r.id), accountId: Number(r.account_id), mode: r.mode, userId: Number(r.user_id), role: r.role } : null;
   }
 
   async revokeApiKey(accountId: number, mode: KeyMode, nowMs: number): Promise<boolean> {

@@ -1,7 +1,8 @@
-// The `users` facet on SQLite: users, caller IDs and key revocation (users-types.ts).
+// The `users` facet on SQLite: users and their own API keys, caller IDs and key revocation (users-types.ts).
 import type { SqliteSql } from './sqlite-sql.js';
-import type { KeyMode } from './types.js';
-import { emailKey, type CallerId, type NewUser, type User, type UserChange, type UserRole, type UserSignInCandidate, type UserStore } from './users-types.js';
+import { generateApiKey, hashApiKey, keyPrefix } from './keys.js';
+import type { ApiKeySummary, KeyMode } from './types.js';
+import { emailKey, type CallerId, type NewUser, type User, type UserChange, type UserRole, type UserApiKeyInfo, type UserSignInCandidate, type UserStore } from './users-types.js';
 
 interface UserRow { id: number; account_id: number; email: string; display_name: string; role: UserRole; created_at: number }
 
@@ -93,6 +94,33 @@ export class SqliteUsers implements UserStore {
 
   async isCallerId(accountId: number, number: string): Promise<boolean> {
     return this.sql.stmt('SELECT 1 FROM caller_ids WHERE account_id = ? AND number = ?').get(accountId, number) !== undefined;
+  }
+
+  async rotateUserKey(accountId: number, userId: number, mode: KeyMode, nowMs: number): Promise<string | null> {
+    return this.sql.tx(() => {
+      if (!this.sql.stmt('SELECT 1 FROM users WHERE account_id = ? AND id = ?').get(accountId, userId)) return null;
+      this.sql.stmt('UPDATE user_api_keys SET revoked_at = ? WHERE user_id = ? AND mode = ? AND revoked_at IS NULL').run(nowMs, userId, mode);
+      const key = generateApiKey(mode);
+      this.sql.stmt('INSERT INTO user_api_keys (account_id, user_id, mode, key_hash, key_prefix, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+        .run(accountId, userId, mode, hashApiKey(key), keyPrefix(key), nowMs);
+      return key;
+    });
+  }
+
+  async revokeUserKey(accountId: number, userId: number, mode: KeyMode, nowMs: number): Promise<boolean> {
+    return this.sql.stmt('UPDATE user_api_keys SET revoked_at = ? WHERE account_id = ? AND user_id = ? AND mode = ? AND revoked_at IS NULL').run(nowMs, accountId, userId, mode).changes > 0;
+  }
+
+  async userKeys(accountId: number, userId: number): Promise<ApiKeySummary[]> {
+    const rows = this.sql.stmt(`SELECT mode, key_prefix, created_at FROM user_api_keys WHERE account_id = ? AND user_id = ? AND revoked_at IS NULL ORDER BY CASE mode WHEN 'live' THEN 0 ELSE 1 END, id`)
+      .all(accountId, userId) as { mode: KeyMode; key_prefix: string; created_at: number }[];
+    return rows.map((r) => ({ mode: r.mode, prefix: r.key_prefix, createdAtMs: Number(r.created_at) }));
+  }
+
+  async findUserKey(presentedKey: string): Promise<UserApiKeyInfo | null> {
+    const r = this.sql.stmt(`SELECT k.id, k.account_id, k.mode, k.user_id, u.role FROM user_api_keys k JOIN users u ON u.id = k.user_id AND u.account_id = k.account_id
+      WHERE k.key_hash = ? AND k.revoked_at IS NULL`).get(hashApiKey(presentedKey)) as { id: number; account_id: number; mode: KeyMode; user_id: number; role: UserRole } | undefined;
+    return r ? { keyId: Number(r.id), accountId: Number(r.account_id), mode: r.mode, userId: Number(r.user_id), role: r.role } : null;
   }
 
   async revokeApiKey(accountId: number, mode: KeyMode, nowMs: number): Promise<boolean> {

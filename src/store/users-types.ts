@@ -1,7 +1,7 @@
 // The `users` store facet: the people who sign in to an account's dashboard (Primary or
 // Member, each with an email and a scrypt password hash), the account's registered caller IDs
 // (numbers it may send from besides its own fax number), and API key revocation.
-import type { KeyMode } from './types.js';
+import type { ApiKeyInfo, ApiKeySummary, KeyMode } from './types.js';
 
 export type UserRole = 'primary' | 'member';
 export const USER_ROLES: readonly UserRole[] = ['primary', 'member'];
@@ -37,6 +37,12 @@ export interface CallerId {
   createdAtMs: number;
 }
 
+/** A user's own API key as presented: it acts for the account with the user's current role. */
+export interface UserApiKeyInfo extends ApiKeyInfo {
+  userId: number;
+  role: UserRole;
+}
+
 /** Why a role change or removal was refused: it would leave the account without a Primary. */
 export type UserChange = 'ok' | 'not_found' | 'last_primary';
 
@@ -54,7 +60,7 @@ export interface UserStore {
    * the account's own password: the account-name sign-in, which always acts as Primary).
    */
   setRole(accountId: number, userId: number, role: UserRole): Promise<UserChange>;
-  /** Removes a user (their sessions end); the last Primary cannot be removed. */
+  /** Removes a user (their sessions end, their API keys go); the last Primary cannot be removed. */
   removeUser(accountId: number, userId: number): Promise<UserChange>;
   /** Users an email names (any case), and the Primary users of accounts named `login`; at most 10. */
   signInCandidates(login: string): Promise<UserSignInCandidate[]>;
@@ -65,6 +71,15 @@ export interface UserStore {
   addCallerId(accountId: number, number: string, nowMs: number): Promise<boolean>;
   removeCallerId(accountId: number, number: string): Promise<boolean>;
   isCallerId(accountId: number, number: string): Promise<boolean>;
+
+  /** Replaces the user's own key of that mode; returns the new plaintext key (shown once), null when no such user. */
+  rotateUserKey(accountId: number, userId: number, mode: KeyMode, nowMs: number): Promise<string | null>;
+  /** Revokes the user's own key of that mode; false when they had none. */
+  revokeUserKey(accountId: number, userId: number, mode: KeyMode, nowMs: number): Promise<boolean>;
+  /** The user's active keys (prefixes only), live first. */
+  userKeys(accountId: number, userId: number): Promise<ApiKeySummary[]>;
+  /** Looks a presented key up among users' keys; null when unknown or revoked. */
+  findUserKey(presentedKey: string): Promise<UserApiKeyInfo | null>;
 
   /**
    * Revokes the account's active key of `mode`: from now on it is refused (-3009) and the

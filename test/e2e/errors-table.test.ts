@@ -38,6 +38,11 @@ const REQUEST_ERRORS: RequestRow[] = [
   [-3005, 'request too large', 413, -2, undefined, { bodyLimit: 64 * 1024 }, (c) => send(c, { faxNumber: NUM.ok, faxData: [inline(100)] })],
   [-3005, 'file too large', 413, -2, 'faxData[0]', { jobs: { maxFileBytes: 512 } }, (c) => send(c, { faxNumber: NUM.ok, faxData: [inline(1)] })],
   [-3006, 'invalid file format (not base64)', 400, -2, 'faxData[0].fileData', {}, (c) => send(c, { faxNumber: NUM.ok, faxData: [{ fileData: '%%%' }] })],
+  [-3007, 'no permission (a Member\'s own key changes the webhook settings)', 403, -1, undefined, {}, async (c) => {
+    const m = await c.h.svc.store.users.createUser({ accountId: c.a.id, email: 'member@errors.example', displayName: 'M', role: 'member', passwordHash: 'scrypt$unused', nowMs: c.h.clock.now() });
+    const key = await c.h.svc.store.users.rotateUserKey(c.a.id, m!.id, 'test', c.h.clock.now());
+    return c.h.call('/customer/webhook-settings', { key: key!, json: { url: null } });
+  }],
   [-3006, 'invalid file format (fileUrl and fileData)', 400, -2, 'faxData[0]', {}, (c) => send(c, { faxNumber: NUM.ok, faxData: [inline(1, { fileUrl: 'https://example.com/x.pdf' })] })],
   [-3008, 'recipient limit exceeded', 400, -2, 'faxNumber', {}, (c) => send(c, { faxNumber: Array.from({ length: 16 }, (_, i) => `+141555530${String(i).padStart(2, '0')}`), faxData: [inline(1)] })],
   [-3009, 'missing API key', 401, -3, undefined, {}, (c) => c.h.call('/customer/fax-list')],
@@ -69,8 +74,6 @@ describe('request errors: code → envelope status and HTTP status', () => {
       });
     },
   );
-
-  it.todo('-3007 no permission → status -1, HTTP 403: nothing produces it until sub-users exist (dashboard issue)');
 });
 
 // [code, what, options, produce the job → jobId, transferred pages]

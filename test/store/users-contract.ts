@@ -88,6 +88,35 @@ export function userStoreContract(name: string, open: () => Promise<JobStore>): 
       expect((await store.users.callerIds(a)).map((c) => c.number)).toEqual(['+14155550199']);
     });
 
+    it('gives users their own keys, found with the user\'s current role, apart from the account keys; removal drops them', async () => {
+      const ada = (await store.users.createUser(user()))!;
+      const bob = (await store.users.createUser(user({ email: 'bob@example.com', role: 'member' })))!;
+      expect(await store.users.rotateUserKey(b, bob.id, 'live', T0)).toBeNull();
+      const k1 = (await store.users.rotateUserKey(a, bob.id, 'live', T0))!;
+      expect(k1).toMatch(/^fs_live_[A-Za-z0-9_-]{32}$/);
+      expect(await store.users.findUserKey(k1)).toEqual({ keyId: expect.any(Number), accountId: a, mode: 'live', userId: bob.id, role: 'member' });
+      expect(await store.findApiKey(k1)).toBeNull();
+      expect((await store.apiKeys(a)).map((k) => k.mode)).toEqual(['live', 'test']);
+      const k2 = (await store.users.rotateUserKey(a, bob.id, 'live', T0 + 1))!;
+      expect(await store.users.findUserKey(k1)).toBeNull();
+      expect(await store.users.userKeys(a, bob.id)).toEqual([{ mode: 'live', prefix: k2.slice(0, 12), createdAtMs: T0 + 1 }]);
+      expect(await store.users.userKeys(b, bob.id)).toEqual([]);
+      await store.users.setRole(a, bob.id, 'primary');
+      expect((await store.users.findUserKey(k2))!.role).toBe('primary');
+      // Rotating or revoking the account's keys leaves users' keys alone, and the other way round.
+      await store.rotateApiKey(a, 'live', T0 + 2);
+      expect(await store.users.revokeApiKey(a, 'live', T0 + 2)).toBe(true);
+      expect(await store.users.findUserKey(k2)).not.toBeNull();
+      const k3 = (await store.users.rotateUserKey(a, ada.id, 'test', T0 + 3))!;
+      expect(await store.users.revokeUserKey(b, ada.id, 'test', T0 + 4)).toBe(false);
+      expect(await store.users.revokeUserKey(a, ada.id, 'test', T0 + 4)).toBe(true);
+      expect(await store.users.revokeUserKey(a, ada.id, 'test', T0 + 5)).toBe(false);
+      expect(await store.users.findUserKey(k3)).toBeNull();
+      expect(await store.users.removeUser(a, bob.id)).toBe('ok');
+      expect(await store.users.findUserKey(k2)).toBeNull();
+      expect(await store.users.findUserKey('fs_live_unknown')).toBeNull();
+    });
+
     it('revokes a key: refused from then on, the account has no key of that mode until one is rotated in', async () => {
       const c = await store.createAccount({ name: 'keys', balanceCents: 0, faxNumber: '+14155550102', nowMs: T0 });
       const id = c.account.id;

@@ -19,12 +19,14 @@ function keyMode(c: SignedIn): KeyMode {
 }
 
 export function registerSettingsPages(d: Dashboard): void {
-  const settings = async (c: SignedIn, fresh: { mode: KeyMode; key: string } | null) => {
+  const settings = async (c: SignedIn, fresh: { mode: KeyMode; key: string; mine: boolean } | null) => {
     const primary = c.user.role === 'primary';
-    const [keys, ledger, callerIds] = await Promise.all([
-      primary ? d.o.store.apiKeys(c.account.id) : [], d.o.store.ledger(c.account.id), d.o.store.users.callerIds(c.account.id),
+    const owner = c.user.id === OWNER_USER_ID;
+    const [keys, myKeys, ledger, callerIds] = await Promise.all([
+      primary ? d.o.store.apiKeys(c.account.id) : [], owner ? null : d.o.store.users.userKeys(c.account.id, c.user.id),
+      d.o.store.ledger(c.account.id), d.o.store.users.callerIds(c.account.id),
     ]);
-    return d.page(c, 200, 'Settings', 'settings', settingsPage({ account: c.account, user: c.user, keys, ledger: ledger.slice(-100).reverse(), callerIds, fresh }, c.csrf));
+    return d.page(c, 200, 'Settings', 'settings', settingsPage({ account: c.account, user: c.user, keys, myKeys, ledger: ledger.slice(-100).reverse(), callerIds, fresh }, c.csrf));
   };
   d.route('GET', '/dashboard/settings', (c) => settings(c, null));
 
@@ -32,12 +34,31 @@ export function registerSettingsPages(d: Dashboard): void {
   d.route('POST', '/dashboard/settings/rotate-key', async (c) => {
     const mode = keyMode(c);
     const key = await d.o.store.rotateApiKey(c.account.id, mode, d.o.clock.now());
-    return settings(c, { mode, key });
+    return settings(c, { mode, key, mine: false });
   });
   d.route('POST', '/dashboard/settings/revoke-key', async (c) => {
     const mode = keyMode(c);
-    if (body(c.req).confirm !== 'yes') return d.page(c, 200, `Revoke the ${mode} key`, 'settings', revokeConfirmPage(mode, c.csrf));
+    if (body(c.req).confirm !== 'yes') return d.page(c, 200, `Revoke the ${mode} key`, 'settings', revokeConfirmPage(mode, c.csrf, false));
     if (!(await d.o.store.users.revokeApiKey(c.account.id, mode, d.o.clock.now()))) throw new FaxError('CONFLICT', `The account has no ${mode} key to revoke`);
+    return d.redirect(c, '/dashboard/settings?done=key-revoked');
+  });
+
+  // -- the signed-in user's own API keys (any role; they act with the user's role)
+  const userId = (c: SignedIn) => {
+    if (c.user.id === OWNER_USER_ID) throw new FaxError('CONFLICT', 'The account-name sign-in uses the account keys: sign in as a user to have keys of your own');
+    return c.user.id;
+  };
+  d.route('POST', '/dashboard/settings/my-key/rotate', async (c) => {
+    const mode = keyMode(c);
+    const key = await d.o.store.users.rotateUserKey(c.account.id, userId(c), mode, d.o.clock.now());
+    if (!key) throw new FaxError('NOT_FOUND', 'your user no longer exists');
+    return settings(c, { mode, key, mine: true });
+  });
+  d.route('POST', '/dashboard/settings/my-key/revoke', async (c) => {
+    const mode = keyMode(c);
+    const id = userId(c);
+    if (body(c.req).confirm !== 'yes') return d.page(c, 200, `Revoke your ${mode} key`, 'settings', revokeConfirmPage(mode, c.csrf, true));
+    if (!(await d.o.store.users.revokeUserKey(c.account.id, id, mode, d.o.clock.now()))) throw new FaxError('CONFLICT', `You have no ${mode} key to revoke`);
     return d.redirect(c, '/dashboard/settings?done=key-revoked');
   });
 
