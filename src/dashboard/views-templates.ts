@@ -1,12 +1,13 @@
 // The templates page: the account's cover-page templates and smart documents (API-DECISIONS.md
-// 15) with previews, the upload form and delete buttons (Primary users; Members only look).
+// 15) with previews, the upload form and delete buttons (for whom permissions.ts lets manage them).
+import { LETTERHEAD_TOP_MM } from '../documents/index.js';
 import type { TemplateKind, TemplateRecord } from '../store/index.js';
 import { html, type Safe } from './html.js';
 import { csrfField, postButton, when } from './views.js';
 
 export interface TemplatesView {
   templates: TemplateRecord[];
-  /** Primary users upload and delete; Members see the list and previews. */
+  /** The user may upload and delete (permissions.ts); otherwise they see the list and previews. */
   manage: boolean;
   maxMb: number;
   /** What the upload form showed when it was refused (the file must be chosen again). */
@@ -21,7 +22,8 @@ const size = (bytes: number) => (bytes < 1024 ? `${bytes} B` : bytes < 1024 * 10
 export function templatesPage(v: TemplatesView, csrf: string): Safe {
   const draft = v.draft ?? { kind: 'template' as const, name: '' };
   return html`<p>A <strong>cover page template</strong> is a UTF-8 text file; ${FIELDS.map((f, i) => html`${i ? ', ' : ''}<code>{{${f}}}</code>`)} are filled in when a fax is sent
-(<code>{{pages}}</code> counts the cover page; a line starting with <code># </code> is a heading). A <strong>smart document</strong> (PDF, TIFF, image or text) is sent after the attachments.
+(<code>{{pages}}</code> counts the cover page; a line starting with <code># </code> is a heading). A one-page PDF, TIFF or image as a template is a
+<strong>letterhead</strong>: the cover's fields are drawn over it from ${LETTERHEAD_TOP_MM} mm below the top edge. A <strong>smart document</strong> (PDF, TIFF, image or text) is sent after the attachments.
 Use them with <code>templateId</code> and <code>smartDocumentId</code> in <code>fax-send</code>.</p>
 ${v.templates.length === 0
     ? html`<p>No templates or smart documents yet.</p>`
@@ -40,7 +42,7 @@ ${(['template', 'smartDocument'] as const).map((k) => html`<div class="choice"><
 <input id="template-name" name="name" autocomplete="off" maxlength="100" value="${draft.name}">
 <label for="template-file">File</label>
 <input id="template-file" name="file" type="file" required aria-describedby="template-file-hint" accept=".txt,.pdf,.tif,.tiff,.png,.jpg,.jpeg,.gif,.webp,.bmp,text/plain,application/pdf,image/*">
-<p class="hint" id="template-file-hint">A template: plain text. A smart document: PDF, TIFF, PNG, JPEG, GIF, WebP, BMP or text; up to ${v.maxMb} MB.</p>
+<p class="hint" id="template-file-hint">A template: plain text, or a one-page PDF, TIFF or image (letterhead). A smart document: PDF, TIFF, PNG, JPEG, GIF, WebP, BMP or text; up to ${v.maxMb} MB.</p>
 <button type="submit">Upload</button></form></section>`
     : ''}`;
 }

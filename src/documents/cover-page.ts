@@ -3,6 +3,7 @@
 // through the same PDF renderer as any attachment.
 
 import { templateCoverPdf } from './cover-template.js';
+import { LETTERHEAD_TOP_MM, type Letterhead } from './letterhead.js';
 import { formatDateTime } from './header-line.js';
 import { A4_POINTS, buildPdf, FONT_RESOURCE, pdfLiteral, pdfNumber, toWinAnsi } from './pdf-writer.js';
 
@@ -22,6 +23,8 @@ export interface CoverInfo {
   pageCount?: number;
   /** A cover-page template's text (cover-template.ts): the page is the template filled with these fields. */
   template?: string;
+  /** A letterhead (letterhead.ts): drawn under the fields, which start lower and without the title. */
+  background?: Letterhead;
 }
 
 /** Helvetica advance widths (AFM, 1/1000 em) of WinAnsi 0x20–0x7E; other codes use 556. */
@@ -82,10 +85,14 @@ export function coverPagePdf(info: CoverInfo): Buffer {
     ops.push(`${weight} w ${MARGIN} ${pdfNumber(y)} m ${pdfNumber(PAGE.width - MARGIN)} ${pdfNumber(y)} l S`);
   };
   let y = PAGE.height - 100;
-  text('Helvetica-Bold', 40, MARGIN, y, 'FAX');
-  y -= 18;
-  rule(y, 3);
-  y -= 34;
+  if (info.background) {
+    y = PAGE.height - (LETTERHEAD_TOP_MM * 72) / 25.4 - 14;
+  } else {
+    text('Helvetica-Bold', 40, MARGIN, y, 'FAX');
+    y -= 18;
+    rule(y, 3);
+    y -= 34;
+  }
 
   const date = info.date === undefined ? undefined : typeof info.date === 'string' ? info.date : formatDateTime(info.date, info.timeZone);
   const rows: [string, string | undefined][] = [

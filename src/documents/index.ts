@@ -10,6 +10,7 @@ export * from './sniff.js';
 export { RESOLUTIONS, resolutionFor, pageLines, layoutPage, type FaxResolution, type Paper, type Placement, type RenderQuality } from './layout.js';
 export { toBilevel, classifyPage, thresholdPage, ditherPage, type BilevelMode, type GrayPage } from './bilevel.js';
 export { coverPagePdf, type CoverInfo } from './cover-page.js';
+export { addInk, LETTERHEAD_TOP_MM, type Letterhead } from './letterhead.js';
 export { checkCoverTemplate, fillCoverTemplate, templateCoverPdf, templateValues, TEMPLATE_FIELDS, MAX_TEMPLATE_CHARS, type TemplateField } from './cover-template.js';
 export { headerBandLines, headerText, type HeaderInfo } from './header-line.js';
 export {

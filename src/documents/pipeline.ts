@@ -9,6 +9,7 @@ import { Piscina } from 'piscina';
 import type { Bitmap } from '../codecs/bitmap.js';
 import { FaxError } from '../shared/errors.js';
 import { coverPagePdf, type CoverInfo } from './cover-page.js';
+import { addInk } from './letterhead.js';
 import { headerAtlas, headerBandLines, headerColumns, headerText, stampHeader, type HeaderAtlas, type HeaderInfo } from './header-line.js';
 import { resolutionFor, type RenderQuality } from './layout.js';
 import {
@@ -200,6 +201,8 @@ export async function composeFax(opts: ComposeOptions): Promise<ComposedFax> {
   if (opts.cover) {
     const pdf = coverPagePdf({ ...opts.cover, pageCount: total });
     const [cover] = await renderDocumentPages(pdf, 'pdf', { ...common, pages: [1], mode: 'text' });
+    const bg = opts.cover.background;
+    if (bg) addInk(cover!.bitmap, (await renderDocumentPages(bg.bytes, bg.format, { ...common, pages: [1] }))[0]!.bitmap);
     pages.unshift(cover!.bitmap);
     info.unshift({ source: 'cover', mode: cover!.mode });
   }

@@ -5,7 +5,7 @@
 import { FaxError } from '../shared/errors.js';
 import {
   composeFax, countPages, encodePool, fetchDocument, parsePageSelection, selectPages, sniffFormat,
-  type ComposedFax, type DocumentFormat, type FaxDocument,
+  type ComposedFax, type DocumentFormat, type FaxDocument, type Letterhead,
 } from '../documents/index.js';
 import { decodeUtf8 } from '../documents/render-text.js';
 import { writeTiffF } from '../documents/tiff-f.js';
@@ -52,8 +52,8 @@ export async function prepareJob(store: JobStore, job: JobRecord, opts: PrepareO
     const pages = selectPages(parsePageSelection(d.pages, `${field}.pages`), count, field);
     documents.push({ bytes, format, pages });
   }
-  const coverTemplate = job.templateId === null ? undefined : await templateText(store, job, job.templateId);
-  const rendering = render(job, documents, { ...opts, ...(coverTemplate !== undefined ? { coverTemplate } : {}) });
+  const coverTemplate = job.templateId === null ? undefined : await templateFor(store, job, job.templateId);
+  const rendering = render(job, documents, { ...opts, ...(coverTemplate ? { coverTemplate } : {}) });
   opts.hold?.(rendering);
   const { tiff, fax } = await rendering;
   const saved = await store.savePreparedFax(job.jobId, opts.owner, { tiff, pageCount: fax.pages.length, quality: job.quality, width: fax.width, xDpi: fax.xDpi, yDpi: fax.yDpi }, opts.nowMs);
@@ -66,12 +66,13 @@ export type FaxLook = Pick<JobRecord, 'quality' | 'cover' | 'fromNumber' | 'toNu
 
 /**
  * Composes the fax exactly as it is transmitted: cover page, the selected pages, the header line on each.
- * `coverTemplate`: a template's text (cover-template.ts); the cover page is that template, filled in.
+ * `coverTemplate`: the cover page is that template, filled in (a text template, cover-template.ts) or
+ * the fields drawn over it (a letterhead, letterhead.ts).
  */
 export function composeJobFax(job: FaxLook, documents: FaxDocument[], opts: ComposeJobOptions): Promise<ComposedFax> {
   const when = new Date(opts.nowMs);
-  const template = opts.coverTemplate !== undefined ? { template: opts.coverTemplate } : {};
-  const cover = job.cover ?? (opts.coverTemplate !== undefined ? {} : null);
+  const template = opts.coverTemplate ?? {};
+  const cover = job.cover ?? (opts.coverTemplate ? {} : null);
   return composeFax({
     documents,
     quality: job.quality,
@@ -86,18 +87,21 @@ export interface ComposeJobOptions {
   nowMs: number;
   maxPages: number;
   signal?: AbortSignal;
-  coverTemplate?: string;
+  coverTemplate?: CoverTemplate;
 }
 
-/** The text of the job's cover-page template (kept after the template is deleted, for jobs like this one). */
-async function templateText(store: JobStore, job: JobRecord, templateId: string): Promise<string> {
-  const data = await store.templates.bytes(job.accountId, templateId);
-  if (!data) throw new FaxError('CONVERSION_FAILED', `the cover-page template "${templateId}" does not exist`);
-  return decodeUtf8(data);
+/** A cover-page template as the renderer takes it: a text template or a letterhead. */
+export type CoverTemplate = { template: string } | { background: Letterhead };
+
+/** The job's cover-page template (kept after the template is deleted, for jobs like this one). */
+export async function templateFor(store: JobStore, job: Pick<JobRecord, 'accountId'>, templateId: string): Promise<CoverTemplate> {
+  const [t, data] = await Promise.all([store.templates.get(job.accountId, templateId, { includeDeleted: true }), store.templates.bytes(job.accountId, templateId)]);
+  if (!t || !data || t.kind !== 'template') throw new FaxError('CONVERSION_FAILED', `the cover-page template "${templateId}" does not exist`);
+  return t.format === 'text' ? { template: decodeUtf8(data) } : { background: { bytes: data, format: t.format as DocumentFormat } };
 }
 
 /** Renders the whole fax and encodes it (MMR, in the worker pool) into TIFF class F. */
-async function render(job: JobRecord, documents: FaxDocument[], opts: PrepareOptions & { coverTemplate?: string }) {
+async function render(job: JobRecord, documents: FaxDocument[], opts: PrepareOptions & { coverTemplate?: CoverTemplate }) {
   const fax = await composeJobFax(job, documents, opts);
   // MMR keeps the stored pages lossless and small; transmission re-encodes them for whatever
   // the receiver negotiates.

@@ -3,12 +3,11 @@
 // a preview with sample fields, and the look-ups fax-send makes. Scoped by account throughout.
 import type { Clock } from '../shared/clock.js';
 import { FaxError } from '../shared/errors.js';
-import {
-  checkCoverTemplate, countPages, coverPagePdf, previewPng, renderDocumentPages, sniffFormat, type CoverInfo, type DocumentFormat,
-} from '../documents/index.js';
+import { checkCoverTemplate, composeFax, countPages, previewPng, sniffFormat, type CoverInfo, type DocumentFormat } from '../documents/index.js';
 import { decodeUtf8 } from '../documents/render-text.js';
 import type { JobStore, TemplateKind, TemplateRecord } from '../store/index.js';
 import type { JobsConfig } from './config.js';
+import { templateFor } from './prepare.js';
 import type { Caller } from './service.js';
 
 /** Records an account may keep (templates and smart documents together). */
@@ -25,9 +24,10 @@ export interface TemplateUpload {
 export const SAMPLE_FIELDS: Readonly<CoverInfo> = {
   subject: 'Sample subject',
   fromName: 'Sample Sender',
+  senderNumber: '+1 555 0100',
   toName: 'Sample Recipient',
+  toNumber: '+1 555 0199',
   message: 'This is where the message of a fax appears.\nIt keeps its line breaks.',
-  pageCount: 3,
 };
 
 const LABEL: Record<TemplateKind, string> = { template: 'template', smartDocument: 'smart document' };
@@ -42,10 +42,12 @@ export class TemplateLibrary {
     const format = sniffFormat(input.data);
     let pageCount: number;
     if (input.kind === 'template') {
-      if (format !== 'text') {
-        throw new FaxError('INVALID_FILE_FORMAT', `a template is UTF-8 text with {{placeholders}}; ${input.fileName} is ${format ? format.toUpperCase() : 'not a document'}`, { field });
+      if (!format) throw new FaxError('INVALID_FILE_FORMAT', `a template is UTF-8 text with {{placeholders}} or a one-page PDF, TIFF or image (a letterhead); ${input.fileName} is neither`, { field });
+      if (format === 'text') checkCoverTemplate(decodeUtf8(input.data), field);
+      else {
+        const pages = withField(field, () => countPages(input.data, format));
+        if (pages !== 1) throw new FaxError('INVALID_PARAMETER', `a letterhead template has one page; ${input.fileName} has ${pages}`, { field });
       }
-      checkCoverTemplate(decodeUtf8(input.data), field);
       pageCount = 1;
     } else {
       if (!format) throw new FaxError('INVALID_FILE_FORMAT', `${input.fileName} is not a PDF, TIFF, image or text document`, { field });
@@ -83,14 +85,14 @@ export class TemplateLibrary {
     return data;
   }
 
-  /** A PNG of the record: a template filled with SAMPLE_FIELDS, a smart document's first page. */
+  /** A PNG of the record: a template with SAMPLE_FIELDS (`{{pages}}` counts the cover only), a smart document's first page. */
   async preview(caller: Caller, id: string, width?: number): Promise<Buffer> {
     const t = await this.get(caller, id);
     const data = await this.bytes(caller, t);
-    const pdf = t.kind === 'template' ? coverPagePdf({ ...SAMPLE_FIELDS, date: new Date(this.o.clock.now()), template: decodeUtf8(data) }) : data;
-    const format = (t.kind === 'template' ? 'pdf' : t.format) as DocumentFormat;
-    const [page] = await renderDocumentPages(pdf, format, { quality: 'Standard', pages: [1], ...(t.kind === 'template' ? { mode: 'text' as const } : {}) });
-    return previewPng(page!.bitmap, width ? { width } : {});
+    const fax = t.kind === 'template'
+      ? await composeFax({ documents: [], quality: 'Standard', cover: { ...SAMPLE_FIELDS, date: new Date(this.o.clock.now()), ...(await templateFor(this.o.store, caller, t.id)) } })
+      : await composeFax({ documents: [{ bytes: data, format: t.format as DocumentFormat, pages: [1] }], quality: 'Standard' });
+    return previewPng(fax.pages[0]!, width ? { width } : {});
   }
 }
 

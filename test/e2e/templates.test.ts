@@ -4,7 +4,8 @@
 // after the attachments. Every id is scoped to its account.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countBlack, type Bitmap } from '../../src/codecs/index.js';
-import { coverPagePdf, headerBandLines, renderDocumentPages, resolutionFor } from '../../src/documents/index.js';
+import { composeFax, coverPagePdf, headerBandLines, renderDocumentPages, resolutionFor } from '../../src/documents/index.js';
+import { A4_POINTS, buildPdf } from '../../src/documents/pdf-writer.js';
 import { readTiff } from '../../src/documents/tiff-read.js';
 import { NUM, START_MS, b64, expectError, inline, startHarness, textDoc, type Account, type Harness } from './harness.js';
 
@@ -65,7 +66,7 @@ describe('template-create, template-list, template-delete', () => {
   it.each([
     ['an unknown placeholder', { kind: 'template', fileData: b64(Buffer.from('Dear {{name}}, {{to_name}}')) }, 400, -2, -3000, 'fileData', /unknown placeholders "\{\{name\}\}"/],
     ['a stray brace', { kind: 'template', fileData: b64(Buffer.from('Hi {{to_name}\n')) }, 400, -2, -3000, 'fileData', /stray "\{\{" on line 1/],
-    ['a PDF as a template', { kind: 'template', fileData: b64(Buffer.from('%PDF-1.4\n%%EOF\n')) }, 400, -2, -3006, 'fileData', /UTF-8 text/],
+    ['junk as a template', { kind: 'template', fileData: b64(Buffer.from([0, 1, 2, 0xff, 0xfe, 0, 0, 9])) }, 400, -2, -3006, 'fileData', /UTF-8 text.*one-page PDF/],
     ['an unknown kind', { kind: 'cover', fileData: b64(Buffer.from('x')) }, 400, -2, -3000, 'kind', /"template".*"smartDocument"/],
     ['no file', { kind: 'smartDocument' }, 400, -2, -3000, 'fileData', /fileData is required/],
     ['bad base64', { kind: 'smartDocument', fileData: 'ab*cd' }, 400, -2, -3006, 'fileData', /not valid base64/],
@@ -161,6 +162,32 @@ describe('fax-send with templateId and smartDocumentId', () => {
     const pages = await tiffPages(a, r.body.data.jobId);
     expect(pages).toHaveLength(3);
     expect(countBlack(pages[0]!)).toBeGreaterThan(500);
+  });
+
+  it('a one-page PDF template is a letterhead: the fields drawn over it on the transmitted cover', async () => {
+    const a = await h.account();
+    const bar = buildPdf([{ width: A4_POINTS.width, height: A4_POINTS.height, content: `0 g 57 ${A4_POINTS.height - 110} 481 60 re f` }]);
+    const t = await create(a, { kind: 'template', name: 'Letterhead', fileName: 'lh.pdf', fileData: b64(bar) });
+    expect(t.body.data).toMatchObject({ kind: 'template', format: 'pdf', pageCount: 1 });
+    const sent = await delivered(a, { ...fields, templateId: t.body.data.id, faxData: [inline(1)] });
+    expect(sent.pages).toHaveLength(2);
+    const cover = sent.pages[0]!;
+    // The letterhead's bar at the top, the fields below it: compare with the same cover composed independently.
+    const expected = await composeFax({
+      documents: [], quality: 'Standard',
+      cover: { subject: fields.subject, fromName: fields.from_name, toName: fields.to_name, message: fields.message, senderNumber: '+14155550100', toNumber: NUM.ok, date: 'x', background: { bytes: bar, format: 'pdf' } },
+      header: { senderNumber: '+14155550100', dateTime: new Date(0) }, // the same band at the top; its text is not compared
+    });
+    const plain = await delivered(a, { ...fields, faxData: [inline(1)] });
+    const rows = (b: Bitmap, y0: number, y1: number) => Buffer.from(b.data.subarray(y0 * b.stride, y1 * b.stride));
+    expect(countBlack({ ...cover, height: 100, data: rows(cover, 180, 280) })).toBeGreaterThan(0.9 * 1360 * 100); // the bar
+    expect(rows(cover, 180, 280).equals(rows(expected.pages[0]!, 180, 280))).toBe(true);
+    expect(body(cover).equals(body(plain.pages[0]!))).toBe(false);
+    // Two pages of letterhead are refused: a cover page is one page.
+    const two = buildPdf([1, 2].map(() => ({ width: A4_POINTS.width, height: A4_POINTS.height, content: '' })));
+    const r = await create(a, { kind: 'template', fileName: 'two.pdf', fileData: b64(two) });
+    expectError(r, 400, -2, -3000, 'fileData');
+    expect(r.body.message).toMatch(/one page; two.pdf has 2/);
   });
 
   it('template-preview: a PNG of the template with sample fields', async () => {

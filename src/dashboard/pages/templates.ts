@@ -4,6 +4,7 @@
 import { FaxError } from '../../shared/errors.js';
 import { templateUpload } from '../../api/validate/templates.js';
 import { body, caller, type Dashboard, type SignedIn } from '../kit.js';
+import { permissionError } from '../permissions.js';
 import { DEFAULT_UPLOAD_LIMITS, uploads } from '../uploads.js';
 import { templatesPage } from '../views-templates.js';
 
@@ -21,7 +22,7 @@ export function registerTemplatePages(d: Dashboard): void {
   const lib = d.o.service.templates;
   const list = async (c: SignedIn, status = 200, error: string | null = null, draft?: { kind: 'template' | 'smartDocument'; name: string }) =>
     d.page(c, status, 'Templates', 'templates', templatesPage({
-      templates: await lib.list(caller(c.account)), manage: c.user.role === 'primary', maxMb: MAX_MB, ...(draft ? { draft } : {}),
+      templates: await lib.list(caller(c.account)), manage: permissionError(c.user, 'POST', '/dashboard/templates') === null, maxMb: MAX_MB, ...(draft ? { draft } : {}),
     }, c.csrf), { error });
 
   d.route('GET', '/dashboard/templates', (c) => list(c));
