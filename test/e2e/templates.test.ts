@@ -150,18 +150,30 @@ describe('fax-send with templateId and smartDocumentId', () => {
     expect(again.map(body).every((p, i) => p.equals(body(sent.pages[i]!)))).toBe(true);
   });
 
-  it('a template alone makes a cover page (no cover fields given); a deleted template still renders for a fax queued before', async () => {
+  it('a template alone makes a cover page (no cover fields given); deleted ones still render for a fax queued before', async () => {
     const a = await h.account();
     const t = (await create(a, { kind: 'template', fileData: b64(Buffer.from('COVER SHEET\nPages: {{pages}}\n')) })).body.data.id;
-    const r = await h.send(a, { faxNumber: NUM.ok, templateId: t, faxData: [inline(2)], send_at: new Date(h.clock.now() + 60_000).toISOString() });
+    const s = (await create(a, { kind: 'smartDocument', fileData: b64(textDoc(1, 'appendix')) })).body.data.id;
+    const r = await h.send(a, { faxNumber: NUM.ok, templateId: t, smartDocumentId: s, faxData: [inline(2)], send_at: new Date(h.clock.now() + 60_000).toISOString() });
     expect(r.http, r.raw).toBe(200);
-    expect((await h.call('/customer/template-delete', { key: a.testKey, json: { id: t } })).http).toBe(200);
+    for (const id of [t, s]) expect((await h.call('/customer/template-delete', { key: a.testKey, json: { id } })).http).toBe(200);
     expectError(await h.send(a, { faxNumber: NUM.ok, templateId: t, faxData: [inline(1)] }), 404, -5, -3011, 'templateId');
+    expectError(await h.send(a, { faxNumber: NUM.ok, smartDocumentId: s, faxData: [inline(1)] }), 404, -5, -3011, 'smartDocumentId');
     const f = await h.finish(a, r.body.data.jobId);
-    expect(f).toMatchObject({ faxStatus: 'delivered', faxTotalPages: 3 });
+    expect(f).toMatchObject({ faxStatus: 'delivered', faxTotalPages: 4 });
     const pages = await tiffPages(a, r.body.data.jobId);
-    expect(pages).toHaveLength(3);
-    expect(countBlack(pages[0]!)).toBeGreaterThan(500);
+    expect(pages).toHaveLength(4);
+    for (const p of pages) expect(countBlack(p)).toBeGreaterThan(500);
+  });
+
+  it('an account keeps at most 100 templates and smart documents (-3012 beyond)', async () => {
+    const a = await h.account();
+    for (let i = 0; i < 100; i++) {
+      await h.svc.store.templates.create(a.id, { kind: 'smartDocument', name: `d${i}`, fileName: 'd.txt', format: 'text', pageCount: 1, data: textDoc(1) }, h.clock.now());
+    }
+    const r = await create(a, { kind: 'template', fileData: b64(Buffer.from(TEMPLATE)) });
+    expectError(r, 409, -1, -3012);
+    expect(r.body.message).toMatch(/delete one first/);
   });
 
   it('a one-page PDF template is a letterhead: the fields drawn over it on the transmitted cover', async () => {
