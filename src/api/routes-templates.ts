@@ -5,6 +5,7 @@ import { FaxError } from '../shared/errors.js';
 import type { TemplateRecord } from '../store/index.js';
 import { defineRoute, type ApiOptions } from './app.js';
 import { ok } from './envelope.js';
+import { requirePrimary } from './permissions.js';
 import { parseJobId } from './validate/index.js';
 import { parseTemplateCreate, parseTemplateId, parseTemplateKind } from './validate/templates.js';
 
@@ -20,6 +21,7 @@ export function registerTemplateRoutes(app: FastifyInstance, o: ApiOptions): voi
   const lib = o.service.templates;
 
   defineRoute(app, '/customer/template-create', ['POST'], async ({ params, caller }) => {
+    requirePrimary(caller, 'uploading a template');
     const t = await lib.create(caller, parseTemplateCreate(params));
     return ok(`${t.kind === 'template' ? 'Template' : 'Smart document'} ${t.id} created`, templateObject(t));
   });
@@ -31,6 +33,7 @@ export function registerTemplateRoutes(app: FastifyInstance, o: ApiOptions): voi
   });
 
   defineRoute(app, '/customer/template-delete', ['POST'], async ({ params, caller }) => {
+    requirePrimary(caller, 'deleting a template');
     const id = parseTemplateId(params.id);
     await lib.delete(caller, id);
     return ok(`${id} deleted`, { id });

@@ -3,8 +3,8 @@
 // send, cancel, resend; reading settings; their own password). Everything else — API keys,
 // webhook settings, caller IDs, users, top-ups, templates management — is Primary-only, so a
 // page added later is Primary-only until it is listed here. routes.ts checks every route.
-// Members also manage their own API keys (which act with their role: src/api/permissions.ts) and
-// templates (documents for their faxes).
+// Members also manage their own API keys (which act with their role: src/api/permissions.ts);
+// they see templates and use them in faxes, but only a Primary uploads or deletes them.
 import { FaxError } from '../shared/errors.js';
 import type { Account, JobStore, UserRole } from '../store/index.js';
 import { OWNER_USER_ID } from './session.js';
@@ -20,8 +20,8 @@ export interface DashboardUser {
 /** `METHOD /url-pattern` (as registered) a Member may use. */
 const MEMBER_ROUTES: readonly RegExp[] = [
   /^(GET|POST) \/dashboard\/faxes(\/|$)/,
-  /^(GET|POST) \/dashboard\/(send|templates)(\/|$|\.)/,
-  /^GET \/dashboard\/(settings|api|api-reference)(\/|$|\.)/,
+  /^(GET|POST) \/dashboard\/send(\/|$|\.)/,
+  /^GET \/dashboard\/(settings|templates|api|api-reference)(\/|$|\.)/,
   /^POST \/dashboard\/settings\/(password|my-key\/rotate|my-key\/revoke)$/,
 ];
 

@@ -91,6 +91,8 @@ describe('Member permissions (-3007)', () => {
     ['POST', '/dashboard/webhooks/test', {}],
     ['POST', '/dashboard/webhooks/redeliver', { eventId: 'evt_x' }],
     ['GET', '/dashboard/users', {}],
+    ['POST', '/dashboard/templates', { kind: 'template', name: 'Cover' }],
+    ['POST', '/dashboard/templates/tpl_AAAAAAAAAAAAAAAAAAAAAA/delete', {}],
     ['POST', '/dashboard/users', { email: 'new@example.com', displayName: 'New', role: 'primary', password: PASSWORD }],
     ['POST', `/dashboard/users/${t.primary.id}/role`, { role: 'member' }],
     ['POST', `/dashboard/users/${t.primary.id}/remove`, { confirm: 'yes' }],

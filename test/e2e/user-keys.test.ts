@@ -35,6 +35,8 @@ const SETTINGS_CALLS: [string, Record<string, unknown>][] = [
   ['/customer/webhook-settings', { rotateSecret: true }],
   ['/customer/webhook-test', {}],
   ['/customer/webhook-redeliver', { eventId: 'evt_whatever' }],
+  ['/customer/template-create', { kind: 'template', name: 'Cover', fileName: 'cover.txt', fileData: Buffer.from('Hello').toString('base64') }],
+  ['/customer/template-delete', { id: 'tpl_AAAAAAAAAAAAAAAAAAAAAA' }],
 ];
 
 describe("users' own API keys", () => {
@@ -66,6 +68,7 @@ describe("users' own API keys", () => {
     }
     expect(await h.svc.store.getAccount(t.id)).toEqual(before);
     expect(await h.svc.store.listDeliveries(t.id, 10)).toEqual([]);
+    expect((await h.call('/customer/template-list', { key })).body.data).toEqual({ templates: [] });
   });
 
   it("follows the user's role at once; account keys and Primary users' keys may change settings", async () => {
