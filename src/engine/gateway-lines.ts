@@ -1,6 +1,7 @@
 // Which FaxLine places one gateway's calls: the built-in virtual line for `media: "virtual"`
 // (tests, demos), otherwise the SIP line of src/engine/sip-line.ts. This is the one place where
 // the SIP line is wired into the daemon.
+import { appendFileSync } from 'node:fs';
 import type { Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/log.js';
 import type { FaxLine } from './line.js';
@@ -15,6 +16,12 @@ export interface GatewayLineContext {
   virtual: (gateway: Gateway) => FaxLine;
   /** Where faxes received on a gateway with `inbound` go (the service's inbox, as for the virtual line). */
   onReceived?: (delivery: VirtualDelivery) => Promise<void>;
+  /**
+   * A file to which each call's start and end on a gateway are appended (JSON lines, written
+   * synchronously): a test facility that shows how many calls ran on a gateway at once, over
+   * every process appending to the same file. Default: FAXSTACK_CALL_LOG.
+   */
+  callLog?: string;
 }
 
 /**
@@ -70,7 +77,8 @@ function makeSipLine(SipLine: SipLineConstructor, gateway: Gateway, ctx: Gateway
 /** The factory the daemon and `serve --gateways` use. Resolves SipLine once, if this build has it. */
 export async function defaultGatewayLineFactory(ctx: GatewayLineContext): Promise<GatewayLineFactory> {
   const SipLine = await loadSipLine();
-  return (gateway) => {
+  const callLog = ctx.callLog ?? process.env.FAXSTACK_CALL_LOG;
+  const make: GatewayLineFactory = (gateway) => {
     if (gateway.media === 'virtual') return ctx.virtual(gateway);
     if (!SipLine) {
       throw new GatewayConfigError(
@@ -80,6 +88,28 @@ export async function defaultGatewayLineFactory(ctx: GatewayLineContext): Promis
     }
     return makeSipLine(SipLine, gateway, ctx);
   };
+  return callLog ? (gateway) => withCallLog(make(gateway), gateway.name, callLog) : make;
+}
+
+/**
+ * The line with its calls logged: `start` once the call is handed to the line (its channel is
+ * held by then), `end` when the line has returned it (before the channel is given back). Lines
+ * appended with O_APPEND by every process land in the file in the order they happened.
+ */
+function withCallLog(line: FaxLine, gateway: string, path: string): FaxLine {
+  const log = (event: 'start' | 'end', jobId: number) => appendFileSync(path, `${JSON.stringify({ event, gateway, jobId, pid: process.pid, atMs: Date.now() })}\n`);
+  return {
+    name: line.name,
+    async call(req, progress, signal) {
+      log('start', req.jobId);
+      try {
+        return await line.call(req, progress, signal);
+      } finally {
+        log('end', req.jobId);
+      }
+    },
+    close: () => (line as FaxLine & { close?: () => unknown }).close?.(),
+  } as FaxLine & { close: () => unknown };
 }
 
 /** `SipLine` from ./sip-line.js, or null while that module does not exist. */

@@ -3,7 +3,7 @@ import { settle } from '../shared/clock.js';
 import type { FaxPages } from '../documents/fax-pages.js';
 import type { CallProgress, CallRequest, CallResult, FaxLine } from './line.js';
 import { parseGateways, type Gateway } from './gateways.js';
-import { GatewayPool, isSlotted } from './gateway-pool.js';
+import { GatewayPool, isSlotted, type SharedChannels } from './gateway-pool.js';
 
 /** A gateway line whose calls stay up until the test hangs them up; it counts calls at once. */
 class HeldLine implements FaxLine {
@@ -156,6 +156,94 @@ describe('GatewayPool', () => {
     const r = await p.call(req('+442071234567'), progress, new AbortController().signal);
     expect(r).toMatchObject({ code: -3199, aborted: false, detail: { gateway: 'uk' } });
     expect(r.message).toMatch(/gateway uk: socket closed/);
+    expect(p.freeSlots()).toBe(3);
+  });
+});
+
+/** Channels shared by several pools ("daemons"), as the store's coordination facet keeps them. */
+class FakeShared {
+  readonly holds = new Map<string, Set<number>>();
+  releases = 0;
+  view(): SharedChannels {
+    const set = (g: string) => this.holds.get(g) ?? (this.holds.set(g, new Set()), this.holds.get(g)!);
+    return {
+      acquire: async (gateway, channels, jobId) => {
+        const s = set(gateway);
+        if (s.size >= channels) return { acquired: false, busy: s.size };
+        s.add(jobId);
+        return { acquired: true, busy: s.size };
+      },
+      renew: async (gateway, jobId) => set(gateway).has(jobId),
+      release: async (gateway, jobId) => void (set(gateway).delete(jobId), this.releases++),
+      busy: async () => Object.fromEntries([...this.holds].map(([g, s]) => [g, s.size])),
+    };
+  }
+}
+
+describe('GatewayPool with channels shared across processes', () => {
+  function sharedPools() {
+    const shared = new FakeShared();
+    const make = () => {
+      const lines = new Map<string, HeldLine>();
+      const p = new GatewayPool(config, (g) => (lines.set(g.name, new HeldLine(g)), lines.get(g.name)!), { shared: shared.view() });
+      return { p, nanp: lines.get('nanp')! };
+    };
+    return { shared, a: make(), b: make() };
+  }
+
+  it('two pools never take more of a gateway than its channels together; a freed channel is taken by the other', async () => {
+    const { shared, a, b } = sharedPools();
+    const [r1, r2] = [req('+14155550001'), req('+14155550002')];
+    expect(await a.p.reserve(r1.jobId, r1.toNumber)).toBe('reserved');
+    expect(await b.p.reserve(r2.jobId, r2.toNumber)).toBe('reserved');
+    // b's view of a's call was updated by the store's answer: nanp is full for b as well.
+    expect(b.p.freeSlots()).toBe(1);
+    const r3 = req('+14155550003');
+    expect(await b.p.reserve(r3.jobId, r3.toNumber)).toBe('full');
+    expect(b.p.busy('nanp')).toBe(1);
+    expect(shared.holds.get('nanp')!.size).toBe(2);
+    // a's view is stale until it refreshes.
+    expect(a.p.freeSlots()).toBe(2);
+    await a.p.refresh();
+    expect(a.p.freeSlots()).toBe(1);
+
+    // a's call ends: the channel stays busy here until the store has it back, then b can take it.
+    const call = a.p.call(r1, progress, new AbortController().signal);
+    await settle();
+    expect(a.nanp.active).toBe(1);
+    expect(await a.p.renew(r1.jobId)).toBe(true);
+    a.nanp.hangUp();
+    expect((await call).code).toBe(0);
+    await settle();
+    expect(shared.releases).toBe(1);
+    expect(a.p.busy('nanp')).toBe(0);
+    expect(await a.p.renew(r1.jobId)).toBe(true); // nothing held any more: nothing to lose
+    // b looks before it leases (the dispatcher refreshes first): the channel is free again.
+    expect(b.p.freeSlots()).toBe(1);
+    await b.p.refresh();
+    expect(b.p.freeSlots()).toBe(2);
+    expect(await b.p.reserve(r3.jobId, r3.toNumber)).toBe('reserved');
+    expect(shared.holds.get('nanp')).toEqual(new Set([r2.jobId, r3.jobId]));
+  });
+
+  it('a hold the store no longer has is reported lost', async () => {
+    const { shared, a } = sharedPools();
+    const r = req('+14155550004');
+    expect(await a.p.reserve(r.jobId, r.toNumber)).toBe('reserved');
+    shared.holds.get('nanp')!.delete(r.jobId); // expired: the daemon missed its renewals
+    expect(await a.p.renew(r.jobId)).toBe(false);
+  });
+
+  it('a store error while taking a channel leaves nothing taken', async () => {
+    const lines = new Map<string, HeldLine>();
+    const failing: SharedChannels = {
+      acquire: async () => { throw new Error('connection lost'); },
+      renew: async () => true, release: async () => {}, busy: async () => ({}),
+    };
+    const p = new GatewayPool(config, (g) => (lines.set(g.name, new HeldLine(g)), lines.get(g.name)!), { shared: failing });
+    const r = req('+14155550005');
+    expect(await p.reserve(r.jobId, r.toNumber)).toBe('full');
+    expect(p.busy('nanp')).toBe(0);
     expect(p.freeSlots()).toBe(3);
   });
 });
