@@ -212,3 +212,16 @@ describe('fax-send with templateId and smartDocumentId', () => {
     expect(png.readUInt32BE(16)).toBe(400); // IHDR width
   });
 });
+
+it('a file over the attachment size limit is refused with -3005 (413)', async () => {
+  const small = await startHarness({ jobs: { maxFileBytes: 1000 } });
+  try {
+    const a = await small.account();
+    const r = await small.call('/customer/template-create', { key: a.testKey, json: { kind: 'smartDocument', fileData: b64(Buffer.alloc(1001, 0x41)) } });
+    expectError(r, 413, -2, -3005, 'fileData');
+    const ok = await small.call('/customer/template-create', { key: a.testKey, json: { kind: 'smartDocument', fileData: b64(Buffer.alloc(1000, 0x41)) } });
+    expect(ok.http, ok.raw).toBe(200);
+  } finally {
+    await small.close();
+  }
+});
