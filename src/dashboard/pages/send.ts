@@ -82,8 +82,11 @@ export function registerSendPages(d: Dashboard): void {
     c.reply.raw.once('close', onClose);
     const fax = await namedAsync(names, composeJobFax(look, documents, { nowMs: now, maxPages: MAX_FAX_PAGES, signal: gone.signal })).finally(() => c.reply.raw.off('close', onClose));
     const shown = fax.pages.slice(0, PREVIEW_PAGES);
+    // sharp encodes on libuv's thread pool; 4 pages at a time (an HD page is 16 MB as 8-bit gray).
     const pngs: Buffer[] = [];
-    for (const page of shown) pngs.push(await previewPng(page, { xDpi: fax.xDpi, yDpi: fax.yDpi, ...(fax.width > PREVIEW_WIDTH ? { width: PREVIEW_WIDTH } : {}) }));
+    for (let i = 0; i < shown.length; i += 4) {
+      pngs.push(...(await Promise.all(shown.slice(i, i + 4).map((page) => previewPng(page, { xDpi: fax.xDpi, yDpi: fax.yDpi, ...(fax.width > PREVIEW_WIDTH ? { width: PREVIEW_WIDTH } : {}) })))));
+    }
     return previews.add({
       accountId: c.account.id, mode: v.mode, input, pngs, totalPages: Math.max(total, fax.pages.length),
       files: input.files.map((f, i) => ({ fileName: f.fileName, pages: counts[i]! })),
