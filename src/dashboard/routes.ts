@@ -81,7 +81,7 @@ export function registerDashboard(app: FastifyInstance, o: DashboardOptions): vo
   }
 
   function problem(c: Ctx, status: number, message: string, back = '/dashboard'): FastifyReply {
-    return page(c, status, status === 404 ? 'Not found' : 'Something went wrong', null, html`<p><a href="${back}">Back</a></p>`, { error: message });
+    return page(c, status, status === 404 ? 'Not found' : status === 403 ? 'Not allowed' : 'Something went wrong', null, html`<p><a href="${back}">Back</a></p>`, { error: message });
   }
 
   /** A page for signed-in users; POSTs need the CSRF token. FaxErrors become pages. */
@@ -98,7 +98,7 @@ export function registerDashboard(app: FastifyInstance, o: DashboardOptions): vo
           return await h(c as SignedIn);
         } catch (err) {
           if (!(err instanceof FaxError)) throw err;
-          return problem(c, err.kind === 'not_found' ? 404 : err.kind === 'conflict' ? 409 : err.kind === 'too_large' ? 413 : 400, err.message);
+          return problem(c, err.kind === 'not_found' ? 404 : err.kind === 'conflict' ? 409 : err.kind === 'too_large' ? 413 : err.kind === 'permission' ? 403 : 400, err.message);
         }
       },
     });
