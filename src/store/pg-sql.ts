@@ -68,6 +68,10 @@ export class PgSql {
       const c = await this.pool.connect();
       let broken: Error | undefined;
       let committing = false;
+      // A checked-out client has no error listener of the pool's: a connection cut between two
+      // queries (server restart) would be an unhandled 'error' event and end the process.
+      const onError = (e: Error) => void (broken ??= e);
+      c.on('error', onError);
       try {
         await c.query('BEGIN');
         const r = await fn(c);
@@ -80,6 +84,7 @@ export class PgSql {
         if (attempt < MAX_TX_ATTEMPTS && (isRetryable(e) || (broken && !committing))) continue;
         throw e;
       } finally {
+        c.removeListener('error', onError);
         c.release(broken);
       }
     }

@@ -70,6 +70,10 @@ export class PostgresJobStore implements JobStore {
    */
   async migrate(): Promise<void> {
     const c = await this.pool.connect();
+    // Checked out for the whole migration: a connection cut must fail the query, not the process.
+    let broken: Error | undefined;
+    const onError = (e: Error) => void (broken ??= e);
+    c.on('error', onError);
     try {
       await c.query(`SELECT pg_advisory_lock(hashtext('faxstack:schema_migrations'))`);
       try {
@@ -92,10 +96,11 @@ export class PostgresJobStore implements JobStore {
           }
         }
       } finally {
-        await c.query(`SELECT pg_advisory_unlock(hashtext('faxstack:schema_migrations'))`);
+        if (!broken) await c.query(`SELECT pg_advisory_unlock(hashtext('faxstack:schema_migrations'))`);
       }
     } finally {
-      c.release();
+      c.removeListener('error', onError);
+      c.release(broken);
     }
   }
 
