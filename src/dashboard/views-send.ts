@@ -8,6 +8,8 @@ import { MAX_MESSAGE, MAX_NAME, MAX_SUBJECT } from '../api/validate/send.js';
 /** What the user typed, shown again when the form comes back with an error. */
 export interface SendValues {
   faxNumber: string;
+  /** '' = the account's own fax number. */
+  callerId: string;
   quality: FaxQuality;
   mode: KeyMode;
   subject: string;
@@ -17,7 +19,7 @@ export interface SendValues {
   sendAt: string;
 }
 
-export const EMPTY_SEND: SendValues = { faxNumber: '', quality: 'Standard', mode: 'test', subject: '', fromName: '', toName: '', message: '', sendAt: '' };
+export const EMPTY_SEND: SendValues = { faxNumber: '', callerId: '', quality: 'Standard', mode: 'test', subject: '', fromName: '', toName: '', message: '', sendAt: '' };
 
 const QUALITIES: { q: FaxQuality; label: string }[] = [
   { q: 'Low', label: 'Low (204 × 98 dpi, fastest)' },
@@ -25,7 +27,8 @@ const QUALITIES: { q: FaxQuality; label: string }[] = [
   { q: 'HD', label: 'HD (408 × 391 dpi, where the receiver supports it)' },
 ];
 
-export function sendForm(csrf: string, v: SendValues, maxMb: number): Safe {
+/** `fromNumbers`: the account's fax number first, then its registered caller IDs. */
+export function sendForm(csrf: string, v: SendValues, maxMb: number, fromNumbers: string[]): Safe {
   const checked = (on: boolean) => (on ? html` checked` : '');
   return html`<form method="post" action="/dashboard/send/preview" enctype="multipart/form-data" class="card send">
 ${csrfField(csrf)}
@@ -35,6 +38,8 @@ ${csrfField(csrf)}
 <label for="faxNumber">Recipient fax numbers</label>
 <input id="faxNumber" name="faxNumber" inputmode="tel" autocomplete="off" required maxlength="400" aria-describedby="number-hint" value="${v.faxNumber}">
 <p class="hint" id="number-hint">International format, e.g. +14155550123; up to 15 numbers separated by commas (one fax each).</p>
+<label for="callerId">From number (caller ID)</label>
+<select id="callerId" name="callerId">${fromNumbers.map((n, i) => html`<option value="${i === 0 ? '' : n}"${(i === 0 ? v.callerId === '' || v.callerId === n : v.callerId === n) ? html` selected` : ''}>${n}${i === 0 ? ' (the account number)' : ''}</option>`)}</select>
 <fieldset><legend>Quality</legend>
 ${QUALITIES.map(({ q, label }) => html`<div class="choice"><input type="radio" id="quality-${q}" name="faxQuality" value="${q}"${checked(v.quality === q)}><label for="quality-${q}">${label}</label></div>`)}
 </fieldset>

@@ -203,6 +203,21 @@ describe('send a fax from the dashboard', () => {
     expect(errorOf(none)).toMatch(/faxData is required/);
   });
 
+  it('sends from a registered caller ID chosen in the form; an unregistered one is refused', async () => {
+    const m = await member('callerid-send-co');
+    await h.svc.store.users.addCallerId(m.id, '+14155550177', h.clock.now());
+    const b = await signedIn(m);
+    expect((await b.get('/dashboard/send')).text).toContain('<option value="+14155550177">+14155550177</option>');
+    const at = await preview(b, { callerId: '+14155550177' }, [{ name: 'a.txt', data: textDoc(1) }]);
+    expect((await b.get(at)).text).toContain('<dt>From</dt><dd>+14155550177</dd>');
+    const c = await b.post('/dashboard/send/confirm', { preview: at.split('/').pop()! });
+    const jobId = Number(/\/dashboard\/faxes\/(\d+)/.exec(c.location!)![1]);
+    expect((await h.svc.store.getJob(m.id, jobId))!.fromNumber).toBe('+14155550177');
+    const r = await postMultipart(b, '/dashboard/send/preview', { faxNumber: NUM.ok, callerId: '+14155550178' }, [{ name: 'a.txt', data: textDoc(1) }]);
+    expect(r.status).toBe(400);
+    expect(errorOf(r)).toBe('Invalid parameter: callerId +14155550178 is neither the account&#39;s fax number nor one of its caller IDs');
+  });
+
   it('schedules a fax (send_at in UTC), lists it as scheduled, and it can be canceled', async () => {
     const m = await member('schedule-co');
     const b = await signedIn(m);

@@ -24,8 +24,9 @@ export function registerSendPages(d: Dashboard): void {
   /** Accounts with a preview being rendered: one at a time each (rendering is the costly part). */
   const rendering = new Set<number>();
 
-  const form = (c: SignedIn, status: number, v: SendValues, error: string | null = null) =>
-    d.page(c, status, 'Send a fax', 'send', sendForm(c.csrf, v, MAX_MB), { error });
+  const fromNumbers = async (c: SignedIn) => [c.account.faxNumber, ...(await d.o.store.users.callerIds(c.account.id)).map((x) => x.number)];
+  const form = async (c: SignedIn, status: number, v: SendValues, error: string | null = null) =>
+    d.page(c, status, 'Send a fax', 'send', sendForm(c.csrf, v, MAX_MB, await fromNumbers(c)), { error });
 
   d.route('GET', '/dashboard/send', async (c) => form(c, 200, EMPTY_SEND));
 
@@ -51,10 +52,14 @@ export function registerSendPages(d: Dashboard): void {
     const now = d.o.clock.now();
     // The API's validation, fed the uploads as the API's inline attachments.
     const req = parseSendRequest({
-      faxNumber: v.faxNumber, faxQuality: v.quality, subject: v.subject, from_name: v.fromName, to_name: v.toName, message: v.message,
+      faxNumber: v.faxNumber, callerId: v.callerId, faxQuality: v.quality, subject: v.subject, from_name: v.fromName, to_name: v.toName, message: v.message,
       send_at: sendAtIso(v.sendAt),
       faxData: files.length ? files.map((f) => ({ fileName: f.fileName, fileData: f.data.toString('base64') })) : undefined,
     }, { nowMs: now });
+    // The rule FaxService applies at confirm, checked before rendering.
+    if (req.callerId !== null && !(await fromNumbers(c)).includes(req.callerId)) {
+      throw new FaxError('INVALID_PARAMETER', `callerId ${req.callerId} is neither the account's fax number nor one of its caller IDs`, { field: 'callerId' });
+    }
     const input: SendInput = { ...req, files: req.files.map((f) => ({ fileName: f.fileName, fileUrl: null, data: f.data, pages: null })) };
 
     // Page counts as FaxService counts them; only the first PREVIEW_PAGES are drawn.
@@ -137,7 +142,7 @@ function values(b: Record<string, unknown>): SendValues {
   const s = (k: string) => (typeof b[k] === 'string' ? (b[k] as string) : '');
   const quality = (['Low', 'Standard', 'HD'] as const).find((q) => q === s('faxQuality')) ?? ('Standard' satisfies FaxQuality);
   const mode: KeyMode = s('mode') === 'live' ? 'live' : 'test';
-  return { faxNumber: s('faxNumber'), quality, mode, subject: s('subject'), fromName: s('from_name'), toName: s('to_name'), message: s('message'), sendAt: s('send_at') };
+  return { faxNumber: s('faxNumber'), callerId: s('callerId'), quality, mode, subject: s('subject'), fromName: s('from_name'), toName: s('to_name'), message: s('message'), sendAt: s('send_at') };
 }
 
 /** A datetime-local value (no zone; the form says UTC) as ISO 8601 UTC; anything else as typed, for the API's check. */
