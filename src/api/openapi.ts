@@ -26,6 +26,9 @@ const errors = {
   '429': { $ref: '#/components/responses/Error' },
 };
 
+/** Refused to a Member's own key: -3007 (README, decision 18). */
+const primaryOnly = { '403': { $ref: '#/components/responses/Error' } };
+
 const jobIdParam = { name: 'jobId', in: 'query', required: true, schema: int };
 
 export function openApiDocument(version: string): object {
@@ -162,16 +165,16 @@ export function openApiDocument(version: string): object {
         post: {
           summary: 'Set the webhook URL and/or rotate the secret (the new secret is returned once)',
           requestBody: { content: { 'application/json': { schema: { type: 'object', properties: { url: { type: ['string', 'null'] }, rotateSecret: { type: 'boolean' } } } } } },
-          responses: { '200': envelope({ type: 'object', properties: { url: { type: ['string', 'null'] }, secret: str } }, 'Saved'), ...errors },
+          responses: { '200': envelope({ type: 'object', properties: { url: { type: ['string', 'null'] }, secret: str } }, 'Saved'), ...errors, ...primaryOnly },
         },
       },
-      '/customer/webhook-test': { post: { summary: 'Queue a webhook.test event', responses: { '200': envelope({ type: 'object', properties: { eventId: str } }, 'Queued'), ...errors } } },
+      '/customer/webhook-test': { post: { summary: 'Queue a webhook.test event', responses: { '200': envelope({ type: 'object', properties: { eventId: str } }, 'Queued'), ...errors, ...primaryOnly } } },
       '/customer/webhook-deliveries': { get: { summary: 'Recent webhook deliveries with every attempt', responses: { '200': envelope({ type: 'object' }, 'Delivery log'), ...errors } } },
       '/customer/webhook-redeliver': {
         post: {
           summary: 'Deliver an event again (same event id and body)',
           requestBody: { content: { 'application/json': { schema: { type: 'object', required: ['eventId'], properties: { eventId: str } } } } },
-          responses: { '200': envelope({ type: 'object' }, 'Queued'), ...errors },
+          responses: { '200': envelope({ type: 'object' }, 'Queued'), ...errors, ...primaryOnly },
         },
       },
       '/customer/template-create': {
@@ -192,7 +195,7 @@ export function openApiDocument(version: string): object {
               },
             },
           },
-          responses: { '200': envelope({ $ref: '#/components/schemas/Template' }, 'Stored'), '409': { $ref: '#/components/responses/Error' }, '413': { $ref: '#/components/responses/Error' }, ...errors },
+          responses: { '200': envelope({ $ref: '#/components/schemas/Template' }, 'Stored'), ...primaryOnly, '409': { $ref: '#/components/responses/Error' }, '413': { $ref: '#/components/responses/Error' }, ...errors },
         },
       },
       '/customer/template-list': {
@@ -206,7 +209,7 @@ export function openApiDocument(version: string): object {
         post: {
           summary: 'Delete a template or smart document (faxes already queued with it still use it)',
           requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['id'], properties: { id: str } } } } },
-          responses: { '200': envelope({ type: 'object', properties: { id: str } }, 'Deleted'), ...errors },
+          responses: { '200': envelope({ type: 'object', properties: { id: str } }, 'Deleted'), ...errors, ...primaryOnly },
         },
       },
       '/customer/template-preview': {
