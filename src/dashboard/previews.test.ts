@@ -4,7 +4,7 @@ import { FaxError } from '../shared/errors.js';
 import { PreviewStore } from './previews.js';
 
 const preview = (accountId: number, bytes = 10) => ({
-  accountId, mode: 'test' as const, totalPages: 1, files: [{ fileName: 'a.txt', pages: 1 }], pngs: [Buffer.alloc(5)],
+  accountId, mode: 'test' as const, totalPages: 1, files: [{ fileName: 'a.txt', pages: 1 }], template: null, smartDocument: null, pngs: [Buffer.alloc(5)],
   input: { numbers: ['+14155550123'], callerId: null, templateId: null, smartDocumentId: null, cover: null, sendAtMs: null, quality: 'Standard' as const, files: [{ fileName: 'a.txt', fileUrl: null, data: Buffer.alloc(bytes), pages: null }] },
 });
 

@@ -19,6 +19,9 @@ export interface Preview {
   /** Pages of the whole fax. */
   totalPages: number;
   files: { fileName: string; pages: number }[];
+  /** Names of the cover-page template and the smart document, when chosen. */
+  template: string | null;
+  smartDocument: string | null;
 }
 
 export interface PreviewLimits {

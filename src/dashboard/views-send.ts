@@ -10,6 +10,9 @@ export interface SendValues {
   faxNumber: string;
   /** '' = the account's own fax number. */
   callerId: string;
+  /** '' = none. */
+  templateId: string;
+  smartDocumentId: string;
   quality: FaxQuality;
   mode: KeyMode;
   subject: string;
@@ -19,7 +22,7 @@ export interface SendValues {
   sendAt: string;
 }
 
-export const EMPTY_SEND: SendValues = { faxNumber: '', callerId: '', quality: 'Standard', mode: 'test', subject: '', fromName: '', toName: '', message: '', sendAt: '' };
+export const EMPTY_SEND: SendValues = { faxNumber: '', callerId: '', templateId: '', smartDocumentId: '', quality: 'Standard', mode: 'test', subject: '', fromName: '', toName: '', message: '', sendAt: '' };
 
 const QUALITIES: { q: FaxQuality; label: string }[] = [
   { q: 'Low', label: 'Low (204 × 98 dpi, fastest)' },
@@ -27,8 +30,21 @@ const QUALITIES: { q: FaxQuality; label: string }[] = [
   { q: 'HD', label: 'HD (408 × 391 dpi, where the receiver supports it)' },
 ];
 
-/** `fromNumbers`: the account's fax number first, then its registered caller IDs. */
-export function sendForm(csrf: string, v: SendValues, maxMb: number, fromNumbers: string[]): Safe {
+/** What the form offers: the account's fax number first, then its caller IDs; its templates and smart documents. */
+export interface SendChoices {
+  fromNumbers: string[];
+  templates: { id: string; name: string }[];
+  smartDocuments: { id: string; name: string }[];
+}
+
+function librarySelect(id: string, label: string, items: { id: string; name: string }[], value: string): Safe {
+  if (items.length === 0) return html``;
+  return html`<label for="${id}">${label}</label>
+<select id="${id}" name="${id}"><option value="">None</option>${items.map((t) => html`<option value="${t.id}"${value === t.id ? html` selected` : ''}>${t.name}</option>`)}</select>`;
+}
+
+export function sendForm(csrf: string, v: SendValues, maxMb: number, choices: SendChoices): Safe {
+  const { fromNumbers } = choices;
   const checked = (on: boolean) => (on ? html` checked` : '');
   return html`<form method="post" action="/dashboard/send/preview" enctype="multipart/form-data" class="card send">
 ${csrfField(csrf)}
@@ -48,6 +64,7 @@ ${QUALITIES.map(({ q, label }) => html`<div class="choice"><input type="radio" i
 <div class="choice"><input type="radio" id="mode-live" name="mode" value="live"${checked(v.mode === 'live')}><label for="mode-live">Live: dialed for real, charged per page</label></div>
 </fieldset>
 <fieldset><legend>Cover page (optional: filled fields add one)</legend>
+${librarySelect('templateId', 'Cover-page template', choices.templates, v.templateId)}
 <label for="subject">Subject</label>
 <input id="subject" name="subject" maxlength="${MAX_SUBJECT}" value="${v.subject}">
 <label for="from_name">From (name)</label>
@@ -57,6 +74,7 @@ ${QUALITIES.map(({ q, label }) => html`<div class="choice"><input type="radio" i
 <label for="message">Message</label>
 <textarea id="message" name="message" rows="5" maxlength="${MAX_MESSAGE}">${v.message}</textarea>
 </fieldset>
+${librarySelect('smartDocumentId', 'Smart document (appended after the files)', choices.smartDocuments, v.smartDocumentId)}
 <label for="send_at">Send at (UTC; leave empty to send at once)</label>
 <input id="send_at" name="send_at" type="datetime-local" step="60" value="${v.sendAt}">
 <button type="submit">Preview pages</button>
@@ -72,6 +90,8 @@ export interface PreviewView {
   sendAtMs: number | null;
   cover: { subject?: string; fromName?: string; toName?: string; message?: string } | null;
   files: { fileName: string; pages: number }[];
+  template: string | null;
+  smartDocument: string | null;
   shownPages: number;
   totalPages: number;
   expiresAtMs: number;
@@ -92,6 +112,8 @@ ${c?.subject ? html`<dt>Subject</dt><dd class="subject">${c.subject}</dd>` : ''}
 ${c?.fromName ? html`<dt>From name</dt><dd>${c.fromName}</dd>` : ''}
 ${c?.toName ? html`<dt>To name</dt><dd>${c.toName}</dd>` : ''}
 ${c?.message ? html`<dt>Message</dt><dd class="message">${c.message}</dd>` : ''}
+${p.template ? html`<dt>Cover template</dt><dd>${p.template}</dd>` : ''}
+${p.smartDocument ? html`<dt>Smart document</dt><dd>${p.smartDocument}</dd>` : ''}
 <dt>Files</dt><dd><ul class="plain">${p.files.map((f) => html`<li><span class="file">${f.fileName}</span> · ${f.pages} ${f.pages === 1 ? 'page' : 'pages'}</li>`)}</ul></dd>
 </dl>
 <form method="post" action="/dashboard/send/confirm" class="inline">${csrfField(csrf)}<input type="hidden" name="preview" value="${p.id}"><button type="submit">${p.sendAtMs === null ? 'Send fax' : 'Schedule fax'}</button></form>

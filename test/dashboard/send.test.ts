@@ -218,6 +218,30 @@ describe('send a fax from the dashboard', () => {
     expect(errorOf(r)).toBe('Invalid parameter: callerId +14155550178 is neither the account&#39;s fax number nor one of its caller IDs');
   });
 
+  it('uses a cover-page template and appends a smart document, in the preview and in the job; another account\'s ids are refused', async () => {
+    const m = await member('template-send-co');
+    const other = await member('template-other-co');
+    const lib = h.svc.service.templates;
+    const tpl = await lib.create({ accountId: m.id, mode: 'live' }, { kind: 'template', name: 'Our <b>cover</b>', fileName: 'cover.txt', data: Buffer.from('COVER {{subject}}\nPages: {{pages}}\n') });
+    const terms = await lib.create({ accountId: m.id, mode: 'live' }, { kind: 'smartDocument', name: 'Terms', fileName: 'terms.txt', data: textDoc(2, 'terms') });
+    const foreign = await lib.create({ accountId: other.id, mode: 'live' }, { kind: 'template', name: 'Foreign', fileName: 'f.txt', data: Buffer.from('F {{subject}}') });
+    const b = await signedIn(m);
+    const formPage = await b.get('/dashboard/send');
+    expect(formPage.text).toContain(`<option value="${tpl.id}">Our &lt;b&gt;cover&lt;/b&gt;</option>`);
+    expect(formPage.text).toContain(`<option value="${terms.id}">Terms</option>`);
+    expect(formPage.text).not.toContain(foreign.id);
+    const at = await preview(b, { templateId: tpl.id, smartDocumentId: terms.id }, [{ name: 'a.txt', data: textDoc(1) }]);
+    const p = await b.get(at);
+    expect(p.text).toContain('<dt>Cover template</dt><dd>Our &lt;b&gt;cover&lt;/b&gt;</dd>');
+    expect([...p.text.matchAll(/<img src=/g)]).toHaveLength(4); // template cover + 1 page + 2 pages of terms
+    const c = await b.post('/dashboard/send/confirm', { preview: at.split('/').pop()! });
+    const jobId = Number(/\/dashboard\/faxes\/(\d+)/.exec(c.location!)![1]);
+    expect(await h.svc.store.getJob(m.id, jobId)).toMatchObject({ templateId: tpl.id, smartDocumentId: terms.id, totalPages: 4 });
+    const r = await postMultipart(b, '/dashboard/send/preview', { faxNumber: NUM.ok, templateId: foreign.id }, [{ name: 'a.txt', data: textDoc(1) }]);
+    expect(r.status).toBe(404);
+    expect(errorOf(r)).toMatch(/^Not found: /);
+  });
+
   it('schedules a fax (send_at in UTC), lists it as scheduled, and it can be canceled', async () => {
     const m = await member('schedule-co');
     const b = await signedIn(m);

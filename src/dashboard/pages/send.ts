@@ -4,13 +4,13 @@
 // line) and shown as PNGs; confirming creates the job(s) through FaxService like the API does.
 import { FaxError } from '../../shared/errors.js';
 import { parseSendRequest, SEND_AT_SKEW_MS } from '../../api/validate/send.js';
-import { composeJobFax, type SendInput } from '../../jobs/index.js';
-import { countPages, MAX_FAX_PAGES, previewPng, selectPages, sniffFormat, type FaxDocument } from '../../documents/index.js';
+import { composeJobFax, templateFor, type SendInput } from '../../jobs/index.js';
+import { countPages, MAX_FAX_PAGES, previewPng, selectPages, sniffFormat, type DocumentFormat, type FaxDocument } from '../../documents/index.js';
 import type { FaxQuality, KeyMode } from '../../store/index.js';
-import { body, type Dashboard, type SignedIn } from '../kit.js';
+import { body, caller, type Dashboard, type SignedIn } from '../kit.js';
 import { PreviewStore, PREVIEW_LIMITS, type Preview } from '../previews.js';
 import { DEFAULT_UPLOAD_LIMITS, uploads } from '../uploads.js';
-import { EMPTY_SEND, previewPage, sendForm, type SendValues } from '../views-send.js';
+import { EMPTY_SEND, previewPage, sendForm, type SendChoices, type SendValues } from '../views-send.js';
 
 /** Pages rendered for a preview (the cover page counts); the rest of the fax is counted, not drawn. */
 export const PREVIEW_PAGES = 20;
@@ -25,8 +25,14 @@ export function registerSendPages(d: Dashboard): void {
   const rendering = new Set<number>();
 
   const fromNumbers = async (c: SignedIn) => [c.account.faxNumber, ...(await d.o.store.users.callerIds(c.account.id)).map((x) => x.number)];
+  const choices = async (c: SignedIn): Promise<SendChoices> => {
+    const [numbers, templates, smartDocuments] = await Promise.all([
+      fromNumbers(c), d.o.service.templates.list(caller(c.account), 'template'), d.o.service.templates.list(caller(c.account), 'smartDocument'),
+    ]);
+    return { fromNumbers: numbers, templates, smartDocuments };
+  };
   const form = async (c: SignedIn, status: number, v: SendValues, error: string | null = null) =>
-    d.page(c, status, 'Send a fax', 'send', sendForm(c.csrf, v, MAX_MB, await fromNumbers(c)), { error });
+    d.page(c, status, 'Send a fax', 'send', sendForm(c.csrf, v, MAX_MB, await choices(c)), { error });
 
   d.route('GET', '/dashboard/send', async (c) => form(c, 200, EMPTY_SEND));
 
@@ -40,7 +46,8 @@ export function registerSendPages(d: Dashboard): void {
         return d.redirect(c, `/dashboard/send/preview/${p.id}`);
       } catch (err) {
         if (!(err instanceof FaxError)) throw err;
-        return form(c, err.kind === 'too_large' ? 413 : err.kind === 'rate' ? 429 : 400, v, err.message);
+        const status = err.kind === 'too_large' ? 413 : err.kind === 'rate' ? 429 : err.kind === 'not_found' ? 404 : 400;
+        return form(c, status, v, err.message);
       } finally {
         rendering.delete(c.account.id);
       }
@@ -52,7 +59,7 @@ export function registerSendPages(d: Dashboard): void {
     const now = d.o.clock.now();
     // The API's validation, fed the uploads as the API's inline attachments.
     const req = parseSendRequest({
-      faxNumber: v.faxNumber, callerId: v.callerId, faxQuality: v.quality, subject: v.subject, from_name: v.fromName, to_name: v.toName, message: v.message,
+      faxNumber: v.faxNumber, callerId: v.callerId, templateId: v.templateId, smartDocumentId: v.smartDocumentId, faxQuality: v.quality, subject: v.subject, from_name: v.fromName, to_name: v.toName, message: v.message,
       send_at: sendAtIso(v.sendAt),
       faxData: files.length ? files.map((f) => ({ fileName: f.fileName, fileData: f.data.toString('base64') })) : undefined,
     }, { nowMs: now });
@@ -61,9 +68,14 @@ export function registerSendPages(d: Dashboard): void {
       throw new FaxError('INVALID_PARAMETER', `callerId ${req.callerId} is neither the account's fax number nor one of its caller IDs`, { field: 'callerId' });
     }
     const input: SendInput = { ...req, files: req.files.map((f) => ({ fileName: f.fileName, fileUrl: null, data: f.data, pages: null })) };
+    // The template is the cover page; the smart document follows the files (API-DECISIONS.md 15).
+    const library = d.o.service.templates;
+    const template = req.templateId === null ? null : await library.get(caller(c.account), req.templateId, 'template', 'templateId');
+    const smart = req.smartDocumentId === null ? null : await library.get(caller(c.account), req.smartDocumentId, 'smartDocument', 'smartDocumentId');
+    const coverTemplate = template ? await templateFor(d.o.store, { accountId: c.account.id }, template.id) : undefined;
 
     // Page counts as FaxService counts them; only the first PREVIEW_PAGES are drawn.
-    let total = input.cover ? 1 : 0;
+    let total = input.cover || template ? 1 : 0;
     let room = PREVIEW_PAGES - total;
     const documents: FaxDocument[] = [];
     const counts = input.files.map((f, i) => {
@@ -77,6 +89,11 @@ export function registerSendPages(d: Dashboard): void {
       if (pages.length) documents.push({ bytes: f.data!, format, pages });
       return count;
     });
+    if (smart) {
+      const pages = selectPages(null, smart.pageCount, 'smartDocumentId').slice(0, Math.max(0, room));
+      total += smart.pageCount;
+      if (pages.length) documents.push({ bytes: await library.bytes(caller(c.account), smart), format: smart.format as DocumentFormat, pages });
+    }
     if (total > MAX_FAX_PAGES) throw new FaxError('INVALID_PARAMETER', `the fax has ${total} pages; the limit is ${MAX_FAX_PAGES}`, { field: 'faxData' });
 
     const look = { quality: input.quality, cover: input.cover, fromNumber: input.callerId ?? c.account.faxNumber, toNumber: input.numbers[0]! };
@@ -85,7 +102,7 @@ export function registerSendPages(d: Dashboard): void {
     const gone = new AbortController();
     const onClose = () => void (c.reply.raw.writableFinished || gone.abort());
     c.reply.raw.once('close', onClose);
-    const fax = await namedAsync(names, composeJobFax(look, documents, { nowMs: now, maxPages: MAX_FAX_PAGES, signal: gone.signal })).finally(() => c.reply.raw.off('close', onClose));
+    const fax = await namedAsync(names, composeJobFax(look, documents, { nowMs: now, maxPages: MAX_FAX_PAGES, signal: gone.signal, ...(coverTemplate ? { coverTemplate } : {}) })).finally(() => c.reply.raw.off('close', onClose));
     const shown = fax.pages.slice(0, PREVIEW_PAGES);
     // sharp encodes on libuv's thread pool; 4 pages at a time (an HD page is 16 MB as 8-bit gray).
     const pngs: Buffer[] = [];
@@ -94,7 +111,7 @@ export function registerSendPages(d: Dashboard): void {
     }
     return previews.add({
       accountId: c.account.id, mode: v.mode, input, pngs, totalPages: Math.max(total, fax.pages.length),
-      files: input.files.map((f, i) => ({ fileName: f.fileName, pages: counts[i]! })),
+      files: input.files.map((f, i) => ({ fileName: f.fileName, pages: counts[i]! })), template: template?.name ?? null, smartDocument: smart?.name ?? null,
     });
   }
 
@@ -102,7 +119,7 @@ export function registerSendPages(d: Dashboard): void {
     const p = previews.get(c.account.id, previewId(c));
     return d.page(c, 200, 'Preview', 'send', previewPage({
       id: p.id, numbers: p.input.numbers, fromNumber: p.input.callerId ?? c.account.faxNumber, quality: p.input.quality, mode: p.mode,
-      sendAtMs: p.input.sendAtMs, cover: p.input.cover, files: p.files, shownPages: p.pngs.length, totalPages: p.totalPages,
+      sendAtMs: p.input.sendAtMs, cover: p.input.cover, files: p.files, template: p.template, smartDocument: p.smartDocument, shownPages: p.pngs.length, totalPages: p.totalPages,
       expiresAtMs: p.createdAtMs + PREVIEW_LIMITS.ttlMs,
     }, c.csrf));
   });
@@ -142,7 +159,7 @@ function values(b: Record<string, unknown>): SendValues {
   const s = (k: string) => (typeof b[k] === 'string' ? (b[k] as string) : '');
   const quality = (['Low', 'Standard', 'HD'] as const).find((q) => q === s('faxQuality')) ?? ('Standard' satisfies FaxQuality);
   const mode: KeyMode = s('mode') === 'live' ? 'live' : 'test';
-  return { faxNumber: s('faxNumber'), callerId: s('callerId'), quality, mode, subject: s('subject'), fromName: s('from_name'), toName: s('to_name'), message: s('message'), sendAt: s('send_at') };
+  return { faxNumber: s('faxNumber'), callerId: s('callerId'), templateId: s('templateId'), smartDocumentId: s('smartDocumentId'), quality, mode, subject: s('subject'), fromName: s('from_name'), toName: s('to_name'), message: s('message'), sendAt: s('send_at') };
 }
 
 /** A datetime-local value (no zone; the form says UTC) as ISO 8601 UTC; anything else as typed, for the API's check. */
