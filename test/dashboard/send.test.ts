@@ -185,6 +185,22 @@ describe('send a fax from the dashboard', () => {
     expect(r.text).toContain('value="kept"');
   });
 
+  it('a malformed multipart body and too many files are refused with a page (400), not a 500', async () => {
+    const m = await member('malformed-send-co');
+    const b = await signedIn(m);
+    const cookie = [...b.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const bad = await fetch(`${h.svc.url}/dashboard/send/preview`, {
+      method: 'POST', headers: { Cookie: cookie, 'X-Forwarded-For': b.address, 'Content-Type': 'multipart/form-data; boundary=zzz' },
+      body: `--zzz\r\nContent-Disposition: form-data; name="_csrf"\r\n\r\n${b.csrf}\r\n--zzz\r\nContent-Disposition: form-data; name="files"; filename="a.txt"\r\n\r\nunterminated`,
+    });
+    expect(bad.status, await bad.clone().text()).toBe(400);
+    expect(bad.headers.get('content-type')).toMatch(/^text\/html/);
+    await b.get('/dashboard/send');
+    const many = await postMultipart(b, '/dashboard/send/preview', { faxNumber: NUM.ok }, Array.from({ length: 21 }, (_, i) => ({ name: `f${i}.txt`, data: textDoc(1) })));
+    expect(many.status).toBe(400);
+    expect(errorOf(many)).toBe('Invalid parameter: at most 20 files can be sent at once');
+  });
+
   it('a broken PDF, an unknown format and a bad number come back as clear errors on the form (no 500)', async () => {
     const m = await member('broken-send-co');
     const b = await signedIn(m);
