@@ -36,6 +36,7 @@ const NOTICES: Record<string, string> = {
   'user-added': 'User added.',
   'role-changed': 'Role changed.',
   'user-removed': 'User removed.',
+  'password-set': 'Password set: their sessions have ended; tell them the new one.',
   sent: 'Fax queued: this page follows it while it is sending.',
   'sent-many': 'Faxes queued, one per recipient.',
   scheduled: 'Fax scheduled.',

@@ -28,7 +28,8 @@ export function usersPage(v: UsersView, csrf: string): Safe {
 ${v.ownerSignIn ? html`<tr><td>${v.account.name}${v.me === 0 ? ' (you)' : ''}</td><td>—<br><small>signs in with the account name</small></td><td>Primary</td><td>${when(v.account.createdAtMs)}</td><td></td></tr>` : ''}
 ${v.users.map((u) => html`<tr><td class="user-name">${u.displayName}${u.id === v.me ? ' (you)' : ''}</td><td class="user-email">${u.email}</td><td>
 <form method="post" action="/dashboard/users/${u.id}/role" class="inline">${csrfField(csrf)}<label class="sr" for="role-${u.id}">Role of ${u.displayName}</label><select id="role-${u.id}" name="role">${roleOptions(u.role)}</select><button type="submit">Change role</button></form></td>
-<td>${when(u.createdAtMs)}</td><td>${postButton(`/dashboard/users/${u.id}/remove`, csrf, `Remove ${u.displayName}`)}</td></tr>`)}
+<td>${when(u.createdAtMs)}</td><td>${postButton(`/dashboard/users/${u.id}/remove`, csrf, `Remove ${u.displayName}`)}
+<form method="post" action="/dashboard/users/${u.id}/password" class="inline">${csrfField(csrf)}<label class="sr" for="password-${u.id}">New password for ${u.displayName}</label><input id="password-${u.id}" name="password" type="password" autocomplete="new-password" required minlength="8" maxlength="1024" placeholder="New password"><button type="submit">Set password</button></form></td></tr>`)}
 </tbody></table></div>
 <section aria-labelledby="add-user"><h2 id="add-user">Add a user</h2>
 <form method="post" action="/dashboard/users" class="card">${csrfField(csrf)}

@@ -42,9 +42,12 @@ async function signedIn(login: string, password = PASSWORD): Promise<Browser> {
 /** Everything a Primary-only action could change, to prove a refused one changed nothing. */
 async function snapshot(t: Team) {
   const s = h.svc.store;
+  const users = await s.users.listUsers(t.id);
   return {
-    account: await s.getAccount(t.id), keys: await s.apiKeys(t.id), users: await s.users.listUsers(t.id),
-    callerIds: await s.users.callerIds(t.id), deliveries: await s.listDeliveries(t.id, 100),
+    account: await s.getAccount(t.id), keys: await s.apiKeys(t.id), users, callerIds: await s.users.callerIds(t.id),
+    deliveries: await s.listDeliveries(t.id, 100), ownPassword: await s.passwordHash(t.id),
+    passwords: await Promise.all(users.map((u) => s.users.userPasswordHash(t.id, u.id))),
+    userKeys: await Promise.all(users.map((u) => s.users.userKeys(t.id, u.id))),
   };
 }
 
@@ -98,6 +101,7 @@ describe('Member permissions (-3007)', () => {
     ['POST', `/dashboard/users/${t.primary.id}/remove`, { confirm: 'yes' }],
     ['POST', `/dashboard/users/${t.member.id}/role`, { role: 'primary' }],
     ['POST', `/dashboard/users/${t.member.id}/remove`, { confirm: 'yes' }],
+    ['POST', `/dashboard/users/${t.primary.id}/password`, { password: 'taken over 1' }],
   ];
 
   it('answers 403 with -3007 on every Primary-only route and changes nothing', async () => {
@@ -192,6 +196,18 @@ describe('users page', () => {
     expect((await browser().signIn('ann@users-team.example', 'ann password 1')).status).toBe(401);
   });
 
+  it('a Primary sets a user\'s password: their sessions end, the new password works', async () => {
+    const t = await team('reset-team');
+    const staff = await signedIn(t.member.email);
+    const b = await signedIn(t.primary.email);
+    await b.get('/dashboard/users');
+    expect((await b.post(`/dashboard/users/${t.member.id}/password`, { password: 'short' })).status).toBe(400);
+    expect((await b.post(`/dashboard/users/${t.member.id}/password`, { password: 'reset password 1' })).location).toBe('/dashboard/users?done=password-set');
+    expect((await staff.get('/dashboard/faxes')).location).toBe('/dashboard/sign-in');
+    expect((await b.get('/dashboard/faxes')).status).toBe(200);
+    expect((await browser().signIn(t.member.email, 'reset password 1')).status).toBe(303);
+  });
+
   it('a password change ends that user\'s sessions only', async () => {
     const t = await team('pw-team');
     const first = await signedIn(t.member.email);
@@ -276,7 +292,10 @@ describe('security of the new routes', () => {
     await b.get('/dashboard/users');
     const before = await snapshot(theirs);
     for (const id of [theirs.primary.id, theirs.member.id, 999_999]) {
-      for (const [path, fields] of [[`/dashboard/users/${id}/role`, { role: 'member' }], [`/dashboard/users/${id}/role`, { role: 'primary' }], [`/dashboard/users/${id}/remove`, {}], [`/dashboard/users/${id}/remove`, { confirm: 'yes' }]] as const) {
+      for (const [path, fields] of [
+        [`/dashboard/users/${id}/role`, { role: 'member' }], [`/dashboard/users/${id}/role`, { role: 'primary' }],
+        [`/dashboard/users/${id}/remove`, {}], [`/dashboard/users/${id}/remove`, { confirm: 'yes' }], [`/dashboard/users/${id}/password`, { password: 'taken over 1' }],
+      ] as const) {
         const r = await b.post(path, fields);
         expect(r.status, path).toBe(404);
         expect(r.text).not.toContain(theirs.primary.email);
@@ -303,6 +322,9 @@ describe('security of the new routes', () => {
       ['/dashboard/users', { email: 'x@csrf-team.example', displayName: 'X', role: 'primary', password: PASSWORD }],
       [`/dashboard/users/${t.member.id}/role`, { role: 'primary' }],
       [`/dashboard/users/${t.member.id}/remove`, { confirm: 'yes' }],
+      [`/dashboard/users/${t.member.id}/password`, { password: 'taken over 1' }],
+      ['/dashboard/settings/my-key/rotate', { mode: 'live' }],
+      ['/dashboard/settings/my-key/revoke', { mode: 'live', confirm: 'yes' }],
     ];
     for (const [path, fields] of posts) {
       for (const csrf of [null, 'x'.repeat(43)]) {

@@ -1,5 +1,5 @@
 // Dashboard users (Primary only, permissions.ts): list, add a user with an initial password,
-// change a role, remove (after a confirmation). The account never loses its last Primary: the
+// change a role, set a new password (ends their sessions), remove (after a confirmation). The account never loses its last Primary: the
 // store refuses that (-3012 conflict). A user id of another account is a 404 like an unknown one.
 import { FaxError } from '../../shared/errors.js';
 import { emailProblem, USER_ROLES, type User, type UserChange, type UserRole } from '../../store/index.js';
@@ -54,6 +54,15 @@ export function registerUserPages(d: Dashboard): void {
     changed(await d.o.store.users.setRole(c.account.id, u.id, role(body(c.req).role)), u);
     // Demoting oneself leaves this page to Primaries.
     return d.redirect(c, u.id === c.user.id ? '/dashboard/settings?done=role-changed' : '/dashboard/users?done=role-changed');
+  });
+
+  d.route('POST', '/dashboard/users/:id/password', async (c) => {
+    const u = await target(c);
+    const password = body(c.req).password;
+    const problem = typeof password === 'string' ? passwordProblem(password) : 'a password is required';
+    if (problem) throw new FaxError('INVALID_PARAMETER', problem, { field: 'password' });
+    if (!(await d.o.store.users.setUserPassword(c.account.id, u.id, await hashPassword(password as string)))) throw new FaxError('NOT_FOUND', `user ${u.id}`);
+    return d.redirect(c, u.id === c.user.id ? '/dashboard/sign-in?done=password-changed' : '/dashboard/users?done=password-set');
   });
 
   d.route('POST', '/dashboard/users/:id/remove', async (c) => {
