@@ -24,7 +24,8 @@ export const LIVE_JS = `'use strict';
     if (long) long.textContent = job.transferredPages + ' of ' + job.totalPages + ' confirmed';
     if (job.status !== 'sending') {
       el.setAttribute('data-live-status', job.status);
-      if (el.hasAttribute('data-live-reload')) location.reload();
+      // The page again, without a one-time notice (?done=sent) in its address.
+      if (el.hasAttribute('data-live-reload')) location.replace(location.pathname);
     }
   }
   function tick() {

@@ -71,6 +71,7 @@ describe.skipIf(!CHROMIUM)('faxes in a browser', () => {
     await expect.poll(() => page.locator('[data-live="status"]').textContent(), { timeout: 20_000 }).toBe('delivered');
     expect(await page.locator('[data-live="pages-long"]').textContent()).toBe('3 of 3 confirmed');
     expect(await page.locator('.live-hint').count()).toBe(0);
+    expect(new URL(page.url()).pathname + new URL(page.url()).search).toBe(`/dashboard/faxes/${jobId}`);
     expect(await loadedImages(page, '.thumbs img')).toEqual([240, 240, 240]);
     await page.screenshot({ path: `${ARTIFACTS}/fax-detail.png`, fullPage: true });
 
