@@ -41,6 +41,10 @@ export const LIVE_JS = `'use strict';
         body.jobs.forEach(function (job) {
           els.forEach(function (el) { if (el.getAttribute('data-live-job') === String(job.jobId)) update(el, job); });
         });
+        if (sending().length === 0) {
+          Array.prototype.forEach.call(document.querySelectorAll('.live-hint'), function (hint) { hint.hidden = true; });
+          return;
+        }
         setTimeout(tick, POLL_MS);
       })
       .catch(function () { /* signed out, offline or server trouble: the refresh link remains */ });

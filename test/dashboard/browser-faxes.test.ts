@@ -78,6 +78,7 @@ describe.skipIf(!CHROMIUM)('faxes in a browser', () => {
     await expect.poll(() => row.locator('[data-live="status"]').textContent(), { timeout: 20_000 }).toBe('delivered');
     expect(await row.locator('[data-live="pages-short"]').textContent()).toBe('3/3');
     expect(listNavigations).toBe(0);
+    expect(await list.locator('.live-hint').isHidden()).toBe(true);
     await list.screenshot({ path: `${ARTIFACTS}/faxes-list.png`, fullPage: true });
     await context.close();
   });
