@@ -1,0 +1,43 @@
+// The hostile document corpus (corpus/documents.ts) sent as fileData through the real HTTP API
+// with a live key. Each document is refused at fax-send with its documented code and field
+// (nothing created, nothing reserved), or accepted and then failed in the preparing stage with
+// its code — before any call, with the reservation released (nothing charged) — or, when it is
+// merely odd, delivered. Bombs are generated here, never committed.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALL_DOCUMENTS } from './corpus/documents.js';
+import { NUM, b64, expectError, startHarness, type Harness } from '../e2e/harness.js';
+
+const BALANCE = 10_000;
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+describe('hostile documents through fax-send', () => {
+  const table = ALL_DOCUMENTS.map((d) => ({ ...d, label: `${d.name} → ${d.expect.at === 'delivered' ? 'delivered' : `${d.expect.at} ${d.expect.code}`}` }));
+  it.each(table)('$label', async (d) => {
+    const a = await h.account({ balanceCents: BALANCE });
+    const r = await h.send(a, { faxNumber: NUM.ok, faxData: [{ fileName: 'hostile.bin', fileData: b64(d.bytes()) }] }, { live: true });
+    const e = d.expect;
+    if (e.at === 'request') {
+      expectError(r, e.http, e.status, e.code, e.field);
+      expect(await h.svc.store.listJobs(a.id, { limit: 5 })).toEqual([]);
+      expect((await h.svc.store.getAccount(a.id))?.balanceCents).toBe(BALANCE);
+      return;
+    }
+    expect(r.http, r.raw).toBe(200);
+    const fax = await h.finish(a, r.body.data.jobId, { maxMs: 600_000 });
+    if (e.at === 'delivered') {
+      expect(fax, fax.message).toMatchObject({ faxStatus: 'delivered', code: 0 });
+      return;
+    }
+    // Failed while preparing: no call was placed, nothing was charged.
+    expect(fax, fax.message).toMatchObject({ faxStatus: 'failed', code: e.code, faxTransferredPages: 0, faxCallLength: 0 });
+    expect(fax.message.length).toBeGreaterThan(0);
+    expect((await h.svc.store.getAccount(a.id))?.balanceCents).toBe(BALANCE);
+  }, 120_000);
+});
