@@ -258,6 +258,20 @@ describe('send a fax from the dashboard', () => {
     expect(errorOf(r)).toMatch(/^Not found: /);
   });
 
+  it('sends to several recipients at once: one job each, the list shows them', async () => {
+    const m = await member('many-send-co');
+    const b = await signedIn(m);
+    const at = await preview(b, { faxNumber: `${NUM.ok}, ${NUM.ok2}`, subject: 'Both' }, [{ name: 'a.txt', data: textDoc(1) }]);
+    const p = await b.get(at);
+    expect(p.text).toContain(`<dt>To</dt><dd>${NUM.ok}, ${NUM.ok2}</dd>`);
+    expect(p.text).toContain('2 per recipient, 2 faxes');
+    const c = await b.post('/dashboard/send/confirm', { preview: at.split('/').pop()! });
+    expect(c.location).toBe('/dashboard/faxes?done=sent-many');
+    const jobs = await h.svc.store.listJobs(m.id, { limit: 10 });
+    expect(jobs.map((j) => j.toNumber).sort()).toEqual([NUM.ok, NUM.ok2]);
+    expect((await b.get(c.location!)).text).toContain('Faxes queued, one per recipient.');
+  });
+
   it('schedules a fax (send_at in UTC), lists it as scheduled, and it can be canceled', async () => {
     const m = await member('schedule-co');
     const b = await signedIn(m);

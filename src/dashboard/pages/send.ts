@@ -116,7 +116,13 @@ export function registerSendPages(d: Dashboard): void {
   }
 
   d.route('GET', '/dashboard/send/preview/:id', async (c) => {
-    const p = previews.get(c.account.id, previewId(c));
+    let p: Preview;
+    try {
+      p = previews.get(c.account.id, previewId(c));
+    } catch (err) {
+      if (err instanceof FaxError) return d.problem(c, 404, err.message, '/dashboard/send');
+      throw err;
+    }
     return d.page(c, 200, 'Preview', 'send', previewPage({
       id: p.id, numbers: p.input.numbers, fromNumber: p.input.callerId ?? c.account.faxNumber, quality: p.input.quality, mode: p.mode,
       sendAtMs: p.input.sendAtMs, cover: p.input.cover, files: p.files, template: p.template, smartDocument: p.smartDocument, shownPages: p.pngs.length, totalPages: p.totalPages,
