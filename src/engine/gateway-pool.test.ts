@@ -193,43 +193,63 @@ describe('GatewayPool with channels shared across processes', () => {
 
   it('two pools never take more of a gateway than its channels together; a freed channel is taken by the other', async () => {
     const { shared, a, b } = sharedPools();
-    const [r1, r2] = [req('+14155550001'), req('+14155550002')];
-    expect(await a.p.reserve(r1.jobId, r1.toNumber)).toBe('reserved');
-    expect(await b.p.reserve(r2.jobId, r2.toNumber)).toBe('reserved');
-    // b's view of a's call was updated by the store's answer: nanp is full for b as well.
-    expect(b.p.freeSlots()).toBe(1);
-    const r3 = req('+14155550003');
-    expect(await b.p.reserve(r3.jobId, r3.toNumber)).toBe('full');
-    expect(b.p.busy('nanp')).toBe(1);
-    expect(shared.holds.get('nanp')!.size).toBe(2);
-    // a's view is stale until it refreshes.
-    expect(a.p.freeSlots()).toBe(2);
-    await a.p.refresh();
+    const [r1, r2, r3] = [req('+14155550001'), req('+14155550002'), req('+14155550003')];
+    // Reserving is local (at lease time); the store is asked when the call is about to start.
+    expect(a.p.reserve(r1.jobId, r1.toNumber)).toBe('reserved');
+    expect(a.p.reserve(r2.jobId, r2.toNumber)).toBe('reserved');
+    expect(b.p.reserve(r3.jobId, r3.toNumber)).toBe('reserved');
+    expect(shared.holds.size).toBe(0);
+    expect(await a.p.confirm(r1.jobId)).toBe(true);
+    expect(await b.p.confirm(r3.jobId)).toBe(true);
+    // nanp's 2 channels are taken over both pools; uk does not serve +1: a gives r2 back.
+    expect(await a.p.confirm(r2.jobId)).toBe(false);
+    expect(a.p.busy('nanp')).toBe(1);
+    expect(shared.holds.get('nanp')).toEqual(new Set([r1.jobId, r3.jobId]));
+    // The store's answers updated a's view: nanp is full for a as well, until b's call ends.
     expect(a.p.freeSlots()).toBe(1);
+    expect(a.p.reserve(r2.jobId, r2.toNumber)).toBe('full');
 
-    // a's call ends: the channel stays busy here until the store has it back, then b can take it.
-    const call = a.p.call(r1, progress, new AbortController().signal);
+    // b's call ends: the channel stays busy there until the store has it back; a sees it once it looks again.
+    const call = b.p.call(r3, progress, new AbortController().signal);
     await settle();
-    expect(a.nanp.active).toBe(1);
-    expect(await a.p.renew(r1.jobId)).toBe(true);
-    a.nanp.hangUp();
+    expect(b.nanp.active).toBe(1);
+    expect(await b.p.renew(r3.jobId)).toBe(true);
+    b.nanp.hangUp();
     expect((await call).code).toBe(0);
     await settle();
     expect(shared.releases).toBe(1);
-    expect(a.p.busy('nanp')).toBe(0);
-    expect(await a.p.renew(r1.jobId)).toBe(true); // nothing held any more: nothing to lose
-    // b looks before it leases (the dispatcher refreshes first): the channel is free again.
-    expect(b.p.freeSlots()).toBe(1);
-    await b.p.refresh();
-    expect(b.p.freeSlots()).toBe(2);
-    expect(await b.p.reserve(r3.jobId, r3.toNumber)).toBe('reserved');
+    expect(b.p.busy('nanp')).toBe(0);
+    expect(await b.p.renew(r3.jobId)).toBe(true); // nothing held any more: nothing to lose
+    expect(a.p.freeSlots()).toBe(1);
+    await a.p.refresh();
+    expect(a.p.freeSlots()).toBe(2);
+    expect(a.p.reserve(r2.jobId, r2.toNumber)).toBe('reserved');
+    expect(await a.p.confirm(r2.jobId)).toBe(true);
+    expect(shared.holds.get('nanp')).toEqual(new Set([r1.jobId, r2.jobId]));
+  });
+
+  it('a call without a reservation takes a shared channel itself, or fails as interrupted when all are taken', async () => {
+    const { shared, a, b } = sharedPools();
+    const [r1, r2, r3] = [req('+14155550001'), req('+14155550002'), req('+14155550003')];
+    for (const r of [r1, r2]) expect(b.p.reserve(r.jobId, r.toNumber) === 'reserved' && (await b.p.confirm(r.jobId))).toBe(true);
+    const refused = await a.p.call(r3, progress, new AbortController().signal);
+    expect(refused).toMatchObject({ code: -3108, aborted: true });
+    expect(a.nanp.calls).toHaveLength(0);
+    b.p.release(r1.jobId);
+    await settle();
+    await a.p.refresh();
+    const call = a.p.call(r3, progress, new AbortController().signal);
+    await settle();
     expect(shared.holds.get('nanp')).toEqual(new Set([r2.jobId, r3.jobId]));
+    a.nanp.hangUp();
+    expect((await call).code).toBe(0);
   });
 
   it('a hold the store no longer has is reported lost', async () => {
     const { shared, a } = sharedPools();
     const r = req('+14155550004');
-    expect(await a.p.reserve(r.jobId, r.toNumber)).toBe('reserved');
+    expect(a.p.reserve(r.jobId, r.toNumber)).toBe('reserved');
+    expect(await a.p.confirm(r.jobId)).toBe(true);
     shared.holds.get('nanp')!.delete(r.jobId); // expired: the daemon missed its renewals
     expect(await a.p.renew(r.jobId)).toBe(false);
   });
@@ -242,7 +262,8 @@ describe('GatewayPool with channels shared across processes', () => {
     };
     const p = new GatewayPool(config, (g) => (lines.set(g.name, new HeldLine(g)), lines.get(g.name)!), { shared: failing });
     const r = req('+14155550005');
-    expect(await p.reserve(r.jobId, r.toNumber)).toBe('full');
+    expect(p.reserve(r.jobId, r.toNumber)).toBe('reserved');
+    expect(await p.confirm(r.jobId)).toBe(false);
     expect(p.busy('nanp')).toBe(0);
     expect(p.freeSlots()).toBe(3);
   });

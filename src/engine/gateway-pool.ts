@@ -26,11 +26,18 @@ export interface SlottedLine extends FaxLine {
    * gateway serving the number is busy, `no-route` when none serves it (the call then fails
    * with -3104 without taking a channel).
    */
-  reserve(jobId: number, toNumber: string): Reservation | Promise<Reservation>;
+  reserve(jobId: number, toNumber: string): Reservation;
   /** Gives back a reservation no call used (idempotent; a call gives its channel back itself). */
   release(jobId: number): void;
   /** Shared channels: updates the view of the channels other processes hold (before leasing). */
   refresh?(): Promise<void>;
+  /**
+   * Shared channels: takes the reserved channel in the store, right before the call (the job's
+   * documents are prepared by then, so no channel is held while rendering); another gateway
+   * serving the number when the store finds that one full. False: all are full, the
+   * reservation is given back.
+   */
+  confirm?(jobId: number): Promise<boolean>;
   /** Shared channels: extends the job's hold while its call runs; false when it was lost. */
   renew?(jobId: number): Promise<boolean>;
 }
@@ -75,6 +82,9 @@ export class GatewayPool implements SlottedLine {
   private readonly waiters: Waiter[] = [];
   /** Shared channels: holds of other processes per gateway, as of the store's last answer. */
   private readonly others = new Map<string, number>();
+  /** Shared channels: jobs whose channel the store has granted, and the number each calls. */
+  private readonly confirmed = new Set<number>();
+  private readonly numbers = new Map<number, string>();
 
   constructor(
     readonly config: GatewaysConfig,
@@ -97,26 +107,30 @@ export class GatewayPool implements SlottedLine {
     return this.config.gateways.reduce((n, g) => n + Math.max(0, g.channels - this.busy(g.name) - (this.others.get(g.name) ?? 0)), 0);
   }
 
-  reserve(jobId: number, toNumber: string): Reservation | Promise<Reservation> {
+  reserve(jobId: number, toNumber: string): Reservation {
     if (this.held.has(jobId)) return 'reserved';
     const routes = routesFor(this.config.gateways, toNumber);
     if (routes.length === 0) return 'no-route';
-    if (this.o.shared) return this.reserveShared(jobId, routes, this.o.shared);
     const route = this.firstFree(routes);
     if (!route) return 'full';
     this.take(jobId, route);
+    if (this.o.shared) this.numbers.set(jobId, toNumber);
     return 'reserved';
   }
 
-  /**
-   * Takes the channel here first (synchronously, so this process never over-reserves), then in
-   * the store; a gateway the store finds full is given back here and the next route is tried.
-   */
-  private async reserveShared(jobId: number, routes: Route[], shared: SharedChannels): Promise<Reservation> {
-    for (const route of routes) {
+  async confirm(jobId: number): Promise<boolean> {
+    const shared = this.o.shared;
+    const reserved = this.held.get(jobId);
+    // Nothing to take: a process of its own, or no gateway serves the number (the call fails with -3104).
+    if (!shared || !reserved || this.confirmed.has(jobId)) return true;
+    const routes = routesFor(this.config.gateways, this.numbers.get(jobId) ?? '');
+    // The reserved gateway first, then the others for the number that look free here.
+    for (const route of [reserved, ...routes.filter((r) => r.gateway.name !== reserved.gateway.name)]) {
       const name = route.gateway.name;
-      if (this.busy(name) + (this.others.get(name) ?? 0) >= route.gateway.channels) continue;
-      this.take(jobId, route);
+      if (route !== reserved) {
+        if (this.busy(name) + (this.others.get(name) ?? 0) >= route.gateway.channels) continue;
+        this.take(jobId, route);
+      }
       let r: { acquired: boolean; busy: number };
       try {
         r = await shared.acquire(name, route.gateway.channels, jobId);
@@ -125,14 +139,15 @@ export class GatewayPool implements SlottedLine {
         r = { acquired: false, busy: this.busy(name) - 1 + (this.others.get(name) ?? 0) }; // the view stays as it was
       }
       if (r.acquired) {
+        this.confirmed.add(jobId);
         this.others.set(name, Math.max(0, r.busy - this.busy(name)));
-        return 'reserved';
+        return true;
       }
-      this.held.delete(jobId);
-      this.inUse.set(name, this.busy(name) - 1);
+      this.untake(jobId);
       this.others.set(name, Math.max(0, r.busy - this.busy(name)));
     }
-    return 'full';
+    this.numbers.delete(jobId);
+    return false;
   }
 
   async refresh(): Promise<void> {
@@ -143,7 +158,7 @@ export class GatewayPool implements SlottedLine {
 
   async renew(jobId: number): Promise<boolean> {
     const route = this.held.get(jobId);
-    if (!route || !this.o.shared) return true;
+    if (!route || !this.o.shared || !this.confirmed.has(jobId)) return true;
     return this.o.shared.renew(route.gateway.name, jobId);
   }
 
@@ -151,12 +166,13 @@ export class GatewayPool implements SlottedLine {
     const route = this.held.get(jobId);
     if (!route) return;
     this.held.delete(jobId);
+    this.numbers.delete(jobId);
     const free = () => {
       this.inUse.set(route.gateway.name, this.busy(route.gateway.name) - 1);
       this.grantWaiters();
       this.o.onSlotFree?.();
     };
-    if (!this.o.shared) return free();
+    if (!this.o.shared || !this.confirmed.delete(jobId)) return free();
     // The channel counts as busy here until the store has it back (a failed release expires with its lease).
     this.o.shared
       .release(route.gateway.name, jobId)
@@ -166,11 +182,11 @@ export class GatewayPool implements SlottedLine {
 
   async call(req: CallRequest, progress: CallProgress, signal: AbortSignal): Promise<CallResult> {
     let route = this.held.get(req.jobId);
-    if (!route && this.o.shared) {
-      // Shared channels are taken ahead of the call (the dispatcher reserves); without one, no waiting across processes.
-      const r = await this.reserve(req.jobId, req.toNumber);
+    if (this.o.shared && !this.confirmed.has(req.jobId)) {
+      // Shared channels are taken ahead of the call (the dispatcher reserves and confirms); without that, no waiting across processes.
+      const r = this.reserve(req.jobId, req.toNumber);
       if (r === 'no-route') return fail(req, ERRORS.CALL_REJECTED.code, outcomeMessage('CALL_REJECTED', `no gateway serves ${req.toNumber}`), false, {});
-      if (r === 'full') return fail(req, ERRORS.CALL_DROPPED.code, 'Every channel of the gateways for this number is busy', true, {});
+      if (r === 'full' || !(await this.confirm(req.jobId))) return fail(req, ERRORS.CALL_DROPPED.code, 'Every channel of the gateways for this number is busy', true, {});
       route = this.held.get(req.jobId)!;
     }
     if (!route) {
@@ -205,12 +221,20 @@ export class GatewayPool implements SlottedLine {
   }
 
   private firstFree(routes: Route[]): Route | undefined {
-    return routes.find((r) => this.busy(r.gateway.name) < r.gateway.channels);
+    return routes.find((r) => this.busy(r.gateway.name) + (this.others.get(r.gateway.name) ?? 0) < r.gateway.channels);
   }
 
   private take(jobId: number, route: Route): void {
     this.held.set(jobId, route);
     this.inUse.set(route.gateway.name, this.busy(route.gateway.name) + 1);
+  }
+
+  /** Gives back a channel taken here only (the store never granted it). */
+  private untake(jobId: number): void {
+    const route = this.held.get(jobId);
+    if (!route) return;
+    this.held.delete(jobId);
+    this.inUse.set(route.gateway.name, this.busy(route.gateway.name) - 1);
   }
 
   private acquire(jobId: number, routes: Route[], signal: AbortSignal): Promise<Route | null> {

@@ -9,8 +9,10 @@
 // it leases the job. A leased job therefore never waits for a channel; one whose own gateways
 // are all busy (another gateway had the free channel) goes straight back to the queue for
 // `slotRetryMs`, without using up an attempt. Channels shared with other daemons (one store):
-// the line's view of the others' calls is refreshed before each look at the store, a channel's
-// hold is renewed with the job's lease, and a lost hold aborts the call like a lost lease.
+// the line's view of the others' calls is refreshed before each look at the store, the channel
+// is taken in the store once the documents are prepared, just before the call (all taken by
+// then: back to the queue for `slotRetryMs`, no attempt used), its hold is renewed with the
+// job's lease, and a lost hold aborts the call like a lost lease.
 import type { Clock, TimerHandle } from '../shared/clock.js';
 import { ERRORS, FaxError, outcomeMessage } from '../shared/errors.js';
 import type { Logger } from '../shared/log.js';
@@ -258,7 +260,7 @@ export class Dispatcher {
     // The channel is taken now, synchronously with the lease (launch runs this far at once).
     const line = this.o.lines[job.line];
     const slotted = line && isSlotted(line) ? line : null;
-    if (slotted && (await slotted.reserve(job.jobId, job.toNumber)) === 'full') {
+    if (slotted && slotted.reserve(job.jobId, job.toNumber) === 'full') {
       log.info({ line: job.line, retryInMs: this.slotRetryMs }, 'every gateway for this number is busy: back to the queue');
       await store.requeueJob(job.jobId, owner, clock.now() + this.slotRetryMs, clock.now());
       return;
@@ -324,6 +326,12 @@ export class Dispatcher {
     if (this.stopped || abort.signal.aborted) {
       // Stopping: no new call. The job waits in the queue for the next process.
       await store.requeueJob(job.jobId, owner, clock.now(), clock.now());
+      return;
+    }
+    const slotted = isSlotted(line) ? line : null;
+    if (slotted?.confirm && !(await slotted.confirm(job.jobId))) {
+      log.info({ line: job.line, retryInMs: this.slotRetryMs }, 'every gateway for this number is busy on the shared store: back to the queue');
+      await store.requeueJob(job.jobId, owner, clock.now() + this.slotRetryMs, clock.now());
       return;
     }
     running.calling = true;
