@@ -16,8 +16,12 @@ const PORT = 5432; // only names the socket file inside our own directory
 export interface PgServer {
   /** Creates an empty database and returns its `postgres://` URL. */
   createDatabase(): Promise<string>;
-  /** Restarts the server (fast shutdown: every connection is cut), asynchronously so clients see it happen. */
-  restart(): Promise<void>;
+  /**
+   * Restarts the server, asynchronously so clients see it happen: `fast` (default) cuts every
+   * connection and shuts down cleanly, `immediate` stops without a shutdown checkpoint (a
+   * crash: the next start recovers from the WAL); `downMs` keeps it stopped that long first.
+   */
+  restart(o?: { mode?: 'fast' | 'immediate'; downMs?: number }): Promise<void>;
   stop(): void;
 }
 
@@ -114,8 +118,12 @@ export async function startPgServer(): Promise<PgServer> {
       }
       return url(name);
     },
-    async restart() {
-      await runAsync('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-m', 'fast', '-w', '-t', '60', '-o', opts, 'restart']);
+    async restart(o = {}) {
+      const mode = o.mode ?? 'fast';
+      if (!o.downMs) return runAsync('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-m', mode, '-w', '-t', '60', '-o', opts, 'restart']);
+      await runAsync('pg_ctl', ['-D', data, '-m', mode, '-w', '-t', '60', 'stop']);
+      await new Promise((resolve) => setTimeout(resolve, o.downMs));
+      await runAsync('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-w', '-t', '60', '-o', opts, 'start']);
     },
     stop,
   };
