@@ -13,8 +13,26 @@ export interface RgbaImage {
 
 const bad = (detail: string): FaxError => new FaxError('INVALID_FILE_FORMAT', `BMP ${detail}`);
 
-/** Decodes a BMP; refuses images above `maxPixels` before allocating anything. */
-export function decodeBmp(b: Buffer, maxPixels: number): RgbaImage {
+export interface BmpHeader {
+  width: number;
+  height: number;
+  topDown: boolean;
+  bpp: number;
+  /** 0 none, 1 RLE8, 2 RLE4, 3/6 bit fields. */
+  compression: number;
+  dataOffset: number;
+  dib: number;
+  core: boolean;
+  /** Channel masks (16/32-bit), or null for palette and 24-bit images. */
+  masks: [number, number, number, number] | null;
+}
+
+/**
+ * The headers, checked for everything that can be known without decoding: sizes, depth,
+ * compression, and (uncompressed) that the pixel data is all there. Page counting calls it at
+ * fax-send, so a BMP whose header lies is refused there rather than when the job is prepared.
+ */
+export function readBmpHeader(b: Buffer, maxPixels: number): BmpHeader {
   if (b.length < 26 || b.toString('latin1', 0, 2) !== 'BM') throw bad('header is truncated or missing');
   const dataOffset = b.readUInt32LE(10);
   const dib = b.readUInt32LE(14);
@@ -32,8 +50,38 @@ export function decodeBmp(b: Buffer, maxPixels: number): RgbaImage {
     throw bad(`is ${width}×${height} pixels (${Math.round((width * height) / 1e6)} MP); images are limited to ${Math.round(maxPixels / 1e6)} MP`);
   }
   if (dataOffset >= b.length) throw bad(`pixel data offset ${dataOffset} is past the end of the file (${b.length} bytes)`);
-
   if (![1, 4, 8, 16, 24, 32].includes(bpp)) throw bad(`has an unsupported bit depth ${bpp}`);
+  const header = { width, height, topDown, bpp, compression, dataOffset, dib, core };
+  if (compression === 1 || compression === 2) {
+    if (compression === 1 ? bpp !== 8 : bpp !== 4) throw bad(`uses RLE${compression === 1 ? 8 : 4} with ${bpp} bits per pixel`);
+    if (topDown) throw bad('is top-down and RLE-compressed, which the format does not allow');
+    return { ...header, masks: null };
+  }
+  let masks: [number, number, number, number] | null = null;
+  if (compression === 3 || compression === 6) {
+    if (bpp !== 16 && bpp !== 32) throw bad(`uses BI_BITFIELDS with ${bpp} bits per pixel`);
+    const maskAt = 54;
+    if (b.length < maskAt + 12) throw bad('bit-field masks are truncated');
+    const alpha = dib >= 56 || compression === 6 ? b.readUInt32LE(maskAt + 12) : 0;
+    masks = [b.readUInt32LE(maskAt), b.readUInt32LE(maskAt + 4), b.readUInt32LE(maskAt + 8), alpha];
+  } else if (compression !== 0) {
+    throw bad(`uses compression ${compression} (JPEG/PNG-in-BMP and others are not supported)`);
+  } else if (bpp === 16) {
+    masks = [0x7c00, 0x03e0, 0x001f, 0];
+  } else if (bpp === 32) {
+    masks = [0xff0000, 0xff00, 0xff, 0];
+  }
+  const stride = (((width * bpp + 31) >>> 5) << 2) >>> 0;
+  const available = b.length - dataOffset;
+  if (available < stride * (height - 1) + Math.ceil((width * bpp) / 8)) {
+    throw bad(`pixel data is truncated (${available} bytes for ${height} rows of ${stride})`);
+  }
+  return { ...header, masks };
+}
+
+/** Decodes a BMP; refuses images above `maxPixels` before allocating anything. */
+export function decodeBmp(b: Buffer, maxPixels: number): RgbaImage {
+  const { width, height, topDown, bpp, compression, dataOffset, dib, core, masks } = readBmpHeader(b, maxPixels);
   // Palette: after the header (and after the three masks of a 40-byte header with BI_BITFIELDS).
   let palette: Uint8Array | null = null;
   if (bpp <= 8) {
@@ -54,31 +102,13 @@ export function decodeBmp(b: Buffer, maxPixels: number): RgbaImage {
   const px = b.subarray(dataOffset);
   const rowOf = (y: number): number => (topDown ? y : height - 1 - y); // stored row → image row
   if (compression === 1 || compression === 2) {
-    if (compression === 1 ? bpp !== 8 : bpp !== 4) throw bad(`uses RLE${compression === 1 ? 8 : 4} with ${bpp} bits per pixel`);
-    if (topDown) throw bad('is top-down and RLE-compressed, which the format does not allow');
     const out = new Uint8Array(width * height * 4);
     decodeRle(px, width, height, compression === 1 ? 8 : 4, palette!, out, rowOf);
     return { width, height, data: out };
   }
-  let masks: [number, number, number, number] | null = null;
-  if (compression === 3 || compression === 6) {
-    if (bpp !== 16 && bpp !== 32) throw bad(`uses BI_BITFIELDS with ${bpp} bits per pixel`);
-    const maskAt = 54;
-    if (b.length < maskAt + 12) throw bad('bit-field masks are truncated');
-    const alpha = dib >= 56 || compression === 6 ? b.readUInt32LE(maskAt + 12) : 0;
-    masks = [b.readUInt32LE(maskAt), b.readUInt32LE(maskAt + 4), b.readUInt32LE(maskAt + 8), alpha];
-  } else if (compression !== 0) {
-    throw bad(`uses compression ${compression} (JPEG/PNG-in-BMP and others are not supported)`);
-  } else if (bpp === 16) {
-    masks = [0x7c00, 0x03e0, 0x001f, 0];
-  } else if (bpp === 32) {
-    masks = [0xff0000, 0xff00, 0xff, 0];
-  }
   const stride = (((width * bpp + 31) >>> 5) << 2) >>> 0;
-  if (px.length < stride * (height - 1) + Math.ceil((width * bpp) / 8)) {
-    throw bad(`pixel data is truncated (${px.length} bytes for ${height} rows of ${stride})`);
-  }
-  // Allocated only now: a 58-byte file declaring 10 000 × 10 000 must not cost 400 MB first.
+  // Allocated only now (the header check saw the pixel data is all there): a 58-byte file
+  // declaring 10 000 × 10 000 must not cost 400 MB first.
   const out = new Uint8Array(width * height * 4);
   const fields = masks?.map(maskField);
   let anyAlpha = false;

@@ -3,6 +3,7 @@
 // as a monospace fax page. Refusals are FaxErrors that say exactly what is wrong.
 
 import { FaxError } from '../shared/errors.js';
+import { readBmpHeader } from './bmp.js';
 import { isDict, nameOf, scanPdf, type PdfScan, type PdfValue } from './pdf-scan.js';
 import type { DocumentFormat } from './sniff.js';
 
@@ -204,6 +205,8 @@ export function imageDimensions(bytes: Buffer, format: 'png' | 'jpeg' | 'gif' | 
   const label = format.toUpperCase();
   const size = readDimensions(bytes, format, label);
   checkDimensions(`${label} image`, size.width, size.height);
+  // A BMP's header says everything (sizes, depth, compression, data present): check it all now.
+  if (format === 'bmp') readBmpHeader(bytes, Number.MAX_SAFE_INTEGER);
   return size;
 }
 
