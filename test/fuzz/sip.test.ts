@@ -85,6 +85,13 @@ describe('SIP over a real UDP socket', () => {
     peer.close();
   });
 
+  it("a request whose Via carries ';__proto__' is dropped, not fatal (it once ended the process)", async () => {
+    escaped = [];
+    for (const seed of SEEDS.slice(-2)) peer.send(seed, stack.port, '127.0.0.1');
+    await pingUdp(stack, peer);
+    expect(escaped.map(String)).toEqual([]);
+  });
+
   it('mutated datagrams never escape as exceptions; the stack still answers', async () => {
     escaped = [];
     const m = new Mutator(fuzzSeed() ^ 0x51b);
