@@ -50,6 +50,12 @@ export const SSRF_URLS: HostileUrl[] = [
   blocked('http://[64:ff9b::127.0.0.1]/'), // NAT64 of loopback
   blocked('http://[2002:7f00:1::]/'), // 6to4 of loopback
   blocked('http://127.255.255.254/'),
+  // other ports of internal services
+  blocked('http://127.0.0.1:22/'),
+  blocked('http://127.0.0.1:6379/'),
+  blocked('http://[::1]:25/'),
+  blocked('http://10.0.0.1:5432/'),
+  blocked('https://169.254.169.254:443/latest/meta-data/'),
   // private and special IPv4 ranges
   blocked('http://10.0.0.1/'),
   blocked('http://10.255.255.255/'),
