@@ -25,6 +25,8 @@ export class StoreRateLimiter implements RateLimiter {
   /** This node's in-flight slots per account (any of them ends a request: they are alike). */
   private readonly flights = new Map<number, number[]>();
   private held = 0;
+  /** Releases of this node still on their way to the store, per account: its next decision waits for them. */
+  private readonly releasing = new Map<number, Promise<void>>();
   private timer: TimerHandle | undefined;
   private closed = false;
 
@@ -34,6 +36,8 @@ export class StoreRateLimiter implements RateLimiter {
   }
 
   async acquire(accountId: number): Promise<RateDecision> {
+    // A request that follows one that just ended must not be refused for the one that ended.
+    await this.releasing.get(accountId);
     const now = this.o.clock.now();
     const { decision, flightId } = await this.o.coordination.acquireRate({ accountId, node: this.o.node, limits: this.limits, nowMs: now, flightUntilMs: now + this.ttlMs });
     if (flightId !== null) {
@@ -52,7 +56,14 @@ export class StoreRateLimiter implements RateLimiter {
     if (list!.length === 0) this.flights.delete(accountId);
     this.held--;
     // A release that fails leaves the slot to expire with its lease.
-    this.o.coordination.releaseFlight(id).catch((err: unknown) => this.o.logger?.warn({ err, accountId }, 'rate limit: releasing an in-flight slot failed'));
+    const done = Promise.all([this.releasing.get(accountId), this.o.coordination.releaseFlight(id)]).then(
+      () => {},
+      (err: unknown) => this.o.logger?.warn({ err, accountId }, 'rate limit: releasing an in-flight slot failed'),
+    );
+    this.releasing.set(accountId, done);
+    void done.then(() => {
+      if (this.releasing.get(accountId) === done) this.releasing.delete(accountId);
+    });
   }
 
   async close(): Promise<void> {
