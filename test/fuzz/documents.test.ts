@@ -140,6 +140,7 @@ describe('rendering in the isolated pool', () => {
       count: iterations(n),
       randomShare: 0,
       rounds: 2,
+      hangMs: 60_000,
       async run(input) {
         const b = Buffer.from(input);
         const format = sniffFormat(b);

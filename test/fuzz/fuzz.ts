@@ -143,6 +143,8 @@ export interface FuzzSpec {
   randomShare?: number;
   /** Mutation rounds per case (default 3). */
   rounds?: number;
+  /** A case slower than this is a hang, not work (default HANG_MS; a liveness bound, not a timing check). */
+  hangMs?: number;
 }
 
 /**
@@ -169,7 +171,12 @@ export async function fuzz(spec: FuzzSpec): Promise<FuzzResult> {
       }
       count(spec.label ? spec.label(err) : err instanceof Error ? err.name : typeof err);
     }
-    slowestMs = Math.max(slowestMs, performance.now() - t0);
+    const ms = performance.now() - t0;
+    slowestMs = Math.max(slowestMs, ms);
+    if (ms > (spec.hangMs ?? HANG_MS)) {
+      const hex = Buffer.from(input.subarray(0, 4096)).toString('hex');
+      throw new Error(`fuzz ${spec.name}: case ${i} (FAXSTACK_FUZZ_SEED=${seed}) took ${ms.toFixed(0)} ms: a hang\ninput (${input.length} bytes, hex): ${hex}`);
+    }
   }
   console.log(`fuzz ${spec.name}: ${spec.count} cases, seed ${seed}, slowest ${slowestMs.toFixed(1)} ms, outcomes ${JSON.stringify(Object.fromEntries(outcomes))}`);
   return { cases: spec.count, outcomes, slowestMs };
@@ -182,7 +189,7 @@ function hash(s: string): number {
 }
 
 /** Generous ceiling for one case: a parser that takes longer is looping, not working. */
-export const HANG_MS = 5_000;
+export const HANG_MS = 10_000;
 
 /** Values that break assumptions about JSON fields: wrong types, huge and non-integral numbers, odd strings. */
 export const HOSTILE_JSON_VALUES: readonly unknown[] = [
