@@ -1,12 +1,11 @@
 // Fax endpoints: send, cancel, resend (SPEC-API.md 4.1-4.3) and the lookups of
 // API-DECISIONS.md 10 (fax-status, fax-list, fax-download).
-import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { FaxError } from '../shared/errors.js';
 import { faxObject } from '../store/fax-object.js';
 import { defineRoute, type ApiOptions } from './app.js';
 import { ok } from './envelope.js';
-import { normalizeFaxNumber, parseJobId, parseListQuery, parseSendRequest } from './validate/index.js';
+import { normalizeFaxNumber, parseJobId, parseListQuery, parseSendRequest, requestHash } from './validate/index.js';
 
 const CONTENT_TYPES: Record<string, string> = {
   pdf: 'application/pdf', tiff: 'image/tiff', png: 'image/png', jpeg: 'image/jpeg', gif: 'image/gif',
@@ -16,7 +15,7 @@ const CONTENT_TYPES: Record<string, string> = {
 export function registerFaxRoutes(app: FastifyInstance, o: ApiOptions): void {
   defineRoute(app, '/customer/fax-send', ['POST'], async ({ req, reply, params, caller }) => {
     const idem = idempotencyKey(req.headers['idempotency-key']);
-    const key = idem ? { key: idem, requestHash: createHash('sha256').update(JSON.stringify(params)).digest('hex') } : null;
+    const key = idem ? { key: idem, requestHash: requestHash(params) } : null;
     const r = (key && (await o.service.replay(caller, key))) || (await o.service.send(caller, parseSendRequest(params, { nowMs: o.clock.now() }), key));
     if (r.replayed) reply.header('Idempotent-Replayed', 'true');
     const n = r.jobIds.length;

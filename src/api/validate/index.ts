@@ -5,4 +5,5 @@ export * from './datetime.js';
 export * from './form.js';
 export * from './numbers.js';
 export * from './pages.js';
+export * from './request-hash.js';
 export * from './send.js';
