@@ -82,12 +82,15 @@ function checkEnvelope(r: Answer, what: string): string {
   return String(env.data.code);
 }
 
+let idem = 0;
 async function inject(o: { method: string; url: string; payload?: string | Buffer; contentType?: string; query?: Record<string, string> }): Promise<Answer> {
+  // Every third request carries an Idempotency-Key (fresh, so each is really processed).
+  const key = ++idem % 3 === 0 ? { 'idempotency-key': `fuzz-${idem}` } : {};
   const r = await h.svc.api.inject({
     method: o.method as 'GET',
     url: `/v1${o.url}`,
     ...(o.query ? { query: o.query } : {}),
-    headers: { accesstoken: acct.testKey, ...(o.contentType ? { 'content-type': o.contentType } : {}) },
+    headers: { accesstoken: acct.testKey, ...key, ...(o.contentType ? { 'content-type': o.contentType } : {}) },
     ...(o.payload !== undefined ? { payload: o.payload } : {}),
   });
   return { statusCode: r.statusCode, body: r.body };

@@ -34,6 +34,7 @@ describe('hostile requests', () => {
       ...(q.body !== undefined ? { rawBody: q.body } : {}),
       ...(q.contentType ? { contentType: q.contentType } : {}),
       ...(query ? { query } : {}),
+      ...(q.headers ? { headers: q.headers } : {}),
     });
     if (q.expect.http === 200) {
       expect(r.http, r.raw).toBe(200);

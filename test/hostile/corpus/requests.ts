@@ -11,6 +11,7 @@ export interface HostileRequest {
   body?: string | Buffer;
   contentType?: string;
   query?: Record<string, string>;
+  headers?: Record<string, string>;
   expect: { http: number; status: number; code: number; field?: string };
 }
 
@@ -40,6 +41,7 @@ export const REQUESTS: HostileRequest[] = [
   json('JSON body true', 'true', bad(INVALID)),
   json('JSON 100 000 nested arrays', '['.repeat(100_000) + ']'.repeat(100_000), bad(INVALID)),
   json('JSON 100 000 nested objects in a field', `{"faxNumber":"${NUMBER}","faxData":${okDoc},"x":${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}}`, { http: 200, status: 1, code: 0 }),
+  { ...json('JSON 10 000 nested arrays in a field, with an Idempotency-Key', `{"faxNumber":"${NUMBER}","faxData":${okDoc},"x":${'['.repeat(10_000)}${']'.repeat(10_000)}}`, bad(INVALID)), headers: { 'Idempotency-Key': 'deep-1' } },
   json('JSON unterminated 100 000 nested arrays', '['.repeat(100_000), bad(INVALID)),
   { name: 'JSON with invalid UTF-8 bytes', path: send, contentType: 'application/json', body: Buffer.concat([Buffer.from(`{"faxNumber":"${NUMBER}","subject":"`), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from(`","faxData":${okDoc}}`)]), expect: { http: 200, status: 1, code: 0 } },
   json('JSON with a NUL in the number', `{"faxNumber":"+1415555\\u00000123","faxData":${okDoc}}`, bad(-3001, 'faxNumber')),
