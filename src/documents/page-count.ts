@@ -309,38 +309,47 @@ export function layoutText(text: string, maxPages = MAX_DOCUMENT_PAGES): string[
       }
       page.push(row);
     };
-    for (const line of lines) for (const row of wrapLine(line)) push(row);
+    for (const line of lines) {
+      // Rows past the page cap only lead to tooMany: wrap no more of a line than can still fit
+      // (a 15 MB line of tabs took 7 s on the request thread before it was refused).
+      const room = (maxPages + 1) * TEXT_LINES_PER_PAGE - (pages.length * TEXT_LINES_PER_PAGE + page.length);
+      for (const row of wrapLine(line, room + 1)) push(row);
+    }
     pages.push(page);
     if (pages.length > maxPages) throw tooMany('the text document');
   }
   return pages;
 }
 
-/** One logical line → rows of at most TEXT_COLUMNS characters (code points), tabs expanded. */
-function wrapLine(line: string): string[] {
+/**
+ * One logical line → rows of at most TEXT_COLUMNS characters (code points), tabs expanded; at
+ * most `maxRows` rows (the rest of the line is not looked at).
+ */
+function wrapLine(line: string, maxRows = Infinity): string[] {
   const rows: string[] = [];
   if (!/[\u0000-\u001f\u007f-\u009f\ud800-\udfff]/.test(line)) {
     // Fast path: no tabs, controls or surrogate pairs, so UTF-16 units are columns.
-    for (let i = 0; i < line.length; i += TEXT_COLUMNS) rows.push(line.slice(i, i + TEXT_COLUMNS));
+    for (let i = 0; i < line.length && rows.length < maxRows; i += TEXT_COLUMNS) rows.push(line.slice(i, i + TEXT_COLUMNS));
     if (rows.length === 0) rows.push('');
     return rows;
   }
   let row = '';
   let col = 0;
   for (const ch of line) {
+    if (rows.length >= maxRows) return rows;
     const c = ch.codePointAt(0) as number;
     if (c === 0x09) {
-      const spaces = TEXT_TAB_WIDTH - (col % TEXT_TAB_WIDTH);
-      for (let k = 0; k < spaces; k++) {
-        if (col === TEXT_COLUMNS) {
-          rows.push(row);
-          row = '';
-          col = 0;
-          break; // a tab never carries over onto the next row
-        }
-        row += ' ';
-        col++;
+      if (col === TEXT_COLUMNS) {
+        // A full row: the tab ends it and never carries over onto the next one.
+        rows.push(row);
+        row = '';
+        col = 0;
+        continue;
       }
+      // TEXT_COLUMNS is a multiple of the tab width, so the tab stop is always on this row.
+      const spaces = TEXT_TAB_WIDTH - (col % TEXT_TAB_WIDTH);
+      row += ' '.repeat(spaces);
+      col += spaces;
       continue;
     }
     if (c < 0x20 || c === 0x7f || (c >= 0x80 && c < 0xa0)) continue;
