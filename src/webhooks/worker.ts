@@ -129,6 +129,9 @@ export class WebhookWorker {
       if (this.again) this.notify();
       this.checkIdle();
     });
+    // Simulated time waits for the pass (its store queries are real I/O on PostgreSQL): a
+    // ManualClock must not run past the due time the pass is about to schedule its wake-up for.
+    this.clock.hold?.(this.ticking);
   }
 
   /** Stops claiming; resolves once the deliveries in flight have been recorded. */

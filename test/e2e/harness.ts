@@ -115,8 +115,8 @@ export interface Account {
 /** The in-process service on its embedded store: tests may look at the SQLite database itself (`svc.store.db`). */
 export type SqliteService = RunningService & { store: SqliteJobStore };
 
-export interface Harness {
-  svc: SqliteService;
+export interface Harness<S extends RunningService = SqliteService> {
+  svc: S;
   clock: ManualClock;
   dataDir: string;
   /** Base address including /v1. */
@@ -163,9 +163,20 @@ export async function startHarness(o: HarnessOptions = {}): Promise<Harness> {
 
 export function harnessFor(running: RunningService, clock: ManualClock, dataDir: string, options: ServiceOptions): Harness {
   if (!(running.store instanceof SqliteJobStore)) throw new Error('the e2e harness runs the service on its embedded SQLite store');
-  const svc = running as SqliteService;
+  return harnessOn(running as SqliteService, clock, dataDir, options);
+}
+
+/** The harness on any store (`options.store` may be postgres://): `svc.store` is only a JobStore. */
+export async function startHarnessOn(o: HarnessOptions = {}): Promise<Harness<RunningService>> {
+  const dataDir = o.dataDir ?? (await mkdtemp(join(tmpdir(), 'faxstack-e2e-')));
+  const clock = o.clock ?? new ManualClock(START_MS);
+  const options: ServiceOptions = { port: 0, host: '127.0.0.1', logger: silentLogger, ...o, dataDir, clock };
+  return harnessOn(await startService(options), clock, dataDir, options);
+}
+
+function harnessOn<S extends RunningService>(svc: S, clock: ManualClock, dataDir: string, options: ServiceOptions): Harness<S> {
   const base = `${svc.url}/v1`;
-  const h: Harness = {
+  const h: Harness<S> = {
     svc, clock, dataDir, base, options,
     async account(a = {}) {
       const c = await svc.store.createAccount({ name: 'e2e', balanceCents: a.balanceCents ?? 0, faxNumber: '+14155550100', webhookUrl: a.webhookUrl ?? null, nowMs: clock.now() });
@@ -277,7 +288,8 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-export async function startReceiver(clock?: ManualClock): Promise<Receiver> {
+/** A webhook receiver on loopback; `port` to come back on the address of one that was closed. */
+export async function startReceiver(clock?: ManualClock, listenPort = 0): Promise<Receiver> {
   const queue: Answer[] = [];
   const arrived: ReceivedRequest[] = [];
   const waiters: ((r: ReceivedRequest) => void)[] = [];
@@ -305,7 +317,7 @@ export async function startReceiver(clock?: ManualClock): Promise<Receiver> {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(listenPort, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   const r: Receiver = {
     url: `http://127.0.0.1:${port}/hooks/fax`,
