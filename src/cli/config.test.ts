@@ -71,9 +71,9 @@ describe('loadConfig: defaults and precedence', () => {
     expect(c.rateLimits).toEqual({ inFlight: 3 });
     const e = loadConfig({}, {
       FAXSTACK_SESSION_SECRET: SECRET, FAXSTACK_FETCH_ALLOW_HOSTS: 'a.example, b.example', FAXSTACK_RENDER_THREADS: '4', FAXSTACK_ALLOW_PRIVATE_WEBHOOKS: '0',
-      FAXSTACK_RATE_LIMIT_PER_HOUR: '100', FAXSTACK_RATE_LIMIT_IN_FLIGHT: '2', FAXSTACK_SHUTDOWN_GRACE: '2.5', FAXSTACK_LOG_LEVEL: 'warn', FAXSTACK_GATEWAYS: file({ line: 'pstn', gateways: [gw] }),
+      FAXSTACK_RATE_LIMIT_PER_HOUR: '100', FAXSTACK_RATE_LIMIT_IN_FLIGHT: '2', FAXSTACK_SHUTDOWN_GRACE: '2.5', FAXSTACK_LOG_LEVEL: 'warn', FAXSTACK_METRICS_PORT: '9464', FAXSTACK_METRICS_HOST: '0.0.0.0', FAXSTACK_GATEWAYS: file({ line: 'pstn', gateways: [gw] }),
     }, dir);
-    expect(e).toMatchObject({ sessionSecret: SECRET, fetchAllowHosts: ['a.example', 'b.example'], renderThreads: 4, allowPrivateWebhooks: false, shutdownGraceSeconds: 2.5, logLevel: 'warn', rateLimits: { perHour: 100, inFlight: 2 } });
+    expect(e).toMatchObject({ sessionSecret: SECRET, fetchAllowHosts: ['a.example', 'b.example'], renderThreads: 4, allowPrivateWebhooks: false, shutdownGraceSeconds: 2.5, logLevel: 'warn', rateLimits: { perHour: 100, inFlight: 2 }, metricsPort: 9464, metricsHost: '0.0.0.0' });
     expect(e.gateways?.line).toBe('pstn');
   });
 
@@ -110,6 +110,7 @@ describe('loadConfig: every problem reported with key and source', () => {
     { name: 'private webhooks', env: { FAXSTACK_ALLOW_PRIVATE_WEBHOOKS: 'maybe' }, want: ['env:FAXSTACK_ALLOW_PRIVATE_WEBHOOKS: allowPrivateWebhooks: must be true or false (environment: 1/0, true/false), got "maybe"'] },
     { name: 'rate limits: unknown and out of range', flags: (f) => ({ config: f({ rateLimits: { perHour: 0, burts: 5 } }) }), want: ['file:FILE: rateLimits.perHour: must be an integer from 1 to 100000000, got 0', 'file:FILE: rateLimits.burts: unknown key (known: perHour, burst, inFlight)'] },
     { name: 'rate limit from the environment', env: { FAXSTACK_RATE_LIMIT_IN_FLIGHT: '2.5' }, want: ['env:FAXSTACK_RATE_LIMIT_IN_FLIGHT: rateLimits.inFlight: must be an integer from 1 to 100000000, got "2.5"'] },
+    { name: 'metrics port', env: { FAXSTACK_METRICS_PORT: '99999' }, want: ['env:FAXSTACK_METRICS_PORT: metricsPort: must be an integer from 0 to 65535, got 99999'] },
     { name: 'log level', env: { FAXSTACK_LOG_LEVEL: 'verbose' }, want: ['env:FAXSTACK_LOG_LEVEL: logLevel: must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"'] },
     { name: 'gateways in the config', flags: (f) => ({ config: f({ gateways: [{ ...gw, channels: 0 }] }) }), want: ['file:FILE: gateways[0].channels: must be an integer from 1 to 10000, got 0'] },
     { name: 'gateways object in the config', flags: (f) => ({ config: f({ gateways: { gateways: [gw], colour: 1 } }) }), want: ['file:FILE: gateways.colour: unknown field'] },

@@ -33,6 +33,9 @@ export interface FaxstackConfig {
   /** null: the process's default (serve: only when listening on loopback; daemon: no). */
   allowPrivateWebhooks: boolean | null;
   rateLimits: RateLimitsConfig;
+  /** The daemon's /metrics and /health/* endpoint (null: none). */
+  metricsPort: number | null;
+  metricsHost: string | null;
   logLevel: LogLevel;
 }
 
@@ -61,7 +64,7 @@ export function describeSource(s: ConfigSource): string {
 
 export const DEFAULT_CONFIG: Readonly<FaxstackConfig> = {
   port: 8080, host: '127.0.0.1', data: './data', store: null, gateways: null, shutdownGraceSeconds: 30, sessionSecret: null,
-  fetchAllowHosts: [], renderThreads: null, allowPrivateWebhooks: null, rateLimits: {}, logLevel: 'info',
+  fetchAllowHosts: [], renderThreads: null, allowPrivateWebhooks: null, rateLimits: {}, metricsPort: null, metricsHost: null, logLevel: 'info',
 };
 
 /** Every key of the file, its environment variable, and how a value is checked. */
@@ -181,6 +184,11 @@ export const KEYS: Record<keyof FaxstackConfig, Key> = {
       }
       return out;
     },
+  },
+  metricsPort: { env: 'FAXSTACK_METRICS_PORT', fromEnv: envInt, check: int(0, 65535) },
+  metricsHost: {
+    env: 'FAXSTACK_METRICS_HOST',
+    check: (v, _at, bad) => (typeof v === 'string' && (isIP(v) !== 0 || HOSTNAME.test(v)) ? v : bad(`must be an IP address or a host name, got ${show(v)}`)),
   },
   logLevel: {
     env: 'FAXSTACK_LOG_LEVEL',

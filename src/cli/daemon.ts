@@ -84,6 +84,7 @@ export async function daemonCommand(argv: string[]): Promise<number> {
   const daemon = await startDaemon({
     ...where, clock, logger, virtualTiming, fetchAllowHosts: cfg.fetchAllowHosts, shutdownGraceMs: graceMs,
     allowPrivateWebhooks: cfg.allowPrivateWebhooks === true, ...(gateways ? { gateways } : {}),
+    ...(cfg.metricsPort !== null ? { metricsPort: cfg.metricsPort } : {}), ...(cfg.metricsHost !== null ? { metricsHost: cfg.metricsHost } : {}),
   });
   // Nothing else holds the event loop open (no server; the clock's timers are unref'd).
   const keepAlive = setInterval(() => {}, 1 << 30);
