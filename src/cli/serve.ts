@@ -6,7 +6,6 @@ import { join, resolve } from 'node:path';
 import { createLogger } from '../shared/log.js';
 import { startService, VERSION } from '../service.js';
 import { redactStoreUrl } from '../store/index.js';
-import { MemoryRateLimiter } from '../api/index.js';
 import { closeEncodePool, closeRenderPool, configureRenderPool } from '../documents/index.js';
 import { args } from './main.js';
 import { CONFIG_FLAGS, parseStoreOption, testFacilities } from './daemon.js';
@@ -40,8 +39,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
     ...where, port, host, clock, logger, virtualTiming: timing, fetchAllowHosts: cfg.fetchAllowHosts, shutdownGraceMs,
     ...(gateways ? { gateways } : {}), ...(cfg.sessionSecret !== null ? { sessionSecret: cfg.sessionSecret } : {}),
     ...(cfg.allowPrivateWebhooks !== null ? { allowPrivateWebhooks: cfg.allowPrivateWebhooks } : {}),
-    // Limits per API key of this node (defaults: DEFAULT_RATE_LIMITS when none is configured).
-    ...(Object.keys(cfg.rateLimits).length ? { rateLimiter: new MemoryRateLimiter(clock, cfg.rateLimits) } : {}),
+    // Per-account limits (DEFAULT_RATE_LIMITS for the ones not configured), shared across API nodes on PostgreSQL.
+    ...(Object.keys(cfg.rateLimits).length ? { rateLimits: cfg.rateLimits } : {}),
   });
   const lines = gateways ? `live keys on gateways ${gateways.gateways.map((g) => g.name).join(', ')}` : 'virtual fax line';
   installSignals(svc.close, logger);

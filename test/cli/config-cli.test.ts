@@ -2,7 +2,7 @@
 // the list of problems (no stack trace, no secret); a good file's port and store are the ones
 // the running service uses.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -64,7 +64,7 @@ describe.skipIf(!built)('faxstack serve --config', () => {
     const port = await freeTcpPort();
     const db = join(dir, 'from-config.db');
     const good = join(dir, 'good.json');
-    writeFileSync(good, JSON.stringify({ port, data: join(dir, 'data'), store: `sqlite:${db}`, logLevel: 'info', sessionSecret: 's'.repeat(40) }));
+    writeFileSync(good, JSON.stringify({ port, data: join(dir, 'data'), store: `sqlite:${db}`, logLevel: 'info', sessionSecret: 's'.repeat(40), rateLimits: { burst: 2 } }));
     const p = run(['serve', '--config', good], { FAXSTACK_DATA: join(dir, 'data') });
     try {
       await within((async () => {
@@ -77,6 +77,11 @@ describe.skipIf(!built)('faxstack serve --config', () => {
       expect(existsSync(db)).toBe(true);
       const res = await fetch(`http://127.0.0.1:${port}/health/live`);
       expect(res.status).toBe(200);
+      // The file's rate limits hold: a burst of 2 requests, the third refused.
+      const { testKey } = JSON.parse(readFileSync(join(dir, 'data', 'demo-account.json'), 'utf8')) as { testKey: string };
+      const statuses: number[] = [];
+      for (let i = 0; i < 3; i++) statuses.push((await fetch(`http://127.0.0.1:${port}/v1/customer/webhook-settings`, { headers: { accessToken: testKey } })).status);
+      expect(statuses).toEqual([200, 200, 429]);
       // The effective configuration is logged, redacted.
       const line = p.out().stdout.split('\n').find((l) => l.includes('"msg":"configuration"'));
       expect(line, p.out().stdout).toBeDefined();
