@@ -8,14 +8,14 @@ import { checkerboard, randomRuns } from '../vectors/synthetic-pages.js';
 import { fixture, textPdf } from '../helpers/documents.js';
 import { tiffDoc } from '../e2e/harness.js';
 import { FaxError } from '../../src/shared/errors.js';
-import { MAX_DOCUMENT_PAGES, countPages, imageDimensions, sniffFormat } from '../../src/documents/index.js';
+import { MAX_DOCUMENT_PAGES, countPages, countTextPages, imageDimensions, layoutText, sniffFormat } from '../../src/documents/index.js';
 import { closeRenderPool, renderDocumentPages } from '../../src/documents/index.js';
 import { decodeBmp } from '../../src/documents/bmp.js';
 import { scanPdf } from '../../src/documents/pdf-scan.js';
 import { readTiff, TiffError } from '../../src/documents/tiff-read.js';
 import { writeTiffF } from '../../src/documents/tiff-f.js';
 import { bmp, png, rawPdf } from '../hostile/corpus/documents.js';
-import { fuzz, iterations } from './fuzz.js';
+import { Mutator, fuzz, fuzzSeed, iterations } from './fuzz.js';
 
 const isFaxError = (e: unknown): boolean => e instanceof FaxError;
 const label = (e: unknown): string => (e instanceof FaxError ? `${e.name}:${e.code}` : String(e));
@@ -89,6 +89,29 @@ describe('format sniffing and page counts', () => {
       expected: isFaxError,
       label,
     });
+  });
+});
+
+describe('text page count', () => {
+  it('countTextPages (no strings built) agrees with layoutText on random texts, both in count and in refusal', () => {
+    const m = new Mutator(fuzzSeed() ^ 0x7e47);
+    const pieces = ['a', 'xyz ', '\t', '\n', '\r', '\r\n', '\f', '\x01', '\x7f', '\u0085', 'é', '\u{1f4e0}', '\ud800', '\udc00', ' ', '\ufeff', 'w'.repeat(79), 'w'.repeat(81)];
+    const n = iterations(3000);
+    for (let i = 0; i < n; i++) {
+      const parts: string[] = [];
+      for (let k = m.int(200); k > 0; k--) parts.push(m.rnd() < 0.02 ? m.pick(pieces).repeat(1 + m.int(3000)) : m.pick(pieces));
+      const text = parts.join('');
+      const maxPages = 1 + m.int(40);
+      const run = (f: () => number): string => {
+        try {
+          return String(f());
+        } catch (e) {
+          return (e as FaxError).code === undefined ? `THROW ${String(e)}` : `code ${(e as FaxError).code}`;
+        }
+      };
+      const expected = run(() => layoutText(text, maxPages).length);
+      expect(run(() => countTextPages(text, maxPages)), `case ${i} (seed ${fuzzSeed()}): ${JSON.stringify(text.slice(0, 200))}`).toBe(expected);
+    }
   });
 });
 
