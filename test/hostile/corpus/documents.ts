@@ -217,6 +217,7 @@ export const TEXTS: HostileDoc[] = [
   { name: 'text of whitespace only', bytes: () => Buffer.from(' \n\t\r\n'.repeat(100)), expect: refused(INVALID_FORMAT) },
   { name: 'text: one 1 MB line (219 pages)', bytes: () => Buffer.alloc(1_050_000, 'x'), expect: refused(INVALID_PARAMETER, 'faxData') },
   { name: 'text: one 15 MB line of tabs (10 001+ pages)', bytes: () => Buffer.from('x' + '\t'.repeat(15_000_000)), expect: refused(TOO_LARGE) },
+  { name: 'text: 7 million short lines (10 001+ pages)', bytes: () => Buffer.from('a\n'.repeat(7_000_000)), expect: refused(TOO_LARGE) },
   { name: 'text: 20 000 form feeds (10 001+ pages)', bytes: () => Buffer.from('x\f'.repeat(20_000)), expect: refused(TOO_LARGE) },
   { name: 'text with a BOM, RTL overrides and astral characters', bytes: () => Buffer.from('\ufeffabc \u202edlrow\u202c \u{1f4e0}\u{10ffff} \u0301\u0301\u0301'), expect: { at: 'delivered' } },
   { name: 'an empty file', bytes: () => Buffer.alloc(0), expect: refused(INVALID_FORMAT) },
