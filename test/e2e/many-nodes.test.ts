@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgresStore, type PostgresJobStore } from '../../src/store/postgres.js';
 import { pgAvailability, startPgServer, type PgServer } from '../store/pg-server.js';
-import { NUM, PRICE_CENTS, callApi, inline, startReceiver, type Receiver } from './harness.js';
+import { NUM, PRICE_CENTS, callApi, expectError, inline, startReceiver, type Receiver } from './harness.js';
 import { within } from './process-log.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -227,8 +227,7 @@ if (!avail.ok) {
       expect(admitted).toHaveLength(LIMITS.perHour);
       expect(replies.slice(0, LIMITS.perHour).every((r) => r.http === 200)).toBe(true);
       for (const r of replies.slice(LIMITS.perHour)) {
-        expect(r.http).toBe(429);
-        expect(r.body).toMatchObject({ status: -1, code: -3010 });
+        expectError(r, 429, -1, -3010);
         expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(LIMITS.perHour * 60); // the hourly slot, not a token
         expect(r.headers.get('x-ratelimit-remaining')).toBe('0');
       }
