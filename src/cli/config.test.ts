@@ -132,6 +132,20 @@ describe('loadConfig: every problem reported with key and source', () => {
     want.forEach((w) => expect(got.some((g) => g.startsWith(w)), `${JSON.stringify(got)} has ${w}`).toBe(true));
   });
 
+  it('a bad gateways file is named with the flag or variable that gave it', () => {
+    const g = file({ gateways: [{ ...gw, channels: 0 }] });
+    const msg = (flags: ConfigFlags, env: NodeJS.ProcessEnv) => {
+      try {
+        loadConfig(flags, env, dir);
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return '';
+    };
+    expect(msg({ gateways: g }, {})).toContain(`  --gateways ${g}: gateways[0].channels: must be an integer from 1 to 10000, got 0`);
+    expect(msg({}, { FAXSTACK_GATEWAYS: g })).toContain(`  FAXSTACK_GATEWAYS=${g}: gateways[0].channels: must be an integer`);
+  });
+
   it('the message lists each problem on its own line with its source, and never a secret', () => {
     const f = file({ sessionSecret: 'hunter2-short', store: 'postgres://fax:hunter2@[::1/x', port: 'x' });
     let msg = '';

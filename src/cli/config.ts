@@ -292,7 +292,8 @@ function setGatewaysFile(path: string, flagOrEnv: ConfigSource, cwd: string, cfg
     cfg.gateways = parseGatewaysJson(text, path);
   } catch (err) {
     if (!(err instanceof GatewayConfigError)) throw err;
-    problems.push({ path: err.field, source: { kind: 'file', path: `${path} (${describeSource(flagOrEnv)})` }, message: err.problem });
+    const named = flagOrEnv.kind === 'env' ? `${flagOrEnv.name}=${path}` : `${describeSource(flagOrEnv)} ${path}`;
+    problems.push({ path: err.field, source: { kind: 'file', path: named }, message: err.problem });
   }
 }
 
