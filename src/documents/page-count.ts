@@ -118,8 +118,12 @@ function walkPageTree(scan: PdfScan, root: PdfValue): number | null {
 
 /** Last resort on a badly damaged file: `/Type /Page` tokens in the raw bytes (not `/Pages`). */
 function countPageTypeTokens(bytes: Buffer): number {
+  // Counted one match at a time (match() would hold every one), stopping past the cap.
   const re = /\/Type[\0\t\n\f\r ]*\/Page(?![A-Za-z0-9#])/g;
-  return bytes.toString('latin1').match(re)?.length ?? 0;
+  const src = bytes.toString('latin1');
+  let n = 0;
+  while (re.exec(src) !== null && n <= MAX_DOCUMENT_PAGES) n++;
+  return n;
 }
 
 // --------------------------------------------------------------------------------------- TIFF

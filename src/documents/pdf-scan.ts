@@ -34,6 +34,13 @@ export interface PdfScan {
 
 /** Total bytes that inflating object streams may produce (decompression-bomb guard). */
 export const PDF_INFLATE_BUDGET = 50 * 1024 * 1024;
+/**
+ * How much may be read outside streams, in value units: a number 1, a name, string or reference
+ * 2, an array 2, a dictionary 8 (a Map is the costliest value). Real documents use a few
+ * thousand per page; without a cap, 15 MB of tiny objects, of trailers or one array of two
+ * million references took 100–170 MB of heap on the request thread just to count pages.
+ */
+export const PDF_MAX_VALUES = 1_000_000;
 const MAX_NESTING = 64;
 
 const WS = new Set([0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]);
@@ -41,12 +48,20 @@ const DELIM = new Set([0x28, 0x29, 0x3c, 0x3e, 0x5b, 0x5d, 0x7b, 0x7d, 0x2f, 0x2
 
 class ParseError extends Error {}
 
+/** Values left to read in one scan, shared by every lexer of it. */
+interface ValueBudget {
+  left: number;
+}
+
+const tooComplex = (): FaxError => new FaxError('INVALID_FILE_FORMAT', 'PDF has too many objects outside its streams to be read (over a million values: dictionaries, arrays, names, numbers)');
+
 /** Recursive-descent reader of one PDF value from a latin1 string (1 char = 1 byte). */
 class Lexer {
   pos: number;
   constructor(
     readonly src: string,
     start: number,
+    readonly budget: ValueBudget,
   ) {
     this.pos = start;
   }
@@ -69,6 +84,10 @@ class Lexer {
     const s = this.src;
     const c = s.charCodeAt(this.pos);
     if (Number.isNaN(c)) throw new ParseError('unexpected end');
+    const dict = c === 0x3c && s.charCodeAt(this.pos + 1) === 0x3c;
+    const number = (c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2d || c === 0x2e;
+    this.budget.left -= dict ? 8 : number ? 1 : 2;
+    if (this.budget.left < 0) throw tooComplex();
     if (c === 0x3c && s.charCodeAt(this.pos + 1) === 0x3c) return this.dict(depth);
     if (c === 0x3c) {
       const end = s.indexOf('>', this.pos);
@@ -184,15 +203,17 @@ export function scanPdf(bytes: Buffer): PdfScan {
   const objects = new Map<number, PdfValue>();
   const trailers: PdfDict[] = [];
   const objStreams: { dict: PdfDict; data: Buffer }[] = [];
+  const values: ValueBudget = { left: PDF_MAX_VALUES };
 
   OBJ_HEADER.lastIndex = 0;
   let m: RegExpExecArray | null;
   while ((m = OBJ_HEADER.exec(src)) !== null) {
-    const lex = new Lexer(src, OBJ_HEADER.lastIndex);
+    const lex = new Lexer(src, OBJ_HEADER.lastIndex, values);
     let value: PdfValue;
     try {
       value = lex.value();
-    } catch {
+    } catch (err) {
+      if (err instanceof FaxError) throw err; // the value budget: not a damaged object
       // Damaged object: resume where the lexer gave up, so no byte is lexed twice (an
       // unterminated string must not make every following object rescan to the end).
       OBJ_HEADER.lastIndex = Math.max(OBJ_HEADER.lastIndex, lex.pos);
@@ -211,11 +232,12 @@ export function scanPdf(bytes: Buffer): PdfScan {
 
   const trailerRe = /trailer[\0\t\n\f\r ]*<</g;
   while ((m = trailerRe.exec(src)) !== null) {
-    const lex = new Lexer(src, m.index + 'trailer'.length);
+    const lex = new Lexer(src, m.index + 'trailer'.length, values);
     try {
       const v = lex.value();
       if (isDict(v)) trailers.push(v);
-    } catch {
+    } catch (err) {
+      if (err instanceof FaxError) throw err;
       // damaged trailer: ignored
     }
     trailerRe.lastIndex = Math.max(trailerRe.lastIndex, lex.pos);
@@ -230,7 +252,7 @@ export function scanPdf(bytes: Buffer): PdfScan {
     const decoded = decodeStream(dict, data, budget);
     if (!decoded) continue;
     budget -= decoded.length;
-    for (const [num, value] of readObjectStream(dict, decoded)) {
+    for (const [num, value] of readObjectStream(dict, decoded, values)) {
       if (!direct.has(num)) objects.set(num, value);
     }
   }
@@ -278,7 +300,7 @@ function decodeStream(dict: PdfDict, data: Buffer, budget: number): Buffer | nul
 }
 
 /** Objects of one object stream (7.5.7): N pairs `num offset`, then the objects from /First. */
-function readObjectStream(dict: PdfDict, decoded: Buffer): [number, PdfValue][] {
+function readObjectStream(dict: PdfDict, decoded: Buffer, budget: ValueBudget): [number, PdfValue][] {
   const n = dict.map.get('N');
   const first = dict.map.get('First');
   if (typeof n !== 'number' || typeof first !== 'number' || n < 0 || first < 0 || first > decoded.length) return [];
@@ -304,8 +326,9 @@ function readObjectStream(dict: PdfDict, decoded: Buffer): [number, PdfValue][] 
     }
     const end = bounds[lo] ?? src.length;
     try {
-      out.push([num, new Lexer(src.slice(off, end), 0).value()]);
-    } catch {
+      out.push([num, new Lexer(src.slice(off, end), 0, budget).value()]);
+    } catch (err) {
+      if (err instanceof FaxError) throw err;
       // damaged entry: skipped
     }
   }

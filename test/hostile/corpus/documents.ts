@@ -96,6 +96,8 @@ export const PDFS: HostileDoc[] = [
   { name: 'PDF image declaring 100k x 100k pixels (1 MB of Flate)', bytes: () => imageBombPdf(100_000, 100_000, 1 << 20), expect: { at: 'delivered' } },
   { name: 'PDF content stream deflate bomb (200 MB of zeros)', bytes: () => onePagePdfStream(deflateSync(Buffer.alloc(200 << 20), { level: 9 })), expect: { at: 'delivered' } },
   { name: 'PDF with an operator storm (1 M path segments)', bytes: () => onePagePdf('0 0 m ' + '1 1 l '.repeat(1_000_000) + 'S'), expect: { at: 'delivered' } },
+  { name: 'PDF of one array of 2.3 million references (14 MB)', bytes: () => Buffer.from(`%PDF-1.7\n1 0 obj [${'1 0 R '.repeat(2_300_000)}] endobj\nstartxref\n0\n%%EOF\n`, 'latin1'), expect: refused(INVALID_FORMAT) },
+  { name: 'PDF of 400 000 trailers (14 MB)', bytes: () => Buffer.from(`%PDF-1.7\n${'trailer << /Root 1 0 R /Prev 9 >>\n'.repeat(400_000)}startxref\n0\n%%EOF\n`, 'latin1'), expect: refused(INVALID_FORMAT) },
   { name: 'PDF nested arrays 100k deep', bytes: () => onePagePdf('', '0 0 612 792', `/Junk ${'['.repeat(100_000)}${']'.repeat(100_000)}`), expect: jobFails(INVALID_FORMAT) },
 ];
 
