@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
+import type { JobStore } from '../../src/store/index.js';
 import { openSqliteStore } from '../../src/store/sqlite.js';
 import { openPostgresStore } from '../../src/store/postgres.js';
 import { coordinationContract } from './coordination-contract.js';
@@ -19,7 +20,7 @@ coordinationContract('sqlite', {
   nodes: async (n) => {
     const dir = mkdtempSync(join(tmpdir(), 'faxstack-coord-'));
     dirs.push(dir);
-    const stores = [];
+    const stores: JobStore[] = [];
     for (let i = 0; i < n; i++) stores.push(await openSqliteStore(join(dir, 'faxstack.db')));
     return { stores, close: async () => void (await Promise.all(stores.map((s) => s.close()))) };
   },
@@ -48,7 +49,7 @@ if (!avail.ok) {
   coordinationContract('postgres', {
     nodes: async (n) => {
       const url = await server.createDatabase();
-      const stores = [];
+      const stores: JobStore[] = [];
       for (let i = 0; i < n; i++) stores.push(await openPostgresStore(url));
       return { stores, close: async () => void (await Promise.all(stores.map((s) => s.close()))) };
     },
