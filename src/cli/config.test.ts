@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEFAULT_CONFIG, loadConfig, redactConfig, ConfigError, type ConfigFlags } from './config.js';
+import { DEFAULT_CONFIG, loadConfig, redactConfig, unknownEnvVars, ConfigError, type ConfigFlags } from './config.js';
 import { UsageError } from './usage-error.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'faxstack-config-'));
@@ -169,5 +169,12 @@ describe('redactConfig', () => {
     expect(shown).not.toContain(SECRET);
     expect(shown).toContain('postgres://fax:***@db.example/fax');
     expect(shown).toContain('"password":"***"');
+  });
+});
+
+describe('unknownEnvVars', () => {
+  it('names FAXSTACK_* variables that are neither settings nor known facilities (typos)', () => {
+    expect(unknownEnvVars({ FAXSTACK_PROT: '80', FAXSTACK_PORT: '80', FAXSTACK_RATE_LIMIT_BURST: '5', FAXSTACK_VIRTUAL_PAGE_MS: '300', FAXSTACK_CONFIG: 'x', HOME: '/root', FAXSTACK_SESION_SECRET: 'x' }))
+      .toEqual(['FAXSTACK_PROT', 'FAXSTACK_SESION_SECRET']);
   });
 });

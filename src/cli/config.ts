@@ -278,6 +278,18 @@ export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv = process.
   return cfg;
 }
 
+/** FAXSTACK_* variables read elsewhere (test facilities, tools): not settings, not typos. */
+const OTHER_ENV = new Set(['FAXSTACK_CONFIG', 'FAXSTACK_VIRTUAL_PAGE_MS', 'FAXSTACK_CLOCK_OFFSET_MS', 'FAXSTACK_TEST_MIGRATION_PAUSE_MS', 'FAXSTACK_CALL_LOG', 'FAXSTACK_PG_BIN', 'FAXSTACK_CRASH_SEED']);
+
+/**
+ * FAXSTACK_* variables that are neither a setting nor a known facility — most likely typos
+ * (FAXSTACK_PROT). Warned about at start rather than refused: other tools share the prefix.
+ */
+export function unknownEnvVars(env: NodeJS.ProcessEnv = process.env): string[] {
+  const known = new Set([...Object.values(KEYS).map((k) => k.env), ...Object.values(RATE_ENV), ...OTHER_ENV]);
+  return Object.keys(env).filter((k) => k.startsWith('FAXSTACK_') && !known.has(k)).sort();
+}
+
 /** `--gateways FILE` / FAXSTACK_GATEWAYS: a gateways file replaces the configuration's gateways. */
 function setGatewaysFile(path: string, flagOrEnv: ConfigSource, cwd: string, cfg: FaxstackConfig, problems: ConfigProblem[]): void {
   const full = resolve(cwd, path);

@@ -13,7 +13,7 @@ import { DEFAULT_VIRTUAL_TIMING, GatewayConfigError, parseGatewaysJson, type Gat
 import { closeEncodePool, closeRenderPool, configureRenderPool } from '../documents/index.js';
 import { parseStoreUrl, redactStoreUrl, StoreUrlError, type StoreLocation } from '../store/index.js';
 import { args, UsageError } from './main.js';
-import { loadConfig, redactConfig, type ConfigFlags } from './config.js';
+import { loadConfig, redactConfig, unknownEnvVars, type ConfigFlags } from './config.js';
 
 /** Reads and validates a gateways file; every problem is a usage error naming the file and field. */
 export function loadGatewaysFile(path: string): GatewaysConfig {
@@ -78,6 +78,7 @@ export async function daemonCommand(argv: string[]): Promise<number> {
   const { clock, virtualTiming } = testFacilities();
   const logger = createLogger({ name: 'faxstack-daemon', level: cfg.logLevel });
   logger.info({ config: redactConfig(cfg) }, 'configuration');
+  for (const name of unknownEnvVars()) logger.warn({ variable: name }, `${name} is not a faxstack setting (a typo?); ignored`);
   if (cfg.renderThreads !== null) await configureRenderPool({ threads: cfg.renderThreads });
   // A shared store needs no data directory (and no lock on one).
   const where = store?.engine === 'postgres' ? { store: store.url } : { dataDir, ...(store ? { store: store.path } : {}) };

@@ -9,7 +9,7 @@ import { redactStoreUrl } from '../store/index.js';
 import { closeEncodePool, closeRenderPool, configureRenderPool } from '../documents/index.js';
 import { args } from './main.js';
 import { CONFIG_FLAGS, parseStoreOption, testFacilities } from './daemon.js';
-import { loadConfig, redactConfig, type ConfigFlags } from './config.js';
+import { loadConfig, redactConfig, unknownEnvVars, type ConfigFlags } from './config.js';
 
 /** serve's flags; each one overrides the config file and the environment (README, Configuration). */
 const SERVE_FLAGS = { ...CONFIG_FLAGS, port: { type: 'string' }, host: { type: 'string' } } as const;
@@ -32,6 +32,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const { clock, virtualTiming: timing } = testFacilities();
   const logger = createLogger({ level: cfg.logLevel });
   logger.info({ config: redactConfig(cfg) }, 'configuration');
+  for (const name of unknownEnvVars()) logger.warn({ variable: name }, `${name} is not a faxstack setting (a typo?); ignored`);
   if (cfg.renderThreads !== null) await configureRenderPool({ threads: cfg.renderThreads });
   // A shared store needs no data directory: nothing of the service is kept outside the database.
   const where = store?.engine === 'postgres' ? { store: store.url } : { dataDir, ...(store ? { store: store.path } : {}) };

@@ -65,7 +65,7 @@ describe.skipIf(!built)('faxstack serve --config', () => {
     const db = join(dir, 'from-config.db');
     const good = join(dir, 'good.json');
     writeFileSync(good, JSON.stringify({ port, data: join(dir, 'data'), store: `sqlite:${db}`, logLevel: 'info', sessionSecret: 's'.repeat(40), rateLimits: { burst: 2 } }));
-    const p = run(['serve', '--config', good], { FAXSTACK_DATA: join(dir, 'data') });
+    const p = run(['serve', '--config', good], { FAXSTACK_DATA: join(dir, 'data'), FAXSTACK_PROT: '9' });
     try {
       await within((async () => {
         while (!p.out().stderr.includes('listening on')) {
@@ -88,6 +88,8 @@ describe.skipIf(!built)('faxstack serve --config', () => {
       const config = (JSON.parse(line!) as { config: Record<string, unknown> }).config;
       expect(config).toMatchObject({ port, store: `sqlite:${db}`, sessionSecret: '***' });
       expect(line).not.toContain('s'.repeat(40));
+      // A FAXSTACK_* variable that is no setting is warned about (a typo of FAXSTACK_PORT).
+      expect(p.out().stdout).toMatch(/"level":40,[^\n]*"variable":"FAXSTACK_PROT"/);
     } finally {
       p.child.kill('SIGTERM');
       await within(p.exited, 30_000, 'serve to stop');
