@@ -19,8 +19,8 @@ import { pgAvailability, startPgServer, type PgServer } from '../store/pg-server
 import { BIN, ROOT, built, crashSeed, kill9, killAll, pause, prng, startProc, waitFor, type Proc } from './crash-kit.js';
 import { NUM, callApi, inline } from './harness.js';
 
-const ROUNDS = 6;
-const PAUSE_MS = 400;
+const ROUNDS = 8;
+const PAUSE_MS = 800;
 const LATEST = Math.max(...MIGRATIONS.map((m) => m.version));
 const avail = pgAvailability();
 
@@ -52,8 +52,9 @@ async function killDuringFirstStart(eng: Engine, label: string): Promise<void> {
   for (let round = 0; round < ROUNDS; round++) {
     const before = Math.max(0, ...(await eng.versions()));
     // A quarter of the kills at a random moment of the start (often before any migration ran),
-    // the rest inside the transaction of a chosen pending migration.
-    const target = before < LATEST && rnd() >= 0.25 ? int(before + 1, LATEST) : null;
+    // the rest inside the transaction of one of the next three pending migrations, so the
+    // rounds walk through the migrations.
+    const target = before < LATEST && rnd() >= 0.25 ? int(before + 1, Math.min(LATEST, before + 3)) : null;
     const p = await startProc('serve', { args: eng.args, env: { FAXSTACK_TEST_MIGRATION_PAUSE_MS: String(PAUSE_MS) }, noWait: true });
     procs.push(p);
     if (target === null) await pause(int(0, 1500));
@@ -62,7 +63,7 @@ async function killDuringFirstStart(eng: Engine, label: string): Promise<void> {
         if (p.child.exitCode !== null) throw new Error(`serve exited (seed ${seed}):\n${p.stderr()}`);
         return p.stderr().includes(`test pause in migration ${target}\n`);
       }, 60_000, `migration ${target} to start (seed ${seed})`, 10);
-      await pause(int(0, PAUSE_MS / 2));
+      await pause(int(0, PAUSE_MS / 4)); // well inside the pause, even on a loaded machine
     }
     await kill9(p);
     const after = await eng.versions();
