@@ -213,7 +213,7 @@ if (!avail.ok) {
       for (const id of jobIds) {
         const mine = charges.filter((e) => e.jobId === id);
         expect(mine.length, `charges of job ${id} (seed ${seed})`).toBeLessThanOrEqual(1);
-        expect(-(mine[0]?.amountCents ?? 0)).toBe((await s.getJobById(id))!.chargedCents);
+        expect(0 - (mine[0]?.amountCents ?? 0)).toBe((await s.getJobById(id))!.chargedCents);
       }
       const charged = (await Promise.all(jobIds.map((id) => s.getJobById(id)))).reduce((sum, j) => sum + j!.chargedCents, 0);
       expect(account.balanceCents, `balance = 100 dollars less what was charged (seed ${seed})`).toBe(10_000 - charged);
