@@ -6,6 +6,8 @@ import pg from 'pg';
 export type Client = pg.PoolClient;
 export type Row = Record<string, unknown>;
 
+/** While the server cannot be reached or is starting up (a restart), connecting is retried this long. */
+const CONNECT_RETRY_MS = 15_000;
 /** Transactions retried at most this often on deadlock or serialization failure. */
 const MAX_TX_ATTEMPTS = 5;
 const RETRYABLE = new Set(['40001', '40P01']);
@@ -56,6 +58,29 @@ export class PgSql {
     this.pool = new pg.Pool(config);
     // An idle client that loses its connection must not crash the process; the next query reconnects.
     this.pool.on('error', () => {});
+    // A server restarting refuses connections for a moment: connecting (nothing sent yet, so
+    // always safe to repeat) is retried with a backoff instead of failing the caller's work —
+    // a fax must not fail because the database restarted. pool.query connects through
+    // pool.connect (callback form), so both forms go through the retry.
+    const connect = this.pool.connect.bind(this.pool) as () => Promise<pg.PoolClient>;
+    const retrying = async (): Promise<pg.PoolClient> => {
+      const started = Date.now();
+      for (let waitMs = 50; ; waitMs = Math.min(waitMs * 2, 1000)) {
+        try {
+          return await connect();
+        } catch (e) {
+          const unreachable = isConnectionLost(e) || sqlState(e) === 'ENOENT'; // ENOENT: the unix socket is gone while the server is down
+          if (!unreachable || this.pool.ended || Date.now() - started + waitMs > CONNECT_RETRY_MS) throw e;
+          await new Promise((resolve) => setTimeout(resolve, waitMs));
+        }
+      }
+    };
+    type Done = (release?: unknown) => void;
+    this.pool.connect = ((cb?: (err: Error | undefined, client?: pg.PoolClient, done?: Done) => void) => {
+      if (!cb) return retrying();
+      retrying().then((c) => cb(undefined, c, c.release.bind(c) as Done), (e: Error) => cb(e));
+      return undefined;
+    }) as typeof this.pool.connect;
   }
 
   /**
