@@ -92,7 +92,21 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
   const bodyLimit = o.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const limiter = o.rateLimiter ?? new MemoryRateLimiter(o.clock);
   const authLimiter = o.authLimiter ?? new AuthFailureLimiter(o.clock);
-  const app: FastifyInstance = Fastify({ loggerInstance: o.logger as FastifyBaseLogger, bodyLimit, trustProxy: o.trustProxy ?? false, logController: new LogController({ disableRequestLogging: true }), return503OnClosing: true });
+  const app: FastifyInstance = Fastify({ loggerInstance: o.logger as FastifyBaseLogger, bodyLimit, trustProxy: o.trustProxy ?? false, logController: new LogController({ disableRequestLogging: true }), return503OnClosing: true,
+    // Refusals made before routing speak the envelope too: a path that does not decode, and
+    // requests node's HTTP parser rejects (headers over 16 KB: 431, malformed framing: 400).
+    frameworkErrors: (err, _req, reply) => {
+      const { http, body } = errorReply(new FaxError('INVALID_PARAMETER', `the request URL is malformed (${err.message})`));
+      void (reply as FastifyReply).code(http).type('application/json').send(body);
+    },
+    clientErrorHandler: (err: Error & { code?: string }, socket) => {
+      if (!socket.writable) return socket.destroy();
+      const big = err.code === 'HPE_HEADER_OVERFLOW';
+      const { body } = errorReply(new FaxError('INVALID_PARAMETER', big ? 'the request headers are larger than 16 KB' : 'the request is not valid HTTP/1.1'));
+      const text = JSON.stringify(body);
+      socket.end(`HTTP/1.1 ${big ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`);
+    },
+  });
 
   // Only JSON and form bodies; anything else is 415. Both parsers stop reading at bodyLimit.
   app.removeAllContentTypeParsers();

@@ -52,6 +52,10 @@ describe('malformed HTTP', () => {
     const got = statuses(reply);
     // One answer, the refusal; a smuggled second request must not have been answered.
     expect(got, reply.slice(0, 300)).toEqual([status]);
+    // The refusal speaks the API's envelope, like every other error.
+    const body = JSON.parse(reply.slice(reply.indexOf('\r\n\r\n') + 4)) as { status: number; data: { code: number } };
+    expect(body.status, reply.slice(0, 300)).toBe(-2);
+    expect(body.data.code).toBe(-3000);
   });
 
   it('the service still serves after all of it', async () => {
