@@ -93,6 +93,7 @@ describe('loadConfig: every problem reported with key and source', () => {
     { name: 'broken JSON', flags: (f) => ({ config: f('{"port": 80,') }), want: ['file:FILE: (file): not valid JSON: '] },
     { name: 'not an object', flags: (f) => ({ config: f([1, 2]) }), want: ['file:FILE: (file): must be a JSON object of settings, got [1,2]'] },
     { name: 'unknown key (a typo)', flags: (f) => ({ config: f({ prot: 80 }) }), want: ['file:FILE: prot: unknown key (known: port, host, data, store, gateways, '] },
+    { name: 'a key named like an Object.prototype member', flags: (f) => ({ config: f({ constructor: 1, toString: 'x' }) }), want: ['file:FILE: constructor: unknown key', 'file:FILE: toString: unknown key'] },
     { name: 'port out of range', flags: (f) => ({ config: f({ port: 70000 }) }), want: ['file:FILE: port: must be an integer from 0 to 65535, got 70000'] },
     { name: 'port of the wrong type', flags: (f) => ({ config: f({ port: '80' }) }), want: ['file:FILE: port: must be an integer from 0 to 65535, got "80"'] },
     { name: 'port from the environment', env: { FAXSTACK_PORT: 'eighty' }, want: ['env:FAXSTACK_PORT: port: must be an integer from 0 to 65535, got "eighty"'] },

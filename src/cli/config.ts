@@ -246,7 +246,7 @@ export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv = process.
       if (typeof top !== 'object' || top === null || Array.isArray(top)) problems.push({ path: '(file)', source, message: `must be a JSON object of settings, got ${show(top)}` });
       else {
         for (const [k, v] of Object.entries(top)) {
-          if (!(k in KEYS)) problems.push({ path: k, source, message: `unknown key (known: ${Object.keys(KEYS).join(', ')})` });
+          if (!Object.hasOwn(KEYS, k)) problems.push({ path: k, source, message: `unknown key (known: ${Object.keys(KEYS).join(', ')})` });
           else set(k as keyof FaxstackConfig, v, k, source);
         }
       }
