@@ -8,7 +8,7 @@ import type { Clock } from './shared/clock.js';
 import type { Logger } from './shared/log.js';
 import type { MetricsRegistry } from './shared/metrics.js';
 import type { JobStore } from './store/index.js';
-import { METRICS_CONTENT_TYPE, metricsText } from './api/index.js';
+import { METRICS_CONTENT_TYPE, metricsText, storeProblem } from './api/index.js';
 
 export interface MetricsServerOptions {
   port: number;
@@ -53,11 +53,10 @@ export async function startMetricsServer(o: MetricsServerOptions): Promise<Metri
       case '/health/live':
         return json(res, 200, { status: 'live' });
       case '/health/ready':
-        try {
-          await o.store.getAccount(0);
-          return json(res, 200, { status: 'ready' });
-        } catch (err) {
-          o.logger.warn({ err }, 'not ready: the store does not answer');
+        {
+          const problem = await storeProblem(o.store);
+          if (problem === null) return json(res, 200, { status: 'ready' });
+          o.logger.warn({ err: problem }, 'not ready: the store does not answer');
           return json(res, 503, { status: 'not ready', reason: 'store unavailable' });
         }
       default:

@@ -4,4 +4,4 @@ export * from './envelope.js';
 export * from './rate-limit.js';
 export { StoreRateLimiter, type StoreRateLimiterOptions } from './store-rate-limit.js';
 export { openApiDocument } from './openapi.js';
-export { METRICS_CONTENT_TYPE, metricsText } from './routes-meta.js';
+export { METRICS_CONTENT_TYPE, metricsText, storeProblem } from './routes-meta.js';

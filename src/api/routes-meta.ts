@@ -21,13 +21,10 @@ export function registerMetaRoutes(app: FastifyInstance, o: ApiOptions): void {
   // no traffic to this node if not).
   app.get('/health/live', async () => ({ status: 'live' }));
   app.get('/health/ready', async (_req, reply) => {
-    try {
-      await o.store.getAccount(0);
-      return { status: 'ready' };
-    } catch (err) {
-      o.logger.warn({ err }, 'not ready: the store does not answer');
-      return reply.code(503).send({ status: 'not ready', reason: 'store unavailable' });
-    }
+    const problem = await storeProblem(o.store);
+    if (problem === null) return { status: 'ready' };
+    o.logger.warn({ err: problem }, 'not ready: the store does not answer');
+    return reply.code(503).send({ status: 'not ready', reason: 'store unavailable' });
   });
 
   app.get('/metrics', async (_req, reply) => {
@@ -35,6 +32,23 @@ export function registerMetaRoutes(app: FastifyInstance, o: ApiOptions): void {
     reply.type(METRICS_CONTENT_TYPE);
     return text;
   });
+}
+
+/** Readiness probes give up after this long (the store's connect retries can take 15 s; probes time out in seconds). */
+export const READY_TIMEOUT_MS = 2000;
+
+/** Null when the store answers within `timeoutMs` (real time: a probe's budget), else why not. */
+export async function storeProblem(store: Pick<JobStore, 'getAccount'>, timeoutMs = READY_TIMEOUT_MS): Promise<Error | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<Error>((resolve) => {
+    timer = setTimeout(() => resolve(new Error(`the store did not answer within ${timeoutMs} ms`)), timeoutMs);
+    timer.unref();
+  });
+  try {
+    return await Promise.race([store.getAccount(0).then(() => null, (err: unknown) => (err instanceof Error ? err : new Error(String(err)))), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
