@@ -82,6 +82,32 @@ describe('Dispatcher', () => {
     expect((await store.getAccount(accountId))!.balanceCents).toBe(1000 - 21);
   });
 
+  it('a store connection lost while preparing puts the job back in the queue without spending an attempt', async () => {
+    // The first read of the document's bytes fails as a PostgreSQL restart does (57P01).
+    let failures = 1;
+    const flaky = new Proxy(store, {
+      get(target, prop, receiver) {
+        if (prop === 'documentBytes') {
+          return async (id: number) => {
+            if (failures-- > 0) throw Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+            return target.documentBytes(id);
+          };
+        }
+        const v = Reflect.get(target, prop, receiver) as unknown;
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+    const cfg = { ...DEFAULT_JOBS_CONFIG };
+    dispatcher = new Dispatcher({ store: flaky, clock, owner: 'test', lines: { virtual: new VirtualLine(clock) }, config: cfg, fetch: { timeoutMs: 5000, allowHosts: [] }, logger: silentLogger });
+    const svc = new FaxService({ store, clock, config: cfg, onJob: () => dispatcher!.notify() });
+    dispatcher.start();
+    const [id] = (await svc.send({ accountId, mode: 'live' }, input(), null)).jobIds;
+    await until(finished(id!));
+    expect(failures).toBeLessThan(0); // the failure happened, and the bytes were read again after it
+    expect(await job(id!)).toMatchObject({ status: 'delivered', code: 0, transferredPages: 3, attempts: 1 });
+    expect((await store.attempts(id!)).map((a) => a.code)).toEqual([0]);
+  });
+
   it('retries busy with the line policy backoff, then fails with the last code', async () => {
     const busy = (): CallResult => ({ code: -3101, message: 'Line busy', lastConfirmedPage: 0, aborted: false, detail: {} });
     const line = new ScriptedLine([busy, busy, busy]);

@@ -21,6 +21,7 @@ import { isSlotted, type CallResult, type FaxLine } from '../engine/index.js';
 import { faxPagesFromTiff } from '../documents/fax-pages.js';
 import { jobEvent } from '../store/fax-object.js';
 import type { AttemptRecord, JobRecord, JobStore, LineFilter, Stage, TerminalOutcome } from '../store/index.js';
+import { isStoreUnavailable } from '../store/index.js';
 import { linePolicy, type JobsConfig } from './config.js';
 import { prepareJob, type FetchPolicy } from './prepare.js';
 import { decideRetry } from './retry.js';
@@ -284,6 +285,14 @@ export class Dispatcher {
         if (abort.signal.aborted) {
           // Stopped while preparing (shutdown or lost lease): another run prepares it again.
           await store.requeueJob(job.jobId, owner, clock.now(), clock.now());
+          return;
+        }
+        if (isStoreUnavailable(err)) {
+          // The database went away under a query (a restart): nothing was sent, so the job goes
+          // back to the queue without spending an attempt (if the store is still gone, this
+          // throws and the lease expires instead).
+          log.warn({ err: (err as Error).message, retryInMs: this.slotRetryMs }, 'the store was lost while preparing: back to the queue');
+          await store.requeueJob(job.jobId, owner, clock.now() + this.slotRetryMs, clock.now());
           return;
         }
         const e = asJobError(err);

@@ -10,4 +10,5 @@ export { generateApiKey, hashApiKey, generateWebhookSecret, keyPrefix } from './
 export { SqliteJobStore, openSqliteStore } from './sqlite.js';
 export { PostgresJobStore, openPostgresStore } from './postgres.js';
 export { openStore, parseStoreUrl, redactStoreUrl, StoreUrlError, type StoreLocation } from './open.js';
+export { isConnectionLost as isStoreUnavailable } from './pg-sql.js';
 export * from './fax-object.js';
