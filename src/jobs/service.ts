@@ -1,7 +1,7 @@
 // The job lifecycle as the API sees it: send (page estimate, reservation, idempotency),
 // cancel and resend by the rules of API-DECISIONS.md 3-4, and the lookups.
 import type { Clock } from '../shared/clock.js';
-import { FaxError } from '../shared/errors.js';
+import { FaxError, withField } from '../shared/errors.js';
 import { decodeMMR } from '../codecs/index.js';
 import { countPages, previewPng, sniffFormat } from '../documents/index.js';
 import { tiffToPdf } from '../documents/fax-pdf.js';
@@ -235,15 +235,6 @@ export class FaxFiles {
 function whyNotCancelable(job: JobRecord): string {
   if (job.status !== 'sending') return `it is already ${job.status}`;
   return `it has started (${job.stage ?? 'in progress'})`;
-}
-
-function withField<T>(field: string, fn: () => T): T {
-  try {
-    return fn();
-  } catch (err) {
-    if (err instanceof FaxError && err.field === undefined) err.field = field;
-    throw err;
-  }
 }
 
 const cents = (c: number) => `$${(c / 100).toFixed(2)}`;

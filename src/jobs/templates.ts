@@ -2,7 +2,7 @@
 // (API-DECISIONS.md 15): upload (size, format, page count, placeholders checked), list, delete,
 // a preview with sample fields, and the look-ups fax-send makes. Scoped by account throughout.
 import type { Clock } from '../shared/clock.js';
-import { FaxError } from '../shared/errors.js';
+import { FaxError, withField } from '../shared/errors.js';
 import { checkCoverTemplate, composeFax, countPages, previewPng, sniffFormat, type CoverInfo, type DocumentFormat } from '../documents/index.js';
 import { decodeUtf8 } from '../documents/render-text.js';
 import type { JobStore, TemplateKind, TemplateRecord } from '../store/index.js';
@@ -93,14 +93,5 @@ export class TemplateLibrary {
       ? await composeFax({ documents: [], quality: 'Standard', cover: { ...SAMPLE_FIELDS, date: new Date(this.o.clock.now()), ...(await templateFor(this.o.store, caller, t.id)) } })
       : await composeFax({ documents: [{ bytes: data, format: t.format as DocumentFormat, pages: [1] }], quality: 'Standard' });
     return previewPng(fax.pages[0]!, width ? { width } : {});
-  }
-}
-
-function withField<T>(field: string, fn: () => T): T {
-  try {
-    return fn();
-  } catch (err) {
-    if (err instanceof FaxError && err.field === undefined) err.field = field;
-    throw err;
   }
 }

@@ -105,3 +105,13 @@ export class FaxError extends Error {
 export function outcomeMessage(name: ErrorName, detail?: string): string {
   return formatMessage(name, detail ? `: ${detail}` : '');
 }
+
+/** Runs `fn`; a FaxError it throws without a field gets `field` (the request field being read). */
+export function withField<T>(field: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof FaxError && err.field === undefined) err.field = field;
+    throw err;
+  }
+}
