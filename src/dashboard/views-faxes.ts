@@ -85,5 +85,12 @@ ${pages.length === 0 ? html`<p>The pages are not prepared yet.</p>` : html`<ul c
 <section aria-labelledby="attempts"><h2 id="attempts">Attempts</h2>
 ${v.attempts.length === 0 ? html`<p>No attempts yet.</p>` : html`<div class="scroll"><table><thead><tr><th scope="col">#</th><th scope="col">Started</th><th scope="col">Ended</th><th scope="col">Result</th><th scope="col" class="num">Pages</th></tr></thead><tbody>
 ${v.attempts.map((a) => html`<tr><td>${a.attempt}</td><td>${when(a.startedAtMs)}</td><td>${when(a.endedAtMs)}</td><td>${a.code ?? ''} ${a.message ?? ''}</td><td class="num">${a.pagesTransferred}</td></tr>`)}
-</tbody></table></div>`}</section>`;
+</tbody></table></div>
+${v.attempts.filter((a) => Object.keys(a.detail).length > 0).map((a) => html`<details class="transmission-log"><summary>Transmission log of attempt ${a.attempt}</summary>${detailList(a.detail)}</details>`)}`}</section>`;
+}
+
+/** An attempt's transmission detail (gateway, SIP status, media, rate, ECM, T.30 phase and code, remote ident...), key by key. */
+function detailList(detail: Record<string, unknown>): Safe {
+  const entries = Object.entries(detail).sort(([a], [b]) => a.localeCompare(b));
+  return html`<dl class="facts">${entries.map(([k, v]) => html`<dt>${k}</dt><dd>${typeof v === 'string' ? v : JSON.stringify(v)}</dd>`)}</dl>`;
 }

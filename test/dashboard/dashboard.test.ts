@@ -210,6 +210,11 @@ describe('dashboard faxes', () => {
     expect(detail.text).toContain(`src="/dashboard/faxes/${sent}/pages/2.png?width=240"`);
     expect(detail.text).toContain('Download PDF');
     expect(detail.text).not.toContain('Cancel fax');
+    // The transmission log: every key of the attempt's recorded detail (rate, ECM, T.30 code...).
+    const [attempt] = await h.svc.store.attempts(sent);
+    expect(Object.keys(attempt!.detail).length).toBeGreaterThan(0);
+    expect(detail.text).toContain('Transmission log of attempt 1');
+    for (const key of Object.keys(attempt!.detail)) expect(detail.text).toContain(`<dt>${key}</dt>`);
     const png = await b.raw(`/dashboard/faxes/${sent}/pages/1.png?width=240`);
     expect(png.status).toBe(200);
     expect(png.headers.get('content-type')).toBe('image/png');
