@@ -3,34 +3,14 @@
 // it live to `delivered` with page previews shown; schedule a fax and cancel it. The service's
 // clock is a ManualClock the test advances; the page's own script (live.js) polls in real time.
 // Screenshots go to test-artifacts/dashboard/.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { NUM, runUntil, startHarness, type Harness } from '../e2e/harness.js';
-import { ARTIFACTS, CHROMIUM, launch, loadedImages, signedInPage } from './browser-kit.js';
+import { expect, it } from 'vitest';
+import { NUM, runUntil } from '../e2e/harness.js';
+import { ARTIFACTS, describeInBrowser, loadedImages, signedInPage } from './browser-kit.js';
 import { pdfDoc } from './pdf-fixture.js';
 
-if (!CHROMIUM && process.env.CI) {
-  describe('faxes in a browser', () => {
-    it('needs chromium under CI (.ci/run installs it)', () => {
-      expect.fail('chromium is not installed: /usr/bin/chromium is missing');
-    });
-  });
-}
-
-describe.skipIf(!CHROMIUM)('faxes in a browser', () => {
-  let h: Harness;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    h = await startHarness();
-    browser = await launch();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await h?.close();
-  });
-
+describeInBrowser('faxes in a browser', (suite) => {
   it('sends a PDF from the browser: preview of the pages, confirm, the detail page and the list follow it live to delivered', async () => {
+    const { h, browser } = suite;
     const { context, page, accountId } = await signedInPage(h, browser, 'Browser Sender');
     await page.getByRole('link', { name: 'Send a fax' }).click();
     await page.waitForURL('**/dashboard/send');
@@ -84,6 +64,7 @@ describe.skipIf(!CHROMIUM)('faxes in a browser', () => {
   });
 
   it('schedules a fax for later and cancels it from the browser (on a phone-sized screen)', async () => {
+    const { h, browser } = suite;
     const { context, page, accountId } = await signedInPage(h, browser, 'Browser Scheduler', { width: 390, height: 844 });
     await page.goto(`${h.svc.url}/dashboard/send`);
     await page.getByLabel('Documents').setInputFiles({ name: 'later.pdf', mimeType: 'application/pdf', buffer: pdfDoc(1) });

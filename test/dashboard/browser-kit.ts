@@ -3,9 +3,9 @@
 // for conditions that depend on the page's own script.
 import { existsSync, mkdirSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/dashboard/index.js';
-import type { Harness } from '../e2e/harness.js';
+import { startHarness, type Harness } from '../e2e/harness.js';
 
 export const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
 export const ARTIFACTS = 'test-artifacts/dashboard';
@@ -14,6 +14,38 @@ export const PASSWORD = 'correct horse battery staple';
 export async function launch(): Promise<Browser> {
   mkdirSync(ARTIFACTS, { recursive: true });
   return chromium.launch({ executablePath: CHROMIUM!, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+}
+
+/** A suite's harness and browser; set by its beforeAll, so read them inside tests and hooks. */
+export interface BrowserSuite {
+  h: Harness;
+  browser: Browser;
+}
+
+/**
+ * A describe block with a harness and a launched chromium, closed after it. Skipped when
+ * chromium is missing locally; under CI (process.env.CI) a missing browser fails.
+ */
+export function describeInBrowser(name: string, body: (suite: BrowserSuite) => void): void {
+  if (!CHROMIUM && process.env.CI) {
+    describe(name, () => {
+      it('needs chromium under CI (.ci/run installs it)', () => {
+        expect.fail('chromium is not installed: /usr/bin/chromium is missing');
+      });
+    });
+  }
+  describe.skipIf(!CHROMIUM)(name, () => {
+    const suite = {} as BrowserSuite;
+    beforeAll(async () => {
+      suite.h = await startHarness();
+      suite.browser = await launch();
+    });
+    afterAll(async () => {
+      await suite.browser?.close();
+      await suite.h?.close();
+    });
+    body(suite);
+  });
 }
 
 export interface SignedInPage {

@@ -2,33 +2,12 @@
 // page, registers a caller ID and revokes the live key through its confirmation page; the
 // Member signs in with the email, has no links to Primary pages and meets the -3007 page.
 // Screenshots go to test-artifacts/dashboard/. Skipped without chromium locally; fails under CI.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { startHarness, type Harness } from '../e2e/harness.js';
-import { ARTIFACTS, CHROMIUM, launch, signedInPage } from './browser-kit.js';
+import { expect, it } from 'vitest';
+import { ARTIFACTS, describeInBrowser, signedInPage } from './browser-kit.js';
 
-if (!CHROMIUM && process.env.CI) {
-  describe('users in a browser', () => {
-    it('needs chromium under CI (.ci/run installs it)', () => {
-      expect.fail('chromium is not installed: /usr/bin/chromium is missing');
-    });
-  });
-}
-
-describe.skipIf(!CHROMIUM)('users in a browser', () => {
-  let h: Harness;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    h = await startHarness();
-    browser = await launch();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await h?.close();
-  });
-
+describeInBrowser('users in a browser', (suite) => {
   it('a Primary adds a Member, a caller ID and revokes a key; the Member gets the -3007 page', async () => {
+    const { h, browser } = suite;
     const { page, context, accountId } = await signedInPage(h, browser, 'Browser Team');
     await page.getByRole('link', { name: 'Users' }).click();
     await page.waitForURL('**/dashboard/users');

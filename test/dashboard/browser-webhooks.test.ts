@@ -2,37 +2,22 @@
 // 127.0.0.1) on the webhooks page, rotate the secret (shown once), send a test event, see it
 // arrive signed with that secret, and find it in the delivery log with its HTTP status and
 // latency. Also the API reference page. Screenshots go to test-artifacts/dashboard/.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { SIGNATURE_HEADER, verifySignature } from '../../src/webhooks/sign.js';
-import { runUntil, startHarness, startReceiver, type Harness, type Receiver } from '../e2e/harness.js';
-import { ARTIFACTS, CHROMIUM, launch, signedInPage } from './browser-kit.js';
+import { runUntil, startReceiver, type Receiver } from '../e2e/harness.js';
+import { ARTIFACTS, describeInBrowser, signedInPage } from './browser-kit.js';
 
-if (!CHROMIUM && process.env.CI) {
-  describe('webhooks in a browser', () => {
-    it('needs chromium under CI (.ci/run installs it)', () => {
-      expect.fail('chromium is not installed: /usr/bin/chromium is missing');
-    });
-  });
-}
-
-describe.skipIf(!CHROMIUM)('webhooks in a browser', () => {
-  let h: Harness;
+describeInBrowser('webhooks in a browser', (suite) => {
   let receiver: Receiver;
-  let browser: Browser;
-
   beforeAll(async () => {
-    h = await startHarness();
-    receiver = await startReceiver(h.clock);
-    browser = await launch();
+    receiver = await startReceiver(suite.h.clock);
   });
   afterAll(async () => {
-    await browser?.close();
     await receiver?.close();
-    await h?.close();
   });
 
   it('sets the webhook URL, sends a test event that arrives signed, and shows it in the delivery log with status and latency', async () => {
+    const { h, browser } = suite;
     const { context, page, accountId } = await signedInPage(h, browser, 'Hook Browser Co');
     await page.getByRole('link', { name: 'Webhooks' }).click();
     await page.waitForURL('**/dashboard/webhooks');
@@ -68,6 +53,7 @@ describe.skipIf(!CHROMIUM)('webhooks in a browser', () => {
   });
 
   it('shows the API reference generated from the OpenAPI document', async () => {
+    const { h, browser } = suite;
     const { context, page } = await signedInPage(h, browser, 'API Reader Co');
     await page.getByRole('link', { name: 'API' }).click();
     await page.waitForURL('**/dashboard/api');
