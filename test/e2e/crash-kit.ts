@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import type { JobStore } from '../../src/store/index.js';
+import { seededRandom } from '../../src/transport/t38/random.js';
 import type { ReceivedRequest } from './harness.js';
 import { within } from './process-log.js';
 
@@ -23,16 +24,9 @@ export function crashSeed(test: string): number {
   return seed;
 }
 
-/** mulberry32: a small seeded PRNG. */
+/** mulberry32 (the transport's seeded PRNG), with integers in [lo, hi]. */
 export function prng(seed: number): { rnd: () => number; int: (lo: number, hi: number) => number } {
-  let a = seed >>> 0;
-  const rnd = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rnd = seededRandom(seed);
   return { rnd, int: (lo, hi) => lo + Math.floor(rnd() * (hi - lo + 1)) };
 }
 

@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgresStore, type PostgresJobStore } from '../../src/store/postgres.js';
+import { seededRandom } from '../../src/transport/t38/random.js';
 import { pgAvailability, startPgServer, type PgServer } from '../store/pg-server.js';
 import { NUM, inline, startReceiver, type Receiver } from './harness.js';
 import { within } from './process-log.js';
@@ -27,18 +28,6 @@ const KILLS = 6;
 /** Past the job lease (30 s) and the webhook claim (60 s) of a process that died holding them. */
 const SETTLE_OFFSET_MS = 120_000;
 const avail = pgAvailability();
-
-/** mulberry32: a small seeded PRNG, so a failing run can be replayed from its seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -117,7 +106,7 @@ if (!avail.ok) {
     it('kill -9 of daemons and the API at random points: one terminal state per job, ledger = balance, no page overcharged, one event id per fax.completed', async () => {
       const seed = Number(process.env.FAXSTACK_CRASH_SEED ?? Math.floor(Math.random() * 2 ** 31));
       console.log(`[crash-loop] seed ${seed} (replay: FAXSTACK_CRASH_SEED=${seed})`);
-      const rnd = prng(seed);
+      const rnd = seededRandom(seed);
       const int = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1));
 
       const url = await server.createDatabase();

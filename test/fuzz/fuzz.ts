@@ -6,17 +6,7 @@
 // is deterministic); FAXSTACK_FUZZ_ITERATIONS=<n> multiplies nothing but replaces each test's
 // default count, for long local runs. The seed is printed with every failure.
 
-/** mulberry32: small, fast, good enough to drive mutations. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../src/transport/t38/random.js';
 
 const DEFAULT_SEED = 0x5eed_f00d;
 
@@ -36,7 +26,7 @@ export function iterations(defaultCount: number): number {
 export class Mutator {
   readonly rnd: () => number;
   constructor(readonly seed: number) {
-    this.rnd = prng(seed);
+    this.rnd = seededRandom(seed);
   }
   int(n: number): number {
     return Math.floor(this.rnd() * n);

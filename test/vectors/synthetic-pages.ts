@@ -2,18 +2,10 @@
 // deterministic (seeded), each stressing a different part of T.4/T.6 coding.
 
 import { createBitmap, fillRow, setPixel, type Bitmap } from '../../src/codecs/bitmap.js';
+import { seededRandom as rng } from '../../src/transport/t38/random.js';
 
-/** mulberry32: a small seeded PRNG so every run sees the same pages. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32 (the transport's seeded PRNG), so every run sees the same pages. */
+export { rng };
 
 export const FAX_WIDTHS = [1728, 2048, 2432, 3456] as const;
 
