@@ -13,14 +13,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgresStore, type PostgresJobStore } from '../../src/store/postgres.js';
-import { pgAvailability, startPgServer, type PgServer } from '../store/pg-server.js';
+import { withPgServer } from '../store/engines.js';
 import { NUM, PRICE_CENTS, callApi, inline, signatureValid, startReceiver, type Receiver } from './harness.js';
 import { within } from './process-log.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = join(ROOT, 'bin', 'faxstack.js');
 const JOBS_PER_NODE = 10;
-const avail = pgAvailability();
 
 interface Node {
   child: ChildProcess;
@@ -68,28 +67,13 @@ async function serve(storeUrl: string, dataDir: string): Promise<Node> {
   return { child, api, exited };
 }
 
-if (!avail.ok) {
-  if (process.env.CI) {
-    describe('API nodes on PostgreSQL', () => {
-      it('needs a PostgreSQL server in CI', () => {
-        throw new Error(avail.reason);
-      });
-    });
-  } else {
-    console.warn(`[postgres e2e tests skipped] ${avail.reason}`);
-    describe.skip(`API nodes on PostgreSQL (skipped: ${avail.reason})`, () => {
-      it('two nodes', () => {});
-    });
-  }
-} else {
-  let server: PgServer;
+withPgServer({ name: 'API nodes on PostgreSQL', what: 'e2e', placeholder: 'two nodes' }, (server) => {
   let root: string;
   let rcv: Receiver;
   let store: PostgresJobStore | undefined;
   const nodes: Node[] = [];
   beforeAll(async () => {
     if (!existsSync(join(ROOT, 'dist', 'src', 'cli', 'main.js'))) throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
-    server = await startPgServer();
     root = await mkdtemp(join(tmpdir(), 'faxstack-e2e-pg-'));
     rcv = await startReceiver();
   });
@@ -97,7 +81,6 @@ if (!avail.ok) {
     for (const n of nodes) if (n.child.exitCode === null && n.child.signalCode === null) n.child.kill('SIGKILL');
     await store?.close();
     await rcv?.close();
-    server?.stop();
     if (root) await rm(root, { recursive: true, force: true });
   });
 
@@ -173,4 +156,4 @@ if (!avail.ok) {
       expect(await within(Promise.all(nodes.map((n) => n.exited)), 30_000, 'the nodes to stop')).toEqual([0, 0, 0]);
     });
   });
-}
+});

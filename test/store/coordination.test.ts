@@ -4,12 +4,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll } from 'vitest';
 import type { JobStore } from '../../src/store/index.js';
 import { openSqliteStore } from '../../src/store/sqlite.js';
 import { openPostgresStore } from '../../src/store/postgres.js';
 import { coordinationContract } from './coordination-contract.js';
-import { pgAvailability, startPgServer, type PgServer } from './pg-server.js';
+import { withPgServer } from './engines.js';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -26,26 +26,7 @@ coordinationContract('sqlite', {
   },
 });
 
-const avail = pgAvailability();
-if (!avail.ok) {
-  if (process.env.CI) {
-    describe('coordination facet: postgres', () => {
-      it('needs a PostgreSQL server in CI', () => {
-        throw new Error(avail.reason);
-      });
-    });
-  } else {
-    console.warn(`[postgres coordination tests skipped] ${avail.reason}`);
-    describe.skip(`coordination facet: postgres (skipped: ${avail.reason})`, () => {
-      it('contract', () => {});
-    });
-  }
-} else {
-  let server: PgServer;
-  beforeAll(async () => {
-    server = await startPgServer();
-  });
-  afterAll(() => server?.stop());
+withPgServer({ name: 'coordination facet: postgres', what: 'coordination' }, (server) => {
   coordinationContract('postgres', {
     nodes: async (n) => {
       const url = await server.createDatabase();
@@ -54,4 +35,4 @@ if (!avail.ok) {
       return { stores, close: async () => void (await Promise.all(stores.map((s) => s.close()))) };
     },
   });
-}
+});

@@ -5,16 +5,14 @@
 // failed instead when CI is set.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../../src/shared/clock.js';
 import { silentLogger } from '../../src/shared/log.js';
 import type { CallRequest, CallResult, FaxLine } from '../../src/engine/index.js';
 import { DEFAULT_JOBS_CONFIG, Dispatcher, FaxService } from '../../src/jobs/index.js';
 import { WebhookWorker } from '../../src/webhooks/index.js';
 import { openPostgresStore, type PostgresJobStore } from '../../src/store/postgres.js';
-import { pgAvailability, startPgServer, type PgServer } from './pg-server.js';
-
-const avail = pgAvailability();
+import { withPgServer } from './engines.js';
 
 /** Answers every call at once with success and records it. */
 class InstantLine implements FaxLine {
@@ -26,26 +24,7 @@ class InstantLine implements FaxLine {
   }
 }
 
-if (!avail.ok) {
-  if (process.env.CI) {
-    describe('PostgreSQL change notifications', () => {
-      it('needs a PostgreSQL server in CI', () => {
-        throw new Error(avail.reason);
-      });
-    });
-  } else {
-    console.warn(`[postgres wake tests skipped] ${avail.reason}`);
-    describe.skip(`PostgreSQL change notifications (skipped: ${avail.reason})`, () => {
-      it('wakes', () => {});
-    });
-  }
-} else {
-  let server: PgServer;
-  beforeAll(async () => {
-    server = await startPgServer();
-  });
-  afterAll(() => server?.stop());
-
+withPgServer({ name: 'PostgreSQL change notifications', what: 'wake', placeholder: 'wakes' }, (server) => {
   /** Two store instances ("nodes") on one fresh database. */
   async function twoNodes(): Promise<{ a: PostgresJobStore; b: PostgresJobStore; close: () => Promise<void> }> {
     const url = await server.createDatabase();
@@ -110,4 +89,4 @@ if (!avail.ok) {
       }
     });
   });
-}
+});

@@ -2,16 +2,15 @@
 // plus what only a shared database has to prove: several nodes migrating, leasing, claiming,
 // reserving and listening at once. Skipped with the reason when PostgreSQL is not installed,
 // failed instead when CI is set (.ci/run installs it).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { MIGRATIONS, type JobRecord, type NewJob } from '../../src/store/index.js';
 import { openStore } from '../../src/store/open.js';
 import { PostgresJobStore, openPostgresStore } from '../../src/store/postgres.js';
 import { jobStoreContract } from './contract.js';
-import { pgAvailability, startPgServer, type PgServer } from './pg-server.js';
+import { withPgServer } from './engines.js';
 
 const T0 = Date.UTC(2026, 0, 1);
-const avail = pgAvailability();
 
 const job = (over: Partial<NewJob> = {}): NewJob => ({
   toNumber: '+14155550123', fromNumber: '+14155550100', quality: 'Standard', cover: null, templateId: null,
@@ -20,26 +19,7 @@ const job = (over: Partial<NewJob> = {}): NewJob => ({
 });
 const ev = (job: JobRecord) => ({ eventId: `evt-${job.jobId}`, type: 'fax.completed', body: '{}' });
 
-if (!avail.ok) {
-  if (process.env.CI) {
-    describe('PostgreSQL store', () => {
-      it('needs a PostgreSQL server in CI', () => {
-        throw new Error(avail.reason);
-      });
-    });
-  } else {
-    console.warn(`[postgres store tests skipped] ${avail.reason}`);
-    describe.skip(`PostgreSQL store (skipped: ${avail.reason})`, () => {
-      it('contract', () => {});
-    });
-  }
-} else {
-  let server: PgServer;
-  beforeAll(async () => {
-    server = await startPgServer();
-  });
-  afterAll(() => server?.stop());
-
+withPgServer({ name: 'PostgreSQL store', what: 'store' }, (server) => {
   jobStoreContract('postgres', async () => {
     const url = await server.createDatabase();
     let store = await openPostgresStore(url);
@@ -225,4 +205,4 @@ if (!avail.ok) {
       }
     });
   });
-}
+});

@@ -4,30 +4,13 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, it } from 'vitest';
 import { openPostgresStore, openSqliteStore } from '../../src/store/index.js';
-import { pgAvailability, startPgServer, type PgServer } from './pg-server.js';
+import { withPgServer } from './engines.js';
 import { templateStoreContract } from './templates-contract.js';
 
 templateStoreContract('sqlite', () => openSqliteStore(join(mkdtempSync(join(tmpdir(), 'faxstack-tpl-')), 'fax.db')));
 
-const avail = pgAvailability();
-if (avail.ok) {
-  let server: PgServer;
-  beforeAll(async () => {
-    server = await startPgServer();
-  });
-  afterAll(() => server?.stop());
+withPgServer({ name: 'TemplateStore contract: postgres', what: 'template store' }, (server) => {
   templateStoreContract('postgres', async () => openPostgresStore(await server.createDatabase()));
-} else if (process.env.CI) {
-  describe('TemplateStore contract: postgres', () => {
-    it('needs a PostgreSQL server in CI', () => {
-      throw new Error(avail.reason);
-    });
-  });
-} else {
-  console.warn(`[postgres template store tests skipped] ${avail.reason}`);
-  describe.skip(`TemplateStore contract: postgres (skipped: ${avail.reason})`, () => {
-    it('contract', () => {});
-  });
-}
+});
+
