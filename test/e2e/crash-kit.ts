@@ -5,12 +5,17 @@
 // id per fax.completed.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { JobStore } from '../../src/store/index.js';
+import { openPostgresStore, type PostgresJobStore } from '../../src/store/postgres.js';
 import { seededRandom } from '../../src/transport/t38/random.js';
-import type { ReceivedRequest } from './harness.js';
+import { withPgServer, type PgSuite } from '../store/engines.js';
+import type { PgServer } from '../store/pg-server.js';
+import { startReceiver, type ReceivedRequest, type Receiver } from './harness.js';
 import { within } from './process-log.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -95,8 +100,53 @@ export async function kill9(p: Proc): Promise<void> {
 }
 
 /** Stops every process still running (afterAll). */
-export function killAll(procs: Proc[]): void {
+export function killAll(procs: { child: ChildProcess }[]): void {
   for (const p of procs) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
+}
+
+/** A suite of real processes on a throwaway PostgreSQL; root and rcv are set by its beforeAll. */
+export interface PgProcessSuite<P extends { child: ChildProcess }> {
+  server: PgServer;
+  /** A temporary directory, removed after the suite. */
+  root: string;
+  /** A webhook receiver, closed after the suite. */
+  rcv: Receiver;
+  /** Processes of the suite: those still running are killed (SIGKILL) after it. */
+  procs: P[];
+  /** Opens a store on `url`, closed after the suite. */
+  openStore(url: string): Promise<PostgresJobStore>;
+}
+
+/**
+ * withPgServer for tests of real `faxstack` processes: dist/ must be built; a temporary
+ * directory (`tmpPrefix`) and a webhook receiver are ready before the tests, and everything the
+ * suite started is stopped after them.
+ */
+export function withPgProcesses<P extends { child: ChildProcess }>(suite: PgSuite & { tmpPrefix: string }, body: (s: PgProcessSuite<P>) => void): void {
+  withPgServer(suite, (server) => {
+    const stores: PostgresJobStore[] = [];
+    const s = {
+      server,
+      procs: [] as P[],
+      openStore: async (url: string) => {
+        const store = await openPostgresStore(url);
+        stores.push(store);
+        return store;
+      },
+    } as PgProcessSuite<P>;
+    beforeAll(async () => {
+      if (!built()) throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
+      s.root = await mkdtemp(join(tmpdir(), suite.tmpPrefix));
+      s.rcv = await startReceiver();
+    });
+    afterAll(async () => {
+      killAll(s.procs);
+      for (const store of stores) await store.close();
+      await s.rcv?.close();
+      if (s.root) await rm(s.root, { recursive: true, force: true });
+    });
+    body(s);
+  });
 }
 
 /** fax-send with an Idempotency-Key, retried (API down, 5xx, 429) until it is answered with a job id. */

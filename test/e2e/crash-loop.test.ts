@@ -8,106 +8,32 @@
 // `fax.completed` delivered at least once under one event id per job.
 // The seed is printed; replay it with FAXSTACK_CRASH_SEED=<seed>. Skipped without PostgreSQL
 // binaries, failed instead when CI is set (.ci/run installs them).
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPostgresStore, type PostgresJobStore } from '../../src/store/postgres.js';
-import { seededRandom } from '../../src/transport/t38/random.js';
-import { pgAvailability, startPgServer, type PgServer } from '../store/pg-server.js';
-import { NUM, inline, startReceiver, type Receiver } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { BIN, ROOT, crashSeed, kill9, pause as sleep, prng, startProc, withPgProcesses, type Proc } from './crash-kit.js';
+import { NUM, inline } from './harness.js';
 import { within } from './process-log.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const BIN = join(ROOT, 'bin', 'faxstack.js');
 const JOBS = 40;
 const KILLS = 6;
 /** Past the job lease (30 s) and the webhook claim (60 s) of a process that died holding them. */
 const SETTLE_OFFSET_MS = 120_000;
-const avail = pgAvailability();
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-interface Proc {
-  kind: 'serve' | 'daemon';
-  child: ChildProcess;
-  /** The API base URL (`.../v1`) of a serve process. */
-  api: string;
-  exited: Promise<void>;
+/** `faxstack serve|daemon --store URL` with its clock `offsetMs` ahead; resolves once it listens / runs. */
+function start(kind: 'serve' | 'daemon', storeUrl: string, dataDir: string, offsetMs: number): Promise<Proc> {
+  const args = kind === 'serve' ? ['--port', '0', '--data', dataDir, '--store', storeUrl] : ['--store', storeUrl];
+  return startProc(kind, { args, env: { FAXSTACK_CLOCK_OFFSET_MS: String(offsetMs) } });
 }
 
-/** Starts `faxstack serve|daemon --store URL`; resolves once it listens / runs. */
-async function start(kind: 'serve' | 'daemon', storeUrl: string, dataDir: string, offsetMs: number): Promise<Proc> {
-  const args = kind === 'serve' ? ['serve', '--port', '0', '--data', dataDir, '--store', storeUrl] : ['daemon', '--store', storeUrl];
-  const child = spawn(process.execPath, [BIN, ...args], {
-    cwd: ROOT,
-    env: {
-      ...process.env, FAXSTACK_VIRTUAL_PAGE_MS: '300', FAXSTACK_LOG_LEVEL: 'warn', FAXSTACK_ALLOW_PRIVATE_WEBHOOKS: '1',
-      FAXSTACK_CLOCK_OFFSET_MS: String(offsetMs),
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  let stderr = '';
-  const api = await within(new Promise<string>((resolve, reject) => {
-    child.stderr!.on('data', (c: Buffer) => {
-      stderr += c.toString();
-      if (kind === 'daemon' && stderr.includes('faxstack daemon running')) resolve('');
-      const m = /listening on (http:\/\/\S+\/v1)/.exec(stderr);
-      if (kind === 'serve' && m) resolve(m[1]!);
-    });
-    void exited.then(() => reject(new Error(`faxstack ${kind} exited early:\n${stderr}`)));
-  }), 60_000, `faxstack ${kind} to start`);
-  return { kind, child, api, exited };
-}
-
-async function kill9(p: Proc): Promise<void> {
-  p.child.kill('SIGKILL');
-  await p.exited;
-}
-
-if (!avail.ok) {
-  if (process.env.CI) {
-    describe('crash loop on PostgreSQL', () => {
-      it('needs a PostgreSQL server in CI', () => {
-        throw new Error(avail.reason);
-      });
-    });
-  } else {
-    console.warn(`[crash-loop e2e test skipped] ${avail.reason}`);
-    describe.skip(`crash loop on PostgreSQL (skipped: ${avail.reason})`, () => {
-      it('kill -9 loop', () => {});
-    });
-  }
-} else {
-  let server: PgServer;
-  let root: string;
-  let rcv: Receiver;
-  let store: PostgresJobStore | undefined;
-  const procs: Proc[] = [];
-  beforeAll(async () => {
-    if (!existsSync(join(ROOT, 'dist', 'src', 'cli', 'main.js'))) throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
-    server = await startPgServer();
-    root = await mkdtemp(join(tmpdir(), 'faxstack-e2e-crash-'));
-    rcv = await startReceiver();
-  });
-  afterAll(async () => {
-    for (const p of procs) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
-    await store?.close();
-    await rcv?.close();
-    server?.stop();
-    if (root) await rm(root, { recursive: true, force: true });
-  });
+withPgProcesses<Proc>({ name: 'crash loop on PostgreSQL', what: 'crash-loop e2e', placeholder: 'kill -9 loop', tmpPrefix: 'faxstack-e2e-crash-' }, (suite) => {
+  const { server, procs } = suite;
 
   describe('crash loop on PostgreSQL', () => {
     it('kill -9 of daemons and the API at random points: one terminal state per job, ledger = balance, no page overcharged, one event id per fax.completed', async () => {
-      const seed = Number(process.env.FAXSTACK_CRASH_SEED ?? Math.floor(Math.random() * 2 ** 31));
-      console.log(`[crash-loop] seed ${seed} (replay: FAXSTACK_CRASH_SEED=${seed})`);
-      const rnd = seededRandom(seed);
-      const int = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1));
+      const { root, rcv } = suite;
+      const seed = crashSeed('crash-loop');
+      const { int } = prng(seed);
 
       const url = await server.createDatabase();
       const created = spawnSync(process.execPath, [BIN, 'accounts', 'create', 'crash', '--store', url, '--json', '--balance', '100', '--webhook-url', rcv.url], { cwd: ROOT, encoding: 'utf8' });
@@ -118,7 +44,7 @@ if (!avail.ok) {
       // Slot 0 is the API, slots 1 and 2 the daemons; a slot's process is replaced on restart.
       const slots: Proc[] = await Promise.all([start('serve', url, dataDir, 0), start('daemon', url, dataDir, 0), start('daemon', url, dataDir, 0)]);
       procs.push(...slots);
-      store = await openPostgresStore(url);
+      const store = await suite.openStore(url);
       const s = store;
 
       // The sender: one job after another at a random pace, each under its own Idempotency-Key and
@@ -234,4 +160,4 @@ if (!avail.ok) {
       await within(Promise.all(settled.map((p) => p.exited)), 30_000, 'the nodes to stop');
     }, 150_000);
   });
-}
+});

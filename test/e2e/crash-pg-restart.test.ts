@@ -8,50 +8,22 @@
 // ledger balances to the cent, no page charged twice, every fax.completed delivered at least
 // once under one event id with one body. Seed printed; FAXSTACK_CRASH_SEED replays.
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPostgresStore, type PostgresJobStore } from '../../src/store/postgres.js';
-import { pgAvailability, startPgServer, type PgServer } from '../store/pg-server.js';
-import { BIN, ROOT, built, crashSeed, expectBooksBalanced, expectOneEventPerJob, killAll, pause, prng, sendUntilAccepted, startProc, waitFor, type Proc } from './crash-kit.js';
-import { NUM, inline, startReceiver, type Receiver } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { BIN, ROOT, crashSeed, expectBooksBalanced, expectOneEventPerJob, pause, prng, sendUntilAccepted, startProc, waitFor, withPgProcesses, type Proc } from './crash-kit.js';
+import { NUM, inline } from './harness.js';
 import { within } from './process-log.js';
 
 const JOBS = 30;
 const RESTARTS = 3;
-const avail = pgAvailability();
 
-if (!avail.ok && process.env.CI) {
+withPgProcesses<Proc>({ name: 'PostgreSQL restart under load', what: 'crash-pg-restart e2e', placeholder: 'restarts', tmpPrefix: 'faxstack-e2e-pg-restart-' }, (suite) => {
+  const { server, procs } = suite;
+
   describe('PostgreSQL restart under load', () => {
-    it('needs a PostgreSQL server in CI', () => {
-      throw new Error(avail.reason);
-    });
-  });
-} else {
-  let server: PgServer;
-  let root: string;
-  let rcv: Receiver;
-  let store: PostgresJobStore | undefined;
-  const procs: Proc[] = [];
-
-  describe.skipIf(!avail.ok)(`PostgreSQL restart under load${avail.ok ? '' : ` (skipped: ${avail.reason})`}`, () => {
-    beforeAll(async () => {
-      if (!built()) throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
-      server = await startPgServer();
-      root = await mkdtemp(join(tmpdir(), 'faxstack-e2e-pg-restart-'));
-      rcv = await startReceiver();
-    });
-    afterAll(async () => {
-      killAll(procs);
-      await store?.close();
-      await rcv?.close();
-      server?.stop();
-      if (root) await rm(root, { recursive: true, force: true });
-    });
-
     it('fast and immediate restarts while sending and delivering webhooks: the nodes reconnect, nothing lost or charged twice', async () => {
+      const { root, rcv } = suite;
       const seed = crashSeed('crash-pg-restart');
       const { int, rnd } = prng(seed);
       const url = await server.createDatabase();
@@ -103,7 +75,7 @@ if (!avail.ok && process.env.CI) {
       // Nobody died: the nodes rode the restarts out.
       for (const p of nodes) expect(p.child.exitCode, `${p.kind} exited (seed ${seed}):\n${p.stderr()}`).toBeNull();
 
-      store = await openPostgresStore(url);
+      const store = await suite.openStore(url);
       const s = store;
       await waitFor(async () => {
         const jobs = await Promise.all(jobIds.map((id) => s.getJobById(id)));
@@ -129,4 +101,4 @@ if (!avail.ok && process.env.CI) {
       for (const p of nodes) expect(p.child.exitCode, `${p.kind} (seed ${seed}):\n${p.stderr()}`).toBe(0);
     }, 180_000);
   });
-}
+});

@@ -13,19 +13,13 @@
 // Real processes on a real clock: waits poll, bounded. Skipped without PostgreSQL binaries,
 // failed instead when CI is set (.ci/run installs them).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPostgresStore, type PostgresJobStore } from '../../src/store/postgres.js';
-import { pgAvailability, startPgServer, type PgServer } from '../store/pg-server.js';
-import { NUM, PRICE_CENTS, callApi, expectError, inline, startReceiver, type Receiver } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { BIN, ROOT, withPgProcesses } from './crash-kit.js';
+import { NUM, PRICE_CENTS, callApi, expectError, inline } from './harness.js';
 import { within } from './process-log.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const BIN = join(ROOT, 'bin', 'faxstack.js');
 const ACCOUNTS = 25;
 const JOBS_PER_ACCOUNT = 20;
 const JOBS = ACCOUNTS * JOBS_PER_ACCOUNT;
@@ -40,7 +34,6 @@ const GATEWAYS = {
     { name: 'gw-b', media: 'virtual', channels: 3, prefixes: ['+1'] },
   ],
 };
-const avail = pgAvailability();
 
 interface Node {
   child: ChildProcess;
@@ -90,43 +83,14 @@ function replay(events: CallEvent[]): { maxAtOnce: Record<string, number>; calls
   return { maxAtOnce, callsPerJob, unfinished: Object.values(now).reduce((a, b) => a + b, 0) };
 }
 
-if (!avail.ok) {
-  if (process.env.CI) {
-    describe('many nodes on PostgreSQL', () => {
-      it('needs a PostgreSQL server in CI', () => {
-        throw new Error(avail.reason);
-      });
-    });
-  } else {
-    console.warn(`[many-nodes e2e test skipped] ${avail.reason}`);
-    describe.skip(`many nodes on PostgreSQL (skipped: ${avail.reason})`, () => {
-      it('500 jobs', () => {});
-    });
-  }
-} else {
-  let server: PgServer;
-  let root: string;
-  let rcv: Receiver;
-  let store: PostgresJobStore | undefined;
-  const nodes: Node[] = [];
-  beforeAll(async () => {
-    if (!existsSync(join(ROOT, 'dist', 'src', 'cli', 'main.js'))) throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
-    server = await startPgServer();
-    root = await mkdtemp(join(tmpdir(), 'faxstack-e2e-many-'));
-    rcv = await startReceiver();
-  });
-  afterAll(async () => {
-    for (const n of nodes) if (n.child.exitCode === null && n.child.signalCode === null) n.child.kill('SIGKILL');
-    await store?.close();
-    await rcv?.close();
-    server?.stop();
-    if (root) await rm(root, { recursive: true, force: true });
-  });
+withPgProcesses<Node>({ name: 'many nodes on PostgreSQL', what: 'many-nodes e2e', placeholder: '500 jobs', tmpPrefix: 'faxstack-e2e-many-' }, (suite) => {
+  const { server, procs: nodes } = suite;
 
   describe('many nodes on PostgreSQL', () => {
     it('2 API nodes + 3 daemons, 500 jobs at once: each sent exactly once, channel limits at every moment, rate limits across nodes', async () => {
+      const { root, rcv } = suite;
       const url = await server.createDatabase();
-      store = await openPostgresStore(url);
+      const store = await suite.openStore(url);
       const s = store;
       const accounts = [];
       for (let i = 0; i <= ACCOUNTS; i++) {
@@ -244,4 +208,4 @@ if (!avail.ok) {
       expect((await s.pool.query('SELECT COUNT(*) n FROM rate_flights')).rows[0].n).toBe(0);
     }, 330_000);
   });
-}
+});

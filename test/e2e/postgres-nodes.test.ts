@@ -6,19 +6,12 @@
 // its balance. Real processes run on a real clock: the waits poll, bounded. Skipped without
 // PostgreSQL binaries, failed instead when CI is set (.ci/run installs them).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPostgresStore, type PostgresJobStore } from '../../src/store/postgres.js';
-import { withPgServer } from '../store/engines.js';
-import { NUM, PRICE_CENTS, callApi, inline, signatureValid, startReceiver, type Receiver } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { BIN, ROOT, withPgProcesses } from './crash-kit.js';
+import { NUM, PRICE_CENTS, callApi, inline, signatureValid } from './harness.js';
 import { within } from './process-log.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const BIN = join(ROOT, 'bin', 'faxstack.js');
 const JOBS_PER_NODE = 10;
 
 interface Node {
@@ -67,25 +60,12 @@ async function serve(storeUrl: string, dataDir: string): Promise<Node> {
   return { child, api, exited };
 }
 
-withPgServer({ name: 'API nodes on PostgreSQL', what: 'e2e', placeholder: 'two nodes' }, (server) => {
-  let root: string;
-  let rcv: Receiver;
-  let store: PostgresJobStore | undefined;
-  const nodes: Node[] = [];
-  beforeAll(async () => {
-    if (!existsSync(join(ROOT, 'dist', 'src', 'cli', 'main.js'))) throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
-    root = await mkdtemp(join(tmpdir(), 'faxstack-e2e-pg-'));
-    rcv = await startReceiver();
-  });
-  afterAll(async () => {
-    for (const n of nodes) if (n.child.exitCode === null && n.child.signalCode === null) n.child.kill('SIGKILL');
-    await store?.close();
-    await rcv?.close();
-    if (root) await rm(root, { recursive: true, force: true });
-  });
+withPgProcesses<Node>({ name: 'API nodes on PostgreSQL', what: 'e2e', placeholder: 'two nodes', tmpPrefix: 'faxstack-e2e-pg-' }, (suite) => {
+  const { server, procs: nodes } = suite;
 
   describe('API nodes on PostgreSQL', () => {
     it('two `serve --store postgres://` nodes and a daemon: every job sent exactly once, one webhook each, ledger = balance', async () => {
+      const { root, rcv } = suite;
       const url = await server.createDatabase();
       const created = spawnSync(process.execPath, [BIN, 'accounts', 'create', 'pg', '--store', url, '--json', '--balance', '50', '--webhook-url', rcv.url], { cwd: ROOT, encoding: 'utf8' });
       expect(created.status, created.stderr).toBe(0);
@@ -93,7 +73,7 @@ withPgServer({ name: 'API nodes on PostgreSQL', what: 'e2e', placeholder: 'two n
 
       nodes.push(...(await Promise.all([serve(url, join(root, 'a')), serve(url, join(root, 'b')), daemon(url)])));
       const apis = nodes.filter((n) => n.api);
-      store = await openPostgresStore(url);
+      const store = await suite.openStore(url);
 
       // Both APIs at once, a live key, one-page faxes to a number the virtual line delivers.
       const sends = apis.flatMap((n) =>
