@@ -15,14 +15,13 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS } from '../../src/store/migrations.js';
-import { pgAvailability, startPgServer, type PgServer } from '../store/pg-server.js';
+import { withPgServer } from '../store/engines.js';
 import { BIN, ROOT, built, crashSeed, kill9, killAll, pause, prng, startProc, waitFor, type Proc } from './crash-kit.js';
 import { NUM, callApi, inline } from './harness.js';
 
 const ROUNDS = 8;
 const PAUSE_MS = 800;
 const LATEST = Math.max(...MIGRATIONS.map((m) => m.version));
-const avail = pgAvailability();
 
 interface Engine {
   /** serve's arguments for this store. */
@@ -131,22 +130,10 @@ describe('kill -9 mid-migration: SQLite', () => {
   }, 150_000);
 });
 
-if (!avail.ok && process.env.CI) {
+withPgServer({ name: 'kill -9 mid-migration: PostgreSQL', what: 'crash-migration e2e', placeholder: 'killed during its first start' }, (server) => {
   describe('kill -9 mid-migration: PostgreSQL', () => {
-    it('needs a PostgreSQL server in CI', () => {
-      throw new Error(avail.reason);
-    });
-  });
-} else {
-  let server: PgServer | undefined;
-  describe.skipIf(!avail.ok)(`kill -9 mid-migration: PostgreSQL${avail.ok ? '' : ` (skipped: ${avail.reason})`}`, () => {
-    beforeAll(async () => {
-      server = await startPgServer();
-    });
-    afterAll(() => server?.stop());
-
     it('killed during its first start again and again, then a clean start migrates once to the latest version and works', async () => {
-      const url = await server!.createDatabase();
+      const url = await server.createDatabase();
       const eng: Engine = {
         args: ['--port', '0', '--data', join(root, 'pg-api'), '--store', url],
         storeArgs: ['--store', url],
@@ -165,4 +152,4 @@ if (!avail.ok && process.env.CI) {
       await killDuringFirstStart(eng, 'postgres');
     }, 150_000);
   });
-}
+});

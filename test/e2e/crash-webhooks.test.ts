@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type JobStore } from '../../src/store/index.js';
-import { pgAvailability, startPgServer, type PgServer } from '../store/pg-server.js';
+import { withPgServer } from '../store/engines.js';
 import { BIN, ROOT, built, crashSeed, kill9, killAll, pause, prng, sendUntilAccepted, startProc, waitFor, type Proc } from './crash-kit.js';
 import { NUM, inline, signatureValid } from './harness.js';
 import { within } from './process-log.js';
@@ -24,7 +24,6 @@ const JOBS = 10;
 const ROUNDS = 4;
 /** Past the webhook claim (60 s) of a dead process and the first retry (5 min) of a timed-out POST. */
 const SETTLE_OFFSET_MS = 6 * 60_000;
-const avail = pgAvailability();
 
 interface Arrival {
   eventId: string;
@@ -187,26 +186,14 @@ describe('kill -9 mid-webhook: SQLite', () => {
   }, 150_000);
 });
 
-if (!avail.ok && process.env.CI) {
+withPgServer({ name: 'kill -9 mid-webhook: PostgreSQL', what: 'crash-webhooks e2e', placeholder: 'killed mid-webhook' }, (server) => {
   describe('kill -9 mid-webhook: PostgreSQL', () => {
-    it('needs a PostgreSQL server in CI', () => {
-      throw new Error(avail.reason);
-    });
-  });
-} else {
-  let server: PgServer | undefined;
-  describe.skipIf(!avail.ok)(`kill -9 mid-webhook: PostgreSQL${avail.ok ? '' : ` (skipped: ${avail.reason})`}`, () => {
-    beforeAll(async () => {
-      server = await startPgServer();
-    });
-    afterAll(() => server?.stop());
-
     it('a serve and a daemon killed while their webhook requests are held open: every event delivered after restart, same id, body and signature', async () => {
-      const url = await server!.createDatabase();
+      const url = await server.createDatabase();
       await killMidWebhook({
         name: 'PostgreSQL', storeArgs: ['--store', url], storeUrl: url,
         nodes: [{ kind: 'serve', args: ['--port', '0', '--data', join(root, 'pg-api'), '--store', url] }, { kind: 'daemon', args: ['--store', url] }],
       });
     }, 150_000);
   });
-}
+});
