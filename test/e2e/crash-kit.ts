@@ -104,6 +104,24 @@ export function killAll(procs: { child: ChildProcess }[]): void {
   for (const p of procs) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
 }
 
+/**
+ * Scratch space for a file's or suite's real processes: dist/ must be built; `root`, a temporary
+ * directory (`tmpPrefix`), is made before the tests and removed after them, and every process in
+ * `procs` still running then is killed (SIGKILL).
+ */
+export function processScratch<P extends { child: ChildProcess }>(tmpPrefix: string): { root: string; procs: P[] } {
+  const s = { root: '', procs: [] as P[] };
+  beforeAll(async () => {
+    if (!built()) throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
+    s.root = await mkdtemp(join(tmpdir(), tmpPrefix));
+  });
+  afterAll(async () => {
+    killAll(s.procs);
+    if (s.root) await rm(s.root, { recursive: true, force: true });
+  });
+  return s;
+}
+
 /** A suite of real processes on a throwaway PostgreSQL; root and rcv are set by its beforeAll. */
 export interface PgProcessSuite<P extends { child: ChildProcess }> {
   server: PgServer;
@@ -118,16 +136,19 @@ export interface PgProcessSuite<P extends { child: ChildProcess }> {
 }
 
 /**
- * withPgServer for tests of real `faxstack` processes: dist/ must be built; a temporary
- * directory (`tmpPrefix`) and a webhook receiver are ready before the tests, and everything the
- * suite started is stopped after them.
+ * withPgServer for tests of real `faxstack` processes: processScratch, plus a webhook receiver
+ * ready before the tests; everything the suite started is stopped after them.
  */
 export function withPgProcesses<P extends { child: ChildProcess }>(suite: PgSuite & { tmpPrefix: string }, body: (s: PgProcessSuite<P>) => void): void {
   withPgServer(suite, (server) => {
+    const scratch = processScratch<P>(suite.tmpPrefix);
     const stores: PostgresJobStore[] = [];
     const s = {
       server,
-      procs: [] as P[],
+      procs: scratch.procs,
+      get root() {
+        return scratch.root;
+      },
       openStore: async (url: string) => {
         const store = await openPostgresStore(url);
         stores.push(store);
@@ -135,15 +156,11 @@ export function withPgProcesses<P extends { child: ChildProcess }>(suite: PgSuit
       },
     } as PgProcessSuite<P>;
     beforeAll(async () => {
-      if (!built()) throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
-      s.root = await mkdtemp(join(tmpdir(), suite.tmpPrefix));
       s.rcv = await startReceiver();
     });
     afterAll(async () => {
-      killAll(s.procs);
       for (const store of stores) await store.close();
       await s.rcv?.close();
-      if (s.root) await rm(s.root, { recursive: true, force: true });
     });
     body(s);
   });

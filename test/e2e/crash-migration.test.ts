@@ -8,15 +8,13 @@
 // they must be). Seeded: FAXSTACK_CRASH_SEED replays a run.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MIGRATIONS } from '../../src/store/migrations.js';
 import { withPgServer } from '../store/engines.js';
-import { BIN, ROOT, built, crashSeed, kill9, killAll, pause, prng, startProc, waitFor, type Proc } from './crash-kit.js';
+import { BIN, ROOT, crashSeed, kill9, pause, processScratch, prng, startProc, waitFor, type Proc } from './crash-kit.js';
 import { NUM, callApi, inline } from './harness.js';
 
 const ROUNDS = 8;
@@ -32,16 +30,8 @@ interface Engine {
   versions(): Promise<number[]>;
 }
 
-let root: string;
-const procs: Proc[] = [];
-beforeAll(async () => {
-  if (!built()) throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
-  root = await mkdtemp(join(tmpdir(), 'faxstack-e2e-crash-migration-'));
-});
-afterAll(async () => {
-  killAll(procs);
-  if (root) await rm(root, { recursive: true, force: true });
-});
+const scratch = processScratch<Proc>('faxstack-e2e-crash-migration-');
+const procs = scratch.procs;
 
 async function killDuringFirstStart(eng: Engine, label: string): Promise<void> {
   const seed = crashSeed(`crash-migration ${label}`);
@@ -101,7 +91,7 @@ async function killDuringFirstStart(eng: Engine, label: string): Promise<void> {
 
 describe('kill -9 mid-migration: SQLite', () => {
   it('killed during its first start again and again, then a clean start migrates once to the latest version and works', async () => {
-    const data = join(root, 'sqlite');
+    const data = join(scratch.root, 'sqlite');
     const file = join(data, 'faxstack.db');
     const eng: Engine = {
       args: ['--port', '0', '--data', data],
@@ -135,7 +125,7 @@ withPgServer({ name: 'kill -9 mid-migration: PostgreSQL', what: 'crash-migration
     it('killed during its first start again and again, then a clean start migrates once to the latest version and works', async () => {
       const url = await server.createDatabase();
       const eng: Engine = {
-        args: ['--port', '0', '--data', join(root, 'pg-api'), '--store', url],
+        args: ['--port', '0', '--data', join(scratch.root, 'pg-api'), '--store', url],
         storeArgs: ['--store', url],
         async versions() {
           const c = new pg.Client({ connectionString: url });

@@ -8,15 +8,13 @@
 // PostgreSQL (a serve and a daemon sharing the outbox, claims expiring). Seed printed;
 // FAXSTACK_CRASH_SEED replays.
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openStore, type JobStore } from '../../src/store/index.js';
 import { withPgServer } from '../store/engines.js';
-import { BIN, ROOT, built, crashSeed, kill9, killAll, pause, prng, sendUntilAccepted, startProc, waitFor, type Proc } from './crash-kit.js';
+import { BIN, ROOT, crashSeed, kill9, pause, processScratch, prng, sendUntilAccepted, startProc, waitFor, type Proc } from './crash-kit.js';
 import { NUM, inline, signatureValid } from './harness.js';
 import { within } from './process-log.js';
 
@@ -77,16 +75,8 @@ interface Engine {
   nodes: { kind: 'serve' | 'daemon'; args: string[] }[];
 }
 
-let root: string;
-const procs: Proc[] = [];
-beforeAll(async () => {
-  if (!built()) throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
-  root = await mkdtemp(join(tmpdir(), 'faxstack-e2e-crash-webhooks-'));
-});
-afterAll(async () => {
-  killAll(procs);
-  if (root) await rm(root, { recursive: true, force: true });
-});
+const scratch = processScratch<Proc>('faxstack-e2e-crash-webhooks-');
+const procs = scratch.procs;
 
 async function killMidWebhook(eng: Engine): Promise<void> {
   const seed = crashSeed(`crash-webhooks ${eng.name}`);
@@ -181,7 +171,7 @@ async function killMidWebhook(eng: Engine): Promise<void> {
 
 describe('kill -9 mid-webhook: SQLite', () => {
   it('the serve process killed while its webhook requests are held open: every event delivered after restart, same id, body and signature', async () => {
-    const data = join(root, 'sqlite');
+    const data = join(scratch.root, 'sqlite');
     await killMidWebhook({ name: 'SQLite', storeArgs: ['--data', data], storeUrl: join(data, 'faxstack.db'), nodes: [{ kind: 'serve', args: ['--port', '0', '--data', data] }] });
   }, 150_000);
 });
@@ -192,7 +182,7 @@ withPgServer({ name: 'kill -9 mid-webhook: PostgreSQL', what: 'crash-webhooks e2
       const url = await server.createDatabase();
       await killMidWebhook({
         name: 'PostgreSQL', storeArgs: ['--store', url], storeUrl: url,
-        nodes: [{ kind: 'serve', args: ['--port', '0', '--data', join(root, 'pg-api'), '--store', url] }, { kind: 'daemon', args: ['--store', url] }],
+        nodes: [{ kind: 'serve', args: ['--port', '0', '--data', join(scratch.root, 'pg-api'), '--store', url] }, { kind: 'daemon', args: ['--store', url] }],
       });
     }, 150_000);
   });
