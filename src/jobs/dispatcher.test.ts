@@ -82,6 +82,33 @@ describe('Dispatcher', () => {
     expect((await store.getAccount(accountId))!.balanceCents).toBe(1000 - 21);
   });
 
+  it('a job created while the dispatcher finishes a look at the store is leased at once, not at the next poll', async () => {
+    // The first nextDueAtMs (the end of the first look) answers "nothing due"; while it is on its
+    // way back a job is created and the dispatcher told — a wake-up that must not be lost.
+    let svc: FaxService | undefined;
+    let created: number | undefined;
+    const racing = new Proxy(store, {
+      get(target, prop, receiver) {
+        if (prop === 'nextDueAtMs') {
+          return async (f: Parameters<SqliteJobStore['nextDueAtMs']>[0]) => {
+            const next = await target.nextDueAtMs(f);
+            if (created === undefined) created = (await svc!.send({ accountId, mode: 'live' }, input(), null)).jobIds[0];
+            return next;
+          };
+        }
+        const v = Reflect.get(target, prop, receiver) as unknown;
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+    const cfg = { ...DEFAULT_JOBS_CONFIG };
+    dispatcher = new Dispatcher({ store: racing, clock, owner: 'test', lines: { virtual: new VirtualLine(clock) }, config: cfg, fetch: { timeoutMs: 5000, allowHosts: [] }, logger: silentLogger, pollMs: 3_600_000 });
+    svc = new FaxService({ store, clock, config: cfg, onJob: () => dispatcher!.notify() });
+    dispatcher.start();
+    // Well before the hour-long poll, the job is delivered.
+    await until(async () => created !== undefined && (await job(created)).status !== 'sending', 120_000);
+    expect(await job(created!)).toMatchObject({ status: 'delivered', attempts: 1 });
+  });
+
   it('a store connection lost while preparing puts the job back in the queue without spending an attempt', async () => {
     // The first read of the document's bytes fails as a PostgreSQL restart does (57P01).
     let failures = 1;

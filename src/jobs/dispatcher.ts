@@ -175,6 +175,11 @@ export class Dispatcher {
 
   private wake(): void {
     if (this.stopped) return;
+    // During a look at the store, its end would clear a timer set now: have it look again instead.
+    if (this.ticking) {
+      this.again = true;
+      return;
+    }
     this.o.clock.clearTimer(this.timer);
     this.timer = this.o.clock.setTimer(0, () => void this.tick());
   }
@@ -210,6 +215,9 @@ export class Dispatcher {
     if (this.stopped) return;
     this.o.clock.clearTimer(this.timer);
     // When every slot is busy, a finishing call wakes us; otherwise look again at the next due time.
+    // A wake-up that came while we were finishing this look (after the lease loop) must not be
+    // lost until the next poll: look again at once.
+    if (this.again) delay = 0;
     if (this.running.size < this.concurrency) this.timer = this.o.clock.setTimer(delay, () => void this.tick());
   }
 
