@@ -192,6 +192,8 @@ export class Dispatcher {
     this.ticking = true;
     let delay = this.pollMs;
     try {
+      // A wake-up during the look (a job created, a notification) makes it repeat at once,
+      // here: a timer set now would be cleared below, and the injected clock may stand still.
       do {
         this.again = false;
         for (const line of Object.values(this.o.lines)) if (isSlotted(line)) await line.refresh?.();
@@ -203,10 +205,11 @@ export class Dispatcher {
           for (const job of jobs) this.launch(job);
           if (jobs.length === limit) this.again = true;
         }
+        if (this.again) continue;
+        // Due jobs of lines without a free channel do not wake us: a channel coming free does.
+        const next = await this.o.store.nextDueAtMs(this.openLines().filter);
+        delay = next === null ? this.pollMs : Math.min(this.pollMs, Math.max(0, next - this.o.clock.now()));
       } while (this.again && !this.stopped);
-      // Due jobs of lines without a free channel do not wake us: a channel coming free does.
-      const next = await this.o.store.nextDueAtMs(this.openLines().filter);
-      if (next !== null) delay = Math.min(this.pollMs, Math.max(0, next - this.o.clock.now()));
     } catch (err) {
       this.o.logger.error({ err }, 'dispatcher tick failed');
     } finally {
@@ -215,9 +218,6 @@ export class Dispatcher {
     if (this.stopped) return;
     this.o.clock.clearTimer(this.timer);
     // When every slot is busy, a finishing call wakes us; otherwise look again at the next due time.
-    // A wake-up that came while we were finishing this look (after the lease loop) must not be
-    // lost until the next poll: look again at once.
-    if (this.again) delay = 0;
     if (this.running.size < this.concurrency) this.timer = this.o.clock.setTimer(delay, () => void this.tick());
   }
 
