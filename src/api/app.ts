@@ -8,7 +8,7 @@ import { FaxError } from '../shared/errors.js';
 import type { Logger } from '../shared/log.js';
 import { LATENCY_BUCKETS_MS, statusClass, type MetricsRegistry } from '../shared/metrics.js';
 import type { FaxFiles, FaxService, Caller } from '../jobs/index.js';
-import type { ApiKeyInfo, JobStore, UserRole } from '../store/index.js';
+import { isStoreUnavailable, type ApiKeyInfo, type JobStore, type UserRole } from '../store/index.js';
 import type { WebhookUrlPolicy } from '../webhooks/target.js';
 import { errorReply, fromFrameworkError } from './envelope.js';
 import { AuthFailureLimiter, MemoryRateLimiter, type RateDecision, type RateLimiter } from './rate-limit.js';
@@ -19,6 +19,8 @@ import { registerTemplateRoutes } from './routes-templates.js';
 import { registerWebhookRoutes } from './routes-webhooks.js';
 
 export const DEFAULT_BODY_LIMIT = 20 * 1024 * 1024;
+/** Retry-After (seconds) when the store cannot be reached after its own retries. */
+const STORE_RETRY_AFTER_SEC = '2';
 
 export interface ApiOptions {
   store: JobStore;
@@ -181,7 +183,15 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
   app.setErrorHandler((err, req, reply) => {
     const fe = err instanceof FaxError ? err : fromFrameworkError(err as { code?: string; statusCode?: number; message: string }, bodyLimit);
     if (fe.kind === 'internal') req.log.error({ err }, 'request failed');
-    const { http, body } = errorReply(fe);
+    const reply503 = !(err instanceof FaxError) && isStoreUnavailable(err);
+    if (reply503) {
+      // The store stayed out of reach past its own retries (a restart): nothing was done, so
+      // the client is told to come back rather than handed a 500.
+      fe.message = 'Internal error: the job store is unreachable for the moment; nothing was done, send the request again';
+      reply.header('Retry-After', STORE_RETRY_AFTER_SEC);
+    }
+    const { http: mapped, body } = errorReply(fe);
+    const http = reply503 ? 503 : mapped;
     if (fe.kind === 'too_large' && !req.raw.complete) {
       // fastify asks for Connection: close after a parse error, which resets a client still
       // sending; the lingering close below ends the connection once the body is drained.

@@ -42,12 +42,40 @@ export function isConnectionLost(e: unknown): boolean {
   return e instanceof Error && /^Connection terminated|connection error and is not queryable/i.test(e.message);
 }
 
+/** A statement that only reads: repeating it after a lost connection can change nothing. */
+const READ_ONLY = /^\s*(SELECT|WITH\b(?![\s\S]*\b(INSERT|UPDATE|DELETE)\b))/i;
+
+/**
+ * Runs one statement. On the pool (not inside a transaction), a read whose connection died under
+ * it (a server restart: "Connection terminated unexpectedly", 57P01) is repeated on a fresh
+ * connection, with the same backoff and bound as connecting, instead of failing the caller (an
+ * API-key lookup must wait out a restart as the transactions do). Writes are never repeated
+ * here: their outcome is unknown once the connection is gone.
+ */
+async function query(c: Client | pg.Pool, sql: string, args: unknown[]): Promise<pg.QueryResult> {
+  if (!(c instanceof pg.Pool) || !READ_ONLY.test(sql)) return c.query(sql, args);
+  return whileUnreachable(() => c.query(sql, args), isConnectionLost, () => c.ended);
+}
+
+/** Runs `fn`, repeating it with a backoff (50 ms doubling to 1 s) while it fails with `unreachable` errors, for at most CONNECT_RETRY_MS. */
+async function whileUnreachable<T>(fn: () => Promise<T>, unreachable: (e: unknown) => boolean, ended: () => boolean): Promise<T> {
+  const started = Date.now();
+  for (let waitMs = 50; ; waitMs = Math.min(waitMs * 2, 1000)) {
+    try {
+      return await fn();
+    } catch (e) {
+      if (!unreachable(e) || ended() || Date.now() - started + waitMs > CONNECT_RETRY_MS) throw e;
+      await new Promise((resolve) => setTimeout(resolve, waitMs));
+    }
+  }
+}
+
 export async function one<T = Row>(c: Client | pg.Pool, sql: string, args: unknown[] = []): Promise<T | undefined> {
-  return (await c.query(sql, args)).rows[0] as T | undefined;
+  return (await query(c, sql, args)).rows[0] as T | undefined;
 }
 
 export async function all<T = Row>(c: Client | pg.Pool, sql: string, args: unknown[] = []): Promise<T[]> {
-  return (await c.query(sql, args)).rows as T[];
+  return (await query(c, sql, args)).rows as T[];
 }
 
 /** The pool and its transactions, shared by the store and its facets. */
@@ -63,18 +91,8 @@ export class PgSql {
     // a fax must not fail because the database restarted. pool.query connects through
     // pool.connect (callback form), so both forms go through the retry.
     const connect = this.pool.connect.bind(this.pool) as () => Promise<pg.PoolClient>;
-    const retrying = async (): Promise<pg.PoolClient> => {
-      const started = Date.now();
-      for (let waitMs = 50; ; waitMs = Math.min(waitMs * 2, 1000)) {
-        try {
-          return await connect();
-        } catch (e) {
-          const unreachable = isConnectionLost(e) || sqlState(e) === 'ENOENT'; // ENOENT: the unix socket is gone while the server is down
-          if (!unreachable || this.pool.ended || Date.now() - started + waitMs > CONNECT_RETRY_MS) throw e;
-          await new Promise((resolve) => setTimeout(resolve, waitMs));
-        }
-      }
-    };
+    // ENOENT: the unix socket is gone while the server is down.
+    const retrying = (): Promise<pg.PoolClient> => whileUnreachable(connect, (e) => isConnectionLost(e) || sqlState(e) === 'ENOENT', () => this.pool.ended);
     type Done = (release?: unknown) => void;
     this.pool.connect = ((cb?: (err: Error | undefined, client?: pg.PoolClient, done?: Done) => void) => {
       if (!cb) return retrying();

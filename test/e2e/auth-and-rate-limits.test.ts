@@ -109,6 +109,22 @@ describe('authentication', () => {
     await h.clock.advance(1);
     expect((await h.call('/customer/fax-list', { key: a.testKey })).http).toBe(200);
   });
+
+  it('a store out of reach during the key lookup (past its own retries) → 503 with Retry-After, −3199; the next request is served', async () => {
+    const a = await h.account();
+    const store = h.svc.store;
+    const real = store.findApiKey.bind(store);
+    // A fault injected into the real store: the message pg gives for a connection cut by a restart.
+    store.findApiKey = async () => {
+      store.findApiKey = real;
+      throw new Error('Connection terminated unexpectedly');
+    };
+    const r = await h.call('/customer/fax-list', { key: a.testKey });
+    expectError(r, 503, -1, -3199);
+    expect(r.headers.get('retry-after')).toBe('2');
+    expect(r.body.message).toMatch(/unreachable.*send the request again/);
+    expect((await h.call('/customer/fax-list', { key: a.testKey })).http).toBe(200);
+  });
 });
 
 function getFrom(localAddress: string, url: string, key: string): Promise<{ status: number; body: string }> {

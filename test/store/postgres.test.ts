@@ -4,7 +4,8 @@
 // failed instead when CI is set (.ci/run installs it).
 import { describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { MIGRATIONS, type JobRecord, type NewJob } from '../../src/store/index.js';
+import { MIGRATIONS, isStoreUnavailable, type JobRecord, type NewJob } from '../../src/store/index.js';
+import { all, one } from '../../src/store/pg-sql.js';
 import { openStore } from '../../src/store/open.js';
 import { PostgresJobStore, openPostgresStore } from '../../src/store/postgres.js';
 import { jobStoreContract } from './contract.js';
@@ -201,6 +202,34 @@ withPgServer({ name: 'PostgreSQL store', what: 'store' }, (server) => {
         expect(lines).toEqual(['', 'virtual']);
         expect((await a!.getAccount(account.id))!.balanceCents).toBe(86);
       } finally {
+        await close();
+      }
+    });
+
+    it('a read whose connection is cut under it (a restart) is repeated on a fresh one; a write is not', async () => {
+      const { stores, url, close } = await nodes(1);
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      /** Terminates the backend running the statement tagged `tag` once it is seen running. */
+      const cutWhenRunning = async (tag: string): Promise<void> => {
+        for (let seen = 0; seen === 0; ) {
+          const r = await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE state = 'active' AND query LIKE $1 AND pid <> pg_backend_pid()`, [`%${tag}%`]);
+          seen = r.rowCount ?? 0;
+        }
+      };
+      try {
+        const pool = stores[0]!.pool;
+        const read = one<{ x: number }>(pool, `SELECT 42 AS x, pg_sleep(0.2) AS "read-retry-tag"`);
+        await cutWhenRunning('read-retry-tag');
+        expect((await read)?.x).toBe(42);
+        await pool.query('CREATE TABLE cut_writes (n int)');
+        const write = all(pool, `INSERT INTO cut_writes SELECT 1 FROM pg_sleep(0.2) AS "write-cut-tag"`);
+        await cutWhenRunning('write-cut-tag');
+        const err = await write.then(() => undefined, (e: unknown) => e);
+        expect(isStoreUnavailable(err)).toBe(true);
+        expect((await one<{ n: number }>(pool, 'SELECT COUNT(*) n FROM cut_writes'))?.n).toBe(0);
+      } finally {
+        await admin.end();
         await close();
       }
     });
