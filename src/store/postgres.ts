@@ -12,6 +12,7 @@ import { MIGRATIONS, migrationStatements } from './migrations.js';
 import { PgListener } from './pg-listener.js';
 import { DELIVERIES_CHANNEL, PgOutbox } from './pg-outbox.js';
 import { generateApiKey, generateWebhookSecret, hashApiKey, keyPrefix } from './keys.js';
+import { reservationMoves, settlement, type LedgerMove } from './ledger.js';
 import {
   toAccount, toAttempt, toJob, toJobDocument, toLedger,
   type AccountRow, type JobRow,
@@ -242,6 +243,15 @@ export class PostgresJobStore implements JobStore {
     const r = await c.query('UPDATE accounts SET balance_cents = balance_cents - $1 WHERE id = $2 AND balance_cents >= $1', [amount, accountId]);
     if (r.rowCount === 0) return false;
     await c.query('INSERT INTO ledger (account_id, job_id, kind, amount_cents, at) VALUES ($1, $2, $3, $4, $5)', [accountId, jobId, kind, -amount, nowMs]);
+    return true;
+  }
+
+  /** Writes the moves decided by ledger.ts; false (stopping there) when a debit finds too little. */
+  private async apply(c: Client, accountId: number, jobId: number, moves: LedgerMove[], nowMs: number): Promise<boolean> {
+    for (const m of moves) {
+      if (m.kind === 'release') await this.credit(c, accountId, jobId, m.kind, m.amountCents, nowMs);
+      else if (!(await this.debit(c, accountId, jobId, m.kind, m.amountCents, nowMs))) return false;
+    }
     return true;
   }
 
@@ -564,9 +574,7 @@ export class PostgresJobStore implements JobStore {
     return this.tx(async (c) => {
       const job = await this.job(c, jobId, true);
       if (!job) return false;
-      const diff = reserveCents - job.reservedCents;
-      if (diff > 0 && !(await this.debit(c, job.accountId, jobId, 'reserve', diff, nowMs))) return false;
-      if (diff < 0) await this.credit(c, job.accountId, jobId, 'release', -diff, nowMs);
+      if (!(await this.apply(c, job.accountId, jobId, reservationMoves(job.reservedCents, reserveCents), nowMs))) return false;
       await c.query('UPDATE jobs SET reserved_cents = $1 WHERE id = $2', [reserveCents, jobId]);
       return true;
     });
@@ -614,14 +622,10 @@ export class PostgresJobStore implements JobStore {
 
   /** Terminal transition of a job whose row the caller holds: settle the ledger, write the outcome, queue the event. */
   private async finish(c: Client, job: JobRecord, o: TerminalOutcome, nowMs: number, event: (job: JobRecord) => NewEvent): Promise<JobRecord> {
-    // Settle under the account's row lock: the reservation comes back whole, then the
-    // transferred pages are charged (never more than the account holds).
-    await this.account(c, job.accountId, true);
-    await this.credit(c, job.accountId, job.jobId, 'release', job.reservedCents, nowMs);
-    const wanted = job.keyMode === 'live' ? o.transferredPages * job.priceCentsPerPage : 0;
-    const balance = (await this.account(c, job.accountId))!.balanceCents;
-    const charge = Math.min(wanted, balance);
-    if (charge > 0) await this.debit(c, job.accountId, job.jobId, 'charge', charge, nowMs);
+    // Settled (ledger.ts) under the account's row lock.
+    const balance = (await this.account(c, job.accountId, true))!.balanceCents;
+    const { moves, chargeCents: charge } = settlement(job, o.transferredPages, balance);
+    await this.apply(c, job.accountId, job.jobId, moves, nowMs);
     const detail = JSON.stringify({ ...job.detail, ...(o.detail ?? {}) });
     const r = await one<JobRow>(
       c,

@@ -8,6 +8,7 @@ import { SqliteTemplates } from './sqlite-templates.js';
 import { SqliteOutbox } from './sqlite-outbox.js';
 import { MIGRATIONS } from './migrations.js';
 import { generateApiKey, generateWebhookSecret, hashApiKey, keyPrefix } from './keys.js';
+import { reservationMoves, settlement, type LedgerMove } from './ledger.js';
 import {
   toAccount, toAttempt, toJob, toJobDocument, toLedger,
   type AccountRow, type JobRow,
@@ -181,6 +182,15 @@ export class SqliteJobStore implements JobStore {
     const r = this.stmt('UPDATE accounts SET balance_cents = balance_cents - ? WHERE id = ? AND balance_cents >= ?').run(amount, accountId, amount);
     if (r.changes === 0) return false;
     this.stmt('INSERT INTO ledger (account_id, job_id, kind, amount_cents, at) VALUES (?, ?, ?, ?, ?)').run(accountId, jobId, kind, -amount, nowMs);
+    return true;
+  }
+
+  /** Writes the moves decided by ledger.ts; false (stopping there) when a debit finds too little. */
+  private apply(accountId: number, jobId: number, moves: LedgerMove[], nowMs: number): boolean {
+    for (const m of moves) {
+      if (m.kind === 'release') this.credit(accountId, jobId, m.kind, m.amountCents, nowMs);
+      else if (!this.debit(accountId, jobId, m.kind, m.amountCents, nowMs)) return false;
+    }
     return true;
   }
 
@@ -462,9 +472,7 @@ export class SqliteJobStore implements JobStore {
     return this.tx(() => {
       const job = this.jobSync(jobId);
       if (!job) return false;
-      const diff = reserveCents - job.reservedCents;
-      if (diff > 0 && !this.debit(job.accountId, jobId, 'reserve', diff, nowMs)) return false;
-      if (diff < 0) this.credit(job.accountId, jobId, 'release', -diff, nowMs);
+      if (!this.apply(job.accountId, jobId, reservationMoves(job.reservedCents, reserveCents), nowMs)) return false;
       this.stmt('UPDATE jobs SET reserved_cents = ? WHERE id = ?').run(reserveCents, jobId);
       return true;
     });
@@ -508,13 +516,9 @@ export class SqliteJobStore implements JobStore {
 
   /** Terminal transition inside a transaction: settle the ledger, write the outcome, queue the event. */
   private finish(job: JobRecord, o: TerminalOutcome, nowMs: number, event: (job: JobRecord) => NewEvent): JobRecord {
-    // Settle: the reservation comes back whole, then the transferred pages are charged
-    // (never more than the account holds: the balance cannot go negative).
-    this.credit(job.accountId, job.jobId, 'release', job.reservedCents, nowMs);
-    const wanted = job.keyMode === 'live' ? o.transferredPages * job.priceCentsPerPage : 0;
-    const balance = this.accountSync(job.accountId)!.balanceCents;
-    const charge = Math.min(wanted, balance);
-    if (charge > 0) this.debit(job.accountId, job.jobId, 'charge', charge, nowMs);
+    // Settled by ledger.ts.
+    const { moves, chargeCents: charge } = settlement(job, o.transferredPages, this.accountSync(job.accountId)!.balanceCents);
+    this.apply(job.accountId, job.jobId, moves, nowMs);
     const detail = JSON.stringify({ ...job.detail, ...(o.detail ?? {}) });
     this.stmt(
         `UPDATE jobs SET status = ?, stage = NULL, code = ?, message = ?, transferred_pages = ?, call_end = ?, reserved_cents = 0,
