@@ -6,8 +6,7 @@
 
 import { FaxError } from '../shared/errors.js';
 import { formatDateTime } from './header-line.js';
-import type { CoverInfo } from './cover-page.js';
-import { wrapText } from './cover-page.js';
+import { wrapText, type CoverInfo } from './cover-text.js';
 import { A4_POINTS, buildPdf, FONT_RESOURCE, pdfLiteral, pdfNumber, toWinAnsi } from './pdf-writer.js';
 
 export const TEMPLATE_FIELDS = ['subject', 'from_name', 'to_name', 'message', 'date', 'pages'] as const;

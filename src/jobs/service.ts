@@ -12,14 +12,10 @@ import type {
   CoverFields, FaxQuality, JobDocument, JobListFilter, JobRecord, JobStore, KeyMode, NewDocument, NewJob, PreparedFax, UserRole,
 } from '../store/index.js';
 import { linePolicy, type JobsConfig } from './config.js';
+import type { Caller } from './caller.js';
 import { TemplateLibrary } from './templates.js';
 
-export interface Caller {
-  accountId: number;
-  mode: KeyMode;
-  /** A user's own API key acts with that user's role; an account key (no user) acts as a Primary. */
-  role?: UserRole;
-}
+export type { Caller } from './caller.js';
 
 export interface SendInput {
   numbers: string[];

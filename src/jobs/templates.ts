@@ -8,7 +8,7 @@ import { decodeUtf8 } from '../documents/render-text.js';
 import type { JobStore, TemplateKind, TemplateRecord } from '../store/index.js';
 import type { JobsConfig } from './config.js';
 import { templateFor } from './prepare.js';
-import type { Caller } from './service.js';
+import type { Caller } from './caller.js';
 
 /** Records an account may keep (templates and smart documents together). */
 export const MAX_TEMPLATES_PER_ACCOUNT = 100;

@@ -4,9 +4,10 @@
 
 import type { TemplateStore } from './templates-types.js';
 import type { UserStore } from './users-types.js';
+import type { ApiKeyInfo, ApiKeySummary, KeyMode } from './key-types.js';
+export type { ApiKeyInfo, ApiKeySummary, KeyMode } from './key-types.js';
 import type { CoordinationStore } from './coordination-types.js';
 
-export type KeyMode = 'live' | 'test';
 export type FaxStatus = 'sending' | 'delivered' | 'canceled' | 'failed';
 export type Stage = 'scheduled' | 'queued' | 'preparing' | 'dialing' | 'transmitting';
 export type Direction = 'sent' | 'received';
@@ -25,19 +26,6 @@ export interface Account {
   faxNumber: string;
   webhookUrl: string | null;
   webhookSecret: string;
-  createdAtMs: number;
-}
-
-export interface ApiKeyInfo {
-  accountId: number;
-  mode: KeyMode;
-  keyId: number;
-}
-
-/** An active API key as the dashboard shows it: never the key, only its first characters. */
-export interface ApiKeySummary {
-  mode: KeyMode;
-  prefix: string;
   createdAtMs: number;
 }
 

@@ -1,7 +1,7 @@
 // The `users` store facet: the people who sign in to an account's dashboard (Primary or
 // Member, each with an email and a scrypt password hash), the account's registered caller IDs
 // (numbers it may send from besides its own fax number), and API key revocation.
-import type { ApiKeyInfo, ApiKeySummary, KeyMode } from './types.js';
+import type { ApiKeyInfo, ApiKeySummary, KeyMode } from './key-types.js';
 
 export type UserRole = 'primary' | 'member';
 export const USER_ROLES: readonly UserRole[] = ['primary', 'member'];
