@@ -6,6 +6,7 @@ import { rng, textPage } from '../../test/vectors/synthetic-pages.js';
 import { encodeDcs, encodeDis, DIS_DEFAULTS } from './dis.js';
 import { buildFrame, Fcf, fcfByte } from './fcf.js';
 import { createT30, step } from './machine.js';
+import { missingEntries } from './actions.js';
 import type { T30Config, T30Input, TimerName } from './types.js';
 
 const PAGE = textPage(1728, 40, 1);
@@ -75,5 +76,11 @@ describe('machine under random input', () => {
     const s1 = step(s0, { kind: 'start' }).state;
     expect(JSON.stringify(s0)).toBe(frozen);
     expect(s1).not.toBe(s0);
+  });
+});
+
+describe('phase entries (actions.ts)', () => {
+  it('every phase has provided its entries once the machine is loaded', () => {
+    expect(missingEntries()).toEqual([]);
   });
 });

@@ -8,28 +8,15 @@ import { buildFrame, Fcf, fcfByte } from './fcf.js';
 import { encodeIdent } from './ident.js';
 import { ratesFor, TCF_DURATION_MS } from './modes.js';
 import { chooseMode, dcsFor, disFor, paramsFromDcs, withRate, type PageFormats } from './negotiate.js';
-import { startPage, startReceivingPage } from './phase-c.js';
+import { enter, provide } from './actions.js';
+import { answerer, caller, formatsFor, freshRx } from './roles.js';
 import { TCF_EMPTY, tcfAdd, tcfPassed } from './tcf.js';
 import type { MachineInput, ResolvedAnswerer, ResolvedCaller, RxProgress } from './types.js';
-
-export function caller(d: Draft): ResolvedCaller {
-  if (d.s.cfg.role !== 'caller') throw new Error(`T.30: state ${d.s.state} belongs to the caller`);
-  return d.s.cfg;
-}
-
-export function answerer(d: Draft): ResolvedAnswerer {
-  if (d.s.cfg.role !== 'answerer') throw new Error(`T.30: state ${d.s.state} belongs to the answerer`);
-  return d.s.cfg;
-}
-
-export function formatsFor(cfg: ResolvedCaller, page: number): PageFormats {
-  return cfg.source.formats?.(page) ?? cfg.formats;
-}
 
 // ---- caller ---------------------------------------------------------------------------
 
 /** (TSI) (SUB) (SID) DCS for the current params. */
-export function sendDcs(d: Draft): void {
+function sendDcs(d: Draft): void {
   const cfg = caller(d);
   const dis = d.s.remote.dis!;
   const x = d.x;
@@ -66,7 +53,7 @@ function negotiate(d: Draft, info: Uint8Array): void {
 }
 
 /** Down one step of the fallback sequence; false at its end. */
-export function fallBack(d: Draft): boolean {
+function fallBack(d: Draft): boolean {
   const next = d.s.rates[d.s.rateIndex + 1];
   if (!next) return false;
   d.s.rateIndex += 1;
@@ -126,7 +113,7 @@ const D_POST_TCF: Handler = (d, input) => {
       d.stopTimer('T4');
       d.s.retries = 0;
       d.s.tx = { ...d.s.tx!, longTrain: false };
-      return startPage(d);
+      return enter.startPage(d);
     case 'FTT':
       d.stopTimer('T4');
       d.s.retries = 0;
@@ -149,7 +136,7 @@ const D_POST_TCF: Handler = (d, input) => {
 // ---- answerer -------------------------------------------------------------------------
 
 /** (NSF) (CSI) DIS; T1 runs from the first DIS until a DCS arrives. */
-export function sendDis(d: Draft): void {
+function sendDis(d: Draft): void {
   const cfg = answerer(d);
   const frames: Uint8Array[] = [];
   if (cfg.nsf && cfg.nsf.length > 0) frames.push(buildFrame(Fcf.NSF, cfg.nsf, false));
@@ -160,12 +147,8 @@ export function sendDis(d: Draft): void {
   if (!d.running('T1')) d.startTimer('T1');
 }
 
-export function freshRx(): RxProgress {
-  return { tcf: TCF_EMPTY, chunks: null, imageSeen: false, next: 'MPS', frames: [], blockFrames: 0, block: 0, damaged: false, longTrain: false };
-}
-
 /** A DCS arrived (first, after FTT, after a lost CFR, or to retrain): check it and take TCF. */
-export function processDcs(d: Draft, info: Uint8Array): void {
+function processDcs(d: Draft, info: Uint8Array): void {
   const cfg = answerer(d);
   const dec = decodeDcs(info);
   if (!dec.ok) return disconnect(d, 'T30_ERR_INCOMPATIBLE', dec.reason);
@@ -189,7 +172,7 @@ const ANSWERING: Handler = (d, input) => {
 };
 
 /** Frames the answerer treats alike while waiting in phase B. */
-export function answererPhaseBFrame(d: Draft, input: Extract<MachineInput, { kind: 'frame' }>): boolean {
+function answererPhaseBFrame(d: Draft, input: Extract<MachineInput, { kind: 'frame' }>): boolean {
   const f = input.frame;
   switch (f.name) {
     case 'DCS':
@@ -268,7 +251,7 @@ const F_TCF: Handler = (d, input) => {
 const F_CFR: Handler = (d, input) => {
   if (input.kind === 'tx-done') {
     d.s.rx = { ...d.s.rx!, longTrain: false };
-    return startReceivingPage(d);
+    return enter.startReceivingPage(d);
   }
   if (input.kind === 'frame') answererPhaseBFrame(d, input);
 };
@@ -292,3 +275,5 @@ const F_FTT: Handler = (d, input) => {
 };
 
 export const PHASE_B = { T, D, D_TCF, D_POST_TCF, ANSWERING, R, F_TCF, F_CFR, F_FTT } as const;
+
+provide({ sendDcs, fallBack, sendDis, processDcs, answererPhaseBFrame });

@@ -7,9 +7,8 @@ import { fcdFrame, RCP_REPEATS, rcpFrame, splitBlocks } from './ecm.js';
 import { isPostMessage, withoutInterrupt, type PostMessage } from './fcf.js';
 import { chooseMode, samePageFormat } from './negotiate.js';
 import { codePage } from './page-coding.js';
-import { answerer, answererPhaseBFrame, caller, formatsFor, processDcs } from './phase-b.js';
-import { sendPps } from './phase-d.js';
-import { onNonEcmPageEnd, postDocEcmFrame } from './phase-d-rx.js';
+import { enter, provide } from './actions.js';
+import { answerer, caller, formatsFor } from './roles.js';
 
 // ---- caller ---------------------------------------------------------------------------
 
@@ -22,7 +21,7 @@ function postFor(d: Draft, page: number): PostMessage {
 }
 
 /** Sends the page in hand (after CFR, MCF or CTR): coded for the current params. */
-export function startPage(d: Draft): void {
+function startPage(d: Draft): void {
   const cfg = caller(d);
   const p = d.s.params!;
   let tx = d.s.tx!;
@@ -46,7 +45,7 @@ export function startPage(d: Draft): void {
 }
 
 /** The frames of the block still owed, then RCP ×3, in one high-speed transmission. */
-export function sendBurst(d: Draft): void {
+function sendBurst(d: Draft): void {
   const tx = d.s.tx!;
   const block = tx.blocks![tx.block]!;
   const frames: Uint8Array[] = [];
@@ -71,14 +70,14 @@ const I: Handler = (d, input) => {
 const IV: Handler = (d, input) => {
   if (input.kind === 'tx-done') {
     d.gap();
-    sendPps(d);
+    enter.sendPps(d);
   }
 };
 
 // ---- answerer -------------------------------------------------------------------------
 
 /** Listen for the next page (or block) at the negotiated rate; T2 until it starts. */
-export function startReceivingPage(d: Draft): void {
+function startReceivingPage(d: Draft): void {
   const p = d.s.params!;
   const rx = d.s.rx!;
   const modem = imageModem(p.modem, rx.longTrain);
@@ -130,12 +129,12 @@ const F_DOC_NON_ECM: Handler = (d, input) => {
         // Otherwise the page ended without its end of signal, or never came: judge what there
         // is (nothing is a bad page: RTN, so the transmitter sends it again).
         d.setRx({ kind: 'v21' });
-        return onNonEcmPageEnd(d, f.name);
+        return enter.onNonEcmPageEnd(d, f.name);
       }
-      if (f.name === 'DCS') return processDcs(d, f.info);
+      if (f.name === 'DCS') return enter.processDcs(d, f.info);
       if (f.name === 'DCN') return finish(d, 'T30_ERR_RX_DCNDATA');
       if (f.name === 'CRP') return repeatLast(d);
-      if (answererPhaseBFrame(d, input)) return;
+      if (enter.answererPhaseBFrame(d, input)) return;
       return disconnect(d, 'T30_ERR_RX_INVALCMD', `${f.name ?? 'unknown frame'} while waiting for a page`);
     }
     default:
@@ -172,7 +171,7 @@ const F_DOC_ECM: Handler = (d, input) => {
         return;
       }
       if (f.name === 'RCP') return endOfBurst(d);
-      if (f.final) postDocEcmFrame(d, input);
+      if (f.final) enter.postDocEcmFrame(d, input);
       return;
     }
     default:
@@ -186,3 +185,5 @@ function endOfBurst(d: Draft): void {
 }
 
 export const PHASE_C = { I, IV, F_DOC_NON_ECM, F_DOC_ECM } as const;
+
+provide({ startPage, sendBurst, startReceivingPage });

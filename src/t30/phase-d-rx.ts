@@ -10,8 +10,8 @@ import { encodePprMap, parseEor, parsePps, type Pps } from './ecm.js';
 import { buildFrame, fcfByte, isPostMessage, withoutInterrupt, type PostMessage } from './fcf.js';
 import { withRate } from './negotiate.js';
 import { copyQuality, decodePage, type CopyQuality } from './page-coding.js';
-import { answerer, freshRx, processDcs, sendDis } from './phase-b.js';
-import { startReceivingPage } from './phase-c.js';
+import { enter, provide } from './actions.js';
+import { answerer, freshRx } from './roles.js';
 import type { MachineInput, ReceivedPage } from './types.js';
 
 type FrameInput = Extract<MachineInput, { kind: 'frame' }>;
@@ -35,7 +35,7 @@ function acceptPage(d: Draft, data: Uint8Array, quality: CopyQuality, decoded?: 
 }
 
 /** MPS/EOP/EOM after a non-ECM page: judge it, keep it (unless bad), answer MCF/RTP/RTN. */
-export function onNonEcmPageEnd(d: Draft, cmd: PostMessage): void {
+function onNonEcmPageEnd(d: Draft, cmd: PostMessage): void {
   const cfg = answerer(d);
   const rx = d.s.rx!;
   const p = d.s.params!;
@@ -66,7 +66,7 @@ const F_POST_DOC_NON_ECM: Handler = (d, input) => {
       const f = input.frame;
       if (!f.final) return;
       if (isPostMessage(f.name) && f.name !== 'NULL') return onNonEcmPageEnd(d, f.name);
-      if (f.name === 'DCS') return processDcs(d, f.info);
+      if (f.name === 'DCS') return enter.processDcs(d, f.info);
       if (f.name === 'DCN') return finish(d, 'T30_ERR_RX_DCNFAX');
       if (f.name === 'CRP') return repeatLast(d);
       return disconnect(d, 'T30_ERR_RX_INVALCMD', `${f.name ?? 'unknown frame'} after a page`);
@@ -88,12 +88,12 @@ const AFTER_RESPONSE: Handler = (d, input) => {
         d.setRx({ kind: 'v21' });
         return d.startTimer('T2'); // then phase B again, DIS first
       }
-      return startReceivingPage(d);
+      return enter.startReceivingPage(d);
     case 'timeout':
       if (input.timer === 'T2' && rx.next === 'EOM') {
         d.s.rx = freshRx();
         d.s.retries = 0;
-        return sendDis(d);
+        return enter.sendDis(d);
       }
       if (input.timer === 'T4' && rx.next === 'EOP') {
         d.s.retries += 1;
@@ -115,7 +115,7 @@ const AFTER_RESPONSE: Handler = (d, input) => {
           if (rx.next === 'EOP' || rx.next === 'EOM') return finish(d, rx.response === 'RTN' ? 'T30_ERR_RX_DCNNORTN' : 'T30_ERR_OK');
           return finish(d, 'T30_ERR_RX_DCNPHD');
         case 'DCS':
-          return processDcs(d, f.info);
+          return enter.processDcs(d, f.info);
         case 'CRP':
         case 'PPS':
           return repeatLast(d); // they missed our answer
@@ -181,7 +181,7 @@ function answerPps(d: Draft, pps: Pps): void {
  * corrupt frame may be the tail of the burst (a late RCP) rather than the PPS; T4 at the
  * transmitter repeats a lost PPS.
  */
-export function postDocEcmFrame(d: Draft, input: FrameInput): void {
+function postDocEcmFrame(d: Draft, input: FrameInput): void {
   const f = input.frame;
   const rx = d.s.rx!;
   switch (f.name) {
@@ -212,7 +212,7 @@ export function postDocEcmFrame(d: Draft, input: FrameInput): void {
     case 'RR':
       return;
     case 'DCS':
-      return processDcs(d, f.info);
+      return enter.processDcs(d, f.info);
     case 'DCN':
       return finish(d, rx.damaged ? 'T30_ERR_RETRYDCN' : 'T30_ERR_RX_DCNDATA');
     case 'CRP':
@@ -235,7 +235,7 @@ const F_POST_DOC_ECM: Handler = (d, input) => {
 };
 
 const F_POST_RCP_PPR: Handler = (d, input) => {
-  if (input.kind === 'tx-done') return startReceivingPage(d);
+  if (input.kind === 'tx-done') return enter.startReceivingPage(d);
   if (input.kind === 'frame' && input.frame.final) postDocEcmFrame(d, input);
 };
 
@@ -284,3 +284,5 @@ export const PHASE_D_RX = {
   F_POST_RCP_PPR,
   F_POST_RCP_RNR,
 } as const;
+
+provide({ onNonEcmPageEnd, postDocEcmFrame });

@@ -6,11 +6,11 @@ import { disconnect, finish, retryOrGiveUp, type Draft, type Handler } from './c
 import { encodeCtc } from './dis.js';
 import { eorFrame, PPR_LIMIT, ppsFrame, pprWants } from './ecm.js';
 import { buildFrame, fcfByte, type ParsedFrame } from './fcf.js';
-import { startPage, sendBurst } from './phase-c.js';
-import { caller, fallBack, sendDcs } from './phase-b.js';
+import { enter, provide } from './actions.js';
+import { caller } from './roles.js';
 
 /** PPS-NULL inside a page, PPS-MPS/EOP/EOM after its last block. */
-export function sendPps(d: Draft): void {
+function sendPps(d: Draft): void {
   const tx = d.s.tx!;
   const last = tx.block === tx.blocks!.length - 1;
   const fcf2 = last ? tx.post! : 'NULL';
@@ -41,8 +41,8 @@ function afterPage(d: Draft, retrain: boolean): void {
     d.startTimer('T1');
     return;
   }
-  if (retrain) return sendDcs(d);
-  startPage(d);
+  if (retrain) return enter.sendDcs(d);
+  enter.startPage(d);
 }
 
 /** RTN/PIN: the page was not good enough. Retrain one rate lower and send it again, or go on. */
@@ -54,8 +54,8 @@ function pageRejected(d: Draft, why: string): void {
   const tries = tx.tries + 1;
   if (tries >= cfg.maxPageTries) return disconnect(d, 'T30_ERR_RETRYDCN', `page ${tx.page + 1} answered ${why} ${tries} times`);
   d.s.tx = { ...tx, tries, longTrain: true };
-  fallBack(d); // at the lowest rate, retrain there
-  sendDcs(d);
+  enter.fallBack(d); // at the lowest rate, retrain there
+  enter.sendDcs(d);
 }
 
 /** Our own command heard back (echo on a T.38 or 4-wire path): keep waiting. */
@@ -99,7 +99,7 @@ function blockDone(d: Draft): void {
   if (tx.block + 1 < tx.blocks!.length) {
     const block = tx.block + 1;
     d.s.tx = { ...tx, block, resend: tx.blocks![block]!.map(() => true), pprCount: 0, progress: false };
-    return sendBurst(d);
+    return enter.sendBurst(d);
   }
   confirmPage(d);
   afterPage(d, false);
@@ -115,9 +115,9 @@ function onPpr(d: Draft, map: Uint8Array): void {
   const progress = tx.progress || tx.resend.some((was, i) => was && !resend[i]);
   const pprCount = tx.pprCount + 1;
   d.s.tx = { ...tx, resend, progress, pprCount };
-  if (pprCount < PPR_LIMIT) return sendBurst(d);
+  if (pprCount < PPR_LIMIT) return enter.sendBurst(d);
   d.s.tx = { ...d.s.tx, pprCount: 0 };
-  if (progress && fallBack(d)) {
+  if (progress && enter.fallBack(d)) {
     d.s.tx = { ...d.s.tx!, progress: false };
     d.sendV21([buildFrame(fcfByte('CTC', d.x), encodeCtc(d.s.params!.modem))]);
     return d.goto('IV_CTC', 'D');
@@ -172,7 +172,7 @@ const IV_CTC: Handler = (d, input) => {
       d.s.retries = 0;
       // Long training again after CTC (T.30, as spandsp does).
       d.s.tx = { ...d.s.tx!, longTrain: true };
-      return sendBurst(d);
+      return enter.sendBurst(d);
     case 'CRP':
       return retryOrGiveUp(d, 'T30_ERR_TX_PHDDEAD', 'CRP after CTC');
     case 'DCN':
@@ -215,3 +215,5 @@ export const PHASE_D_TX = {
   IV_EOR,
   IV_EOR_RNR: IV_EOR,
 } as const;
+
+provide({ sendPps });

@@ -1,0 +1,24 @@
+// Who this end is in the call (caller or answerer, T.30 5.2) and what every phase reads of it:
+// the resolved configuration, the page formats of a page, a fresh receive record.
+import type { Draft } from './core.js';
+import type { PageFormats } from './negotiate.js';
+import { TCF_EMPTY } from './tcf.js';
+import type { ResolvedAnswerer, ResolvedCaller, RxProgress } from './types.js';
+
+export function caller(d: Draft): ResolvedCaller {
+  if (d.s.cfg.role !== 'caller') throw new Error(`T.30: state ${d.s.state} belongs to the caller`);
+  return d.s.cfg;
+}
+
+export function answerer(d: Draft): ResolvedAnswerer {
+  if (d.s.cfg.role !== 'answerer') throw new Error(`T.30: state ${d.s.state} belongs to the answerer`);
+  return d.s.cfg;
+}
+
+export function formatsFor(cfg: ResolvedCaller, page: number): PageFormats {
+  return cfg.source.formats?.(page) ?? cfg.formats;
+}
+
+export function freshRx(): RxProgress {
+  return { tcf: TCF_EMPTY, chunks: null, imageSeen: false, next: 'MPS', frames: [], blockFrames: 0, block: 0, damaged: false, longTrain: false };
+}
