@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { FaxError } from '../shared/errors.js';
 import { faxObject } from '../store/fax-object.js';
-import { defineRoute, type ApiOptions } from './app.js';
+import { defineRoute, type ApiOptions } from './route.js';
 import { ok } from './envelope.js';
 import { normalizeFaxNumber, parseJobId, parseListQuery, parseSendRequest, requestHash } from './validate/index.js';
 

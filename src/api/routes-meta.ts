@@ -2,7 +2,7 @@
 // operators liveness/readiness probes and Prometheus metrics (text exposition format 0.0.4):
 // the store's counts shared by every node, and this process's registry (src/shared/metrics.ts).
 import type { FastifyInstance } from 'fastify';
-import type { ApiOptions } from './app.js';
+import type { ApiOptions } from './route.js';
 import { ok } from './envelope.js';
 import { openApiDocument } from './openapi.js';
 import type { JobStore, StoreStats } from '../store/index.js';

@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { FaxError } from '../shared/errors.js';
 import type { TemplateRecord } from '../store/index.js';
-import { defineRoute, type ApiOptions } from './app.js';
+import { defineRoute, type ApiOptions } from './route.js';
 import { ok } from './envelope.js';
 import { requirePrimary } from './permissions.js';
 import { parseJobId } from './validate/index.js';

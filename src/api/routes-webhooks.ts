@@ -5,7 +5,7 @@ import { FaxError } from '../shared/errors.js';
 import { EVENT_WEBHOOK_TEST, newEvent, testEventBody } from '../store/fax-object.js';
 import type { DeliveryRecord, JobStore } from '../store/index.js';
 import { checkWebhookUrl, WebhookTargetError } from '../webhooks/target.js';
-import { defineRoute, type ApiOptions } from './app.js';
+import { defineRoute, type ApiOptions } from './route.js';
 import { ok } from './envelope.js';
 import { requirePrimary } from './permissions.js';
 

@@ -1,6 +1,5 @@
 // The `faxstack` command (DESIGN.md command-line contract). Exit status: 0 success,
 // 1 failure, 2 usage or input error.
-import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { serveCommand } from './serve.js';
 import { daemonCommand } from './daemon.js';
 import { accountsCommand } from './accounts.js';
@@ -77,22 +76,3 @@ export async function main(argv: string[]): Promise<number | void> {
   }
 }
 
-/** parseArgs with our usage error on bad flags. */
-export interface ParsedArgs {
-  values: Record<string, string | boolean | undefined>;
-  positionals: string[];
-}
-
-export function args(argv: string[], options: NonNullable<ParseArgsConfig['options']>, positionals = false): ParsedArgs {
-  try {
-    const r = parseArgs({ args: argv, options, allowPositionals: positionals, strict: true });
-    return { values: r.values as ParsedArgs['values'], positionals: r.positionals };
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
-}
-
-export { UsageError };
-
-/** A string option's value ('' when absent). */
-export const str = (v: string | boolean | undefined): string => (typeof v === 'string' ? v : '');

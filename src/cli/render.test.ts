@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES } from '../../test/helpers/documents.js';
 import { readTiff } from '../documents/tiff-read.js';
-import { UsageError } from './main.js';
+import { UsageError } from './args.js';
 import { renderCommand } from './render.js';
 
 let dir: string;

@@ -7,8 +7,8 @@ import { createLogger } from '../shared/log.js';
 import { startService, VERSION } from '../service.js';
 import { redactStoreUrl } from '../store/index.js';
 import { closeEncodePool, closeRenderPool, configureRenderPool } from '../documents/index.js';
-import { args } from './main.js';
-import { CONFIG_FLAGS, parseStoreOption, testFacilities } from './daemon.js';
+import { args, parseStoreOption } from './args.js';
+import { CONFIG_FLAGS, testFacilities } from './daemon.js';
 import { loadConfig, redactConfig, unknownEnvVars, type ConfigFlags } from './config.js';
 
 /** serve's flags; each one overrides the config file and the environment (README, Configuration). */

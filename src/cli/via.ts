@@ -7,7 +7,7 @@ import { openAudioCall, type AudioPacing } from '../transport/audio/index.js';
 import { parseAudioUrl, RtpError, type AudioUrl } from '../transport/rtp/index.js';
 import { T38FrontEnd, openUdpTransport } from '../transport/t38/index.js';
 import type { T30FrontEnd } from '../t30/index.js';
-import { UsageError } from './main.js';
+import { UsageError } from './args.js';
 
 export type Via = { kind: 'udptl'; host: string; port: number } | { kind: 'audio'; url: AudioUrl };
 

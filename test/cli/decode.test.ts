@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ulawEncode } from '../../native-free-dsp/index.js';
 import { firstDifference } from '../../src/codecs/index.js';
 import { decodeCommand } from '../../src/cli/decode.js';
-import { UsageError } from '../../src/cli/main.js';
+import { UsageError } from '../../src/cli/args.js';
 import { readTiff } from '../../src/documents/tiff-read.js';
 import { mixDown, recordCall, renderCall } from '../../src/transport/capture/test-synth.js';
 import { writePcap, writeWav } from '../../src/transport/capture/index.js';
