@@ -12,7 +12,7 @@ import { firstDifference } from '../../src/codecs/index.js';
 import { decodeCommand } from '../../src/cli/decode.js';
 import { UsageError } from '../../src/cli/args.js';
 import { readTiff } from '../../src/documents/tiff-read.js';
-import { mixDown, recordCall, renderCall } from '../../src/transport/capture/test-synth.js';
+import { mixDown, recordCall, renderCall } from '../kit/call-synth.js';
 import { writePcap, writeWav } from '../../src/transport/capture/index.js';
 import { textPage } from '../vectors/synthetic-pages.js';
 

@@ -11,7 +11,7 @@ import { firstDifference } from '../../src/codecs/index.js';
 import { readTiff } from '../../src/documents/tiff-read.js';
 import { RESOLUTIONS } from '../../src/t30/index.js';
 import { analyzeCapture, readWav, writeWav, type ReportEntry } from '../../src/transport/capture/index.js';
-import { mixDown } from '../../src/transport/capture/test-synth.js';
+import { mixDown } from '../kit/call-synth.js';
 import { MODULATION, readSidecar, SESSIONS_DIR, sidecarFiles, type Sidecar } from './sessions.js';
 
 const DIR = SESSIONS_DIR;

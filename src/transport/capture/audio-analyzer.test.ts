@@ -9,7 +9,7 @@ import { buildFrame, DIS_DEFAULTS, encodeDcs, encodeDis, encodeIdent, fcfByte, t
 import { textPage } from '../../../test/vectors/synthetic-pages.js';
 import { analyzeCapture } from './analyze.js';
 import type { CallAnalysis, ReportEntry } from './call-analysis.js';
-import { mixDown, recordCall, renderCall, type RecordCallOptions, type RecordedCommand } from './test-synth.js';
+import { mixDown, recordCall, renderCall, type RecordCallOptions, type RecordedCommand } from '../../../test/kit/call-synth.js';
 import { writeWav, type SampleEncoding } from './wav.js';
 
 const frameNames = (c: CallAnalysis) => c.entries.filter((e): e is Extract<ReportEntry, { kind: 'frame' }> => e.kind === 'frame').map((e) => `${e.from === 'caller' ? '>' : '<'}${e.name}`);

@@ -9,7 +9,7 @@ import { seededRandom } from '../t38/index.js';
 import { analyzeCapture } from './analyze.js';
 import type { CallAnalysis, ReportEntry } from './call-analysis.js';
 import { writePcap, type Endpoint, type PcapRecordInput, type WritePcapOptions } from './pcap.js';
-import { recordCall, type RecordCallOptions, type RecordedCall } from './test-synth.js';
+import { recordCall, type RecordCallOptions, type RecordedCall } from '../../../test/kit/call-synth.js';
 
 const CALLER: Endpoint = { host: '192.0.2.10', port: 40000 };
 const ANSWERER: Endpoint = { host: '203.0.113.5', port: 5004 };

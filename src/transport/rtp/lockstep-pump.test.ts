@@ -8,7 +8,7 @@ import { createMemoryLink, openUdpTransport, type UdpTransport } from '../t38/in
 import type { AudioCodecName } from './audio-codec.js';
 import type { AudioPort } from './port.js';
 import { startAudioPump, type AudioPump } from './pump.js';
-import { TagPort } from './test-ports.js';
+import { TagPort } from '../../../test/kit/tag-port.js';
 
 const pumps: AudioPump[] = [];
 afterEach(() => {

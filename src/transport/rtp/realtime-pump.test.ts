@@ -6,7 +6,7 @@ import { ManualClock, type Clock, type TimerHandle } from '../../shared/clock.js
 import { createMemoryLink, type MemoryLinkOptions } from '../t38/index.js';
 import type { AudioCodecName } from './audio-codec.js';
 import { startAudioPump, type RealtimePumpOptions } from './pump.js';
-import { TagPort } from './test-ports.js';
+import { TagPort } from '../../../test/kit/tag-port.js';
 
 /** A ManualClock whose timers fire late: the n-th timer set (from 0) by `late(n)` ms. */
 class LateClock implements Clock {

@@ -2,7 +2,7 @@
 // link; every datagram is recorded (a pcap's worth), and every command each side gave its front
 // end is kept and rendered afterwards into the audio that side would have sent — tones, V.21
 // HDLC, TCF, image data and ECM frames from our own modulators — one channel per side, half
-// duplex, with T.30's 75 ms between signals. Used by the capture tests; not part of decoding.
+// duplex, with T.30's 75 ms between signals. Used by the capture tests (test kit: never shipped).
 import {
   END_OF_DATA,
   HdlcTx,
@@ -16,9 +16,9 @@ import {
   type V17BitRate,
   type V27terBitRate,
   type V29BitRate,
-} from '../../../native-free-dsp/index.js';
-import type { Bitmap } from '../../codecs/index.js';
-import { ManualClock } from '../../shared/clock.js';
+} from '../../native-free-dsp/index.js';
+import type { Bitmap } from '../../src/codecs/index.js';
+import { ManualClock } from '../../src/shared/clock.js';
 import {
   T30Session,
   type AnswererConfig,
@@ -28,9 +28,9 @@ import {
   type ReceivedPage,
   type T30FrontEnd,
   type T30Result,
-} from '../../t30/index.js';
-import { createMemoryLink, T38FrontEnd, type MemoryLinkOptions, type T38FrontEndOptions } from '../t38/index.js';
-import type { Side } from './line-events.js';
+} from '../../src/t30/index.js';
+import { createMemoryLink, T38FrontEnd, type MemoryLinkOptions, type T38FrontEndOptions } from '../../src/transport/t38/index.js';
+import type { Side } from '../../src/transport/capture/index.js';
 
 export interface RecordedCommand {
   side: Side;

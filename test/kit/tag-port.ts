@@ -1,10 +1,9 @@
-// A test AudioPort for the pump tests (not exported from index.ts): each block it sends is filled
+// A test AudioPort for the pump tests (test kit: never shipped): each block it sends is filled
 // with a tag — the block's number, as a sample value every codec carries exactly (a G.711
 // reconstruction level) — and it records what it hears, so a test can check that each side's
 // received timeline is the other side's sent one, with silence (0) where frames were lost.
-import { ALAW_TO_LINEAR, ULAW_TO_LINEAR } from '../../../native-free-dsp/index.js';
-import type { AudioCodecName } from './audio-codec.js';
-import type { AudioPort } from './port.js';
+import { ALAW_TO_LINEAR, ULAW_TO_LINEAR } from '../../native-free-dsp/index.js';
+import type { AudioCodecName, AudioPort } from '../../src/transport/rtp/index.js';
 
 /** The sample value of tag k ≥ 1 on `codec`: distinct for 127 tags in a row, never 0. */
 export function tagValue(codec: AudioCodecName, k: number): number {
