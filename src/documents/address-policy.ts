@@ -2,6 +2,8 @@
 // IANA special-purpose registries (RFC 6890 and updates: RFC 1918, 6598, 3927, 5737, 2544, 4193,
 // 4291, 6052, 8215, 3056, 4380, 3849, 9637). IPv6 forms that embed an IPv4 address are judged by
 // the IPv4 address inside.
+// Kept our own: ipaddr.js (the candidate library) reads ::a.b.c.d as IPv4-mapped, not as RFC 4291's
+// IPv4-compatible ::0:a.b.c.d, and would judge ::8.8.8.8 public (address-policy.test.ts).
 
 import { isIPv4, isIPv6 } from 'node:net';
 

@@ -2,6 +2,8 @@
 // parsing") with the bracket notation PHP and Rails clients send: `a[]=1`, `a[0][b]=x`, `a[][b]=x`.
 // Hostile input is bounded: nesting depth, array indexes and pair count are capped, and keys that
 // could reach an object prototype are dropped.
+// Kept our own: qs 6 reads `a[][k]=1&a[][j]=2&a[][k]=3` as one element with k: ['1','3'] (not
+// Rails' two elements) and silently mixes `a=1&a[b]=2`, where we answer −3000 naming the field.
 
 import { FaxError } from '../../shared/errors.js';
 
