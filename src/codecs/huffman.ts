@@ -30,6 +30,19 @@ export function putRun(w: BitWriter, run: number, black: number): void {
   w.put(c.termCode[run]!, c.termLen[run]!);
 }
 
+/**
+ * Longest run a decoder accepts (readRun's limit): past the width, for the last run of a
+ * line that a scanner codes over its wider line buffer, but bounded so garbage cannot
+ * loop long.
+ */
+export const OVERLONG_RUN_LIMIT = 1 << 16;
+
+/**
+ * Flag in a line decoder's result (n | LINE_OVERLONG): the line's last code went past the
+ * width and was clipped there. libtiff does the same (tif_fax3.h CLEANUP_RUNS, a warning).
+ */
+export const LINE_OVERLONG = 1 << 30;
+
 /** readRun result for bits that are no code of this colour. */
 export const RUN_BAD_CODE = -1;
 /** readRun result when the bits are an EOL (left unconsumed). */

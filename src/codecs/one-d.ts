@@ -1,10 +1,12 @@
 // One line in T.4 one-dimensional coding (4.1: alternating white and black runs, starting
 // with white, each a make-up + terminating codeword), on changing-element lists.
+// A last run that goes past the width (a scanner coding its wider line buffer) is clipped
+// at the width, as libtiff does, and reported with LINE_OVERLONG.
 
 import type { BitReader } from './bit-reader.js';
 import type { BitWriter } from './bit-writer.js';
 import { CodecError } from './errors.js';
-import { putRun, readRun, RUN_EOL } from './huffman.js';
+import { LINE_OVERLONG, OVERLONG_RUN_LIMIT, putRun, readRun, RUN_EOL } from './huffman.js';
 
 /** Codes a line given its n changes. */
 export function encode1DLine(w: BitWriter, changes: Int32Array, n: number, width: number): void {
@@ -18,25 +20,22 @@ export function encode1DLine(w: BitWriter, changes: Int32Array, n: number, width
 }
 
 /**
- * Decodes one line into `out` (a changes list) and returns its length n. Leaves the reader
- * after the last run; throws a CodecError for bad codes, an EOL inside the line, or runs
- * beyond the width.
+ * Decodes one line into `out` (a changes list) and returns its length n, with LINE_OVERLONG
+ * set when the last run went past the width (clipped). Leaves the reader after the last
+ * run; throws a CodecError for bad codes or an EOL inside the line.
  */
 export function decode1DLine(r: BitReader, width: number, out: Int32Array, line: number): number {
   let a0 = 0;
   let n = 0;
   for (;;) {
     const at = r.pos;
-    const run = readRun(r, n & 1, width);
+    const run = readRun(r, n & 1, OVERLONG_RUN_LIMIT);
     if (run < 0) {
       if (run === RUN_EOL) throw new CodecError('premature_eol', line, at, `EOL after ${a0} of ${width} pixels`);
       throw new CodecError('bad_code', line, at, `invalid ${n & 1 ? 'black' : 'white'} run code`);
     }
     a0 += run;
-    if (a0 >= width) {
-      if (a0 > width) throw new CodecError('bad_line_length', line, at, `runs add up to ${a0}, more than the width ${width}`);
-      break;
-    }
+    if (a0 >= width) break;
     // A zero-length run cancels the change before it, keeping the list strictly increasing.
     if (n > 0 && out[n - 1] === a0) n--;
     else out[n++] = a0;
@@ -44,5 +43,5 @@ export function decode1DLine(r: BitReader, width: number, out: Int32Array, line:
   out[n] = width;
   out[n + 1] = width;
   out[n + 2] = width;
-  return n;
+  return a0 > width ? n | LINE_OVERLONG : n;
 }

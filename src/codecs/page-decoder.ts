@@ -7,6 +7,7 @@
 import { BitReader } from './bit-reader.js';
 import { CodecError } from './errors.js';
 import { PageBuffer, validateHeight, validateWidth } from './page-buffer.js';
+import { LINE_OVERLONG } from './huffman.js';
 import { changesCapacity, fillFromChanges, whiteChanges } from './runs.js';
 import { DEFAULT_MAX_HEIGHT, MAX_WIDTH, type DecodedPage, type DecodeOptions } from './types.js';
 
@@ -42,6 +43,7 @@ export abstract class PageDecoder implements StreamDecoder {
   protected badLines = 0;
   protected consecutiveBad = 0;
   protected maxConsecutiveBad = 0;
+  protected overlongLines = 0;
   private retryAt = 0;
   private result: DecodedPage | null = null;
 
@@ -85,6 +87,7 @@ export abstract class PageDecoder implements StreamDecoder {
       data: this.page.finish(),
       badLines: this.badLines,
       consecutiveBadLines: this.maxConsecutiveBad,
+      overlongLines: this.overlongLines,
       end: this.endReason,
       bitsRead: Math.min(this.r.pos, this.r.length),
     };
@@ -111,8 +114,13 @@ export abstract class PageDecoder implements StreamDecoder {
     return Step.Finished;
   }
 
-  /** Commits the decoded line in `cur` as the next row and makes it the reference line. */
-  protected commitLine(n: number): void {
+  /**
+   * Commits the decoded line in `cur` as the next row and makes it the reference line;
+   * `result` is a line decoder's n, possibly with LINE_OVERLONG.
+   */
+  protected commitLine(result: number): void {
+    const n = result & ~LINE_OVERLONG;
+    if (n !== result) this.overlongLines++;
     const off = this.page.addRow(this.r.pos);
     fillFromChanges(this.page.data, off, this.cur, n, this.width);
     const t = this.cur;

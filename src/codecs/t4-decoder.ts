@@ -1,7 +1,8 @@
 // Decoding of T.4 pages, MH and MR (4.1, 4.2): finds the EOL (after any fill) before each
 // line and its tag bit, decodes the line 1-D or 2-D, ends at RTC, the expected height or
 // the end of the data. Tolerates fill of any length, garbage before the first EOL, and,
-// when asked, replaces undecodable lines with the previous one as a receiver does.
+// when asked, replaces undecodable lines with the previous one as a receiver does, or
+// skips whatever lies between the end of a line and the next EOL as libtiff does.
 
 import { CodecError } from './errors.js';
 import { decode1DLine } from './one-d.js';
@@ -17,6 +18,7 @@ export class T4Decoder extends PageDecoder {
   private readonly twoD: boolean;
   private readonly rle: boolean;
   private readonly repeat: boolean;
+  private readonly skipToEol: boolean;
   /** An EOL has been seen (before it, anything is skipped as noise). */
   private sawEol = false;
   /** After a bad line: skip to the next EOL before decoding on. */
@@ -28,6 +30,7 @@ export class T4Decoder extends PageDecoder {
     this.rle = opts.form === 'rle' && !twoD;
     if (this.rle && opts.height === undefined) throw new RangeError('decodeMH: form "rle" needs the height');
     this.repeat = opts.badLines === 'repeat';
+    this.skipToEol = opts.skipToEol === true;
   }
 
   protected step(line: number): Step {
@@ -53,7 +56,7 @@ export class T4Decoder extends PageDecoder {
           return this.finish('rtc');
         }
         sawEol = true;
-      } else if (!sawEol && line === 0) {
+      } else if ((!sawEol && line === 0) || this.skipToEol) {
         if (!seekEol(r)) return this.endOfData();
         this.resync = false;
         return Step.Skipped;

@@ -2,11 +2,14 @@
 // 2.2 (MMR). Pass, horizontal and vertical modes relative to the reference line, on
 // changing-element lists (see runs.ts). The mode choice follows the flow chart of
 // T.4 Figure 7, so our output is bit-identical with libtiff's for the same pixels.
+// Decoding is as lenient as libtiff's at the right edge (tif_fax3.h EXPAND2D): a line whose
+// last code runs past the width is clipped there (LINE_OVERLONG), and a pass mode may end
+// the line at b2 = width.
 
 import type { BitReader } from './bit-reader.js';
 import type { BitWriter } from './bit-writer.js';
 import { CodecError } from './errors.js';
-import { putRun, readRun, RUN_EOL } from './huffman.js';
+import { LINE_OVERLONG, OVERLONG_RUN_LIMIT, putRun, readRun, RUN_EOL } from './huffman.js';
 import {
   HORIZONTAL_CODE,
   MODE_DECODE,
@@ -56,14 +59,16 @@ export function encode2DLine(w: BitWriter, cur: Int32Array, ref: Int32Array, wid
 }
 
 /**
- * Decodes one 2-D coded line against `ref` into `out` and returns its n. Throws a
- * CodecError on bad codes, EOL within the line, changes out of order or past the width,
- * and on the uncompressed-mode extension (which we do not support).
+ * Decodes one 2-D coded line against `ref` into `out` and returns its n, with LINE_OVERLONG
+ * set when the last code went past the width (clipped). Throws a CodecError on bad codes,
+ * EOL within the line, changes out of order, and on the uncompressed-mode extension
+ * (T.4 4.2.2 / T.6 2.2.5, which we do not support).
  */
 export function decode2DLine(r: BitReader, ref: Int32Array, out: Int32Array, width: number, line: number): number {
   let a0 = -1;
   let n = 0; // the colour at a0 is n & 1 (entries alternate, duplicates cancel)
   let kRef = 0;
+  let overlong = 0;
   // Appending a change equal to the last one cancels it (a zero-length run), so the list
   // stays strictly increasing and never outgrows width + 4.
   while (a0 < width) {
@@ -80,20 +85,20 @@ export function decode2DLine(r: BitReader, ref: Int32Array, out: Int32Array, wid
     r.skip(e & 15);
     const mode = e >>> 4;
     if (mode === MODE_PASS) {
-      const b2 = ref[ib + 1]!;
-      if (b2 >= width) throw new CodecError('bad_line_length', line, at, 'pass mode beyond the end of the line');
-      a0 = b2;
+      // The reference line's sentinels stand at the width, so b2 ≤ width: a pass to the
+      // width ends the line in a0's colour (libtiff accepts it too).
+      a0 = ref[ib + 1]!;
     } else if (mode === MODE_HORIZONTAL) {
       const start = a0 < 0 ? 0 : a0;
-      const r1 = readRun(r, color, width);
-      const r2 = r1 < 0 ? r1 : readRun(r, color ^ 1, width);
+      const r1 = readRun(r, color, OVERLONG_RUN_LIMIT);
+      const r2 = r1 < 0 ? r1 : readRun(r, color ^ 1, OVERLONG_RUN_LIMIT);
       if (r1 < 0 || r2 < 0) {
         const eol = r1 === RUN_EOL || r2 === RUN_EOL;
         throw new CodecError(eol ? 'premature_eol' : 'bad_code', line, at, eol ? 'EOL inside horizontal mode' : 'invalid run code in horizontal mode');
       }
       const a1 = start + r1;
       const a2 = a1 + r2;
-      if (a2 > width) throw new CodecError('bad_line_length', line, at, `horizontal mode runs reach ${a2}, beyond the width ${width}`);
+      if (a2 > width) overlong = LINE_OVERLONG;
       if (a2 <= a0) throw new CodecError('bad_code', line, at, 'horizontal mode with two empty runs');
       if (a1 < width) {
         if (n > 0 && out[n - 1] === a1) n--;
@@ -108,7 +113,8 @@ export function decode2DLine(r: BitReader, ref: Int32Array, out: Int32Array, wid
       throw new CodecError('unsupported', line, at, 'uncompressed mode (extension code) is not supported');
     } else {
       const a1 = b1 + (mode - MODE_V0);
-      if (a1 <= a0 || a1 > width) throw new CodecError('bad_line_length', line, at, `vertical mode puts a1 at ${a1} (a0 ${a0}, width ${width})`);
+      if (a1 <= a0) throw new CodecError('bad_line_length', line, at, `vertical mode puts a1 at ${a1}, not after a0 ${a0}`);
+      if (a1 > width) overlong = LINE_OVERLONG;
       if (a1 < width) out[n++] = a1; // a1 > a0 ≥ every entry: no duplicate
       a0 = a1;
     }
@@ -116,5 +122,5 @@ export function decode2DLine(r: BitReader, ref: Int32Array, out: Int32Array, wid
   out[n] = width;
   out[n + 1] = width;
   out[n + 2] = width;
-  return n;
+  return n | overlong;
 }

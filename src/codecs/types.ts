@@ -49,6 +49,12 @@ export interface T4DecodeOptions extends DecodeOptions {
    * decoding resumes at the next EOL — what a fax receiver does (T.4 4.1.2 note).
    */
   badLines?: 'throw' | 'repeat';
+  /**
+   * Skip whatever lies between the end of a line and the next EOL, as libtiff does for
+   * TIFF strips (a scanner's line coded past the width leaves such a tail). Default false:
+   * a 1-D line without EOL is decoded as it stands, a 2-D one is a 'missing_eol' error.
+   */
+  skipToEol?: boolean;
 }
 
 export interface MHDecodeOptions extends T4DecodeOptions {
@@ -62,6 +68,11 @@ export interface DecodedPage extends Bitmap {
   badLines: number;
   /** Longest run of consecutive bad lines (TIFF ConsecutiveBadFaxLines). */
   consecutiveBadLines: number;
+  /**
+   * Lines whose last run went past the width and were clipped at it (a scanner coding its
+   * wider line buffer; libtiff clips them too, with a "Line length mismatch" warning).
+   */
+  overlongLines: number;
   /** What ended the page. */
   end: 'height' | 'rtc' | 'eofb' | 'end_of_data';
   /** Bits consumed from the input. */

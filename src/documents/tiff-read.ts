@@ -208,6 +208,10 @@ export function decodePage(dir: TiffDirectory): Bitmap {
     try {
       strip = decodeStrip(dir.compression, bytes, width, rows);
     } catch (err) {
+      if (err instanceof CodecError && err.kind === 'unsupported') {
+        // T.4 4.2.2 / T.6 2.2.5 uncompressed mode (T4Options/T6Options bit 1): libtiff cannot read it either.
+        throw new TiffError('unsupported', `strip ${s + 1}, row ${s * rowsPerStrip + err.line + 1}: ${err.message}`, dir.index, err);
+      }
       if (err instanceof CodecError) {
         throw new TiffError('corrupt_data', `strip ${s + 1}, row ${s * rowsPerStrip + err.line + 1}: ${err.message}`, dir.index, err);
       }
@@ -233,9 +237,9 @@ function decodeStrip(compression: TiffCompressionName, bytes: Uint8Array, width:
     case 'rle':
       return decodeMH(bytes, { width, height: rows, maxHeight: rows, form: 'rle' }).data;
     case 'mh':
-      return decodeMH(bytes, { width, height: rows, maxHeight: rows }).data;
+      return decodeMH(bytes, { width, height: rows, maxHeight: rows, skipToEol: true }).data;
     case 'mr':
-      return decodeMR(bytes, { width, height: rows, maxHeight: rows }).data;
+      return decodeMR(bytes, { width, height: rows, maxHeight: rows, skipToEol: true }).data;
     case 'mmr':
       return decodeMMR(bytes, { width, height: rows, maxHeight: rows }).data;
   }
