@@ -1,7 +1,7 @@
-// PDF pages → grayscale fax pages with pdfjs-dist (legacy build) drawing on @napi-rs/canvas,
-// straight at the fax grid (x and y scaled separately for 204 × 98 etc.). Standard 14 fonts,
-// CMaps and the image-decoder wasm come from pdfjs-dist's own data, so text never renders blank
-// on a machine without fonts. Eval is off; images, pages and time are capped.
+// The second PDF renderer (render-pdf.ts tries PDFium first): pdfjs-dist (legacy build) drawing on
+// @napi-rs/canvas, straight at the fax grid (x and y scaled separately for 204 × 98 etc.). Standard
+// 14 fonts, CMaps and the image-decoder wasm come from pdfjs-dist's own data, so text never
+// renders blank on a machine without fonts. Eval is off; images and time are capped.
 
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -12,8 +12,6 @@ import { layoutPage, type FaxResolution, type Placement } from './layout.js';
 
 /** Images inside a PDF larger than this many pixels are left out by pdfjs (a 600 dpi A4 scan is 35 MP). */
 export const PDF_MAX_IMAGE_PIXELS = 64_000_000;
-/** Pages drawn per call at most (the 200-page fax limit, with room for the cover). */
-export const PDF_MAX_PAGES = 200;
 
 type Pdfjs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 
@@ -40,24 +38,14 @@ export function pdfjsAssets(): { standardFontDataUrl: string; cMapUrl: string; w
 
 const invalid = (detail: string): FaxError => new FaxError('INVALID_FILE_FORMAT', detail);
 
-/**
- * A truncated download or upload: no `%%EOF` and no `startxref` near the end (readers look in
- * the last 1024 bytes; we allow twice that for trailing junk). pdfjs would rebuild the cross
- * reference table and render whatever pages survived, faxing a silently incomplete document.
- */
-function checkNotTruncated(bytes: Uint8Array): void {
-  const tail = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).subarray(Math.max(0, bytes.byteLength - 2048));
-  if (!tail.includes('%%EOF', 0, 'latin1') && !tail.includes('startxref', 0, 'latin1')) {
-    throw invalid(`PDF is truncated: no %%EOF or startxref in its last ${tail.length} bytes (${bytes.byteLength} bytes received)`);
-  }
-}
+/** The refusal of a PDF that needs a password to open (both renderers). */
+export const NEEDS_PASSWORD = 'encrypted PDF: it needs a password to open (remove the password protection and send it again)';
 
 /** Opens a PDF with rendering-safe options; maps pdfjs's failures to precise FaxErrors. */
 export async function openPdf(bytes: Uint8Array): Promise<PDFDocumentProxy> {
   if (!Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 1029)).includes('%PDF-', 0, 'latin1')) {
     throw invalid('not a PDF (no %PDF- header in the first 1024 bytes)');
   }
-  checkNotTruncated(bytes);
   const pdfjs = await loadPdfjs();
   const task = pdfjs.getDocument({
     data: new Uint8Array(bytes), // pdfjs takes ownership of (detaches) the buffer it is given
@@ -85,7 +73,7 @@ function pdfOpenError(err: unknown): FaxError {
   const name = (err as { name?: string } | null)?.name;
   const message = err instanceof Error ? err.message : String(err);
   if (name === 'PasswordException') {
-    return invalid('encrypted PDF: it needs a password to open (remove the password protection and send it again)');
+    return invalid(NEEDS_PASSWORD);
   }
   if (name === 'InvalidPDFException') return invalid(`not a valid PDF (${message})`);
   return invalid(`PDF could not be read: ${message}`);
@@ -96,6 +84,11 @@ export interface PdfRenderOptions {
   reserveTop?: number;
   /** Aborts rendering between pages and between drawing slices of a page. */
   signal?: AbortSignal;
+}
+
+/** The placement's quarter turn as drawn: a page shown landscape only because of its /Rotate 90 or 270 is turned back to how it is stored. */
+export function drawnRotation(p: Placement, pageRotate: number): 0 | 90 | 270 {
+  return p.rotate !== 0 && pageRotate % 180 !== 0 ? (((360 - pageRotate) % 360) as 90 | 270) : p.rotate;
 }
 
 /** The size of a page as displayed (CropBox within MediaBox, /Rotate applied), in points. */
@@ -111,15 +104,12 @@ export function pageSize(page: PDFPageProxy): { width: number; height: number } 
  * Yields one gray page per fax page (more than one per PDF page when a long page is split) with
  * the PDF page it shows. The gray buffer is reused for the next page: consume it before resuming.
  */
-export async function* renderPdfPages(
+export async function* pdfjsPages(
   bytes: Uint8Array,
   pages: readonly number[],
   res: FaxResolution,
   opts: PdfRenderOptions = {},
 ): AsyncGenerator<{ gray: GrayPage; page: number }> {
-  if (pages.length > PDF_MAX_PAGES) {
-    throw new FaxError('CONVERSION_FAILED', `the selection has ${pages.length} PDF pages; at most ${PDF_MAX_PAGES} are rendered`);
-  }
   opts.signal?.throwIfAborted();
   const doc = await openPdf(bytes);
   const canvases = new CanvasCache(doc);
@@ -184,8 +174,7 @@ async function drawPlacement(
   signal: AbortSignal | undefined,
 ): Promise<GrayPage> {
   const entry = canvases.get(p.width, p.height);
-  // A page shown landscape only because of its /Rotate 90 or 270 is turned back to how it is stored.
-  const rotate = p.rotate !== 0 && page.rotate % 180 !== 0 ? ((360 - page.rotate) % 360 as 90 | 270) : p.rotate;
+  const rotate = drawnRotation(p, page.rotate);
   await draw(page, n, entry, {
     scaleX: p.drawWidth / (p.rotate ? size.height : size.width), // pixels per point across
     scaleY: p.drawHeight / (p.rotate ? size.width : size.height), // lines per point down
@@ -240,7 +229,7 @@ async function draw(page: PDFPageProxy, n: number, entry: CanvasEntry, d: DrawSp
  * Renders one page of a PDF we made ourselves at exact scales (pixels per point across, lines per
  * point down), no layout: the whole page, ceil(width·scaleX) × ceil(height·scaleY) pixels.
  */
-export async function renderPdfPageAt(bytes: Uint8Array, pageNumber: number, scaleX: number, scaleY: number): Promise<GrayPage> {
+export async function pdfjsPageAt(bytes: Uint8Array, pageNumber: number, scaleX: number, scaleY: number): Promise<GrayPage> {
   const doc = await openPdf(bytes);
   try {
     const page = await doc.getPage(pageNumber);
