@@ -5,6 +5,7 @@
 
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { resourceLimits } from 'node:worker_threads';
 import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
 import type { GrayPage } from './bilevel.js';
 
@@ -48,12 +49,25 @@ export function compiledPdfium(given?: WasmModule): Promise<WasmModule> {
   return wasmModule;
 }
 
+/**
+ * Most bytes PDFium's linear memory may grow to: the thread's old-space limit when it has one (a
+ * render worker's heapMb), so a hostile file meets the same memory cap under either renderer.
+ * Past it, allocation fails inside PDFium, which traps; render-pdf.ts then lets pdfjs try.
+ */
+export function pdfiumMemoryCapBytes(): number {
+  const mb = resourceLimits.maxOldGenerationSizeMb;
+  return (mb && mb > 0 ? mb : 1024) * 1024 * 1024;
+}
+
 /** The PDFium instance of this thread, initialised on first use. */
 export function loadPdfium(): Promise<WrappedPdfiumModule> {
   instance ??= (async () => {
     const [{ init }, compiled] = await Promise.all([import('@embedpdf/pdfium'), compiledPdfium()]);
     const m = await init({
-      instantiateWasm: (imports: object, done: (i: object) => void) => {
+      instantiateWasm: (imports: { env: Record<string, unknown> }, done: (i: object) => void) => {
+        const grow = imports.env.emscripten_resize_heap as (bytes: number) => number;
+        const cap = pdfiumMemoryCapBytes();
+        imports.env.emscripten_resize_heap = (bytes: number): number => (bytes > cap ? 0 : grow(bytes));
         void wasm.instantiate(compiled, imports).then(done);
         return {};
       },
