@@ -1,13 +1,6 @@
 // The `faxstack` command (DESIGN.md command-line contract). Exit status: 0 success,
-// 1 failure, 2 usage or input error.
-import { serveCommand } from './serve.js';
-import { daemonCommand } from './daemon.js';
-import { accountsCommand } from './accounts.js';
-import { webhookListenCommand } from './webhook-listen.js';
-import { renderCommand } from './render.js';
-import { sendCommand } from './send.js';
-import { receiveCommand } from './receive.js';
-import { decodeCommand } from './decode.js';
+// 1 failure, 2 usage or input error. Each command's module is loaded only when it runs, so
+// `faxstack render` does not pay for the server's start-up.
 import { UsageError } from './usage-error.js';
 
 export const USAGE = `usage: faxstack <command> [options]
@@ -46,21 +39,21 @@ export async function main(argv: string[]): Promise<number | void> {
   const [command, ...rest] = argv;
   switch (command) {
     case 'serve':
-      return serveCommand(rest);
+      return (await import('./serve.js')).serveCommand(rest);
     case 'daemon':
-      return daemonCommand(rest);
+      return (await import('./daemon.js')).daemonCommand(rest);
     case 'accounts':
-      return accountsCommand(rest);
+      return (await import('./accounts.js')).accountsCommand(rest);
     case 'render':
-      return renderCommand(rest);
+      return (await import('./render.js')).renderCommand(rest);
     case 'send':
-      return sendCommand(rest);
+      return (await import('./send.js')).sendCommand(rest);
     case 'receive':
-      return receiveCommand(rest);
+      return (await import('./receive.js')).receiveCommand(rest);
     case 'decode':
-      return decodeCommand(rest);
+      return (await import('./decode.js')).decodeCommand(rest);
     case 'webhook-listen':
-      return webhookListenCommand(rest);
+      return (await import('./webhook-listen.js')).webhookListenCommand(rest);
     case undefined:
     case 'help':
     case '--help':

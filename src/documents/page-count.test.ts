@@ -4,6 +4,7 @@ import type { ErrorName } from '../shared/errors.js';
 import { countPages, imageDimensions, layoutText, MAX_DOCUMENT_PAGES, TEXT_COLUMNS, TEXT_LINES_PER_PAGE } from './page-count.js';
 import { sniffFormat } from './sniff.js';
 import { caughtFaxError } from '../../test/helpers/fax-errors.js';
+import { fixture } from '../../test/helpers/documents.js';
 
 
 function expectRefusal(fn: () => unknown, name: ErrorName, message: RegExp): void {
@@ -122,14 +123,35 @@ describe('countPages: PDF', () => {
     expect(countPages(pdf, 'pdf')).toBe(2);
   });
 
-  it('falls back to the root /Count (indirect) when a kid is missing', () => {
+  it('refuses as truncated a page tree whose kids are not in the file', () => {
     const pdf = buildPdf({
       1: '<< /Type /Catalog /Pages 2 0 R >>',
       2: '<< /Type /Pages /Kids [3 0 R 9 0 R 10 0 R] /Count 4 0 R >>',
       3: '<< /Type /Page /Parent 2 0 R >>',
       4: '3',
     });
-    expect(countPages(pdf, 'pdf')).toBe(3);
+    expectRefusal(() => countPages(pdf, 'pdf'), 'INVALID_FILE_FORMAT', /PDF is truncated: 2 of its 3 pages are missing or cut off/);
+  });
+
+  it('refuses as truncated a page whose content stream is cut off', () => {
+    const pdf = buildPdf({
+      1: '<< /Type /Catalog /Pages 2 0 R >>',
+      2: '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      3: '<< /Type /Page /Parent 2 0 R /Contents 4 0 R >>',
+    });
+    const cut = Buffer.concat([pdf, Buffer.from('4 0 obj\n<< /Length 999 >>\nstream\nBT /F1 12 Tf 72 700 Td (cut he', 'latin1')]);
+    expectRefusal(() => countPages(cut, 'pdf'), 'INVALID_FILE_FORMAT', /PDF is truncated: 1 of its 1 page is missing or cut off/);
+  });
+
+  it('counts a PDF without %%EOF or startxref whose pages are all there', () => {
+    const pdf = buildPdf({
+      1: '<< /Type /Catalog /Pages 2 0 R >>',
+      2: '<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 >>',
+      3: '<< /Type /Page /Parent 2 0 R >>',
+      4: '<< /Type /Page /Parent 2 0 R >>',
+    });
+    const s = pdf.toString('latin1');
+    expect(countPages(Buffer.from(s.slice(0, s.lastIndexOf('startxref')), 'latin1'), 'pdf')).toBe(2);
   });
 
   it('survives a page tree that loops back on itself', () => {
@@ -204,6 +226,27 @@ describe('countPages: PDF', () => {
     ['a /Count beyond the sanity cap', () => buildPdf({ 1: '<< /Type /Catalog /Pages 2 0 R >>', 2: `<< /Type /Pages /Kids [7 0 R] /Count ${MAX_DOCUMENT_PAGES + 1} >>` }), 'FILE_TOO_LARGE', /more than 10000 pages/],
   ])('refuses %s', (_n, make, name, message) => {
     expectRefusal(() => countPages(make(), 'pdf'), name, message);
+  });
+
+  it.each([
+    ['owner-rc4.pdf', 'RC4 128, R3'],
+    ['owner-aes128-noprint.pdf', 'AES-128, R4, printing not allowed'],
+    ['owner-aes256.pdf', 'AES-256, R6'],
+  ])('counts %s (owner password only, %s; page tree in encrypted object streams)', (name) => {
+    expect(countPages(fixture(name), 'pdf')).toBe(5);
+  });
+
+  it.each(['user-aes256.pdf', 'encrypted.pdf'])('refuses %s (a user password is needed)', (name) => {
+    expectRefusal(() => countPages(fixture(name), 'pdf'), 'INVALID_FILE_FORMAT', /^Invalid file format: encrypted PDF \(remove the password protection/);
+  });
+
+  it('counts a scanner-style PDF that ends without startxref and %%EOF', () => {
+    expect(countPages(fixture('no-eof.pdf'), 'pdf')).toBe(5);
+  });
+
+  it('refuses as truncated a real PDF cut inside its pages, its page tree lost', () => {
+    const pdf = fixture('standard-fonts.pdf');
+    expectRefusal(() => countPages(pdf.subarray(0, Math.floor(pdf.length * 0.4)), 'pdf'), 'INVALID_FILE_FORMAT', /PDF is truncated: its page tree is not in the file/);
   });
 
   it('refuses an object stream that inflates past 50 MB (decompression bomb)', () => {

@@ -4,7 +4,7 @@
 
 import { FaxError } from '../shared/errors.js';
 import { readBmpHeader } from './bmp.js';
-import { isDict, nameOf, scanPdf, type PdfScan, type PdfValue } from './pdf-scan.js';
+import { isDict, nameOf, scanPdf, type PdfDict, type PdfRef, type PdfScan, type PdfValue } from './pdf-scan.js';
 import type { DocumentFormat } from './sniff.js';
 
 /** Sanity cap for one document; the 200-page fax limit is the caller's to apply. */
@@ -42,18 +42,29 @@ export function countPages(bytes: Buffer, format: DocumentFormat): number {
 /**
  * Pages of a PDF: the leaves of the page tree reached from the trailer's /Root, walked with loop
  * detection; if the tree cannot be walked, the root /Pages /Count; failing that, the objects of
- * /Type /Page. Encrypted files are refused (they cannot be rendered without the password).
+ * /Type /Page. A file that needs a user password is refused (an owner password alone is no
+ * obstacle: readers open such files without asking, and so do we). A file whose page tree names
+ * pages that are not in it, or whose page content is cut off, is refused as truncated; a missing
+ * `%%EOF` alone is no sign of that (scanners omit it).
  */
 export function countPdfPages(bytes: Buffer): number {
   if (!bytes.subarray(0, 1029).includes('%PDF-', 0, 'latin1')) corruptPdf();
   const scan = scanPdf(bytes);
-  if (scan.trailers.some((t) => t.map.has('Encrypt'))) {
+  if (scan.encryption === 'password' || scan.encryption === 'unsupported') {
     throw new FaxError('INVALID_FILE_FORMAT', 'encrypted PDF (remove the password protection and send it again)');
   }
-  const root = pageTreeRoot(scan);
+  const truncated = (detail: string): FaxError => corrupt(`PDF is truncated: ${detail} (${bytes.length} bytes received)`);
+  const { root, lost } = pageTreeRoot(scan);
+  if (lost) throw truncated('its page tree is not in the file');
   if (root !== undefined) {
     const walked = walkPageTree(scan, root);
-    if (walked !== null && walked > 0) return walked;
+    if (walked !== null && walked.missing > 0) {
+      const count = resolve(scan, isDict(root) ? root.map.get('Count') : undefined);
+      if (typeof count === 'number' && count > MAX_DOCUMENT_PAGES) throw tooMany('the PDF');
+      const total = walked.leaves + walked.missing;
+      throw truncated(`${walked.missing} of its ${total} ${total === 1 ? 'page is' : 'pages are'} missing or cut off`);
+    }
+    if (walked !== null && walked.leaves > 0) return walked.leaves;
     const count = resolve(scan, isDict(root) ? root.map.get('Count') : undefined);
     if (typeof count === 'number' && Number.isInteger(count) && count > 0) {
       if (count > MAX_DOCUMENT_PAGES) throw tooMany('the PDF');
@@ -61,7 +72,13 @@ export function countPdfPages(bytes: Buffer): number {
     }
   }
   let pages = 0;
-  for (const v of scan.objects.values()) if (isDict(v) && nameOf(v.map.get('Type')) === 'Page') pages++;
+  for (const v of scan.objects.values()) {
+    if (!isDict(v) || nameOf(v.map.get('Type')) !== 'Page') continue;
+    pages++;
+    // No page tree, and pages whose parent is gone: the tree was at the end of a cut file.
+    const parent = v.map.get('Parent');
+    if (root === undefined && isRef(parent) && !scan.objects.has(parent.num)) throw truncated('its page tree is not in the file');
+  }
   if (pages === 0) pages = countPageTypeTokens(bytes);
   if (pages === 0) corruptPdf();
   if (pages > MAX_DOCUMENT_PAGES) throw tooMany('the PDF');
@@ -72,48 +89,79 @@ function corruptPdf(): never {
   throw corrupt('PDF has no pages or is corrupt');
 }
 
+function isRef(v: PdfValue | undefined): v is PdfRef {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && v.kind === 'ref';
+}
+
 function resolve(scan: PdfScan, v: PdfValue | undefined, hops = 0): PdfValue | undefined {
   let cur = v;
   for (let i = hops; i < 32; i++) {
-    if (typeof cur === 'object' && cur !== null && !Array.isArray(cur) && cur.kind === 'ref') cur = scan.objects.get(cur.num);
+    if (isRef(cur)) cur = scan.objects.get(cur.num);
     else return cur;
   }
   return undefined;
 }
 
-/** The catalog's /Pages dictionary, from the newest trailer that names a /Root. */
-function pageTreeRoot(scan: PdfScan): PdfValue | undefined {
+/** The catalog's /Pages dictionary, from the newest trailer that names a /Root; lost when the catalog names one that is not in the file. */
+function pageTreeRoot(scan: PdfScan): { root: PdfValue | undefined; lost: boolean } {
+  const fromCatalog = (catalog: PdfDict): { root: PdfValue | undefined; lost: boolean } => {
+    const ref = catalog.map.get('Pages');
+    const root = resolve(scan, ref);
+    return { root, lost: root === undefined && isRef(ref) && !scan.objects.has(ref.num) };
+  };
   for (let i = scan.trailers.length - 1; i >= 0; i--) {
     const catalog = resolve(scan, scan.trailers[i]?.map.get('Root'));
-    if (isDict(catalog)) return resolve(scan, catalog.map.get('Pages'));
+    if (isDict(catalog)) return fromCatalog(catalog);
   }
   // No usable trailer (damaged file): the first object of /Type /Catalog.
   for (const v of scan.objects.values()) {
-    if (isDict(v) && nameOf(v.map.get('Type')) === 'Catalog') return resolve(scan, v.map.get('Pages'));
+    if (isDict(v) && nameOf(v.map.get('Type')) === 'Catalog') return fromCatalog(v);
   }
-  return undefined;
+  return { root: undefined, lost: false };
 }
 
-/** Leaves under `root`, or null when a kid is missing, the tree loops, or it is not a tree. */
-function walkPageTree(scan: PdfScan, root: PdfValue): number | null {
+/** A page's content streams are all in the file, none cut off. */
+function contentsPresent(scan: PdfScan, page: PdfDict): boolean {
+  const present = (v: PdfValue | undefined): boolean => !isRef(v) || (scan.objects.has(v.num) && !scan.cutStreams.has(v.num));
+  const contents = page.map.get('Contents');
+  if (!present(contents)) return false;
+  const value = resolve(scan, contents);
+  return !Array.isArray(value) || value.every(present);
+}
+
+/**
+ * Leaves under `root`, and how many of them are missing (a kid that is not in the file, or a page
+ * whose content is cut off); null when the tree loops or is not a tree.
+ */
+function walkPageTree(scan: PdfScan, root: PdfValue): { leaves: number; missing: number } | null {
   if (!isDict(root)) return null;
   const seen = new Set<PdfValue>();
-  const stack: PdfValue[] = [root];
+  const stack: (PdfValue | undefined)[] = [root];
   let leaves = 0;
+  let missing = 0;
   while (stack.length > 0) {
     const node = stack.pop();
+    if (node === undefined) {
+      missing++;
+      continue;
+    }
     if (!isDict(node) || seen.has(node)) return null;
     seen.add(node);
     const kids = resolve(scan, node.map.get('Kids'));
     const type = nameOf(node.map.get('Type'));
     if (type === 'Pages' || (type === null && Array.isArray(kids))) {
       if (!Array.isArray(kids)) return null;
-      for (let i = kids.length - 1; i >= 0; i--) stack.push(resolve(scan, kids[i]) ?? null);
+      for (let i = kids.length - 1; i >= 0; i--) {
+        const kid = kids[i];
+        // A reference to an object that is not in the file is a page lost; anything else unreadable breaks the walk.
+        stack.push(isRef(kid) && !scan.objects.has(kid.num) ? undefined : (resolve(scan, kid) ?? null));
+      }
     } else if (type === 'Page' || type === null) {
-      if (++leaves > MAX_DOCUMENT_PAGES) throw tooMany('the PDF');
+      if (!contentsPresent(scan, node)) missing++;
+      else if (++leaves > MAX_DOCUMENT_PAGES) throw tooMany('the PDF');
     } else return null;
   }
-  return leaves;
+  return { leaves, missing };
 }
 
 /** Last resort on a badly damaged file: `/Type /Page` tokens in the raw bytes (not `/Pages`). */

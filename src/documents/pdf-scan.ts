@@ -1,11 +1,13 @@
 // A small PDF object scanner (ISO 32000-1 7.2 lexical conventions, 7.3 objects, 7.5.4 trailer,
 // 7.5.7 object streams, 7.5.8 cross-reference streams, 7.7.3 page tree). It finds objects by
 // scanning for `n g obj` the way readers repair damaged files, so a broken xref table does not
-// matter, and it reads compressed object streams with a bounded inflate. Enough to count pages
-// and detect encryption; rendering is pdf.js's job.
+// matter, and it reads compressed object streams with a bounded inflate (decrypted first when the
+// empty user password opens the file, pdf-crypt.ts). Enough to count pages, see which are missing
+// and judge encryption; rendering is PDFium's and pdf.js's job.
 
 import { inflateSync, constants as zlibConstants } from 'node:zlib';
 import { FaxError } from '../shared/errors.js';
+import { unlockWithEmptyPassword, type EncryptInfo } from './pdf-crypt.js';
 
 export interface PdfName {
   readonly kind: 'name';
@@ -22,6 +24,8 @@ export interface PdfDict {
 }
 export interface PdfString {
   readonly kind: 'string';
+  /** The decoded bytes, kept only where asked for (the encryption dictionary and /ID). */
+  readonly bytes?: Buffer;
 }
 export type PdfValue = number | boolean | null | PdfName | PdfRef | PdfDict | PdfString | PdfValue[];
 
@@ -30,6 +34,13 @@ export interface PdfScan {
   objects: Map<number, PdfValue>;
   /** Trailer dictionaries and cross-reference stream dictionaries, in file order. */
   trailers: PdfDict[];
+  /** Objects whose stream data runs to the end of the file (no `endstream`: cut off). */
+  cutStreams: Set<number>;
+  /**
+   * 'none'; 'open': encrypted, but the empty user password opens it (an owner password only);
+   * 'password': a user password is needed; 'unsupported': a security handler other than Standard.
+   */
+  encryption: 'none' | 'open' | 'password' | 'unsupported';
 }
 
 /** Total bytes that inflating object streams may produce (decompression-bomb guard). */
@@ -62,6 +73,7 @@ class Lexer {
     readonly src: string,
     start: number,
     readonly budget: ValueBudget,
+    readonly keepStrings = false,
   ) {
     this.pos = start;
   }
@@ -95,8 +107,11 @@ class Lexer {
         this.pos = s.length;
         throw new ParseError('unterminated hex string');
       }
+      const hex = s.slice(this.pos + 1, end);
       this.pos = end + 1;
-      return { kind: 'string' };
+      if (!this.keepStrings) return { kind: 'string' };
+      const digits = hex.replace(/[^0-9A-Fa-f]/g, '');
+      return { kind: 'string', bytes: Buffer.from(digits.length % 2 ? `${digits}0` : digits, 'hex') };
     }
     if (c === 0x28) return this.literalString();
     if (c === 0x5b) {
@@ -158,6 +173,7 @@ class Lexer {
 
   private literalString(): PdfString {
     const s = this.src;
+    const start = this.pos;
     let nest = 0;
     for (; this.pos < s.length; this.pos++) {
       const c = s.charCodeAt(this.pos);
@@ -165,7 +181,7 @@ class Lexer {
       else if (c === 0x28) nest++;
       else if (c === 0x29 && --nest === 0) {
         this.pos++;
-        return { kind: 'string' };
+        return this.keepStrings ? { kind: 'string', bytes: unescapeLiteral(s.slice(start + 1, this.pos - 1)) } : { kind: 'string' };
       }
     }
     throw new ParseError('unterminated string');
@@ -188,6 +204,30 @@ class Lexer {
   }
 }
 
+/** 7.3.4.2: the bytes of a literal string's body (escapes, octal codes, line continuations). */
+function unescapeLiteral(body: string): Buffer {
+  const out: number[] = [];
+  const esc: Record<string, number> = { n: 10, r: 13, t: 9, b: 8, f: 12, '(': 40, ')': 41, '\\': 92 };
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i]!;
+    if (c !== '\\') {
+      out.push(body.charCodeAt(i));
+      continue;
+    }
+    const d = body[++i];
+    if (d === undefined) break;
+    if (d in esc) out.push(esc[d]!);
+    else if (d >= '0' && d <= '7') {
+      const oct = /^[0-7]{1,3}/.exec(body.slice(i, i + 3))![0];
+      out.push(parseInt(oct, 8) & 255);
+      i += oct.length - 1;
+    } else if (d === '\r') {
+      if (body[i + 1] === '\n') i++;
+    } else if (d !== '\n') out.push(body.charCodeAt(i));
+  }
+  return Buffer.from(out);
+}
+
 const OBJ_HEADER = /(?<![0-9])(\d{1,10})[\0\t\n\f\r ]+(\d{1,5})[\0\t\n\f\r ]+obj(?![A-Za-z0-9])/g;
 
 export function isDict(v: PdfValue | undefined): v is PdfDict {
@@ -202,13 +242,16 @@ export function scanPdf(bytes: Buffer): PdfScan {
   const src = bytes.toString('latin1');
   const objects = new Map<number, PdfValue>();
   const trailers: PdfDict[] = [];
-  const objStreams: { dict: PdfDict; data: Buffer }[] = [];
+  const trailerAt = new Map<PdfDict, number>();
+  const cutStreams = new Set<number>();
+  const objStreams: { num: number; gen: number; dict: PdfDict; data: Buffer }[] = [];
   const values: ValueBudget = { left: PDF_MAX_VALUES };
 
   OBJ_HEADER.lastIndex = 0;
   let m: RegExpExecArray | null;
   while ((m = OBJ_HEADER.exec(src)) !== null) {
-    const lex = new Lexer(src, OBJ_HEADER.lastIndex, values);
+    const at = OBJ_HEADER.lastIndex;
+    const lex = new Lexer(src, at, values);
     let value: PdfValue;
     try {
       value = lex.value();
@@ -219,23 +262,32 @@ export function scanPdf(bytes: Buffer): PdfScan {
       OBJ_HEADER.lastIndex = Math.max(OBJ_HEADER.lastIndex, lex.pos);
       continue;
     }
-    objects.set(Number(m[1]), value);
+    const num = Number(m[1]);
+    objects.set(num, value);
     OBJ_HEADER.lastIndex = lex.pos;
     if (!isDict(value)) continue;
     const stream = readStream(src, lex, value);
     if (!stream) continue;
     OBJ_HEADER.lastIndex = stream.end; // never look for objects inside stream data
+    if (stream.cut) cutStreams.add(num);
+    else cutStreams.delete(num);
     const type = nameOf(value.map.get('Type'));
-    if (type === 'XRef') trailers.push(value);
-    else if (type === 'ObjStm') objStreams.push({ dict: value, data: bytes.subarray(stream.start, stream.dataEnd) });
+    if (type === 'XRef') {
+      trailers.push(value);
+      trailerAt.set(value, at);
+    } else if (type === 'ObjStm') objStreams.push({ num, gen: Number(m[2]), dict: value, data: bytes.subarray(stream.start, stream.dataEnd) });
   }
 
   const trailerRe = /trailer[\0\t\n\f\r ]*<</g;
   while ((m = trailerRe.exec(src)) !== null) {
-    const lex = new Lexer(src, m.index + 'trailer'.length, values);
+    const at = m.index + 'trailer'.length;
+    const lex = new Lexer(src, at, values);
     try {
       const v = lex.value();
-      if (isDict(v)) trailers.push(v);
+      if (isDict(v)) {
+        trailers.push(v);
+        trailerAt.set(v, at);
+      }
     } catch (err) {
       if (err instanceof FaxError) throw err;
       // damaged trailer: ignored
@@ -243,24 +295,92 @@ export function scanPdf(bytes: Buffer): PdfScan {
     trailerRe.lastIndex = Math.max(trailerRe.lastIndex, lex.pos);
   }
 
-  // A trailer with /Encrypt means the object streams are encrypted too; don't bother inflating.
-  if (trailers.some((t) => t.map.has('Encrypt'))) return { objects, trailers };
+  let decrypt: ((num: number, gen: number, data: Buffer) => Buffer | null) | undefined;
+  let encryption: PdfScan['encryption'] = 'none';
+  const encrypted = trailers.findLast((t) => t.map.has('Encrypt'));
+  if (encrypted) {
+    const info = encryptInfo(src, objects, encrypted, trailerAt.get(encrypted));
+    const unlock = info ? unlockWithEmptyPassword(info) : ({ ok: false, reason: 'unsupported' } as const);
+    if (!unlock.ok) return { objects, trailers, cutStreams, encryption: unlock.reason };
+    encryption = 'open';
+    decrypt = unlock.decrypt;
+  }
 
   let budget = PDF_INFLATE_BUDGET;
   const direct = new Set(objects.keys());
-  for (const { dict, data } of objStreams) {
-    const decoded = decodeStream(dict, data, budget);
+  for (const { num, gen, dict, data } of objStreams) {
+    const plain = decrypt ? decrypt(num, gen, data) : data;
+    const decoded = plain && decodeStream(dict, plain, budget);
     if (!decoded) continue;
     budget -= decoded.length;
-    for (const [num, value] of readObjectStream(dict, decoded, values)) {
-      if (!direct.has(num)) objects.set(num, value);
+    for (const [n, value] of readObjectStream(dict, decoded, values)) {
+      if (!direct.has(n)) objects.set(n, value);
     }
   }
-  return { objects, trailers };
+  return { objects, trailers, cutStreams, encryption };
+}
+
+/**
+ * The encryption dictionary and /ID of a trailer, read again with their strings kept (the first
+ * pass drops string contents); null when they cannot be read.
+ */
+function encryptInfo(src: string, objects: Map<number, PdfValue>, trailer: PdfDict, at: number | undefined): EncryptInfo | null {
+  const budget: ValueBudget = { left: 10_000 };
+  const reread = (pos: number): PdfDict | null => {
+    try {
+      const v = new Lexer(src, pos, budget, true).value();
+      return isDict(v) ? v : null;
+    } catch {
+      return null;
+    }
+  };
+  const full = at === undefined ? null : reread(at);
+  if (!full) return null;
+  let enc = full.map.get('Encrypt');
+  if (typeof enc === 'object' && enc !== null && !Array.isArray(enc) && enc.kind === 'ref') {
+    if (!isDict(objects.get(enc.num))) return null;
+    // The last definition of `num gen obj`, as the first pass kept.
+    const re = new RegExp(`(?<![0-9])${enc.num}[\\0\\t\\n\\f\\r ]+${enc.gen}[\\0\\t\\n\\f\\r ]+obj(?![A-Za-z0-9])`, 'g');
+    let last = -1;
+    for (let mm = re.exec(src); mm; mm = re.exec(src)) last = re.lastIndex;
+    enc = last < 0 ? undefined : (reread(last) ?? undefined);
+  }
+  if (!isDict(enc)) return null;
+  const num = (k: string, d: number): number => {
+    const v = enc.map.get(k);
+    return typeof v === 'number' ? v : d;
+  };
+  const str = (v: PdfValue | undefined): Buffer | null => (typeof v === 'object' && v !== null && !Array.isArray(v) && v.kind === 'string' ? (v.bytes ?? null) : null);
+  const ids = full.map.get('ID');
+  const o = str(enc.map.get('O'));
+  const u = str(enc.map.get('U'));
+  if (!o || !u) return null;
+  const v = num('V', 0);
+  const r = num('R', 2);
+  let streamMethod = v >= 4 ? 'None' : 'V2';
+  if (v >= 4) {
+    const stmF = nameOf(enc.map.get('StmF')) ?? 'Identity';
+    const cf = enc.map.get('CF');
+    const filter = stmF === 'Identity' || !isDict(cf) ? undefined : cf.map.get(stmF);
+    streamMethod = stmF === 'Identity' ? 'None' : isDict(filter) ? (nameOf(filter.map.get('CFM')) ?? 'None') : 'None';
+  }
+  return {
+    filter: nameOf(enc.map.get('Filter')),
+    v,
+    r,
+    keyBytes: v === 5 ? 32 : v === 4 ? 16 : Math.floor(num('Length', 40) / 8),
+    o,
+    u,
+    ue: str(enc.map.get('UE')),
+    p: num('P', 0),
+    id0: (Array.isArray(ids) ? str(ids[0]) : null) ?? Buffer.alloc(0),
+    encryptMetadata: enc.map.get('EncryptMetadata') !== false,
+    streamMethod,
+  };
 }
 
 /** Locates stream data after a dictionary (7.3.8.1); null when no `stream` keyword follows. */
-function readStream(src: string, lex: Lexer, dict: PdfDict): { start: number; dataEnd: number; end: number } | null {
+function readStream(src: string, lex: Lexer, dict: PdfDict): { start: number; dataEnd: number; end: number; cut: boolean } | null {
   lex.skipWs();
   if (!src.startsWith('stream', lex.pos)) return null;
   let start = lex.pos + 'stream'.length;
@@ -269,15 +389,15 @@ function readStream(src: string, lex: Lexer, dict: PdfDict): { start: number; da
   const len = dict.map.get('Length');
   if (typeof len === 'number' && Number.isInteger(len) && len >= 0 && start + len <= src.length) {
     const after = /^[\r\n ]*endstream/.exec(src.slice(start + len, start + len + 32));
-    if (after) return { start, dataEnd: start + len, end: start + len + after[0].length };
+    if (after) return { start, dataEnd: start + len, end: start + len + after[0].length, cut: false };
   }
   // Indirect or wrong /Length: the data ends at the next `endstream`.
   const e = src.indexOf('endstream', start);
-  if (e < 0) return { start, dataEnd: src.length, end: src.length };
+  if (e < 0) return { start, dataEnd: src.length, end: src.length, cut: true };
   let dataEnd = e;
   if (src.charCodeAt(dataEnd - 1) === 0x0a) dataEnd--;
   if (src.charCodeAt(dataEnd - 1) === 0x0d) dataEnd--;
-  return { start, dataEnd: Math.max(start, dataEnd), end: e + 'endstream'.length };
+  return { start, dataEnd: Math.max(start, dataEnd), end: e + 'endstream'.length, cut: false };
 }
 
 /** Undoes /FlateDecode (the only filter object streams use in practice); null when not possible. */

@@ -59,8 +59,10 @@ describe('renderDocument', () => {
     await expect(configureRenderPool({ heapMb: 10 })).rejects.toThrow(/heapMb must be an integer ≥ 64/);
   });
 
-  it('stops cooperatively in this thread too', async () => {
-    const err = await rejectedFaxError(renderDocument(heavyPdf(), 'pdf', { pages: [1], quality: 'HD', timeoutMs: 300, isolate: false }));
+  it('stops cooperatively in this thread too (between pages: PDFium draws a page in one go)', async () => {
+    const pages = Array.from({ length: 40 }, (_, i) => i + 1);
+    const heavy = buildPdf(pages.map(() => ({ width: 612, height: 792, content: Array.from({ length: 50_000 }, (_, i) => `${i % 500} ${(i * 7) % 700} 3 3 re f`).join('\n') })));
+    const err = await rejectedFaxError(renderDocument(heavy, 'pdf', { pages, quality: 'HD', timeoutMs: 300, isolate: false }));
     expect(err.message).toMatch(/took longer than 0.3 s/);
   });
 

@@ -2,7 +2,7 @@
 // 1-bit pages at the quality's resolution, the cover page first, the header line on every page.
 // Rendering runs in worker threads (render-worker.ts) with a heap limit, and a document that
 // overruns its deadline has its worker terminated — a hostile file never stalls or kills the
-// service's thread.
+// service's thread. The pages of one document are split into ranges rendered in parallel.
 
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
@@ -106,6 +106,21 @@ async function runInPool<T>(
   }
 }
 
+/**
+ * The selection cut into at most `parts` consecutive ranges of near-equal length, so one
+ * document's pages render in parallel across the pool (never more ranges than pages).
+ */
+export function splitSelection(pages: readonly number[], parts: number): number[][] {
+  const n = Math.max(1, Math.min(parts, pages.length));
+  const out: number[][] = [];
+  for (let i = 0, from = 0; i < n; i++) {
+    const to = Math.round(((i + 1) * pages.length) / n);
+    out.push(pages.slice(from, to));
+    from = to;
+  }
+  return out;
+}
+
 /** Renders one document's selected pages; returns them with how each became bilevel. */
 export async function renderDocumentPages(
   bytes: Buffer,
@@ -113,12 +128,39 @@ export async function renderDocumentPages(
   opts: RenderDocumentOptions & PipelineOptions,
 ): Promise<RenderedPage[]> {
   if (opts.isolate === false) return renderDocumentInThread(bytes, format, opts);
+  const maxPages = opts.maxPages ?? MAX_FAX_PAGES;
+  if (opts.pages.length > maxPages) {
+    throw new FaxError('CONVERSION_FAILED', `the selection has ${opts.pages.length} pages, more than the limit of ${maxPages}`);
+  }
+  const ranges = splitSelection(opts.pages, poolOptions.threads);
+  if (ranges.length === 1) return renderRange(bytes, format, opts);
+  // One copy of the file that every worker reads (nothing is moved, nothing copied per range).
+  const shared = new Uint8Array(new SharedArrayBuffer(bytes.byteLength));
+  shared.set(bytes);
+  const sibling = new AbortController(); // a range that fails stops the others
+  const signal = opts.signal ? AbortSignal.any([opts.signal, sibling.signal]) : sibling.signal;
+  const parts = await Promise.all(
+    ranges.map((pages) =>
+      renderRange(shared, format, { ...opts, pages, signal }).catch((err: unknown) => {
+        sibling.abort(err);
+        throw err;
+      }),
+    ),
+  );
+  const out = parts.flat();
+  if (out.length > maxPages) throw new FaxError('CONVERSION_FAILED', `the document makes more than ${maxPages} fax pages (long pages are split)`);
+  return out;
+}
+
+/** Renders a range of a document's pages in one render worker. */
+async function renderRange(bytes: Uint8Array, format: DocumentFormat, opts: RenderDocumentOptions & PipelineOptions): Promise<RenderedPage[]> {
   const { signal, isolate: _isolate, ...rest } = opts;
-  const copy = new Uint8Array(bytes); // moved to the worker; the caller keeps its buffer
+  const shared = bytes.buffer instanceof SharedArrayBuffer;
+  const copy = shared ? bytes : new Uint8Array(bytes); // moved to the worker; the caller keeps its buffer
   const task: RenderTaskInput = { ...rest, pages: [...opts.pages], bytes: copy, format };
   const timeoutMs = opts.timeoutMs ?? DOCUMENT_TIMEOUT_MS;
   // The worker has its own cooperative deadline; ours, a little later, is the hard stop.
-  const out = await runInPool<RenderTaskOutput>(task, 'renderTask', format, timeoutMs, signal, 1000, [copy.buffer]);
+  const out = await runInPool<RenderTaskOutput>(task, 'renderTask', format, timeoutMs, signal, 1000, shared ? [] : [copy.buffer as ArrayBuffer]);
   if (!out.ok) throw fromWire(out.error);
   return out.pages.map(({ mode, page, ...bitmap }) => ({ bitmap, mode, page }));
 }

@@ -1,7 +1,6 @@
 // PNG previews of fax pages exactly as transmitted: every pixel of the 1-bit page, black or
 // white, no smoothing — written as a 1-bit palette PNG.
 
-import sharp from 'sharp';
 import type { Bitmap } from '../codecs/bitmap.js';
 
 export interface PreviewOptions {
@@ -35,6 +34,7 @@ export async function previewPng(bitmap: Bitmap, opts: PreviewOptions = {}): Pro
   const yDpi = opts.yDpi ?? 196;
   const square = opts.square ?? true;
   const height = square ? Math.max(1, Math.round((bitmap.height * xDpi) / yDpi)) : bitmap.height;
+  const { default: sharp } = await import('sharp'); // loaded on first preview only
   let img = sharp(bitmapToGrayBytes(bitmap), { raw: { width: bitmap.width, height: bitmap.height, channels: 1 } });
   if (opts.width !== undefined && opts.width !== bitmap.width) {
     // One resize from the fax pixels to the final size (square pixels and width at once): an

@@ -4,7 +4,7 @@
 // (every directory a page; bilevel TIFFs — fax G3/G4 included — through our own reader, and a
 // page already at the target width and resolution passes through bit for bit).
 
-import sharp, { type Sharp } from 'sharp';
+import type { Sharp } from 'sharp';
 import type { Bitmap } from '../codecs/bitmap.js';
 import { FaxError } from '../shared/errors.js';
 import { createGrayPage, type GrayPage } from './bilevel.js';
@@ -12,6 +12,11 @@ import { decodeBmp } from './bmp.js';
 import { imageDimensions } from './page-count.js';
 import { layoutPage, type FaxResolution, type Placement } from './layout.js';
 import { decodePage, readTiffDirectories, TiffError, type TiffDirectory } from './tiff-read.js';
+
+type SharpFn = (typeof import('sharp'))['default'];
+let sharpModule: Promise<SharpFn> | undefined;
+/** sharp (libvips), loaded on first use: a PDF-only render worker or CLI run never pays for it. */
+const loadSharp = (): Promise<SharpFn> => (sharpModule ??= import('sharp').then((m) => m.default));
 
 /** Largest image decoded, in pixels (a 600 dpi A4 scan is 35 MP; a 48 MP phone photo passes). */
 export const MAX_IMAGE_PIXELS = 100_000_000;
@@ -56,6 +61,7 @@ function checkPixels(format: ImageFormat, size: { width: number; height: number 
 /** Number of pages sharp sees: TIFF directories; one for everything else (a GIF's first frame). */
 export async function imagePageCount(bytes: Buffer, format: ImageFormat): Promise<number> {
   if (format !== 'tiff') return 1;
+  const sharp = await loadSharp();
   try {
     const meta = await sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS }).metadata();
     return meta.pages ?? 1;
@@ -70,6 +76,7 @@ export async function imagePageCount(bytes: Buffer, format: ImageFormat): Promis
  */
 export async function decodeImagePage(bytes: Buffer, format: ImageFormat, page = 1): Promise<GraySource> {
   let img: Sharp;
+  const sharp = await loadSharp();
   try {
     if (format === 'bmp') {
       const rgba = decodeBmp(bytes, MAX_IMAGE_PIXELS);
@@ -125,6 +132,7 @@ async function drawPart(src: GrayPage, p: Placement): Promise<GrayPage> {
   const d1 = bottom - p.offsetY;
   const s0 = Math.floor((d0 * srcH) / p.drawHeight);
   const s1 = Math.max(s0 + 1, Math.min(srcH, Math.ceil((d1 * srcH) / p.drawHeight)));
+  const sharp = await loadSharp();
   let pipeline = sharp(src.data, { raw: { width: src.width, height: src.height, channels: 1 }, limitInputPixels: false });
   if (p.rotate) pipeline = pipeline.rotate(p.rotate);
   if (p.parts > 1) pipeline = pipeline.extract({ left: 0, top: s0, width: srcW, height: s1 - s0 });

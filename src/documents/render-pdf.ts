@@ -1,109 +1,39 @@
-// PDF pages → grayscale fax pages with pdfjs-dist (legacy build) drawing on @napi-rs/canvas,
-// straight at the fax grid (x and y scaled separately for 204 × 98 etc.). Standard 14 fonts,
-// CMaps and the image-decoder wasm come from pdfjs-dist's own data, so text never renders blank
-// on a machine without fonts. Eval is off; images, pages and time are capped.
+// PDF pages → grayscale fax pages. PDFium (pdfium.ts) draws each page straight into an 8-bit gray
+// bitmap of the fax page, x and y scaled separately (204 × 98 etc.), anti-aliasing off; pdfjs
+// (render-pdfjs.ts) takes over a document PDFium cannot open, or the rest of one after a trap in
+// the wasm. A file whose pages are not all there (a cut download) is refused, judged by its page
+// tree the same way as the request thread's page count (page-count.ts); a missing %%EOF is not.
 
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import type { PDFDocumentProxy, PDFPageProxy, RenderTask } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { FaxError } from '../shared/errors.js';
-import { rgbaToGray, type GrayPage } from './bilevel.js';
+import type { GrayPage } from './bilevel.js';
 import { layoutPage, type FaxResolution, type Placement } from './layout.js';
+import { countPdfPages } from './page-count.js';
+import { FPDF_ERR, isWasmTrap, PdfiumDocument, PdfiumOpenError, resetPdfium, type PdfiumDraw, type PdfiumPage } from './pdfium.js';
+import { drawnRotation, NEEDS_PASSWORD, pdfjsPageAt, pdfjsPages, type PdfRenderOptions } from './render-pdfjs.js';
 
-/** Images inside a PDF larger than this many pixels are left out by pdfjs (a 600 dpi A4 scan is 35 MP). */
-export const PDF_MAX_IMAGE_PIXELS = 64_000_000;
+export { PDF_MAX_IMAGE_PIXELS, type PdfRenderOptions } from './render-pdfjs.js';
+
 /** Pages drawn per call at most (the 200-page fax limit, with room for the cover). */
 export const PDF_MAX_PAGES = 200;
 
-type Pdfjs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
-
-let pdfjsPromise: Promise<Pdfjs> | undefined;
-/** pdfjs-dist, loaded once per thread on first use (it is large). */
-export function loadPdfjs(): Promise<Pdfjs> {
-  pdfjsPromise ??= import('pdfjs-dist/legacy/build/pdf.mjs');
-  return pdfjsPromise;
-}
-
-let assets: { standardFontDataUrl: string; cMapUrl: string; wasmUrl: string } | undefined;
-/** Directories of pdfjs-dist's font, CMap and wasm data (trailing slash: pdfjs appends file names). */
-export function pdfjsAssets(): { standardFontDataUrl: string; cMapUrl: string; wasmUrl: string } {
-  if (!assets) {
-    const root = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
-    assets = {
-      standardFontDataUrl: join(root, 'standard_fonts') + '/',
-      cMapUrl: join(root, 'cmaps') + '/',
-      wasmUrl: join(root, 'wasm') + '/',
-    };
-  }
-  return assets;
-}
-
 const invalid = (detail: string): FaxError => new FaxError('INVALID_FILE_FORMAT', detail);
 
-/**
- * A truncated download or upload: no `%%EOF` and no `startxref` near the end (readers look in
- * the last 1024 bytes; we allow twice that for trailing junk). pdfjs would rebuild the cross
- * reference table and render whatever pages survived, faxing a silently incomplete document.
- */
-function checkNotTruncated(bytes: Uint8Array): void {
-  const tail = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).subarray(Math.max(0, bytes.byteLength - 2048));
-  if (!tail.includes('%%EOF', 0, 'latin1') && !tail.includes('startxref', 0, 'latin1')) {
-    throw invalid(`PDF is truncated: no %%EOF or startxref in its last ${tail.length} bytes (${bytes.byteLength} bytes received)`);
-  }
-}
-
-/** Opens a PDF with rendering-safe options; maps pdfjs's failures to precise FaxErrors. */
-export async function openPdf(bytes: Uint8Array): Promise<PDFDocumentProxy> {
+function checkHeader(bytes: Uint8Array): void {
   if (!Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 1029)).includes('%PDF-', 0, 'latin1')) {
     throw invalid('not a PDF (no %PDF- header in the first 1024 bytes)');
   }
-  checkNotTruncated(bytes);
-  const pdfjs = await loadPdfjs();
-  const task = pdfjs.getDocument({
-    data: new Uint8Array(bytes), // pdfjs takes ownership of (detaches) the buffer it is given
-    ...pdfjsAssets(),
-    cMapPacked: true,
-    isEvalSupported: false,
-    useSystemFonts: false,
-    disableFontFace: true,
-    enableXfa: false,
-    isOffscreenCanvasSupported: false,
-    isImageDecoderSupported: false,
-    maxImageSize: PDF_MAX_IMAGE_PIXELS,
-    stopAtErrors: false,
-    verbosity: pdfjs.VerbosityLevel.ERRORS,
-  });
+}
+
+/** PDFium's document, or null when pdfjs should try (a password is refused here, by both alike). */
+async function openWithPdfium(bytes: Uint8Array): Promise<PdfiumDocument | null> {
   try {
-    return await task.promise;
+    return await PdfiumDocument.open(bytes);
   } catch (err) {
-    await task.destroy().catch(() => {});
-    throw pdfOpenError(err);
+    if (err instanceof PdfiumOpenError && (err.code === FPDF_ERR.PASSWORD || err.code === FPDF_ERR.SECURITY)) throw invalid(NEEDS_PASSWORD);
+    if (isWasmTrap(err)) resetPdfium();
+    return null; // damaged beyond PDFium's repair, or the wasm would not load: pdfjs tries
+
   }
-}
-
-function pdfOpenError(err: unknown): FaxError {
-  const name = (err as { name?: string } | null)?.name;
-  const message = err instanceof Error ? err.message : String(err);
-  if (name === 'PasswordException') {
-    return invalid('encrypted PDF: it needs a password to open (remove the password protection and send it again)');
-  }
-  if (name === 'InvalidPDFException') return invalid(`not a valid PDF (${message})`);
-  return invalid(`PDF could not be read: ${message}`);
-}
-
-export interface PdfRenderOptions {
-  /** Lines kept free at the top of every page for the header line. */
-  reserveTop?: number;
-  /** Aborts rendering between pages and between drawing slices of a page. */
-  signal?: AbortSignal;
-}
-
-/** The size of a page as displayed (CropBox within MediaBox, /Rotate applied), in points. */
-export function pageSize(page: PDFPageProxy): { width: number; height: number } {
-  const [x0, y0, x1, y1] = page.view as [number, number, number, number];
-  const w = Math.abs(x1 - x0);
-  const h = Math.abs(y1 - y0);
-  return page.rotate % 180 === 0 ? { width: w, height: h } : { width: h, height: w };
 }
 
 /**
@@ -121,119 +51,68 @@ export async function* renderPdfPages(
     throw new FaxError('CONVERSION_FAILED', `the selection has ${pages.length} PDF pages; at most ${PDF_MAX_PAGES} are rendered`);
   }
   opts.signal?.throwIfAborted();
-  const doc = await openPdf(bytes);
-  const canvases = new CanvasCache(doc);
+  checkHeader(bytes);
+  const doc = await openWithPdfium(bytes);
+  countPdfPages(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)); // refuses a file whose pages are not all there
+  if (!doc) {
+    yield* pdfjsPages(bytes, pages, res, opts);
+    return;
+  }
+  const grays = new Map<string, GrayPage>();
+  let done = 0;
   try {
     for (const n of pages) {
-      if (!Number.isInteger(n) || n < 1 || n > doc.numPages) {
-        throw new FaxError('INVALID_PARAMETER', `page ${n} does not exist (the PDF has ${doc.numPages} ${doc.numPages === 1 ? 'page' : 'pages'})`);
+      if (!Number.isInteger(n) || n < 1 || n > doc.pageCount) {
+        throw new FaxError('INVALID_PARAMETER', `page ${n} does not exist (the PDF has ${doc.pageCount} ${doc.pageCount === 1 ? 'page' : 'pages'})`);
       }
+      // PDFium draws without yielding: give timers and the abort signal their turn between pages.
+      await new Promise((resolve) => setImmediate(resolve));
       opts.signal?.throwIfAborted();
-      let page: PDFPageProxy;
+      const page = doc.page(n - 1);
+      if (!page) throw invalid(`PDF page ${n} could not be read`);
       try {
-        page = await doc.getPage(n);
-      } catch (err) {
-        throw invalid(`PDF page ${n} could not be read: ${err instanceof Error ? err.message : String(err)}`);
-      }
-      try {
-        const size = pageSize(page);
-        for (const placement of layoutPage(size.width, size.height, res, { reserveTop: opts.reserveTop })) {
-          yield { gray: await drawPlacement(page, n, size, placement, canvases, opts.signal), page: n };
+        for (const placement of layoutPage(page.width, page.height, res, { reserveTop: opts.reserveTop })) {
+          const key = `${placement.width}x${placement.height}`;
+          let gray = grays.get(key);
+          if (!gray) grays.set(key, (gray = { width: placement.width, height: placement.height, data: new Uint8Array(placement.width * placement.height) }));
+          page.render(gray, placementDraw(page, placement));
+          yield { gray, page: n };
         }
       } finally {
-        page.cleanup();
+        page.close();
       }
+      done++;
     }
-  } finally {
-    await doc.destroy().catch(() => {});
-  }
-}
-
-interface CanvasEntry {
-  canvas: unknown;
-  context: CanvasRenderingContext2DLike;
-  gray: GrayPage;
-}
-interface CanvasRenderingContext2DLike {
-  getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray };
-}
-
-/** One canvas and gray buffer per page size, reused page after page. */
-class CanvasCache {
-  private readonly entries = new Map<string, CanvasEntry>();
-  constructor(private readonly doc: PDFDocumentProxy) {}
-  get(width: number, height: number): CanvasEntry {
-    const key = `${width}x${height}`;
-    let e = this.entries.get(key);
-    if (!e) {
-      const factory = (this.doc as unknown as { canvasFactory: { create(w: number, h: number): { canvas: unknown; context: CanvasRenderingContext2DLike } } }).canvasFactory;
-      const { canvas, context } = factory.create(width, height);
-      e = { canvas, context, gray: { width, height, data: new Uint8Array(width * height) } };
-      this.entries.set(key, e);
-    }
-    return e;
-  }
-}
-
-async function drawPlacement(
-  page: PDFPageProxy,
-  n: number,
-  size: { width: number; height: number },
-  p: Placement,
-  canvases: CanvasCache,
-  signal: AbortSignal | undefined,
-): Promise<GrayPage> {
-  const entry = canvases.get(p.width, p.height);
-  // A page shown landscape only because of its /Rotate 90 or 270 is turned back to how it is stored.
-  const rotate = p.rotate !== 0 && page.rotate % 180 !== 0 ? ((360 - page.rotate) % 360 as 90 | 270) : p.rotate;
-  await draw(page, n, entry, {
-    scaleX: p.drawWidth / (p.rotate ? size.height : size.width), // pixels per point across
-    scaleY: p.drawHeight / (p.rotate ? size.width : size.height), // lines per point down
-    rotate,
-    offsetX: p.offsetX,
-    offsetY: p.offsetY,
-    signal,
-  });
-  return toGray(entry, p);
-}
-
-interface DrawSpec {
-  scaleX: number;
-  scaleY: number;
-  rotate: 0 | 90 | 270;
-  offsetX: number;
-  offsetY: number;
-  signal: AbortSignal | undefined;
-}
-
-/** Draws a page on a canvas (filled white first), x and y scaled separately. */
-async function draw(page: PDFPageProxy, n: number, entry: CanvasEntry, d: DrawSpec): Promise<void> {
-  const { signal } = d;
-  const viewport = page.getViewport({ scale: d.scaleX, rotation: (page.rotate + d.rotate) % 360 });
-  const task: RenderTask = page.render({
-    canvasContext: entry.context as never,
-    canvas: entry.canvas as never,
-    viewport,
-    transform: [1, 0, 0, d.scaleY / d.scaleX, d.offsetX, d.offsetY],
-    background: '#ffffff',
-    annotationMode: 1, // AnnotationMode.ENABLE: draw annotation appearances (stamps, filled forms), no forms UI
-  });
-  // pdfjs chains its drawing slices through microtasks; yield to the event loop between them so
-  // timers and the abort signal are seen.
-  task.onContinue = (cont: () => void): void => {
-    if (signal?.aborted) task.cancel();
-    else setImmediate(cont);
-  };
-  const onAbort = (): void => task.cancel();
-  signal?.addEventListener('abort', onAbort, { once: true });
-  try {
-    await task.promise;
   } catch (err) {
-    signal?.throwIfAborted();
-    throw invalid(`PDF page ${n} could not be rendered: ${err instanceof Error ? err.message : String(err)}`);
+    if (!isWasmTrap(err)) throw err;
+    // The wasm instance is unusable now: pdfjs draws the pages not yet done, with a fresh PDFium next time.
+    resetPdfium();
+    yield* pdfjsPages(bytes, pages.slice(done), res, opts);
   } finally {
-    signal?.removeEventListener('abort', onAbort);
+    try {
+      doc.close();
+    } catch {
+      // a trapped instance may fail to close; it is dropped anyway
+    }
   }
+}
+
+/** The matrix and clip that put a page where the layout places it (quarter turns clockwise, then scales). */
+export function placementDraw(page: Pick<PdfiumPage, 'width' | 'height' | 'rotate'>, p: Placement): PdfiumDraw {
+  const rotate = drawnRotation(p, page.rotate);
+  const { width: W, height: H } = page;
+  const turned = rotate === 0 ? W : H; // width of the page after the turn
+  const sx = p.drawWidth / turned;
+  const sy = p.drawHeight / (rotate === 0 ? H : W);
+  const ox = p.offsetX;
+  const oy = p.offsetY;
+  // (u, v) on the displayed page → 90°: (H − v, u); 270°: (v, W − u); then scaled and offset.
+  const matrix: PdfiumDraw['matrix'] =
+    rotate === 0 ? [sx, 0, 0, sy, ox, oy] : rotate === 90 ? [0, sy, -sx, 0, sx * H + ox, oy] : [0, -sy, sx, 0, ox, sy * W + oy];
+  return {
+    matrix,
+    clip: { left: ox, right: ox + p.drawWidth, top: Math.max(p.clipTop, oy), bottom: Math.min(p.clipBottom, oy + p.drawHeight) },
+  };
 }
 
 /**
@@ -241,46 +120,22 @@ async function draw(page: PDFPageProxy, n: number, entry: CanvasEntry, d: DrawSp
  * point down), no layout: the whole page, ceil(width·scaleX) × ceil(height·scaleY) pixels.
  */
 export async function renderPdfPageAt(bytes: Uint8Array, pageNumber: number, scaleX: number, scaleY: number): Promise<GrayPage> {
-  const doc = await openPdf(bytes);
+  checkHeader(bytes);
+  const doc = await openWithPdfium(bytes);
+  if (!doc) return pdfjsPageAt(bytes, pageNumber, scaleX, scaleY);
   try {
-    const page = await doc.getPage(pageNumber);
-    const size = pageSize(page);
-    const width = Math.max(1, Math.ceil(size.width * scaleX));
-    const height = Math.max(1, Math.ceil(size.height * scaleY));
-    const entry = new CanvasCache(doc).get(width, height);
-    await draw(page, pageNumber, entry, { scaleX, scaleY, rotate: 0, offsetX: 0, offsetY: 0, signal: undefined });
-    rgbaToGray(canvasPixels(entry, width, height), entry.gray.data);
-    page.cleanup();
-    return entry.gray;
+    const page = doc.page(pageNumber - 1);
+    if (!page) throw invalid(`PDF page ${pageNumber} could not be read`);
+    try {
+      const width = Math.max(1, Math.ceil(page.width * scaleX));
+      const height = Math.max(1, Math.ceil(page.height * scaleY));
+      const gray: GrayPage = { width, height, data: new Uint8Array(width * height) };
+      page.render(gray, { matrix: [scaleX, 0, 0, scaleY, 0, 0], clip: { left: 0, top: 0, right: width, bottom: height } });
+      return gray;
+    } finally {
+      page.close();
+    }
   } finally {
-    await doc.destroy().catch(() => {});
+    doc.close();
   }
-}
-
-/**
- * The canvas pixels, RGBA, row-major, width × height × 4. @napi-rs/canvas hands out its pixel
- * buffer (premultiplied — the same as straight colour here, since pdfjs paints every page on
- * opaque white) in a few milliseconds, where getImageData() converts and copies (≈ 200 ms for
- * a 15-megapixel HD page).
- */
-function canvasPixels(entry: CanvasEntry, width: number, height: number): Uint8Array {
-  const data = (entry.canvas as { data?: () => Uint8Array }).data?.();
-  if (data && data.length === width * height * 4) return data;
-  return new Uint8Array(entry.context.getImageData(0, 0, width, height).data.buffer);
-}
-
-/** Canvas → gray, keeping only the content box of this placement (the header band and the margins stay white). */
-function toGray(entry: CanvasEntry, p: Placement): GrayPage {
-  const { gray } = entry;
-  const out = gray.data;
-  out.fill(255);
-  const top = Math.max(p.clipTop, p.offsetY);
-  const bottom = Math.min(p.clipBottom, p.offsetY + p.drawHeight);
-  if (bottom <= top) return gray;
-  const rgba = canvasPixels(entry, p.width, p.height);
-  for (let y = top; y < bottom; y++) {
-    const from = (y * p.width + p.offsetX) * 4;
-    rgbaToGray(rgba.subarray(from, from + p.drawWidth * 4), out.subarray(y * p.width + p.offsetX, y * p.width + p.offsetX + p.drawWidth));
-  }
-  return gray;
 }

@@ -45,7 +45,9 @@ function move<T extends object>(value: T, buffers: ArrayBufferLike[]): T {
 
 export async function renderTask(task: RenderTaskInput): Promise<RenderTaskOutput> {
   try {
-    const pages = await renderDocumentInThread(Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.byteLength), task.format, task);
+    // Ranges of one document share its bytes (SharedArrayBuffer); decoders want a buffer of their own.
+    const bytes = task.bytes.buffer instanceof SharedArrayBuffer ? Buffer.from(task.bytes) : Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.byteLength);
+    const pages = await renderDocumentInThread(bytes, task.format, task);
     const out = pages.map(({ bitmap, mode, page }) => ({ width: bitmap.width, height: bitmap.height, stride: bitmap.stride, data: bitmap.data, mode, page }));
     return move<RenderTaskOutput>({ ok: true, pages: out }, out.map((p) => p.data.buffer));
   } catch (err) {

@@ -1,0 +1,190 @@
+// PDFium (the PDF engine of Chromium) compiled to WebAssembly, from @embedpdf/pdfium: documents
+// opened from memory, pages drawn straight into 8-bit gray bitmaps through an affine matrix (x and
+// y scaled separately, quarter turns), anti-aliasing off. The wasm is compiled once per process
+// and instantiated once per thread; the file is read from the package at run time.
+
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { resourceLimits } from 'node:worker_threads';
+import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
+import type { GrayPage } from './bilevel.js';
+
+/** FPDF_GetLastError codes (fpdfview.h). */
+export const FPDF_ERR = { UNKNOWN: 1, FILE: 2, FORMAT: 3, PASSWORD: 4, SECURITY: 5, PAGE: 6 } as const;
+
+/** Render flags (fpdfview.h): annotation appearances, grayscale, no smoothing of text, images or paths. */
+const FPDF_ANNOT = 0x01;
+const FPDF_GRAYSCALE = 0x08;
+const FPDF_RENDER_NO_SMOOTHTEXT = 0x1000;
+const FPDF_RENDER_NO_SMOOTHIMAGE = 0x2000;
+const FPDF_RENDER_NO_SMOOTHPATH = 0x4000;
+export const RENDER_FLAGS = FPDF_ANNOT | FPDF_GRAYSCALE | FPDF_RENDER_NO_SMOOTHTEXT | FPDF_RENDER_NO_SMOOTHIMAGE | FPDF_RENDER_NO_SMOOTHPATH;
+/** FPDFBitmap_Gray: one byte per pixel. */
+const FPDFBITMAP_GRAY = 1;
+
+/** The WebAssembly global (this project's TypeScript lib has no DOM types for it). */
+interface Wasm {
+  compile(bytes: Uint8Array): Promise<WasmModule>;
+  instantiate(module: WasmModule, imports: object): Promise<object>;
+  RuntimeError: new () => Error;
+}
+/** A compiled WebAssembly.Module (shareable between threads). */
+export type WasmModule = object & { readonly __wasmModule?: never };
+const wasm = (globalThis as unknown as { WebAssembly: Wasm }).WebAssembly;
+
+type Heap = { HEAPU8: Uint8Array; HEAPF32: Float32Array; _malloc(n: number): number; _free(p: number): void };
+
+let wasmModule: Promise<WasmModule> | undefined;
+let instance: Promise<WrappedPdfiumModule> | undefined;
+
+/** The wasm file inside the installed package (never copied into our sources or dist/). */
+export function pdfiumWasmPath(): string {
+  return createRequire(import.meta.url).resolve('@embedpdf/pdfium/pdfium.wasm');
+}
+
+/** The compiled wasm, once per thread (a WebAssembly.Module may also be handed in from another thread). */
+export function compiledPdfium(given?: WasmModule): Promise<WasmModule> {
+  if (given && !wasmModule) wasmModule = Promise.resolve(given);
+  wasmModule ??= readFile(pdfiumWasmPath()).then((b) => wasm.compile(b));
+  return wasmModule;
+}
+
+/**
+ * Most bytes PDFium's linear memory may grow to: the thread's old-space limit when it has one (a
+ * render worker's heapMb), so a hostile file meets the same memory cap under either renderer.
+ * Past it, allocation fails inside PDFium, which traps; render-pdf.ts then lets pdfjs try.
+ */
+export function pdfiumMemoryCapBytes(): number {
+  const mb = resourceLimits.maxOldGenerationSizeMb;
+  return (mb && mb > 0 ? mb : 1024) * 1024 * 1024;
+}
+
+/** The PDFium instance of this thread, initialised on first use. */
+export function loadPdfium(): Promise<WrappedPdfiumModule> {
+  instance ??= (async () => {
+    const [{ init }, compiled] = await Promise.all([import('@embedpdf/pdfium'), compiledPdfium()]);
+    const m = await init({
+      instantiateWasm: (imports: { env: Record<string, unknown> }, done: (i: object) => void) => {
+        const grow = imports.env.emscripten_resize_heap as (bytes: number) => number;
+        const cap = pdfiumMemoryCapBytes();
+        imports.env.emscripten_resize_heap = (bytes: number): number => (bytes > cap ? 0 : grow(bytes));
+        void wasm.instantiate(compiled, imports).then(done);
+        return {};
+      },
+      print: () => {},
+      printErr: () => {},
+    } as never);
+    m.PDFiumExt_Init();
+    return m;
+  })();
+  instance.catch(() => (instance = undefined));
+  return instance;
+}
+
+/** Forgets this thread's instance after a trap inside the wasm (its memory may be inconsistent). */
+export function resetPdfium(): void {
+  instance = undefined;
+}
+
+/** A trap inside PDFium (abort, out of bounds): the instance must not be used again. */
+export function isWasmTrap(err: unknown): boolean {
+  return err instanceof wasm.RuntimeError || (err instanceof Error && /^Aborted\(/.test(err.message));
+}
+
+/** How a page is placed on the bitmap: pixels = matrix × (page as displayed, top-left origin, points). */
+export interface PdfiumDraw {
+  /** a, b, c, d, e, f: x' = a·x + c·y + e, y' = b·x + d·y + f. */
+  matrix: readonly [number, number, number, number, number, number];
+  /** Only pixels in [left, right) × [top, bottom) are drawn. */
+  clip: { left: number; top: number; right: number; bottom: number };
+}
+
+export class PdfiumPage {
+  constructor(
+    private readonly m: WrappedPdfiumModule,
+    private readonly handle: number,
+    /** Size as displayed (CropBox, /Rotate applied), in points. */
+    readonly width: number,
+    readonly height: number,
+    /** The page's own /Rotate, in degrees clockwise. */
+    readonly rotate: 0 | 90 | 180 | 270,
+  ) {}
+
+  /** Draws the page onto `out` (filled white first); out.data is width × height gray bytes. */
+  render(out: GrayPage, d: PdfiumDraw): void {
+    const { m } = this;
+    const heap = m.pdfium as unknown as Heap;
+    const bitmap = m.FPDFBitmap_CreateEx(out.width, out.height, FPDFBITMAP_GRAY, 0, 0);
+    if (!bitmap) throw new Error(`PDFium could not allocate a ${out.width}×${out.height} bitmap`);
+    const args = heap._malloc(40);
+    try {
+      m.FPDFBitmap_FillRect(bitmap, 0, 0, out.width, out.height, 0xffffffff);
+      if (d.clip.right > d.clip.left && d.clip.bottom > d.clip.top) {
+        const f32 = new Float32Array(heap.HEAPU8.buffer, args, 10);
+        f32.set(d.matrix, 0);
+        f32.set([d.clip.left, d.clip.top, d.clip.right, d.clip.bottom], 6);
+        m.FPDF_RenderPageBitmapWithMatrix(bitmap, this.handle, args, args + 24, RENDER_FLAGS);
+      }
+      const stride = m.FPDFBitmap_GetStride(bitmap);
+      const buf = m.FPDFBitmap_GetBuffer(bitmap);
+      const src = heap.HEAPU8; // read after rendering: memory may have grown
+      if (stride === out.width) out.data.set(src.subarray(buf, buf + out.width * out.height));
+      else for (let y = 0; y < out.height; y++) out.data.set(src.subarray(buf + y * stride, buf + y * stride + out.width), y * out.width);
+    } finally {
+      heap._free(args);
+      m.FPDFBitmap_Destroy(bitmap);
+    }
+  }
+
+  close(): void {
+    this.m.FPDF_ClosePage(this.handle);
+  }
+}
+
+export class PdfiumDocument {
+  private constructor(
+    private readonly m: WrappedPdfiumModule,
+    private handle: number,
+    private bytesPtr: number,
+    readonly pageCount: number,
+  ) {}
+
+  /** Opens a document from memory with an empty password; throws `{ pdfiumError }` when PDFium refuses it. */
+  static async open(bytes: Uint8Array): Promise<PdfiumDocument> {
+    const m = await loadPdfium();
+    const heap = m.pdfium as unknown as Heap;
+    const ptr = heap._malloc(Math.max(1, bytes.byteLength));
+    if (!ptr) throw new PdfiumOpenError(FPDF_ERR.UNKNOWN);
+    heap.HEAPU8.set(bytes, ptr);
+    const doc = m.FPDF_LoadMemDocument(ptr, bytes.byteLength, '');
+    if (!doc) {
+      const code = m.FPDF_GetLastError();
+      heap._free(ptr);
+      throw new PdfiumOpenError(code);
+    }
+    return new PdfiumDocument(m, doc, ptr, m.FPDF_GetPageCount(doc));
+  }
+
+  /** Loads page `index` (0-based); null when PDFium cannot (a missing or damaged page object). */
+  page(index: number): PdfiumPage | null {
+    const { m } = this;
+    const handle = m.FPDF_LoadPage(this.handle, index);
+    if (!handle) return null;
+    const rotate = (((m.FPDFPage_GetRotation(handle) % 4) + 4) % 4) * 90;
+    return new PdfiumPage(m, handle, m.FPDF_GetPageWidthF(handle), m.FPDF_GetPageHeightF(handle), rotate as 0 | 90 | 180 | 270);
+  }
+
+  close(): void {
+    if (!this.handle) return;
+    this.m.FPDF_CloseDocument(this.handle);
+    (this.m.pdfium as unknown as Heap)._free(this.bytesPtr);
+    this.handle = 0;
+    this.bytesPtr = 0;
+  }
+}
+
+export class PdfiumOpenError extends Error {
+  constructor(readonly code: number) {
+    super(`PDFium could not open the document (FPDF_GetLastError ${code})`);
+  }
+}
