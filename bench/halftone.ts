@@ -125,20 +125,28 @@ function bitmapGray(bm: Bitmap): Float32Array {
   return out;
 }
 
-/** Mean absolute difference of the blurred page and the blurred source, 4 % margins left out (edge effects). */
-function fidelity(bm: Bitmap, sourceBlurred: Float32Array): number {
+/**
+ * Mean absolute difference of the blurred page and the blurred source, 4 % margins left out (edge
+ * effects); and the same after taking out the mean difference (a page printed uniformly lighter,
+ * as Ghostscript's transfer curve does, is judged on its detail alone).
+ */
+function fidelity(bm: Bitmap, sourceBlurred: Float32Array): { mad: number; madToneMatched: number } {
   const b = blur(bitmapGray(bm), bm.width, bm.height);
   const mx = Math.round(bm.width * 0.04);
   const my = Math.round(bm.height * 0.04);
-  let sum = 0;
-  let n = 0;
-  for (let y = my; y < bm.height - my; y++) {
-    for (let x = mx; x < bm.width - mx; x++) {
-      sum += Math.abs(b[y * bm.width + x]! - sourceBlurred[y * bm.width + x]!);
-      n++;
+  const each = (f: (d: number) => number): number => {
+    let sum = 0;
+    let n = 0;
+    for (let y = my; y < bm.height - my; y++) {
+      for (let x = mx; x < bm.width - mx; x++) {
+        sum += f(b[y * bm.width + x]! - sourceBlurred[y * bm.width + x]!);
+        n++;
+      }
     }
-  }
-  return sum / n;
+    return sum / n;
+  };
+  const bias = each((d) => d);
+  return { mad: each(Math.abs), madToneMatched: each((d) => Math.abs(d - bias)) };
 }
 
 interface Row {
@@ -148,12 +156,13 @@ interface Row {
   mhSeconds: number;
   mmrSeconds: number;
   mad: number;
+  madToneMatched: number;
 }
 
 function measure(name: string, bm: Bitmap, sourceBlurred: Float32Array): Row {
   const mhBytes = encodeMH(bm).length;
   const mmrBytes = encodeMMR(bm).length;
-  return { name, mhBytes, mmrBytes, mhSeconds: (mhBytes * 8) / BIT_RATE, mmrSeconds: (mmrBytes * 8) / BIT_RATE, mad: fidelity(bm, sourceBlurred) };
+  return { name, mhBytes, mmrBytes, mhSeconds: (mhBytes * 8) / BIT_RATE, mmrSeconds: (mmrBytes * 8) / BIT_RATE, ...fidelity(bm, sourceBlurred) };
 }
 
 /** Side by side: the same crop of our page and of Ghostscript's, 2× enlarged, a gap between. */
@@ -197,11 +206,11 @@ export async function run(): Promise<BenchReport> {
   }
   const lines = [
     `Full-page photo, ${width} × ${height} (A4 at 204 × 196 dpi); bytes per page by our encoders; fidelity = mean |blur(page) − blur(source)| in gray levels (lower is better)`,
-    `${'page'.padEnd(44)} ${'MMR bytes'.padStart(10)} ${'s @14.4k'.padStart(9)} ${'MH bytes'.padStart(10)} ${'s @14.4k'.padStart(9)} ${'fidelity'.padStart(9)}`,
-    ...rows.map((r) => `${r.name.padEnd(44)} ${String(r.mmrBytes).padStart(10)} ${r.mmrSeconds.toFixed(0).padStart(9)} ${String(r.mhBytes).padStart(10)} ${r.mhSeconds.toFixed(0).padStart(9)} ${r.mad.toFixed(2).padStart(9)}`),
+    `${'page'.padEnd(44)} ${'MMR bytes'.padStart(10)} ${'s @14.4k'.padStart(9)} ${'MH bytes'.padStart(10)} ${'s @14.4k'.padStart(9)} ${'fidelity'.padStart(9)} ${'tone-matched'.padStart(12)}`,
+    ...rows.map((r) => `${r.name.padEnd(44)} ${String(r.mmrBytes).padStart(10)} ${r.mmrSeconds.toFixed(0).padStart(9)} ${String(r.mhBytes).padStart(10)} ${r.mhSeconds.toFixed(0).padStart(9)} ${r.mad.toFixed(2).padStart(9)} ${r.madToneMatched.toFixed(2).padStart(12)}`),
   ];
   const first = rows[0]!;
-  if (gsRow) lines.push(`ours / gs: MMR ${(first.mmrBytes / gsRow.mmrBytes).toFixed(2)}, MH ${(first.mhBytes / gsRow.mhBytes).toFixed(2)}, fidelity ${first.mad.toFixed(2)} vs ${gsRow.mad.toFixed(2)}`);
+  if (gsRow) lines.push(`ours / gs: MMR ${(first.mmrBytes / gsRow.mmrBytes).toFixed(2)}, MH ${(first.mhBytes / gsRow.mhBytes).toFixed(2)}, fidelity ${first.mad.toFixed(2)} vs ${gsRow.mad.toFixed(2)} (tone-matched ${first.madToneMatched.toFixed(2)} vs ${gsRow.madToneMatched.toFixed(2)})`);
   else lines.push('Ghostscript not found: no anchor in this run');
   return { bench: 'halftone', text: lines.join('\n'), json: { rows } };
 }
