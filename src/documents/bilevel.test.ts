@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { countBlack } from '../codecs/bitmap.js';
-import { classifyPage, createGrayPage, ditherPage, PHOTO_AREA_FRACTION, rgbaToGray, TEXT_THRESHOLD, thresholdPage, toBilevel, type GrayPage } from './bilevel.js';
+import { encodeMH, encodeMMR } from '../codecs/index.js';
+import {
+  classifyPage, classifyRegions, createGrayPage, ditherPage, halftonePage, PHOTO_AREA_FRACTION, REGION_BLOCK, rgbaToGray, TEXT_THRESHOLD, thresholdPage, toBilevel, type GrayPage,
+} from './bilevel.js';
+import { clusteredScreen, PHOTO_SCREEN, screenFor } from './halftone.js';
 
 function flat(width: number, height: number, level: number): GrayPage {
   return createGrayPage(width, height, level);
@@ -96,16 +100,108 @@ describe('classifyPage', () => {
   });
 });
 
+describe('clusteredScreen', () => {
+  it.each([4, 6, 8, 12])('period %i: each tone k/n blackens exactly k pixels of the tile, dot centres first', (period) => {
+    const { size, thresholds } = clusteredScreen(period);
+    const n = size * size;
+    expect(new Set(thresholds).size).toBe(n); // every pixel its own step
+    for (const gray of [0, 1, 64, 128, 200, 254, 255]) {
+      const black = thresholds.filter((t) => gray < t).length;
+      expect(Math.abs(black - ((255 - gray) / 255) * n)).toBeLessThanOrEqual(1);
+    }
+    // black 0 stays black, white 255 stays white
+    expect(Math.min(...thresholds)).toBeGreaterThan(0);
+    expect(Math.max(...thresholds)).toBeLessThanOrEqual(255);
+  });
+
+  it('refuses odd or absurd periods', () => {
+    expect(() => clusteredScreen(5)).toThrow(RangeError);
+    expect(() => clusteredScreen(0)).toThrow(RangeError);
+    expect(() => clusteredScreen(32)).toThrow(RangeError);
+  });
+
+  it('keeps 48 lpi at HD', () => {
+    expect(screenFor(204).size).toBe(6);
+    expect(screenFor(408).size).toBe(12);
+  });
+});
+
+describe('halftonePage', () => {
+  it('renders a uniform 50 % gray as dots with runs, not a checkerboard, and close to half black', () => {
+    const page = flat(1728, 200, 128);
+    const ht = halftonePage(page);
+    expect(countBlack(ht) / (1728 * 200)).toBeCloseTo(0.5, 1);
+    // Colour changes along a line: one per pixel for a checkerboard; about two per dot period here.
+    let changes = 0;
+    for (let x = 1; x < 1728; x++) changes += ((ht.data[100 * ht.stride + (x >>> 3)]! << (x & 7)) ^ (ht.data[100 * ht.stride + ((x - 1) >>> 3)]! << ((x - 1) & 7))) & 0x80 ? 1 : 0;
+    expect(changes).toBeLessThanOrEqual(Math.ceil((2 * 1728) / PHOTO_SCREEN.size) + 2);
+    // and it codes in a fraction of Floyd–Steinberg's bytes
+    const fs = ditherPage(page);
+    expect(encodeMH(ht).length).toBeLessThan(encodeMH(fs).length / 2);
+    expect(encodeMMR(ht).length).toBeLessThan(encodeMMR(fs).length / 2);
+  });
+
+  it('leaves white white and black black', () => {
+    expect(countBlack(halftonePage(flat(64, 64, 255)))).toBe(0);
+    expect(countBlack(halftonePage(flat(64, 64, 0)))).toBe(64 * 64);
+  });
+
+  it('follows the tone: darker gray, more black', () => {
+    const fractions = [32, 96, 160, 224].map((g) => countBlack(halftonePage(flat(240, 240, g))) / 240 ** 2);
+    for (let i = 1; i < fractions.length; i++) expect(fractions[i]!).toBeLessThan(fractions[i - 1]!);
+    fractions.forEach((f, i) => expect(f).toBeCloseTo(1 - [32, 96, 160, 224][i]! / 255, 1));
+  });
+});
+
+describe('classifyRegions', () => {
+  it('marks a gray shape of 1.6 % of a text page, and its edges, and nothing else', () => {
+    const p = textLike(1728, 2287);
+    // 50 % gray rectangle of 1.6 % of the page: 252 × 251 pixels, block-aligned at (800, 1600)
+    for (let y = 1600; y < 1851; y++) p.data.fill(128, y * 1728 + 800, y * 1728 + 1052);
+    const r = classifyRegions(p);
+    const at = (x: number, y: number) => r.photo[((y / REGION_BLOCK) | 0) * r.cols + ((x / REGION_BLOCK) | 0)];
+    expect(at(900, 1700)).toBe(1);
+    expect(at(800 - REGION_BLOCK / 2, 1700)).toBe(1); // grown by one block
+    expect(at(400, 400)).toBe(0);
+    expect(at(1200, 1000)).toBe(0);
+    const shapeBlocks = Math.ceil(252 / REGION_BLOCK + 2) * Math.ceil(251 / REGION_BLOCK + 2);
+    expect(r.photoBlocks).toBeLessThanOrEqual(shapeBlocks + 2 * (252 / REGION_BLOCK + 251 / REGION_BLOCK + 4));
+  });
+
+  it('leaves anti-aliased and 50 % gray text alone', () => {
+    expect(classifyRegions(textLike(1728, 600)).photoBlocks).toBe(0);
+    const gray = textLike(1728, 600);
+    for (let i = 0; i < gray.data.length; i++) if (gray.data[i]! < 100) gray.data[i] = 128;
+    expect(classifyRegions(gray).photoBlocks).toBe(0);
+  });
+});
+
 describe('toBilevel', () => {
-  it('dithers photos and thresholds text automatically', () => {
+  it('screens photos and thresholds text automatically', () => {
     expect(toBilevel(flat(400, 400, 128)).mode).toBe('photo');
     expect(countBlack(toBilevel(flat(400, 400, 128)).bitmap) / 160_000).toBeCloseTo(0.5, 1);
     expect(toBilevel(textLike(800, 400)).mode).toBe('text');
   });
 
+  it('screens a small gray shape on a text page and keeps the text around it thresholded (issue 13)', () => {
+    const p = textLike(1728, 2287);
+    for (let y = 1600; y < 1851; y++) p.data.fill(128, y * 1728 + 800, y * 1728 + 1052);
+    const { bitmap, mode } = toBilevel(p);
+    expect(mode).toBe('photo');
+    // inside the shape: about half black (a solid fill was the bug)
+    let black = 0;
+    for (let y = 1632; y < 1824; y++) for (let x = 832; x < 1024; x++) black += (bitmap.data[y * bitmap.stride + (x >>> 3)]! << (x & 7)) & 0x80 ? 1 : 0;
+    expect(black / (192 * 192)).toBeCloseTo(0.5, 1);
+    // the text elsewhere is exactly what thresholding makes of it
+    const text = thresholdPage(p);
+    const rowBytes = (y: number) => bitmap.data.subarray(y * bitmap.stride, (y + 1) * bitmap.stride);
+    for (const y of [50, 400, 1200, 2200]) expect(Buffer.compare(rowBytes(y), text.data.subarray(y * text.stride, (y + 1) * text.stride))).toBe(0);
+  });
+
   it('can be forced', () => {
     expect(toBilevel(flat(10, 10, 128), 'text')).toMatchObject({ mode: 'text' });
     expect(countBlack(toBilevel(flat(10, 10, 128), 'text').bitmap)).toBe(100);
+    expect(toBilevel(textLike(100, 100), 'photo')).toMatchObject({ mode: 'photo' });
   });
 });
 

@@ -1,8 +1,10 @@
 // Grayscale → bilevel fax pages (T.4 pages are 1 bit per pixel): a fixed threshold for text
-// and line art, Floyd–Steinberg error diffusion for photographs, chosen per page from how
-// much of the page is continuous mid-tone.
+// and line art, a clustered-dot halftone (halftone.ts) for photographs and tints, chosen per
+// block of the page from how much of it is continuous mid-tone — a gray shape on a text page is
+// screened while the text around it stays crisp. Floyd–Steinberg is kept for comparisons.
 
 import { createBitmap, type Bitmap } from '../codecs/bitmap.js';
+import { PHOTO_SCREEN, screenFor, type Screen } from './halftone.js';
 
 /** An 8-bit grayscale page, row-major, tightly packed; 0 = black, 255 = white. */
 export interface GrayPage {
@@ -36,6 +38,101 @@ export function createGrayPage(width: number, height: number, fill = 255): GrayP
   const data = new Uint8Array(width * height);
   if (fill !== 0) data.fill(fill);
   return { width, height, data };
+}
+
+/** Side of the square blocks the text/photo choice is made for, in pixels (2 mm at 204 dpi). */
+export const REGION_BLOCK = 16;
+/** A block is a picture when at least this fraction of it lies in mid-tone runs of 1 mm or more. */
+export const PHOTO_BLOCK_FRACTION = 0.5;
+
+/** The text/photo choice per REGION_BLOCK × REGION_BLOCK block: 1 = halftone, 0 = threshold. */
+export interface RegionMap {
+  cols: number;
+  rows: number;
+  photo: Uint8Array;
+  /** Blocks marked photo (after growing the pictures by one block to take in their edges). */
+  photoBlocks: number;
+}
+
+/**
+ * Marks the blocks that are pictures: mid-tone runs at least 1 mm long (`xDpi`) cover half the
+ * block. Anti-aliased glyph edges and 50 % gray text strokes are shorter and stay thresholded.
+ * Each picture then grows by one block all round so its soft edges are screened too (a black or
+ * white pixel is the same either way; only mid-tones differ). One pass over the page; the row of
+ * counters is allocated once.
+ */
+export function classifyRegions(page: GrayPage, xDpi = 204): RegionMap {
+  const { width, height, data } = page;
+  const minRun = Math.max(3, Math.round(xDpi / 25.4));
+  const cols = Math.ceil(width / REGION_BLOCK);
+  const rows = Math.ceil(height / REGION_BLOCK);
+  const counts = new Int32Array(cols);
+  const found = new Uint8Array(cols * rows);
+  for (let by = 0; by < rows; by++) {
+    counts.fill(0);
+    const y1 = Math.min(height, (by + 1) * REGION_BLOCK);
+    for (let y = by * REGION_BLOCK; y < y1; y++) {
+      const o = y * width;
+      let start = 0;
+      for (let x = 0; x <= width; x++) {
+        const g = x < width ? data[o + x]! : 0;
+        if (g >= MID_LOW && g <= MID_HIGH) continue;
+        if (x - start >= minRun) for (let i = start; i < x; i++) counts[(i / REGION_BLOCK) | 0]!++;
+        start = x + 1;
+      }
+    }
+    const blockRows = y1 - by * REGION_BLOCK;
+    for (let bx = 0; bx < cols; bx++) {
+      const area = blockRows * (Math.min(width, (bx + 1) * REGION_BLOCK) - bx * REGION_BLOCK);
+      if (counts[bx]! >= PHOTO_BLOCK_FRACTION * area) found[by * cols + bx] = 1;
+    }
+  }
+  const photo = new Uint8Array(cols * rows);
+  let photoBlocks = 0;
+  for (let by = 0; by < rows; by++) {
+    for (let bx = 0; bx < cols; bx++) {
+      let near = 0;
+      for (let dy = -1; dy <= 1 && !near; dy++) {
+        const y = by + dy;
+        if (y < 0 || y >= rows) continue;
+        for (let dx = -1; dx <= 1; dx++) {
+          const x = bx + dx;
+          if (x >= 0 && x < cols && found[y * cols + x]) {
+            near = 1;
+            break;
+          }
+        }
+      }
+      photo[by * cols + bx] = near;
+      photoBlocks += near;
+    }
+  }
+  return { cols, rows, photo, photoBlocks };
+}
+
+/**
+ * Ordered halftone with a clustered-dot screen: black where gray < the screen's threshold, in the
+ * photo blocks of `regions` (every block when absent); elsewhere the text threshold.
+ */
+export function halftonePage(page: GrayPage, regions?: RegionMap, screen: Screen = PHOTO_SCREEN, threshold = TEXT_THRESHOLD): Bitmap {
+  const { width, height, data } = page;
+  const bm = createBitmap(width, height);
+  const out = bm.data;
+  const stride = bm.stride;
+  const { size, thresholds } = screen;
+  for (let y = 0; y < height; y++) {
+    const src = y * width;
+    const dst = y * stride;
+    const row = (y % size) * size;
+    const blockRow = regions ? ((y / REGION_BLOCK) | 0) * regions.cols : 0;
+    let tx = 0;
+    for (let x = 0; x < width; x++) {
+      const photo = regions === undefined || regions.photo[blockRow + ((x / REGION_BLOCK) | 0)] === 1;
+      if (data[src + x]! < (photo ? thresholds[row + tx]! : threshold)) out[dst + (x >>> 3)]! |= 0x80 >>> (x & 7);
+      if (++tx === size) tx = 0;
+    }
+  }
+  return bm;
 }
 
 export interface PageClass {
@@ -143,10 +240,16 @@ export function ditherPage(page: GrayPage): Bitmap {
   return bm;
 }
 
-/** Gray → 1 bit, thresholded or diffused; 'auto' decides per page with classifyPage(). */
+/**
+ * Gray → 1 bit. 'text' thresholds the whole page, 'photo' screens it all (halftonePage);
+ * 'auto' decides per block (classifyRegions) and reports 'photo' when any block was screened.
+ */
 export function toBilevel(page: GrayPage, mode: BilevelMode | 'auto' = 'auto', xDpi = 204): { bitmap: Bitmap; mode: BilevelMode } {
-  const chosen = mode === 'auto' ? classifyPage(page, xDpi).mode : mode;
-  return { bitmap: chosen === 'photo' ? ditherPage(page) : thresholdPage(page), mode: chosen };
+  if (mode === 'text') return { bitmap: thresholdPage(page), mode };
+  if (mode === 'photo') return { bitmap: halftonePage(page, undefined, screenFor(xDpi)), mode };
+  const regions = classifyRegions(page, xDpi);
+  if (regions.photoBlocks === 0) return { bitmap: thresholdPage(page), mode: 'text' };
+  return { bitmap: halftonePage(page, regions, screenFor(xDpi)), mode: 'photo' };
 }
 
 /** Gray from RGBA (canvas pixels) with Rec. 601 luma weights, into `out` (one byte per pixel). */

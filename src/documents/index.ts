@@ -8,6 +8,7 @@ export * from './page-count.js';
 export * from './page-ranges.js';
 export * from './sniff.js';
 export { RESOLUTIONS, resolutionFor, pageLines, layoutPage, type FaxResolution, type Paper, type Placement, type RenderQuality } from './layout.js';
+export { RenderTimeout, PAGE_CPU_BUDGET_MS, PAGE_WALL_BUDGET_MS, type BudgetOptions } from './render-budget.js';
 export { toBilevel, classifyPage, thresholdPage, ditherPage, type BilevelMode, type GrayPage } from './bilevel.js';
 export { coverPagePdf, type CoverInfo } from './cover-page.js';
 export { addInk, LETTERHEAD_TOP_MM, type Letterhead } from './letterhead.js';

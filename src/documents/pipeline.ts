@@ -21,6 +21,7 @@ import {
   type RenderDocumentOptions,
   type RenderedPage,
 } from './render-document.js';
+import { hardStopMs } from './render-budget.js';
 import { fromWire, type AtlasTaskOutput, type RenderTaskInput, type RenderTaskOutput } from './render-worker.js';
 import type { DocumentFormat } from './sniff.js';
 import { workerEntry } from './worker-pool.js';
@@ -154,13 +155,14 @@ export async function renderDocumentPages(
 
 /** Renders a range of a document's pages in one render worker. */
 async function renderRange(bytes: Uint8Array, format: DocumentFormat, opts: RenderDocumentOptions & PipelineOptions): Promise<RenderedPage[]> {
-  const { signal, isolate: _isolate, ...rest } = opts;
+  const { signal, isolate: _isolate, budgetClock: _clock, ...rest } = opts;
   const shared = bytes.buffer instanceof SharedArrayBuffer;
   const copy = shared ? bytes : new Uint8Array(bytes); // moved to the worker; the caller keeps its buffer
   const task: RenderTaskInput = { ...rest, pages: [...opts.pages], bytes: copy, format };
-  const timeoutMs = opts.timeoutMs ?? DOCUMENT_TIMEOUT_MS;
-  // The worker has its own cooperative deadline; ours, a little later, is the hard stop.
-  const out = await runInPool<RenderTaskOutput>(task, 'renderTask', format, timeoutMs, signal, 1000, shared ? [] : [copy.buffer as ArrayBuffer]);
+  // The worker keeps its own deadline or per-page budget; ours, later, is the hard stop of a
+  // worker that never yields: a little after a fixed deadline, or scaled by the pages.
+  const timeoutMs = opts.timeoutMs ?? hardStopMs(opts.pages.length, opts.budget);
+  const out = await runInPool<RenderTaskOutput>(task, 'renderTask', format, timeoutMs, signal, opts.timeoutMs === undefined ? 0 : 1000, shared ? [] : [copy.buffer as ArrayBuffer]);
   if (!out.ok) throw fromWire(out.error);
   return out.pages.map(({ mode, page, ...bitmap }) => ({ bitmap, mode, page }));
 }
@@ -189,8 +191,9 @@ export interface ComposeOptions extends PipelineOptions {
   header?: HeaderInfo;
   quality: RenderQuality;
   signal?: AbortSignal;
-  /** Per-document deadline (default 30 s). */
+  /** A fixed per-document deadline; without one, the per-page budget (render-budget.ts). */
   timeoutMs?: number;
+  budget?: RenderDocumentOptions['budget'];
   /** Most pages of the whole fax, cover included (default 200). */
   maxPages?: number;
   mode?: RenderDocumentOptions['mode'];
@@ -219,7 +222,7 @@ export async function composeFax(opts: ComposeOptions): Promise<ComposedFax> {
   if (selected > maxPages) throw new FaxError('CONVERSION_FAILED', `the fax has ${selected} pages, more than the limit of ${maxPages}`);
   if (selected === 0) throw new FaxError('INVALID_PARAMETER', 'the fax has no pages (no documents and no cover page)');
   const reserveTop = opts.header ? headerBandLines(res) : 0;
-  const common = { quality: opts.quality, reserveTop, timeoutMs: opts.timeoutMs, isolate: opts.isolate, signal: opts.signal, mode: opts.mode };
+  const common = { quality: opts.quality, reserveTop, timeoutMs: opts.timeoutMs, budget: opts.budget, isolate: opts.isolate, signal: opts.signal, mode: opts.mode };
 
   const rendered = await Promise.all(
     opts.documents.map((d, i) =>

@@ -6,6 +6,7 @@ import type { Bitmap } from '../codecs/bitmap.js';
 import { FaxError } from '../shared/errors.js';
 import { toBilevel, type BilevelMode } from './bilevel.js';
 import { resolutionFor, type RenderQuality } from './layout.js';
+import { RenderBudget, threadClock, type BudgetClock, type BudgetOptions } from './render-budget.js';
 import { renderImagePages, renderTiffPages, type SourcePage } from './render-image.js';
 import { renderPdfPages } from './render-pdf.js';
 import { renderTextPages } from './render-text.js';
@@ -13,8 +14,10 @@ import type { DocumentFormat } from './sniff.js';
 
 /** Most pages of a fax (DESIGN.md; jobs/config.ts maxPages default). */
 export const MAX_FAX_PAGES = 200;
-/** Time one document may take to render, by default. */
+/** Time one document may take to render when given a fixed deadline (tools; jobs use the per-page budget). */
 export const DOCUMENT_TIMEOUT_MS = 30_000;
+/** How often the budget is looked at while a page renders (between pdfjs drawing slices). */
+const BUDGET_CHECK_MS = 250;
 
 export interface RenderDocumentOptions {
   /** 1-based page numbers, as selected (selectPages), in order; repeats allowed. */
@@ -25,8 +28,15 @@ export interface RenderDocumentOptions {
   reserveTop?: number;
   /** Force thresholding or dithering instead of the per-page automatic choice. */
   mode?: BilevelMode | 'auto';
-  /** Deadline for the whole document (default DOCUMENT_TIMEOUT_MS). */
+  /**
+   * A fixed wall-clock deadline for the whole document. Without one the per-page budget of
+   * render-budget.ts applies (CPU time per page, a wall-clock allowance per page for busy nodes).
+   */
   timeoutMs?: number;
+  /** Per-page budget when no timeoutMs is given. */
+  budget?: BudgetOptions;
+  /** The budget's readings (default threadClock()); tests inject their own. Not sent to workers. */
+  budgetClock?: BudgetClock;
   /** Most fax pages this document may produce (default MAX_FAX_PAGES). */
   maxPages?: number;
 }
@@ -63,8 +73,8 @@ function sourcePages(bytes: Buffer, format: DocumentFormat, opts: RenderDocument
 }
 
 /**
- * Renders the selected pages of one document in this thread. The deadline is checked between
- * pages and between drawing slices; code that never yields (a pathological content stream
+ * Renders the selected pages of one document in this thread. The deadline or budget is checked
+ * between pages and between drawing slices; code that never yields (a pathological content stream
  * inside pdfjs) is only stopped by the worker isolation of renderDocument().
  */
 export async function renderDocumentInThread(bytes: Buffer, format: DocumentFormat, opts: RenderDocumentOptions): Promise<RenderedPage[]> {
@@ -73,11 +83,22 @@ export async function renderDocumentInThread(bytes: Buffer, format: DocumentForm
   if (opts.pages.length > maxPages) {
     throw new FaxError('CONVERSION_FAILED', `the selection has ${opts.pages.length} pages, more than the limit of ${maxPages}`);
   }
-  const timeoutMs = opts.timeoutMs ?? DOCUMENT_TIMEOUT_MS;
-  const deadline = AbortSignal.timeout(timeoutMs);
-  const signal = opts.signal ? AbortSignal.any([opts.signal, deadline]) : deadline;
+  const timeoutMs = opts.timeoutMs;
+  const deadline = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
+  const clock = timeoutMs === undefined ? (opts.budgetClock ?? threadClock()) : undefined;
+  const budget = clock ? new RenderBudget(clock, opts.budget) : undefined;
+  const overBudget = new AbortController();
+  const signal = AbortSignal.any([opts.signal, deadline, overBudget.signal].filter((s): s is AbortSignal => s !== undefined));
+  const check = (): void => {
+    const over = budget?.check();
+    if (over && !overBudget.signal.aborted) overBudget.abort(over);
+  };
+  const stopChecks = clock?.every?.(BUDGET_CHECK_MS, check);
   const xDpi = resolutionFor(opts.quality).xDpi;
   const out: RenderedPage[] = [];
+  // The page in progress: the first selected one, then the one after the last page finished.
+  let done = 0;
+  budget?.startPage(opts.pages[0]!);
   try {
     for await (const page of sourcePages(bytes, format, opts, signal)) {
       if ('bitmap' in page) {
@@ -89,11 +110,18 @@ export async function renderDocumentInThread(bytes: Buffer, format: DocumentForm
       if (out.length > maxPages) {
         throw new FaxError('CONVERSION_FAILED', `the document makes more than ${maxPages} fax pages (long pages are split)`);
       }
+      check();
       signal.throwIfAborted();
+      while (done < opts.pages.length && opts.pages[done] !== page.page) done++;
+      budget?.startPage(opts.pages[Math.min(done + 1, opts.pages.length - 1)]!);
     }
   } catch (err) {
-    if (deadline.aborted && !opts.signal?.aborted) throw timeoutError(format, timeoutMs);
+    if (opts.signal?.aborted) throw err;
+    if (deadline?.aborted) throw timeoutError(format, timeoutMs!);
+    if (overBudget.signal.aborted) throw overBudget.signal.reason;
     throw err;
+  } finally {
+    stopChecks?.();
   }
   return out;
 }

@@ -130,16 +130,33 @@ describe('PNG', () => {
     }
   });
 
-  it('splits a very long image (a receipt) into several pages', async () => {
-    const png = await sharp(svgPage(300, 3000, '<rect x="20" y="0" width="20" height="3000" fill="black"/>')).png().toBuffer();
+  it('splits a very long image (a receipt) into several pages at its own width', async () => {
+    // 300 × 9000 pixels of unknown density: not page-like, 1 pixel → 1 fax pixel across, 44 in long
+    const png = await sharp(svgPage(300, 9000, '<rect x="20" y="0" width="20" height="9000" fill="black"/>')).png().toBuffer();
     const pages = await render(png, 'png', [1], RESOLUTIONS.Low);
-    expect(pages.length).toBeGreaterThan(3);
+    expect(pages.length).toBe(4);
+    const left = (1728 - 300) >> 1;
     for (const p of pages) {
       expect(p.page).toBe(1);
       expect(p.bitmap.width).toBe(1728);
-      // The black stripe runs down every page (the last one only partly).
-      expect(blackIn(p.bitmap, 0, 0, 300, 20)).toBeGreaterThan(0);
+      // The black stripe runs down every page (the last one only partly), 20 pixels from the image's left edge.
+      expect(blackIn(p.bitmap, left + 22, 0, left + 38, 20)).toBeGreaterThan(0);
+      expect(blackIn(p.bitmap, 0, 0, left + 18, p.bitmap.height)).toBe(0);
     }
+  });
+
+  it('keeps a small wide label (162 × 20 RGBA TIFF) upright on one page', async () => {
+    const raw = Buffer.alloc(162 * 20 * 4, 255);
+    for (let i = 0; i < 162 * 20; i++) if (i % 162 < 81) raw.fill(0, i * 4, i * 4 + 3); // left half opaque black, right half white
+    const tiff = await sharp(raw, { raw: { width: 162, height: 20, channels: 4 } }).tiff().toBuffer();
+    const pages = await render(tiff, 'tiff', [1], RESOLUTIONS.Standard);
+    expect(pages).toHaveLength(1);
+    const bm = pages[0]!.bitmap;
+    // enlarged to 1 in (204 pixels) across, centred, at the top; not turned (wider than tall on the page)
+    const left = (1728 - 204) >> 1;
+    expect(blackIn(bm, left + 2, 0, left + 100, 20)).toBeGreaterThan(0.9 * 98 * 20);
+    expect(blackIn(bm, left + 104, 0, 1728, bm.height)).toBe(0);
+    expect(blackIn(bm, 0, 40, 1728, bm.height)).toBe(0);
   });
 
   it('refuses a decompression bomb from its header, before decoding', async () => {

@@ -106,14 +106,17 @@ export async function decodeImagePage(bytes: Buffer, format: ImageFormat, page =
 
 /**
  * Lays a decoded page out on fax pages of `res` and scales it there (Lanczos 3, which keeps
- * text edges sharp when shrinking a scan). Non-square sources (xDpi ≠ yDpi) keep their real
- * proportions. Yields one GrayPage per fax page; each is a new buffer.
+ * text edges sharp when shrinking a scan). A stated density gives the printed size (non-square
+ * sources, xDpi ≠ yDpi, keep their real proportions); without one, layout.ts decides. Yields one GrayPage per fax page; each is a new buffer.
  */
 export async function* placeGraySource(src: GraySource, res: FaxResolution, opts: ImageRenderOptions = {}): AsyncGenerator<GrayPage> {
-  const square = !(src.xDpi > 0 && src.yDpi > 0) || src.xDpi === src.yDpi;
+  const known = src.xDpi > 0 && src.yDpi > 0;
+  const square = !known || src.xDpi === src.yDpi;
   const w = square ? src.width : src.width / src.xDpi;
   const h = square ? src.height : src.height / src.yDpi;
-  for (const p of layoutPage(w, h, res, { reserveTop: opts.reserveTop })) {
+  // Square pixels of a stated density are measured in them; unknown density is layout.ts's to guess.
+  const unitsPerInch = !known ? null : square ? src.xDpi : 1;
+  for (const p of layoutPage(w, h, res, { reserveTop: opts.reserveTop, unitsPerInch })) {
     opts.signal?.throwIfAborted();
     yield await drawPart(src, p);
   }

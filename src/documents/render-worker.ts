@@ -6,10 +6,11 @@ import { Piscina } from 'piscina';
 import { FaxError, type ErrorName } from '../shared/errors.js';
 import { headerAtlas, type HeaderAtlas } from './header-line.js';
 import { resolutionFor, type RenderQuality } from './layout.js';
+import { RenderTimeout, type BudgetReason } from './render-budget.js';
 import { renderDocumentInThread, type PageMode, type RenderDocumentOptions } from './render-document.js';
 import type { DocumentFormat } from './sniff.js';
 
-export interface RenderTaskInput extends Omit<RenderDocumentOptions, 'signal'> {
+export interface RenderTaskInput extends Omit<RenderDocumentOptions, 'signal' | 'budgetClock'> {
   bytes: Uint8Array;
   format: DocumentFormat;
 }
@@ -18,6 +19,8 @@ export interface WireError {
   name: ErrorName;
   message: string;
   field: string | undefined;
+  /** Set when the render was stopped by its budget (a RenderTimeout). */
+  budget?: { page: number; reason: BudgetReason; transient: boolean; limitMs: number };
 }
 
 export type RenderTaskOutput =
@@ -27,11 +30,14 @@ export type RenderTaskOutput =
 export type AtlasTaskOutput = { ok: true; atlas: HeaderAtlas } | { ok: false; error: WireError };
 
 export function toWire(err: FaxError): WireError {
-  return { name: err.def.name as ErrorName, message: err.message, field: err.field };
+  const wire: WireError = { name: err.def.name as ErrorName, message: err.message, field: err.field };
+  if (err instanceof RenderTimeout) wire.budget = { page: err.page, reason: err.reason, transient: err.transient, limitMs: err.limitMs };
+  return wire;
 }
 
 export function fromWire(e: WireError): FaxError {
-  const err = new FaxError(e.name);
+  const b = e.budget;
+  const err = b ? new RenderTimeout(b.page, b.reason, b.transient, b.limitMs) : new FaxError(e.name);
   err.message = e.message;
   err.field = e.field;
   return err;

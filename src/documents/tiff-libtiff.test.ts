@@ -32,6 +32,7 @@ import {
   rng,
   textPage,
 } from '../../test/vectors/synthetic-pages.js';
+import { createGrayPage, toBilevel } from './bilevel.js';
 import { writeTiffF, type TiffCompression, type TiffPageInput } from './tiff-f.js';
 import { readTiff, readTiffDirectories } from './tiff-read.js';
 
@@ -174,6 +175,23 @@ describe.skipIf(!hasTiffTools)('against libtiff', () => {
     expect(firstDifference(a!.bitmap, bitmap)).toBeNull();
     expect(firstDifference(b!.bitmap, bitmap)).toBeNull();
     expect(Buffer.compare(Buffer.from(a!.strips[0]!), Buffer.from(b!.strips[0]!))).toBe(0);
+  });
+
+  it.each([
+    ['Standard', 204, 196],
+    ['Low', 204, 98],
+    ['HD', 408, 391],
+  ] as const)('a uniform 50 percent gray page in photo mode at %s: libtiff decodes its MH lines (no one-pixel checkerboard)', (_q, xDpi, yDpi) => {
+    const width = xDpi === 408 ? 3456 : 1728;
+    const { bitmap, mode } = toBilevel(createGrayPage(width, 300, 128), 'auto', xDpi);
+    expect(mode).toBe('photo');
+    const name = `gray50-${yDpi}`;
+    writeFileSync(path(`${name}.tif`), writeTiffF([{ bitmap, xDpi, yDpi }], { compression: 'mh' }));
+    // tiffinfo -D decodes every strip; tiffcp -c none does it again and writes the pixels back
+    expect(run('tiffinfo', ['-D', path(`${name}.tif`)]).stderr).toBe('');
+    tiffcp(['-c', 'none'], `${name}.tif`, `${name}-none.tif`);
+    const [back] = readTiff(readFileSync(path(`${name}-none.tif`)));
+    expect(firstDifference(back!.bitmap, bitmap)).toBeNull();
   });
 
   describe('tiffcmp: our G3/G4 file vs libtiff re-encoding the same pixels', () => {

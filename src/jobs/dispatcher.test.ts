@@ -8,7 +8,9 @@ import { silentLogger } from '../shared/log.js';
 import { VirtualLine, type CallProgress, type CallRequest, type CallResult, type FaxLine } from '../engine/index.js';
 import { openSqliteStore, type SqliteJobStore } from '../store/index.js';
 import { DEFAULT_JOBS_CONFIG, type JobsConfig } from './config.js';
-import { Dispatcher } from './dispatcher.js';
+import { RenderTimeout } from '../documents/index.js';
+import { Dispatcher, RENDER_BUDGET_RETRIES } from './dispatcher.js';
+import { prepareJob } from './prepare.js';
 import { FaxService, type SendInput } from './service.js';
 
 const text = (pages: number) => Buffer.from(Array.from({ length: pages }, (_, i) => `page ${i + 1}\n`).join('\f'));
@@ -45,9 +47,9 @@ describe('Dispatcher', () => {
     await store.close();
   });
 
-  function setup(lines: Record<string, FaxLine>, config: Partial<JobsConfig> = {}, allowHosts: string[] = []) {
+  function setup(lines: Record<string, FaxLine>, config: Partial<JobsConfig> = {}, allowHosts: string[] = [], prepare?: typeof prepareJob) {
     const cfg = { ...DEFAULT_JOBS_CONFIG, ...config };
-    dispatcher = new Dispatcher({ store, clock, owner: 'test', lines, config: cfg, fetch: { timeoutMs: 5000, allowHosts }, logger: silentLogger });
+    dispatcher = new Dispatcher({ store, clock, owner: 'test', lines, config: cfg, fetch: { timeoutMs: 5000, allowHosts }, logger: silentLogger, ...(prepare ? { prepare } : {}) });
     const service = new FaxService({ store, clock, config: cfg, onJob: () => dispatcher!.notify() });
     dispatcher.start();
     return service;
@@ -245,6 +247,48 @@ describe('Dispatcher', () => {
     await until(finished(id!));
     expect(await job(id!)).toMatchObject({ status: 'failed', code: -3109 });
     expect((await job(id!)).message).toMatch(/page 5/);
+  });
+
+  it('a render out of time on a busy node is put back in the queue, then delivered', async () => {
+    let tries = 0;
+    const prepare: typeof prepareJob = async (...args) => {
+      if (++tries <= RENDER_BUDGET_RETRIES) throw new RenderTimeout(2, 'wall', true, 60_000);
+      return prepareJob(...args);
+    };
+    const svc = setup({ virtual: new VirtualLine(clock) }, {}, [], prepare);
+    const [id] = (await svc.send({ accountId, mode: 'test' }, input(), null)).jobIds;
+    await until(finished(id!));
+    expect(await job(id!)).toMatchObject({ status: 'delivered', code: 0 });
+    expect(tries).toBe(RENDER_BUDGET_RETRIES + 1);
+    expect(await store.attempts(id!)).toHaveLength(1); // the render retries spent no attempt
+  });
+
+  it('a render that stays out of time fails with -3109 naming the page, after the retries', async () => {
+    let tries = 0;
+    const prepare: typeof prepareJob = async () => {
+      tries++;
+      throw new RenderTimeout(17, 'wall', true, 60_000);
+    };
+    const svc = setup({ virtual: new VirtualLine(clock) }, {}, [], prepare);
+    const [id] = (await svc.send({ accountId, mode: 'test' }, input(), null)).jobIds;
+    await until(finished(id!));
+    expect(await job(id!)).toMatchObject({ status: 'failed', code: -3109 });
+    expect((await job(id!)).message).toMatch(/page 17 was not rendered within 60 s/);
+    expect(tries).toBe(RENDER_BUDGET_RETRIES + 1);
+  });
+
+  it('a page over its CPU budget fails at once with -3109 naming the page (slow anywhere)', async () => {
+    let tries = 0;
+    const prepare: typeof prepareJob = async () => {
+      tries++;
+      throw new RenderTimeout(4, 'cpu', false, 15_000);
+    };
+    const svc = setup({ virtual: new VirtualLine(clock) }, {}, [], prepare);
+    const [id] = (await svc.send({ accountId, mode: 'test' }, input(), null)).jobIds;
+    await until(finished(id!));
+    expect(await job(id!)).toMatchObject({ status: 'failed', code: -3109 });
+    expect((await job(id!)).message).toMatch(/page 4 needed more than 15 s of processor time/);
+    expect(tries).toBe(1);
   });
 
   it('a live job whose fetched document no longer fits the balance fails with -3002', async () => {

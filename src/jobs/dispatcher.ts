@@ -13,12 +13,17 @@
 // is taken in the store once the documents are prepared, just before the call (all taken by
 // then: back to the queue for `slotRetryMs`, no attempt used), its hold is renewed with the
 // job's lease, and a lost hold aborts the call like a lost lease.
+//
+// A render stopped by its time budget on a busy node (documents/render-budget.ts: transient)
+// goes back to the queue, without using an attempt, up to RENDER_BUDGET_RETRIES times; then, or
+// when the page is too slow anywhere, the job fails with -3109 naming the page.
 import type { Clock, TimerHandle } from '../shared/clock.js';
 import { ERRORS, FaxError, outcomeMessage } from '../shared/errors.js';
 import type { Logger } from '../shared/log.js';
 import { LONG_BUCKETS_MS, type Histogram, type MetricsRegistry } from '../shared/metrics.js';
 import { isSlotted, type CallResult, type FaxLine } from '../engine/index.js';
 import { faxPagesFromTiff } from '../documents/fax-pages.js';
+import { RenderTimeout } from '../documents/index.js';
 import { jobEvent } from '../store/fax-object.js';
 import type { AttemptRecord, JobRecord, JobStore, LineFilter, Stage, TerminalOutcome } from '../store/index.js';
 import { isStoreUnavailable } from '../store/index.js';
@@ -51,7 +56,14 @@ export interface DispatcherOptions {
   otherLines?: 'fail' | 'leave';
   /** Where this process's queue waits, call durations and pages per call are observed. */
   metrics?: MetricsRegistry;
+  /** The preparing stage (default prepareJob); tests inject failures. */
+  prepare?: typeof prepareJob;
 }
+
+/** Times a job whose render ran out of time on a busy node is put back before it fails with -3109. */
+export const RENDER_BUDGET_RETRIES = 2;
+/** Wait before the first such retry; doubled for the next. */
+export const RENDER_BUDGET_RETRY_MS = 30_000;
 
 /** Pages per call: histogram bounds. */
 const PAGE_BUCKETS: readonly number[] = [0, 1, 2, 3, 5, 10, 20, 50, 100, 200];
@@ -84,6 +96,8 @@ export class Dispatcher {
   private readonly pollMs: number;
   private readonly slotRetryMs: number;
   private readonly running = new Map<number, Running>();
+  /** Render-budget retries so far, per job (this process's view; a retry on another node starts again). */
+  private readonly renderRetries = new Map<number, number>();
   private readonly metrics: DispatchMetrics | null;
   private timer: TimerHandle | undefined;
   private stopped = true;
@@ -284,7 +298,7 @@ export class Dispatcher {
       let totalPages: number;
       try {
         totalPages = (
-          await prepareJob(store, job, {
+          await (this.o.prepare ?? prepareJob)(store, job, {
             owner, nowMs: clock.now(), fetch: this.o.fetch, maxPages: this.o.config.maxPages, maxFileBytes: this.o.config.maxFileBytes,
             signal: abort.signal, hold: (work) => clock.hold?.(work), // rendering is real work: simulated time waits for it
           })
@@ -303,11 +317,23 @@ export class Dispatcher {
           await store.requeueJob(job.jobId, owner, clock.now() + this.slotRetryMs, clock.now());
           return;
         }
+        if (err instanceof RenderTimeout && err.transient) {
+          const retries = this.renderRetries.get(job.jobId) ?? 0;
+          const retryInMs = RENDER_BUDGET_RETRY_MS * 2 ** retries;
+          if (retries < RENDER_BUDGET_RETRIES && clock.now() + retryInMs < job.deadlineMs) {
+            this.renderRetries.set(job.jobId, retries + 1);
+            log.warn({ err: err.message, page: err.page, retryInMs }, 'rendering ran out of time on a busy node: back to the queue');
+            await store.requeueJob(job.jobId, owner, clock.now() + retryInMs, clock.now());
+            return;
+          }
+        }
+        this.renderRetries.delete(job.jobId);
         const e = asJobError(err);
         log.warn({ code: e.code, err: e.message }, 'document preparation failed');
         await this.finish(job, { status: 'failed', code: e.code, message: e.message, transferredPages: 0 });
         return;
       }
+      this.renderRetries.delete(job.jobId);
       if (!(await store.updateProgress(job.jobId, owner, { totalPages, nowMs: clock.now() }))) return;
       if (job.keyMode === 'live' && !(await store.adjustReservation(job.jobId, totalPages * job.priceCentsPerPage, clock.now()))) {
         await this.finish(job, { status: 'failed', code: ERRORS.INSUFFICIENT_BALANCE.code, message: `Insufficient account balance for ${totalPages} pages`, transferredPages: 0 });
