@@ -31,7 +31,7 @@ code { font-family: var(--mono); font-size: .88em; overflow-wrap: anywhere; back
 code.key { display: inline-block; font-size: 1rem; padding: .4rem .6rem; border: 1px dashed var(--line-strong); }
 
 /* Frame: sidebar + content */
-body.app { display: grid; grid-template-columns: 15.5rem minmax(0, 1fr); min-height: 100vh; }
+body.app { display: grid; grid-template-columns: 15.5rem minmax(0, 1fr); min-height: 100vh; background: linear-gradient(to right, var(--brand) 15.5rem, var(--bg) 15.5rem); }
 .sidebar { background: var(--brand); color: #e9f3f1; display: flex; flex-direction: column; gap: 1rem; padding: 1rem .75rem; position: sticky; top: 0; height: 100vh; overflow-y: auto; }
 .brand { display: inline-flex; align-items: center; gap: .6rem; color: inherit; text-decoration: none; font-weight: 800; font-size: 1.25rem; padding: .25rem .5rem; }
 .brand .logo { border-radius: 8px; box-shadow: 0 0 0 1px rgba(255, 255, 255, .18); }
@@ -132,8 +132,8 @@ form.inline { display: inline; }
 .dir.in { color: #6b3fa0; }
 
 /* Tables */
-.table-box { background: var(--panel); border: 1px solid var(--line); border-radius: var(--radius); box-shadow: var(--shadow); overflow-x: auto; margin: 0 0 1.25rem; }
-.panel .table-box { box-shadow: none; }
+.table-box, .scroll { background: var(--panel); border: 1px solid var(--line); border-radius: var(--radius); box-shadow: var(--shadow); overflow-x: auto; margin: 0 0 1.25rem; }
+.panel .table-box, .panel .scroll { box-shadow: none; }
 table { border-collapse: collapse; width: 100%; }
 caption { text-align: left; font-weight: 700; padding: .75rem 1rem; }
 th, td { text-align: left; padding: .65rem .9rem; border-bottom: 1px solid var(--line); vertical-align: top; }
@@ -144,7 +144,8 @@ tbody tr:hover { background: #fafcfb; }
 .who-col strong { display: block; }
 .sub { display: block; color: var(--muted); font-size: .86rem; }
 .mono { font-family: var(--mono); font-size: .9em; }
-.fax-link { font-weight: 700; }
+.fax-link { font-weight: 700; white-space: nowrap; }
+td.first { white-space: nowrap; }
 .empty { text-align: center; padding: 2.5rem 1rem; color: var(--muted); }
 .empty .btn { margin-top: .75rem; }
 
@@ -207,7 +208,7 @@ ul.plain { list-style: none; padding: 0; margin: 0; }
 
 /* Phones and narrow windows: the sidebar becomes a top bar; card tables */
 @media (max-width: 56rem) {
-  body.app { display: block; }
+  body.app { display: block; background: var(--bg); }
   .sidebar { position: static; height: auto; flex-direction: row; flex-wrap: wrap; align-items: center; gap: .5rem; padding: .6rem .75rem; }
   .brand { font-size: 1.1rem; }
   .nav { order: 3; flex: 1 0 100%; overflow-x: auto; margin: 0 -.75rem; padding: 0 .75rem .15rem; scrollbar-width: thin; }
@@ -231,7 +232,8 @@ ul.plain { list-style: none; padding: 0; margin: 0; }
   table.cards td { border: 0; padding: 0; min-width: 0; overflow-wrap: anywhere; }
   table.cards td[data-label]::before { content: attr(data-label) " "; color: var(--muted); font-size: .78rem; font-weight: 700; text-transform: uppercase; letter-spacing: .05em; margin-right: .35rem; }
   table.cards td.wide { grid-column: 1 / -1; }
-  table.cards td.end { grid-column: 2; grid-row: 1; text-align: right; }
+  table.cards td.end { grid-column: 2; grid-row: 1; text-align: right; color: var(--muted); font-size: .86rem; }
+  table.cards td.first .sub { display: inline; margin-left: .5rem; }
   table.cards td.end::before, table.cards td.first::before { content: none; }
   table.cards td.num { text-align: left; }
   .row-actions input, .row-actions select { min-width: 0; flex: 1 1 8rem; }

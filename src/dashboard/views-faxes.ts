@@ -75,8 +75,8 @@ ${jobs.map((j) => html`<tr${liveAttrs(j)}>
 <td class="first"><a class="fax-link" href="/dashboard/faxes/${j.jobId}">Fax ${j.jobId}</a>${j.keyMode === 'test' ? html`<span class="sub">test line</span>` : ''}</td>
 <td class="who-col wide">${party(j)}${j.cover?.subject ? html`<span class="sub subject">${j.cover.subject}</span>` : ''}${j.cover?.toName ? html`<span class="sub">${j.direction === 'received' ? '' : 'for '}${j.cover.toName}</span>` : ''}</td>
 <td class="wide" data-label="Status">${badge(j)}${statusLine(j)}</td>
-<td class="num" data-label="Pages"><span data-live="pages-short">${j.transferredPages}/${j.totalPages}</span></td>
-<td data-label="Created" class="end-row">${when(j.createdAtMs)}</td></tr>`)}
+<td class="num wide" data-label="Pages"><span data-live="pages-short">${j.transferredPages}/${j.totalPages}</span></td>
+<td class="end"><span class="sr">Created </span>${when(j.createdAtMs)}</td></tr>`)}
 </tbody></table></div>`;
 }
 
