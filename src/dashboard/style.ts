@@ -229,9 +229,9 @@ ul.plain { list-style: none; padding: 0; margin: 0; }
   table.cards thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
   table.cards tr { padding: .75rem .9rem; border-bottom: 1px solid var(--line); display: grid; grid-template-columns: 1fr auto; gap: .2rem .75rem; }
   table.cards tbody tr:last-child { border-bottom: 0; }
-  table.cards td { border: 0; padding: 0; min-width: 0; overflow-wrap: anywhere; }
+  table.cards td { border: 0; padding: 0; min-width: 0; overflow-wrap: anywhere; grid-column: 1 / -1; }
+  table.cards td.first { grid-column: 1; white-space: normal; }
   table.cards td[data-label]::before { content: attr(data-label) " "; color: var(--muted); font-size: .78rem; font-weight: 700; text-transform: uppercase; letter-spacing: .05em; margin-right: .35rem; }
-  table.cards td.wide { grid-column: 1 / -1; }
   table.cards td.end { grid-column: 2; grid-row: 1; text-align: right; color: var(--muted); font-size: .86rem; }
   table.cards td.first .sub { display: inline; margin-left: .5rem; }
   table.cards td.end::before, table.cards td.first::before { content: none; }

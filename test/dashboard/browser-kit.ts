@@ -65,10 +65,10 @@ export interface SignedInPage {
 }
 
 /** A new account (test key mode is free) and a browser page signed in to it through the sign-in form. */
-export async function signedInPage(h: Harness, browser: Browser, name: string, viewport = { width: 1024, height: 900 }): Promise<SignedInPage> {
+export async function signedInPage(h: Harness, browser: Browser, name: string, viewport: { width: number; height: number } = { width: 1024, height: 900 }, timezoneId?: string): Promise<SignedInPage> {
   const c = await h.svc.store.createAccount({ name, balanceCents: 2500, faxNumber: '+14155550100', nowMs: h.clock.now() });
   await h.svc.store.setPasswordHash(c.account.id, await hashPassword(PASSWORD));
-  const context = await browser.newContext({ viewport });
+  const context = await browser.newContext({ viewport, ...(timezoneId ? { timezoneId } : {}) });
   const page = await context.newPage();
   await page.goto(`${h.svc.url}/dashboard/sign-in`);
   await page.getByLabel('Account name').fill(name);

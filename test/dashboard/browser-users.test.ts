@@ -39,7 +39,7 @@ describeInBrowser('users in a browser', (suite) => {
     await mp.getByLabel('Account name or email').fill('STAFF@browser-team.example');
     await mp.getByLabel('Password').fill('staff password 1');
     await mp.getByRole('button', { name: 'Sign in' }).click();
-    await mp.waitForURL('**/dashboard/faxes');
+    await mp.waitForURL('**/dashboard/home');
     expect(await mp.getByRole('link', { name: 'Users' }).count()).toBe(0);
     expect(await mp.getByRole('link', { name: 'Webhooks' }).count()).toBe(0);
     const res = await mp.goto(`${h.svc.url}/dashboard/users`);

@@ -18,7 +18,7 @@ describeInBrowser('dashboard in a browser', (suite) => {
     await page.getByLabel('Account name').fill('Browser Co');
     await page.getByLabel('Password').fill('correct horse battery');
     await page.keyboard.press('Enter');
-    await page.waitForURL('**/dashboard/faxes');
+    await page.waitForURL('**/dashboard/home');
     await page.screenshot({ path: `${ARTIFACTS}/faxes.png`, fullPage: true });
 
     await page.getByRole('link', { name: 'Settings' }).click();
