@@ -62,7 +62,7 @@ export function sendForm(csrf: string, v: SendValues, maxMb: number, choices: Se
   return html`<form method="post" action="/dashboard/send/preview" enctype="multipart/form-data" class="send">
 ${csrfField(csrf)}
 <div class="grid-2">
-<section class="panel" aria-labelledby="what"><h2 id="what">Documents and recipients</h2>
+<section class="panel" aria-labelledby="what"><h2 id="what">What to send, and to whom</h2>
 <label for="files">Documents</label>
 ${kept ? html`<input type="hidden" name="draft" value="${kept.id}">
 <div class="kept-box" id="kept-hint"><p class="hint">Kept from your last try (choose files below to replace them):</p><ul class="kept">${kept.names.map((n) => html`<li class="kept-file">${n}</li>`)}</ul></div>` : ''}

@@ -7,7 +7,7 @@
 import { expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { NUM, runUntil } from '../e2e/harness.js';
-import { ARTIFACTS, describeInBrowser, layoutProblems, loadedImages, signedInPage, timesLocalized, VIEWPORTS } from './browser-kit.js';
+import { ARTIFACTS, navLink, describeInBrowser, layoutProblems, loadedImages, signedInPage, timesLocalized, VIEWPORTS } from './browser-kit.js';
 import { pdfDoc } from './pdf-fixture.js';
 
 const IN_PROGRESS = /^(Queued|Preparing|Dialing|Sending)$/;
@@ -25,7 +25,7 @@ describeInBrowser('faxes in a browser', (suite) => {
   it('sends a PDF from the browser: preview of the pages, confirm, the detail page and the list follow it live to Delivered', async () => {
     const { h, browser } = suite;
     const { context, page, accountId } = await signedInPage(h, browser, 'Browser Sender', VIEWPORTS.desktop);
-    await page.getByRole('link', { name: 'Send a fax' }).click();
+    await navLink(page, 'Send a fax').click();
     await page.waitForURL('**/dashboard/send');
     await page.getByLabel('Documents').setInputFiles({ name: 'contract.pdf', mimeType: 'application/pdf', buffer: pdfDoc(2) });
     await page.getByLabel('Recipient fax numbers').fill(NUM.ok);
@@ -76,12 +76,12 @@ describeInBrowser('faxes in a browser', (suite) => {
     expect(await list.locator('.live-hint').isHidden()).toBe(true);
     await list.screenshot({ path: `${ARTIFACTS}/faxes-list.png`, fullPage: true });
     await context.close();
-  });
+  }, 180_000);
 
   it('on a phone in Paris: schedules a fax in local time, sees the time in local time (UTC on hover), and watches it deliver then', async () => {
     const { h, browser } = suite;
     const { context, page, accountId } = await signedInPage(h, browser, 'Browser Scheduler', VIEWPORTS.phone, 'Europe/Paris');
-    await page.getByRole('link', { name: 'Send a fax' }).click();
+    await navLink(page, 'Send a fax').click();
     await page.waitForURL('**/dashboard/send');
     expect(await page.locator('#send-at-hint').textContent()).toBe('Leave empty to send at once. In your time zone (Europe/Paris)');
     await page.getByLabel('Documents').setInputFiles({ name: 'later.pdf', mimeType: 'application/pdf', buffer: pdfDoc(1) });
@@ -116,7 +116,7 @@ describeInBrowser('faxes in a browser', (suite) => {
     expect(await page.locator('.steps li.done').count()).toBe(6); // scheduled, queued, rendered, dialing, sending, delivered
     await page.screenshot({ path: `${ARTIFACTS}/fax-delivered-phone.png`, fullPage: true });
     await context.close();
-  });
+  }, 180_000);
 
   it('keeps the chosen files when the form comes back with an error (phone)', async () => {
     const { h, browser } = suite;
@@ -143,5 +143,5 @@ describeInBrowser('faxes in a browser', (suite) => {
     await page.getByRole('button', { name: 'Send fax' }).click();
     await page.waitForURL(/\/dashboard\/faxes\/\d+\?done=sent$/);
     await context.close();
-  });
+  }, 180_000);
 });

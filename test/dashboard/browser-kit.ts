@@ -122,6 +122,9 @@ export async function timesLocalized(page: Page): Promise<boolean> {
   });
 }
 
+/** A link of the main navigation (pages also link to each other in their text). */
+export const navLink = (page: Page, name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
+
 /** Every <img> matched is loaded with pixels (naturalWidth > 0); returns their natural widths. */
 export async function loadedImages(page: Page, selector: string): Promise<number[]> {
   const imgs = page.locator(selector);
