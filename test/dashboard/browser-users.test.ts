@@ -17,7 +17,7 @@ describeInBrowser('users in a browser', (suite) => {
     await page.getByLabel(/^Initial password/).fill('staff password 1');
     await page.getByRole('button', { name: 'Add user' }).click();
     await page.waitForURL('**/dashboard/users?done=user-added');
-    await expect.poll(() => page.locator('td.user-name').first().textContent()).toBe('Staff <b>member</b>');
+    await expect.poll(() => page.locator('.user-name').first().textContent()).toBe('Staff <b>member</b>');
     await page.screenshot({ path: `${ARTIFACTS}/users.png`, fullPage: true });
 
     await navLink(page, 'Settings').click();

@@ -190,6 +190,27 @@ describe('dashboard webhooks', () => {
 });
 
 describe('dashboard faxes', () => {
+  it('searches faxes by subject, number and id from the search box; the overview sums the month; the favicon is served', async () => {
+    const m = await member('search-co');
+    const b = await signedIn(m);
+    const a = await sendFax(m, { faxNumber: '+14155550123', subject: 'Quarterly REPORT', send_at: later(), faxData: [inline(1)] });
+    const c = await sendFax(m, { faxNumber: '+14155550124', subject: 'Invoice', send_at: later(), faxData: [inline(1)] });
+    const rows = async (q: string) => [...(await b.get(`/dashboard/faxes?q=${encodeURIComponent(q)}`)).text.matchAll(/<a class="fax-link" href="\/dashboard\/faxes\/(\d+)">/g)].map((x) => Number(x[1]));
+    expect(await rows('report')).toEqual([a]);
+    expect(await rows('(415) 555-0124')).toEqual([c]);
+    expect(await rows(`#${a}`)).toEqual([a]);
+    expect(await rows('no such fax')).toEqual([]);
+    const found = await b.get('/dashboard/faxes?q=%3Cscript%3E');
+    expect(found.text).toContain('value="&lt;script&gt;"');
+    expect(found.text).not.toContain('<script>');
+    const home = await b.get('/dashboard/home');
+    expect(home.status).toBe(200);
+    expect(home.text).toMatch(/<span class="k">Faxes · \w+<\/span><span class="v">2<\/span>/);
+    expect(home.text).toContain('<svg class="chart"');
+    const icon = await b.raw('/favicon.ico');
+    expect(icon.headers.get('content-type')).toBe('image/svg+xml');
+  });
+
   it('lists faxes with a status filter, shows a delivered fax with its page thumbnails, downloads, cancels a scheduled one', async () => {
     const m = await member('faxes-co');
     const b = await signedIn(m);
