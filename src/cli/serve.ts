@@ -1,11 +1,15 @@
 // `faxstack serve`: the whole service in one process. On first start with the embedded store it
-// creates a demo account, saves its keys in the data directory and prints how to send a first
-// fax; on a shared PostgreSQL store (`--store postgres://...`) accounts come from `accounts create`.
+// creates a demo account, saves its keys in the data directory, gives it a dashboard password
+// (printed once, never saved in clear) and prints how to send a first fax and where the
+// dashboard is; on a shared PostgreSQL store (`--store postgres://...`) accounts come from
+// `accounts create`.
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createLogger } from '../shared/log.js';
 import { startService, VERSION } from '../service.js';
-import { redactStoreUrl } from '../store/index.js';
+import { redactStoreUrl, type JobStore } from '../store/index.js';
+import { hashPassword } from '../dashboard/index.js';
 import { closeEncodePool, closeRenderPool, configureRenderPool } from '../documents/index.js';
 import { args, parseStoreOption } from './args.js';
 import { CONFIG_FLAGS, testFacilities } from './daemon.js';
@@ -49,6 +53,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     process.stderr.write(`
 faxstack ${VERSION} listening on ${svc.url}/v1  (store: ${redactStoreUrl(store.url)}, PostgreSQL shared with other nodes, ${lines})
 Create accounts with: faxstack accounts create NAME --store URL --balance DOLLARS
+Dashboard: ${svc.url}/dashboard  (sign in with an account's name or a user's email)
 API reference: ${svc.url}/v1/openapi.json
 `);
     return new Promise<number>(() => {}); // runs until a signal
@@ -68,8 +73,20 @@ API reference: ${svc.url}/v1/openapi.json
     created = true;
   }
   const secret = (await svc.store.getAccount(demo.accountId))?.webhookSecret ?? demo.webhookSecret;
-  process.stderr.write(banner(svc.url, dataDir, demo, secret, created).replace('virtual fax line)', `${lines})`));
+  const password = await demoPassword(svc.store, demo.accountId);
+  process.stderr.write(banner(svc.url, dataDir, demo, secret, created, password).replace('virtual fax line)', `${lines})`));
   return new Promise<number>(() => {}); // runs until a signal
+}
+
+/**
+ * The demo account's dashboard password: made and set when the account has none (its first
+ * start, or a data directory from before the dashboard had one), returned to be printed once;
+ * null when it has one already (only its hash is kept).
+ */
+export async function demoPassword(store: JobStore, accountId: number): Promise<string | null> {
+  if (await store.passwordHash(accountId)) return null;
+  const password = randomBytes(12).toString('base64url');
+  return (await store.setPasswordHash(accountId, await hashPassword(password))) ? password : null;
 }
 
 /** SIGINT/SIGTERM close the service gracefully, then the process exits. */
@@ -85,7 +102,7 @@ function installSignals(close: () => Promise<void>, logger: ReturnType<typeof cr
   process.once('SIGTERM', () => stop('SIGTERM'));
 }
 
-function banner(url: string, dataDir: string, demo: DemoAccount, secret: string, created: boolean): string {
+function banner(url: string, dataDir: string, demo: DemoAccount, secret: string, created: boolean, password: string | null): string {
   const api = `${url}/v1`;
   const body = JSON.stringify({ faxNumber: '+14155550123', faxData: [{ fileName: 'hello.txt', fileData: Buffer.from('Hello from faxstack!\n').toString('base64') }] });
   return `
@@ -94,6 +111,10 @@ ${created ? 'Demo account created' : 'Demo account'} (keys saved in ${join(dataD
   test key:       ${demo.testKey}
   live key:       ${created ? demo.liveKey : '(see the file above)'}
   webhook secret: ${secret}
+
+Dashboard: ${url}/dashboard
+  sign in as:     demo
+  password:       ${password ?? `(printed at the first start; a new one: faxstack accounts set-password ${demo.accountId} --data ${dataDir})`}${password ? '  (shown once: change it in Settings)' : ''}
 
 1. Receive signed webhooks (optional, in another terminal):
    npx faxstack webhook-listen --port 9000 --secret ${secret}

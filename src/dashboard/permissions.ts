@@ -19,6 +19,7 @@ export interface DashboardUser {
 
 /** `METHOD /url-pattern` (as registered) a Member may use. */
 const MEMBER_ROUTES: readonly RegExp[] = [
+  /^GET \/dashboard\/home$/,
   /^(GET|POST) \/dashboard\/faxes(\/|$)/,
   /^(GET|POST) \/dashboard\/send(\/|$|\.)/,
   /^GET \/dashboard\/(settings|templates|api|api-reference)(\/|$|\.)/,

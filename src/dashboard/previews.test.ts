@@ -42,4 +42,23 @@ describe('PreviewStore', () => {
     expect(s.add(preview(3, 30)).accountId).toBe(3);
     expect(code(() => s.take(1, b.id))).toBe(-3011);
   });
+
+  it('keeps the files of a refused form as a draft of its account, counted with the previews', async () => {
+    const clock = new ManualClock(0);
+    const s = new PreviewStore(clock, { ttlMs: 1000, perAccount: 2, maxBytes: 100 });
+    const d = s.addDraft(1, [{ fileName: 'a.pdf', data: Buffer.alloc(40) }]);
+    expect(s.draft(1, d.id)?.files[0]!.fileName).toBe('a.pdf');
+    expect(s.draft(2, d.id)).toBeNull();
+    expect(code(() => s.get(1, d.id))).toBe(-3011); // a draft is no preview to confirm
+    expect(code(() => s.addDraft(2, [{ fileName: 'b.pdf', data: Buffer.alloc(70) }]))).toBe(-3010); // 40 + 70 > 100
+    s.add(preview(1));
+    s.add(preview(1)); // the account's oldest entry (the draft) makes room
+    expect(s.draft(1, d.id)).toBeNull();
+    const e = s.addDraft(3, [{ fileName: 'c.pdf', data: Buffer.alloc(10) }]);
+    await clock.advance(1001);
+    expect(s.draft(3, e.id)).toBeNull();
+    s.addDraft(3, [{ fileName: 'c.pdf', data: Buffer.alloc(10) }]);
+    s.dropDraft(3, s.addDraft(3, []).id);
+    expect(s.size).toBe(1);
+  });
 });

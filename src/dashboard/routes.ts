@@ -20,6 +20,8 @@ import { burnPasswordCheck, MAX_PASSWORD_LENGTH, verifyPassword } from './passwo
 import { cookie, CSRF_COOKIE, newCsrfCookieValue, OWNER_USER_ID, parseCookies, SESSION_COOKIE, SESSION_TTL_MS, SessionSigner } from './session.js';
 import { layout, signInPage, type Frame, type Nav } from './views.js';
 import { STYLE_CSS } from './style.js';
+import { LOGO_SVG } from './icons.js';
+import { registerHomePage } from './pages/home.js';
 import { html, type Safe } from './html.js';
 
 const NOTICES: Record<string, string> = {
@@ -133,14 +135,19 @@ export function registerDashboard(app: FastifyInstance, o: DashboardOptions): vo
   app.get('/dashboard/live.js', async (_req, reply) => reply.type('text/javascript; charset=utf-8').header('Cache-Control', 'public, max-age=3600').send(LIVE_JS));
   app.get('/dashboard/style.css', async (_req, reply) => reply.type('text/css; charset=utf-8').header('Cache-Control', 'public, max-age=3600').send(STYLE_CSS));
 
+  // The icon of every dashboard page, and the site's /favicon.ico (an SVG: browsers take it by its type).
+  const favicon = async (_req: FastifyRequest, reply: FastifyReply) => reply.type('image/svg+xml').header('Cache-Control', 'public, max-age=86400').send(LOGO_SVG);
+  app.get('/dashboard/favicon.svg', favicon);
+  app.get('/favicon.ico', favicon);
+
   app.get('/dashboard', async (req, reply) => {
     const c = await context(req, reply);
-    return redirect(c, c.account ? '/dashboard/faxes' : '/dashboard/sign-in');
+    return redirect(c, c.account ? '/dashboard/home' : '/dashboard/sign-in');
   });
 
   app.get('/dashboard/sign-in', async (req, reply) => {
     const c = await context(req, reply);
-    if (c.account) return redirect(c, '/dashboard/faxes');
+    if (c.account) return redirect(c, '/dashboard/home');
     return page(c, 200, 'Sign in', null, signInPage(c.csrf, ''));
   });
 
@@ -178,7 +185,7 @@ export function registerDashboard(app: FastifyInstance, o: DashboardOptions): vo
     c.cookies.splice(0);
     c.cookies.push(cookie(SESSION_COOKIE, signer.issue(accountId, userId, passwordHash, o.clock.now()), { secure: c.secure, maxAgeSec: SESSION_TTL_MS / 1000 }));
     c.cookies.push(cookie(CSRF_COOKIE, newCsrfCookieValue(), { secure: c.secure }));
-    return redirect(c, '/dashboard/faxes');
+    return redirect(c, '/dashboard/home');
   });
 
   app.post('/dashboard/sign-out', async (req, reply) => {
@@ -189,6 +196,7 @@ export function registerDashboard(app: FastifyInstance, o: DashboardOptions): vo
   });
 
   const d: Dashboard = { o, route, page, send, redirect, problem, uploads };
+  registerHomePage(d);
   registerFaxPages(d);
   registerSettingsPages(d);
   registerWebhookPages(d);

@@ -20,19 +20,21 @@ export interface SettingsView {
 
 const MODES: readonly KeyMode[] = ['live', 'test'];
 
+const LEDGER_KIND: Record<string, string> = { topup: 'Top-up', reserve: 'Reserved for a fax', release: 'Reservation released', charge: 'Charge', adjust: 'Adjustment' };
+
 export function settingsPage(v: SettingsView, csrf: string): Safe {
   const a = v.account;
   const primary = v.user.role === 'primary';
-  return html`<section aria-labelledby="acct"><h2 id="acct">Account</h2>
+  return html`<div class="grid-2"><section class="panel" aria-labelledby="acct"><h2 id="acct">Account</h2>
 <dl class="facts"><dt>Name</dt><dd>${a.name}</dd><dt>Account id</dt><dd>${a.id}</dd><dt>Fax number</dt><dd>${a.faxNumber}</dd><dt>Balance</dt><dd class="balance">${money(a.balanceCents)}</dd>
 <dt>Signed in as</dt><dd>${v.user.email ? html`${v.user.name} &lt;${v.user.email}&gt;` : html`${v.user.name} (account sign-in)`} · ${v.user.role === 'primary' ? 'Primary' : 'Member'}</dd></dl></section>
-${primary ? keysSection(v.keys, v.fresh && !v.fresh.mine ? v.fresh : null, csrf, ACCOUNT_KEYS) : html`<section aria-labelledby="keys"><h2 id="keys">API keys</h2><p>API keys are managed by the account's Primary users.</p></section>`}
+${passwordSection(csrf)}</div>
+${primary ? keysSection(v.keys, v.fresh && !v.fresh.mine ? v.fresh : null, csrf, ACCOUNT_KEYS) : html`<section class="panel" aria-labelledby="keys"><h2 id="keys">API keys</h2><p>API keys are managed by the account's Primary users.</p></section>`}
 ${v.myKeys ? keysSection(v.myKeys, v.fresh?.mine ? v.fresh : null, csrf, primary ? MY_KEYS : { ...MY_KEYS, note: `${MY_KEYS.note} As a Member, your keys send and follow faxes; account settings answer -3007.` }) : ''}
 ${callerIdsSection(v, csrf, primary)}
-${passwordSection(csrf)}
-<section aria-labelledby="ledger"><h2 id="ledger">Ledger</h2>
-${v.ledger.length === 0 ? html`<p>No entries yet.</p>` : html`<div class="scroll"><table><thead><tr><th scope="col">Time</th><th scope="col">Kind</th><th scope="col">Fax</th><th scope="col" class="num">Amount</th></tr></thead><tbody>
-${v.ledger.map((e) => html`<tr><td>${when(e.atMs)}</td><td>${e.kind}</td><td>${e.jobId === null ? '—' : html`<a href="/dashboard/faxes/${e.jobId}">${e.jobId}</a>`}</td><td class="num">${money(e.amountCents)}</td></tr>`)}
+<section class="panel" aria-labelledby="ledger"><h2 id="ledger">Ledger</h2>
+${v.ledger.length === 0 ? html`<p class="hint">No entries yet.</p>` : html`<div class="table-box"><table class="cards"><thead><tr><th scope="col">Time</th><th scope="col">Entry</th><th scope="col">Fax</th><th scope="col" class="num">Amount</th></tr></thead><tbody>
+${v.ledger.map((e) => html`<tr><td class="first">${when(e.atMs)}</td><td data-label="Entry">${LEDGER_KIND[e.kind] ?? e.kind}</td><td data-label="Fax">${e.jobId === null ? '—' : html`<a href="/dashboard/faxes/${e.jobId}">Fax ${e.jobId}</a>`}</td><td class="num end">${money(e.amountCents)}</td></tr>`)}
 </tbody></table></div>`}</section>`;
 }
 
@@ -58,43 +60,43 @@ const MY_KEYS: KeyTable = {
 };
 
 function keysSection(keys: ApiKeySummary[], fresh: { mode: KeyMode; key: string } | null, csrf: string, t: KeyTable): Safe {
-  return html`<section aria-labelledby="${t.id}"><h2 id="${t.id}">${t.title}</h2>
-${fresh ? html`<div class="notice" role="status"><p>Your new ${fresh.mode} key — copy it now, it is not shown again:</p><p><code class="key" id="new-key">${fresh.key}</code></p></div>` : ''}
-<div class="scroll"><table><thead><tr><th scope="col">Mode</th><th scope="col">Key</th><th scope="col">Created</th><th scope="col"><span class="sr">Actions</span></th></tr></thead><tbody>
+  return html`<section class="panel" aria-labelledby="${t.id}"><h2 id="${t.id}">${t.title}</h2>
+${fresh ? html`<div class="notice" role="status"><div><p>Your new ${fresh.mode} key — copy it now, it is not shown again:</p><p><code class="key" id="new-key">${fresh.key}</code></p></div></div>` : ''}
+<div class="table-box"><table class="cards"><thead><tr><th scope="col">Mode</th><th scope="col">Key</th><th scope="col">Created</th><th scope="col"><span class="sr">Actions</span></th></tr></thead><tbody>
 ${MODES.map((mode) => {
     const k = keys.find((key) => key.mode === mode);
     return k
-      ? html`<tr><td>${mode}</td><td><code>${k.prefix}••••••••</code></td><td>${when(k.createdAtMs)}</td><td>${postButton(t.rotate, csrf, `Rotate ${t.which}${mode} key`, { mode })} ${postButton(t.revoke, csrf, `Revoke ${t.which}${mode} key`, { mode })}</td></tr>`
-      : html`<tr><td>${mode}</td><td>${t.none.replace('%s', mode)}</td><td>—</td><td>${postButton(t.rotate, csrf, `Create ${t.which}${mode} key`, { mode })}</td></tr>`;
+      ? html`<tr><td class="first"><span class="badge ${mode === 'live' ? 't-ok' : 't-muted'}">${mode}</span></td><td data-label="Key"><code>${k.prefix}••••••••</code></td><td data-label="Created">${when(k.createdAtMs)}</td><td class="wide"><div class="row-actions">${postButton(t.rotate, csrf, `Rotate ${t.which}${mode} key`, { mode }, 'secondary', 'refresh')} ${postButton(t.revoke, csrf, `Revoke ${t.which}${mode} key`, { mode }, 'danger', 'trash')}</div></td></tr>`
+      : html`<tr><td class="first"><span class="badge t-muted">${mode}</span></td><td data-label="Key">${t.none.replace('%s', mode)}</td><td data-label="Created">—</td><td class="wide">${postButton(t.rotate, csrf, `Create ${t.which}${mode} key`, { mode }, 'primary', 'plus')}</td></tr>`;
   })}
 </tbody></table></div>
 <p class="hint">${t.note}</p></section>`;
 }
 
 function callerIdsSection(v: SettingsView, csrf: string, primary: boolean): Safe {
-  return html`<section aria-labelledby="caller-ids"><h2 id="caller-ids">Caller IDs</h2>
+  return html`<section class="panel" aria-labelledby="caller-ids"><h2 id="caller-ids">Caller IDs</h2>
 <p>Faxes are sent from the account's fax number <strong>${v.account.faxNumber}</strong> unless a request names a <code>callerId</code>, which must be one of these numbers.</p>
-${v.callerIds.length === 0 ? html`<p>No other caller IDs registered.</p>` : html`<ul class="caller-ids">${v.callerIds.map((c) => html`<li><code>${c.number}</code> <small>added ${when(c.createdAtMs)}</small>${primary ? html` ${postButton('/dashboard/settings/caller-ids/remove', csrf, `Remove ${c.number}`, { number: c.number })}` : ''}</li>`)}</ul>`}
-${primary ? html`<form method="post" action="/dashboard/settings/caller-ids" class="card">${csrfField(csrf)}
+${v.callerIds.length === 0 ? html`<p>No other caller IDs registered.</p>` : html`<ul class="caller-ids">${v.callerIds.map((c) => html`<li><code>${c.number}</code> <small>added ${when(c.createdAtMs)}</small>${primary ? html` ${postButton('/dashboard/settings/caller-ids/remove', csrf, `Remove ${c.number}`, { number: c.number }, 'danger small', 'trash')}` : ''}</li>`)}</ul>`}
+${primary ? html`<form method="post" action="/dashboard/settings/caller-ids" class="form">${csrfField(csrf)}
 <label for="caller-id">Add a caller ID (E.164, like +14155550100)</label>
 <input id="caller-id" name="number" inputmode="tel" autocomplete="off" required maxlength="32">
-<button type="submit">Add caller ID</button></form>` : ''}</section>`;
+<p class="actions"><button type="submit" class="btn secondary">Add caller ID</button></p></form>` : ''}</section>`;
 }
 
 function passwordSection(csrf: string): Safe {
-  return html`<section aria-labelledby="password"><h2 id="password">Your password</h2>
-<form method="post" action="/dashboard/settings/password" class="card">${csrfField(csrf)}
+  return html`<section class="panel" aria-labelledby="password"><h2 id="password">Your password</h2>
+<form method="post" action="/dashboard/settings/password" class="form">${csrfField(csrf)}
 <label for="current-password">Current password</label>
 <input id="current-password" name="current" type="password" autocomplete="current-password" required maxlength="1024">
 <label for="new-password">New password (at least 8 characters)</label>
 <input id="new-password" name="password" type="password" autocomplete="new-password" required minlength="8" maxlength="1024">
 <p class="hint">Changing it signs you out everywhere.</p>
-<button type="submit">Change password</button></form></section>`;
+<p class="actions"><button type="submit" class="btn secondary">Change password</button></p></form></section>`;
 }
 
 /** The confirmation step of a revocation (no script: a second form). */
 export function revokeConfirmPage(mode: KeyMode, csrf: string, mine: boolean): Safe {
   const t = mine ? MY_KEYS : ACCOUNT_KEYS;
-  return html`<p>Revoke ${mine ? 'your own' : 'the account\'s'} <strong>${mode}</strong> key? Every request with it is refused from now on${mine ? '' : html`, and the account has no ${mode} key until you create one`}.</p>
-<p class="actions">${postButton(t.revoke, csrf, `Yes, revoke the ${mode} key`, { mode, confirm: 'yes' })} <a class="button" href="/dashboard/settings">Keep it</a></p>`;
+  return html`<div class="panel"><p>Revoke ${mine ? 'your own' : 'the account\'s'} <strong>${mode}</strong> key? Every request with it is refused from now on${mine ? '' : html`, and the account has no ${mode} key until you create one`}.</p>
+<p class="actions">${postButton(t.revoke, csrf, `Yes, revoke the ${mode} key`, { mode, confirm: 'yes' }, 'danger solid', 'trash')} <a class="btn secondary" href="/dashboard/settings">Keep it</a></p></div>`;
 }

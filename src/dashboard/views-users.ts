@@ -3,6 +3,7 @@
 import type { Account, User, UserRole } from '../store/index.js';
 import { html, type Safe } from './html.js';
 import { csrfField, postButton, when } from './views.js';
+import { icon } from './icons.js';
 
 export interface UsersView {
   account: Account;
@@ -23,28 +24,29 @@ function roleOptions(selected: UserRole): Safe {
 
 export function usersPage(v: UsersView, csrf: string): Safe {
   const draft = v.draft ?? { email: '', displayName: '', role: 'member' as const };
-  return html`<p>Primary users manage API keys, webhooks, caller IDs and users; Members send and follow faxes.</p>
-<div class="scroll"><table><thead><tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Added</th><th scope="col"><span class="sr">Actions</span></th></tr></thead><tbody>
-${v.ownerSignIn ? html`<tr><td>${v.account.name}${v.me === 0 ? ' (you)' : ''}</td><td>—<br><small>signs in with the account name</small></td><td>Primary</td><td>${when(v.account.createdAtMs)}</td><td></td></tr>` : ''}
-${v.users.map((u) => html`<tr><td class="user-name">${u.displayName}${u.id === v.me ? ' (you)' : ''}</td><td class="user-email">${u.email}</td><td>
-<form method="post" action="/dashboard/users/${u.id}/role" class="inline">${csrfField(csrf)}<label class="sr" for="role-${u.id}">Role of ${u.displayName}</label><select id="role-${u.id}" name="role">${roleOptions(u.role)}</select><button type="submit">Change role</button></form></td>
-<td>${when(u.createdAtMs)}</td><td>${postButton(`/dashboard/users/${u.id}/remove`, csrf, `Remove ${u.displayName}`)}
-<form method="post" action="/dashboard/users/${u.id}/password" class="inline">${csrfField(csrf)}<label class="sr" for="password-${u.id}">New password for ${u.displayName}</label><input id="password-${u.id}" name="password" type="password" autocomplete="new-password" required minlength="8" maxlength="1024" placeholder="New password"><button type="submit">Set password</button></form></td></tr>`)}
+  return html`<p class="lead">Primary users manage API keys, webhooks, caller IDs and users; Members send and follow faxes.</p>
+<div class="table-box"><table class="cards"><thead><tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Added</th><th scope="col"><span class="sr">Actions</span></th></tr></thead><tbody>
+${v.ownerSignIn ? html`<tr><td class="first"><strong>${v.account.name}</strong>${v.me === 0 ? ' (you)' : ''}</td><td data-label="Email">—<span class="sub">signs in with the account name</span></td><td data-label="Role"><span class="badge t-ok">Primary</span></td><td data-label="Added">${when(v.account.createdAtMs)}</td><td></td></tr>` : ''}
+${v.users.map((u) => html`<tr><td class="first"><strong class="user-name">${u.displayName}</strong>${u.id === v.me ? ' (you)' : ''}</td><td class="user-email wide" data-label="Email">${u.email}</td><td class="wide" data-label="Role">
+<form method="post" action="/dashboard/users/${u.id}/role" class="row-actions">${csrfField(csrf)}<label class="sr" for="role-${u.id}">Role of ${u.displayName}</label><select id="role-${u.id}" name="role">${roleOptions(u.role)}</select><button type="submit" class="btn secondary small">Change role</button></form></td>
+<td data-label="Added">${when(u.createdAtMs)}</td><td class="wide"><div class="row-actions">
+<form method="post" action="/dashboard/users/${u.id}/password">${csrfField(csrf)}<label class="sr" for="password-${u.id}">New password for ${u.displayName}</label><input id="password-${u.id}" name="password" type="password" autocomplete="new-password" required minlength="8" maxlength="1024" placeholder="New password"><button type="submit" class="btn secondary small">Set password</button></form>
+${postButton(`/dashboard/users/${u.id}/remove`, csrf, `Remove ${u.displayName}`, {}, 'danger small', 'trash')}</div></td></tr>`)}
 </tbody></table></div>
-<section aria-labelledby="add-user"><h2 id="add-user">Add a user</h2>
-<form method="post" action="/dashboard/users" class="card">${csrfField(csrf)}
+<section class="panel" aria-labelledby="add-user"><h2 id="add-user">Add a user</h2>
+<form method="post" action="/dashboard/users" class="form">${csrfField(csrf)}<div class="form-grid"><div>
 <label for="email">Email (they sign in with it)</label>
-<input id="email" name="email" type="email" autocomplete="off" required maxlength="254" value="${draft.email}">
-<label for="display-name">Name</label>
-<input id="display-name" name="displayName" autocomplete="off" required maxlength="100" value="${draft.displayName}">
+<input id="email" name="email" type="email" autocomplete="off" required maxlength="254" value="${draft.email}"></div>
+<div><label for="display-name">Name</label>
+<input id="display-name" name="displayName" autocomplete="off" required maxlength="100" value="${draft.displayName}"></div></div>
 <label for="role">Role</label>
 <select id="role" name="role">${roleOptions(draft.role)}</select>
 <label for="initial-password">Initial password (at least 8 characters; tell it to them, they can change it in Settings)</label>
 <input id="initial-password" name="password" type="password" autocomplete="new-password" required minlength="8" maxlength="1024">
-<button type="submit">Add user</button></form></section>`;
+<p class="actions"><button type="submit" class="btn primary">${icon('plus')}<span>Add user</span></button></p></form></section>`;
 }
 
 export function removeUserConfirmPage(u: User, csrf: string): Safe {
-  return html`<p>Remove <strong>${u.displayName}</strong> (${u.email})? They are signed out at once and can no longer sign in.</p>
-<p class="actions">${postButton(`/dashboard/users/${u.id}/remove`, csrf, `Yes, remove ${u.displayName}`, { confirm: 'yes' })} <a class="button" href="/dashboard/users">Keep them</a></p>`;
+  return html`<div class="panel"><p>Remove <strong>${u.displayName}</strong> (${u.email})? They are signed out at once and can no longer sign in.</p>
+<p class="actions">${postButton(`/dashboard/users/${u.id}/remove`, csrf, `Yes, remove ${u.displayName}`, { confirm: 'yes' }, 'danger solid', 'trash')} <a class="btn secondary" href="/dashboard/users">Keep them</a></p></div>`;
 }

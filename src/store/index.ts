@@ -12,3 +12,4 @@ export { PostgresJobStore, openPostgresStore } from './postgres.js';
 export { openStore, parseStoreUrl, redactStoreUrl, StoreUrlError, type StoreLocation } from './open.js';
 export { isConnectionLost as isStoreUnavailable } from './pg-sql.js';
 export * from './fax-object.js';
+export { jobSearch, MAX_SEARCH_LENGTH, type JobSearch } from './job-search.js';

@@ -13,6 +13,7 @@ import { PgListener } from './pg-listener.js';
 import { DELIVERIES_CHANNEL, PgOutbox } from './pg-outbox.js';
 import { generateApiKey, generateWebhookSecret, hashApiKey, keyPrefix } from './keys.js';
 import { reservationMoves, settlement, type LedgerMove } from './ledger.js';
+import { jobSearch } from './job-search.js';
 import {
   toAccount, toAttempt, toJob, toJobDocument, toLedger,
   type AccountRow, type JobRow,
@@ -388,6 +389,16 @@ export class PostgresJobStore implements JobStore {
     if (f.number) {
       const n = arg(f.number);
       where.push(`(strpos(to_number, ${n}) > 0 OR strpos(from_number, ${n}) > 0)`);
+    }
+    const q = jobSearch(f.query);
+    if (q) {
+      const any = [`strpos(lower(coalesce(cover::json->>'subject', '')), ${arg(q.text)}) > 0`];
+      if (q.digits) {
+        const d = arg(q.digits);
+        any.push(`strpos(to_number, ${d}) > 0 OR strpos(from_number, ${d}) > 0`);
+      }
+      if (q.jobId !== null) any.push(`id = ${arg(q.jobId)}`);
+      where.push(`(${any.join(' OR ')})`);
     }
     if (f.beforeJobId !== undefined) where.push(`id < ${arg(f.beforeJobId)}`);
     const rows = await all<JobRow>(this.pool, `SELECT * FROM jobs WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ${arg(f.limit)}`, args);

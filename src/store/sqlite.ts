@@ -7,6 +7,7 @@ import { SqliteUsers } from './sqlite-users.js';
 import { SqliteTemplates } from './sqlite-templates.js';
 import { SqliteOutbox } from './sqlite-outbox.js';
 import { MIGRATIONS } from './migrations.js';
+import { jobSearch } from './job-search.js';
 import { generateApiKey, generateWebhookSecret, hashApiKey, keyPrefix } from './keys.js';
 import { reservationMoves, settlement, type LedgerMove } from './ledger.js';
 import {
@@ -309,6 +310,14 @@ export class SqliteJobStore implements JobStore {
     if (f.fromMs !== undefined) (where.push('call_start >= ?'), args.push(f.fromMs));
     if (f.toMs !== undefined) (where.push('call_start < ?'), args.push(f.toMs));
     if (f.number) (where.push(`(instr(to_number, ?) > 0 OR instr(from_number, ?) > 0)`), args.push(f.number, f.number));
+    const q = jobSearch(f.query);
+    if (q) {
+      const any = [`instr(lower(coalesce(json_extract(cover, '$.subject'), '')), ?) > 0`];
+      args.push(q.text);
+      if (q.digits) (any.push('instr(to_number, ?) > 0 OR instr(from_number, ?) > 0'), args.push(q.digits, q.digits));
+      if (q.jobId !== null) (any.push('id = ?'), args.push(q.jobId));
+      where.push(`(${any.join(' OR ')})`);
+    }
     if (f.beforeJobId !== undefined) (where.push('id < ?'), args.push(f.beforeJobId));
     args.push(f.limit);
     const rows = this.stmt(`SELECT * FROM jobs WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ?`).all(...args) as JobRow[];

@@ -167,6 +167,8 @@ export interface JobListFilter {
   toMs?: number;
   /** Matches fromNumber or toNumber (substring). */
   number?: string;
+  /** The dashboard's search box: subject, to/from number or job id (job-search.ts). */
+  query?: string;
   limit: number;
   /** Return jobs with jobId < beforeJobId (keyset paging, newest first). */
   beforeJobId?: number;

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { SIGNATURE_HEADER, verifySignature } from '../../src/webhooks/sign.js';
 import { runUntil, startReceiver, type Receiver } from '../e2e/harness.js';
-import { ARTIFACTS, describeInBrowser, signedInPage } from './browser-kit.js';
+import { ARTIFACTS, navLink, describeInBrowser, signedInPage } from './browser-kit.js';
 
 describeInBrowser('webhooks in a browser', (suite) => {
   let receiver: Receiver;
@@ -14,12 +14,12 @@ describeInBrowser('webhooks in a browser', (suite) => {
   });
   afterAll(async () => {
     await receiver?.close();
-  });
+  }, 120_000);
 
   it('sets the webhook URL, sends a test event that arrives signed, and shows it in the delivery log with status and latency', async () => {
     const { h, browser } = suite;
     const { context, page, accountId } = await signedInPage(h, browser, 'Hook Browser Co');
-    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await navLink(page, 'Webhooks').click();
     await page.waitForURL('**/dashboard/webhooks');
     await page.getByLabel('URL that receives fax events').fill(receiver.url);
     await page.getByRole('button', { name: 'Save URL' }).click();
@@ -47,15 +47,17 @@ describeInBrowser('webhooks in a browser', (suite) => {
     }, { timeout: 15_000 }).toBe('delivered');
     const row = page.locator('tbody tr').first();
     expect(await row.locator('code').first().textContent()).toBe(eventId);
-    expect(await row.locator('.attempts li').first().textContent()).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC · HTTP 200 · \d+ ms$/);
+    // The attempt's time in the browser's zone, UTC on hover.
+    expect(await row.locator('.attempts li time').first().getAttribute('title')).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
+    expect(await row.locator('.attempts li').first().textContent()).toMatch(/ · HTTP 200 · \d+ ms$/);
     await page.screenshot({ path: `${ARTIFACTS}/webhooks.png`, fullPage: true });
     await context.close();
-  });
+  }, 120_000);
 
   it('shows the API reference generated from the OpenAPI document', async () => {
     const { h, browser } = suite;
     const { context, page } = await signedInPage(h, browser, 'API Reader Co');
-    await page.getByRole('link', { name: 'API' }).click();
+    await navLink(page, 'API').click();
     await page.waitForURL('**/dashboard/api');
     await page.getByRole('link', { name: /POST \/v1\/customer\/fax-send/ }).click();
     expect(new URL(page.url()).hash).toBe('#post-customer-fax-send');
@@ -63,5 +65,5 @@ describeInBrowser('webhooks in a browser', (suite) => {
     expect(await page.getByRole('cell', { name: 'INSUFFICIENT_BALANCE' }).count()).toBe(1);
     await page.screenshot({ path: `${ARTIFACTS}/api-reference.png`, fullPage: false });
     await context.close();
-  });
+  }, 120_000);
 });

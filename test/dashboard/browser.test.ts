@@ -3,7 +3,7 @@
 // Skipped when chromium is missing locally; under CI (process.env.CI) a missing browser fails.
 import { expect, it } from 'vitest';
 import { hashPassword } from '../../src/dashboard/index.js';
-import { ARTIFACTS, describeInBrowser } from './browser-kit.js';
+import { ARTIFACTS, navLink, describeInBrowser } from './browser-kit.js';
 
 describeInBrowser('dashboard in a browser', (suite) => {
   it('signs in, rotates the test key (shown once) and the new key works against the API', async () => {
@@ -18,10 +18,10 @@ describeInBrowser('dashboard in a browser', (suite) => {
     await page.getByLabel('Account name').fill('Browser Co');
     await page.getByLabel('Password').fill('correct horse battery');
     await page.keyboard.press('Enter');
-    await page.waitForURL('**/dashboard/faxes');
+    await page.waitForURL('**/dashboard/home');
     await page.screenshot({ path: `${ARTIFACTS}/faxes.png`, fullPage: true });
 
-    await page.getByRole('link', { name: 'Settings' }).click();
+    await navLink(page, 'Settings').click();
     await page.waitForURL('**/dashboard/settings');
     expect(await page.locator('.balance').textContent()).toBe('$25.00');
     await page.getByRole('button', { name: 'Rotate test key' }).click();

@@ -76,12 +76,12 @@ describe('dashboard sign-in', () => {
 
     const ok = await b.post('/dashboard/sign-in', { name: m.name, password: PASSWORD });
     expect(ok.status).toBe(303);
-    expect(ok.location).toBe('/dashboard/faxes');
+    expect(ok.location).toBe('/dashboard/home');
     const session = ok.setCookies.find((c) => c.startsWith('fs_session='))!;
     expect(session).toMatch(/; Path=\/dashboard; HttpOnly; SameSite=Lax; Max-Age=43200$/);
     const faxes = await b.get('/dashboard/faxes');
     expect(faxes.status).toBe(200);
-    expect(faxes.text).toContain('Sign out signin-co');
+    expect(faxes.text).toContain('<span class="who-name">signin-co</span>');
 
     const out = await b.post('/dashboard/sign-out');
     expect(out.status).toBe(303);
@@ -190,6 +190,27 @@ describe('dashboard webhooks', () => {
 });
 
 describe('dashboard faxes', () => {
+  it('searches faxes by subject, number and id from the search box; the overview sums the month; the favicon is served', async () => {
+    const m = await member('search-co');
+    const b = await signedIn(m);
+    const a = await sendFax(m, { faxNumber: '+14155550123', subject: 'Quarterly REPORT', send_at: later(), faxData: [inline(1)] });
+    const c = await sendFax(m, { faxNumber: '+14155550124', subject: 'Invoice', send_at: later(), faxData: [inline(1)] });
+    const rows = async (q: string) => [...(await b.get(`/dashboard/faxes?q=${encodeURIComponent(q)}`)).text.matchAll(/<a class="fax-link" href="\/dashboard\/faxes\/(\d+)">/g)].map((x) => Number(x[1]));
+    expect(await rows('report')).toEqual([a]);
+    expect(await rows('(415) 555-0124')).toEqual([c]);
+    expect(await rows(`#${a}`)).toEqual([a]);
+    expect(await rows('no such fax')).toEqual([]);
+    const found = await b.get('/dashboard/faxes?q=%3Cscript%3E');
+    expect(found.text).toContain('value="&lt;script&gt;"');
+    expect(found.text).not.toContain('<script>');
+    const home = await b.get('/dashboard/home');
+    expect(home.status).toBe(200);
+    expect(home.text).toMatch(/<span class="k">Faxes · \w+<\/span><span class="v">2<\/span>/);
+    expect(home.text).toContain('<svg class="chart"');
+    const icon = await b.raw('/favicon.ico');
+    expect(icon.headers.get('content-type')).toBe('image/svg+xml');
+  });
+
   it('lists faxes with a status filter, shows a delivered fax with its page thumbnails, downloads, cancels a scheduled one', async () => {
     const m = await member('faxes-co');
     const b = await signedIn(m);
@@ -208,7 +229,7 @@ describe('dashboard faxes', () => {
     const detail = await b.get(`/dashboard/faxes/${sent}`);
     expect(detail.status).toBe(200);
     expect(detail.text).toContain(`src="/dashboard/faxes/${sent}/pages/2.png?width=240"`);
-    expect(detail.text).toContain('Download PDF');
+    expect(detail.text).toContain(`href="/dashboard/faxes/${sent}/download.pdf"`);
     expect(detail.text).not.toContain('Cancel fax');
     // The transmission log: every key of the attempt's recorded detail (rate, ECM, T.30 code...).
     const [attempt] = await h.svc.store.attempts(sent);
@@ -280,8 +301,8 @@ describe('dashboard security', () => {
     }
     const detail = await b.get(`/dashboard/faxes/${jobId}`);
     expect(detail.text).toContain('&lt;script&gt;alert(1)&lt;/script&gt;&quot;&gt;&lt;img src=x onerror=alert(2)&gt;&#39;&#96;');
-    // Subject, both names, message, and the account name in the header (the API keeps only the file name's last path part).
-    expect(detail.text.match(/&lt;script&gt;alert\(1\)/g)!.length).toBe(5);
+    // Subject, both names, message, and the account name twice in the sidebar (account, signed-in name; the API keeps only the file name's last path part).
+    expect(detail.text.match(/&lt;script&gt;alert\(1\)/g)!.length).toBe(6);
     expect(detail.text).toContain('<span class="file">script&gt;&quot;&gt;&lt;img src=x onerror=alert(2)&gt;&#39;&#96;.txt</span>');
   });
 });

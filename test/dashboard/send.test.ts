@@ -61,7 +61,7 @@ async function preview(b: Browser, fields: Record<string, string>, files: FileIn
   return r.location!;
 }
 
-const errorOf = (p: Page) => /<p class="error" role="alert">([^<]*)<\/p>/.exec(p.text)?.[1] ?? null;
+const errorOf = (p: Page) => /<p class="error" role="alert"><svg[^]*?<\/svg><span>([^<]*)<\/span><\/p>/.exec(p.text)?.[1] ?? null;
 
 beforeAll(async () => {
   h = await startHarness({ trustProxy: true });
@@ -272,7 +272,7 @@ describe('send a fax from the dashboard', () => {
     expect((await b.get(c.location!)).text).toContain('Faxes queued, one per recipient.');
   });
 
-  it('schedules a fax (send_at in UTC), lists it as scheduled, and it can be canceled', async () => {
+  it('schedules a fax (send_at in UTC when no offset came), lists it as scheduled, and it can be canceled', async () => {
     const m = await member('schedule-co');
     const b = await signedIn(m);
     const atMs = h.clock.now() + 2 * 3600_000;
@@ -288,6 +288,53 @@ describe('send a fax from the dashboard', () => {
     await b.get(`/dashboard/faxes/${jobId}`);
     expect((await b.post(`/dashboard/faxes/${jobId}/cancel`)).status).toBe(303);
     expect((await h.svc.store.getJob(m.id, jobId))!.status).toBe('canceled');
+  });
+});
+
+describe('send form: local time and kept files', () => {
+  it('reads send_at in the browser\'s zone (the offset live.js fills in) and shows times as <time> in UTC', async () => {
+    const m = await member('local-time-co');
+    const b = await signedIn(m);
+    expect((await b.get('/dashboard/send')).text).toMatch(/<input type="hidden" name="tz" value="" data-tz-offset data-for="send_at">/);
+    const atMs = Math.floor((h.clock.now() + 3 * 3600_000) / 60_000) * 60_000;
+    // Paris in winter: the wall clock is an hour ahead of UTC, getTimezoneOffset() is -60.
+    const local = new Date(atMs + 3600_000).toISOString().slice(0, 16);
+    const at = await preview(b, { send_at: local, tz: '-60' }, [{ name: 'a.txt', data: textDoc(1) }]);
+    const iso = new Date(atMs).toISOString();
+    expect((await b.get(at)).text).toContain(`<time datetime="${iso}" title="${iso.slice(0, 16).replace('T', ' ')} UTC">`);
+    const c = await b.post('/dashboard/send/confirm', { preview: at.split('/').pop()! });
+    const jobId = Number(/\/dashboard\/faxes\/(\d+)/.exec(c.location!)![1]);
+    expect((await h.svc.store.getJob(m.id, jobId))!.sendAtMs).toBe(atMs);
+    // The list shows it as scheduled, with its time.
+    const list = await b.get('/dashboard/faxes');
+    expect(list.text).toMatch(new RegExp(`Scheduled</span><span class="status-line" data-live="detail">for <time datetime="${iso}"`));
+    // Without the script (no offset) the time is UTC, and the form says so.
+    expect((await b.get('/dashboard/send')).text).toContain('In UTC (the page script did not run).');
+  });
+
+  it('keeps the chosen files when the form comes back with an error; the next try needs no new upload', async () => {
+    const m = await member('kept-files-co');
+    const b = await signedIn(m);
+    const bad = await postMultipart(b, '/dashboard/send/preview', { faxNumber: '12', subject: 'Kept' }, [{ name: 'keep-me.txt', data: textDoc(2) }]);
+    expect(bad.status).toBe(400);
+    expect(errorOf(bad)).toMatch(/^Invalid fax number/);
+    expect(bad.text).toContain('<li class="kept-file">keep-me.txt</li>');
+    expect(bad.text).not.toMatch(/<input id="files"[^>]* required/);
+    const draft = /name="draft" value="([A-Za-z0-9_-]{22})"/.exec(bad.text)![1]!;
+    // Another account cannot use the kept files: its form asks for files as if there were none.
+    const other = await signedIn(await member('kept-intruder-co'));
+    const stolen = await postMultipart(other, '/dashboard/send/preview', { faxNumber: NUM.ok, draft }, []);
+    expect(stolen.status).toBe(400);
+    expect(stolen.text).not.toContain('keep-me.txt');
+    // A second error keeps them still; then a good number makes the preview from them.
+    const again = await postMultipart(b, '/dashboard/send/preview', { faxNumber: '34', draft }, []);
+    expect(again.text).toContain(`name="draft" value="${draft}"`);
+    const at = await preview(b, { draft }, []);
+    const page = await b.get(at);
+    expect(page.text).toContain('<span class="file">keep-me.txt</span> · 2 pages');
+    // Once used, the draft is gone: the form asks for files again.
+    const gone = await postMultipart(b, '/dashboard/send/preview', { faxNumber: NUM.ok, draft }, []);
+    expect(errorOf(gone)).toMatch(/faxData is required/);
   });
 });
 

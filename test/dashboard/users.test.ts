@@ -65,9 +65,9 @@ describe('sign-in as a user', () => {
   it('signs in by email in any case, or by the account name as its Primary; the session names the user', async () => {
     const t = await team('signin-team');
     const staff = browser();
-    expect((await staff.signIn('STAFF@signin-team.EXAMPLE', PASSWORD)).location).toBe('/dashboard/faxes');
+    expect((await staff.signIn('STAFF@signin-team.EXAMPLE', PASSWORD)).location).toBe('/dashboard/home');
     const faxes = await staff.get('/dashboard/faxes');
-    expect(faxes.text).toContain('Sign out Staff');
+    expect(faxes.text).toContain('<span class="who-name">Staff');
     expect(faxes.text).not.toContain('href="/dashboard/users"');
     expect(faxes.text).not.toContain('href="/dashboard/webhooks"');
     const boss = await signedIn(t.name);
@@ -354,7 +354,7 @@ describe('security of the new routes', () => {
     const evil = await signedIn('evil@xss-team.example');
     const own = await evil.get('/dashboard/faxes');
     expect(own.text).not.toContain('<script>alert');
-    expect(own.text).toContain('Sign out &lt;script&gt;');
+    expect(own.text).toContain('<span class="who-name">&lt;script&gt;');
     const confirm = await b.post(`/dashboard/users/${(await h.svc.store.users.listUsers(t.id)).find((u) => u.displayName === evilName)!.id}/remove`);
     expect(confirm.text).not.toMatch(/<script>alert|<img src=x/);
   });

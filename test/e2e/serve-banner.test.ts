@@ -44,6 +44,20 @@ describe('faxstack serve: the first-run banner', () => {
         child.once('exit', () => reject(new Error(`serve exited:\n${banner}`)));
       });
       expect(banner).toMatch(/Demo account created/);
+      // The dashboard: its address and the demo account's password, printed once, which signs in.
+      const url = /listening on (http:\/\/\S+)\/v1/.exec(banner)![1]!;
+      expect(banner).toContain(`Dashboard: ${url}/dashboard`);
+      const password = /password: +(\S+)  \(shown once/.exec(banner)?.[1];
+      expect(password).toMatch(/^[A-Za-z0-9_-]{16}$/);
+      const form = await fetch(`${url}/dashboard/sign-in`);
+      const csrf = /name="_csrf" value="([^"]+)"/.exec(await form.text())![1]!;
+      const cookie = form.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+      const signIn = await fetch(`${url}/dashboard/sign-in`, {
+        method: 'POST', redirect: 'manual', headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: cookie },
+        body: new URLSearchParams({ _csrf: csrf, name: 'demo', password: password! }).toString(),
+      });
+      expect(signIn.status).toBe(303);
+      expect(signIn.headers.get('location')).toBe('/dashboard/home');
       const secret = /webhook secret: (\S+)/.exec(banner)?.[1];
       expect(secret).toBeDefined();
       const curls = banner.split('\n').map((l) => l.trim()).filter((l) => l.startsWith('curl '));

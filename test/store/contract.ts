@@ -302,5 +302,24 @@ export function jobStoreContract(name: string, open: () => Promise<{ store: JobS
       expect((await store.listJobs(accountId, { limit: 10, number: '5550122' })).map((j) => j.jobId)).toEqual([ids[2]]);
       expect(await store.listJobs(accountId, { limit: 10, status: 'delivered' })).toEqual([]);
     });
+
+    it('searches jobs by subject (case-insensitive), number digits and job id (the dashboard search box)', async () => {
+      const a = ((await create({ reserveCents: 0, toNumber: '+442071838750', cover: { subject: 'Signed CONTRACT at 5%' } })) as { jobIds: number[] }).jobIds[0]!;
+      const b = ((await create({ reserveCents: 0, toNumber: '+14155550199', cover: { subject: 'Invoice_X' } })) as { jobIds: number[] }).jobIds[0]!;
+      const c = ((await create({ reserveCents: 0, toNumber: '+14155550177' })) as { jobIds: number[] }).jobIds[0]!;
+      const ids = async (query: string) => (await store.listJobs(accountId, { limit: 10, query })).map((j) => j.jobId);
+      expect(await ids('contract')).toEqual([a]);
+      expect(await ids('  signed contract ')).toEqual([a]);
+      expect(await ids('t 5%')).toEqual([a]); // no LIKE wildcards
+      expect(await ids('invoice_')).toEqual([b]);
+      expect(await ids('+1 415-555-0199')).toEqual([b]);
+      expect(await ids('4155550100')).toEqual([c, b, a]); // the from number
+      expect(await ids('(207) 183-8750')).toEqual([a]);
+      expect(await ids(String(c))).toEqual([c]);
+      expect(await ids(`#${b}`)).toEqual([b]);
+      expect(await ids('nothing like it')).toEqual([]);
+      expect(await ids('')).toEqual([c, b, a]);
+      expect(await store.listJobs(accountId, { limit: 10, query: 'contract', status: 'delivered' })).toEqual([]);
+    });
   });
 }

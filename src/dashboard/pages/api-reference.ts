@@ -54,7 +54,7 @@ function prose(text: string): Safe {
 function fieldsTable(caption: string, rows: { name: string; where?: string; type: string; required: boolean; note: string }[]): Safe {
   if (rows.length === 0) return html``;
   const hasWhere = rows.some((r) => r.where);
-  return html`<div class="scroll"><table><caption>${caption}</caption><thead><tr><th scope="col">Name</th>${hasWhere ? html`<th scope="col">In</th>` : ''}<th scope="col">Type</th><th scope="col">Required</th><th scope="col">Notes</th></tr></thead><tbody>
+  return html`<div class="scroll" tabindex="0" role="region" aria-label="${caption}"><table><caption>${caption}</caption><thead><tr><th scope="col">Name</th>${hasWhere ? html`<th scope="col">In</th>` : ''}<th scope="col">Type</th><th scope="col">Required</th><th scope="col">Notes</th></tr></thead><tbody>
 ${rows.map((r) => html`<tr><td><code>${r.name}</code></td>${hasWhere ? html`<td>${r.where ?? ''}</td>` : ''}<td>${r.type}</td><td>${r.required ? 'yes' : 'no'}</td><td>${prose(r.note)}</td></tr>`)}
 </tbody></table></div>`;
 }
@@ -88,7 +88,7 @@ ${Object.entries(doc.components.schemas).map(([name, s]) => fieldsTable(name, Ob
 </section>
 <section aria-labelledby="codes"><h2 id="codes">Error codes</h2>
 <p>Errors answer with <code>{status, message, data: {code, field?}}</code>; transmission codes appear in a fax's <code>code</code>.</p>
-<div class="scroll"><table><caption>Codes</caption><thead><tr><th scope="col" class="num">Code</th><th scope="col">Name</th><th scope="col">Where</th><th scope="col">Origin</th></tr></thead><tbody>
+<div class="scroll" tabindex="0" role="region" aria-label="Codes"><table><caption>Codes</caption><thead><tr><th scope="col" class="num">Code</th><th scope="col">Name</th><th scope="col">Where</th><th scope="col">Origin</th></tr></thead><tbody>
 ${codes.map((m) => html`<tr><td class="num"><code>${m[1]!}</code></td><td><code>${m[2]!}</code></td><td>${m[3]!.trim()}</td><td>${m[4] ? 'faxstack addition' : 'SPEC-API'}</td></tr>`)}
 </tbody></table></div></section>`;
 }

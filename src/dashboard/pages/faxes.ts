@@ -3,19 +3,22 @@
 import { FaxError } from '../../shared/errors.js';
 import { CANCELABLE_STAGES, type FaxStatus } from '../../store/index.js';
 import { caller, idParam, type Dashboard } from '../kit.js';
-import { faxesPage, faxPage } from '../views-faxes.js';
+import { faxesPage, faxPage, liveParts } from '../views-faxes.js';
+import { MAX_SEARCH_LENGTH } from '../../store/index.js';
+import { timezoneOffset } from '../local-time.js';
+import { sendAction } from '../views.js';
 
 const DAY_MS = 86_400_000;
 
-/** A YYYY-MM-DD date input as the UTC midnight starting it; '' and null when empty. */
-function dateParam(v: unknown, field: string): { text: string; ms: number | null } {
+/** A YYYY-MM-DD date input as the midnight starting it (UTC, moved by the browser's offset); '' and null when empty. */
+function dateParam(v: unknown, field: string, offsetMs: number): { text: string; ms: number | null } {
   if (typeof v !== 'string' || v.trim() === '') return { text: '', ms: null };
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v.trim());
   const ms = m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : NaN;
   if (!m || Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== m[0]) {
     throw new FaxError('INVALID_PARAMETER', `${field} must be a date like 2026-01-31`, { field });
   }
-  return { text: m[0], ms };
+  return { text: m[0], ms: ms + offsetMs };
 }
 
 const STATUSES: readonly FaxStatus[] = ['sending', 'delivered', 'failed', 'canceled'];
@@ -25,20 +28,22 @@ export function registerFaxPages(d: Dashboard): void {
   d.route('GET', '/dashboard/faxes', async (c) => {
     const q = c.req.query as Record<string, unknown>;
     const status = STATUSES.find((s) => s === q.status) ?? null;
-    const number = typeof q.number === 'string' ? q.number.replace(/[^\d+]/g, '').slice(0, 32) : '';
+    // The search box; `number` is the older filter's name for the same thing.
+    const search = (typeof q.q === 'string' ? q.q : typeof q.number === 'string' ? q.number : '').trim().slice(0, MAX_SEARCH_LENGTH);
     const before = typeof q.before === 'string' && /^\d{1,15}$/.test(q.before) ? Number(q.before) : undefined;
-    const from = dateParam(q.from, 'from');
-    const to = dateParam(q.to, 'to');
+    const tz = timezoneOffset(q.tz);
+    const from = dateParam(q.from, 'from', tz.ms);
+    const to = dateParam(q.to, 'to', tz.ms);
     if (from.ms !== null && to.ms !== null && from.ms > to.ms) throw new FaxError('INVALID_PARAMETER', 'the From date is later than the To date', { field: 'from' });
     const limit = 50;
     const jobs = await d.o.service.list(caller(c.account), {
-      limit, ...(status ? { status } : {}), ...(number ? { number } : {}), ...(before ? { beforeJobId: before } : {}),
+      limit, ...(status ? { status } : {}), ...(search ? { query: search } : {}), ...(before ? { beforeJobId: before } : {}),
       ...(from.ms !== null ? { fromMs: from.ms } : {}), ...(to.ms !== null ? { toMs: to.ms + DAY_MS } : {}),
     });
-    const kept = { ...(status ? { status } : {}), ...(number ? { number } : {}), ...(from.text ? { from: from.text } : {}), ...(to.text ? { to: to.text } : {}) };
+    const kept = { ...(status ? { status } : {}), ...(search ? { q: search } : {}), ...(from.text ? { from: from.text } : {}), ...(to.text ? { to: to.text } : {}), ...(tz.text ? { tz: tz.text } : {}) };
     const older = jobs.length === limit ? `/dashboard/faxes?${new URLSearchParams({ ...kept, before: String(jobs.at(-1)!.jobId) })}` : null;
     const live = jobs.some((j) => j.status === 'sending');
-    return d.page(c, 200, 'Faxes', 'faxes', faxesPage(jobs, { status, number, from: from.text, to: to.text }, older), { live });
+    return d.page(c, 200, 'Faxes', 'faxes', faxesPage(jobs, { status, q: search, from: from.text, to: to.text }, older), { live, search, actions: sendAction() });
   });
   // What live.js polls: status, stage and pages of the listed jobs of this account (others: absent).
   d.route('GET', '/dashboard/faxes/live.json', async (c) => {
@@ -46,7 +51,13 @@ export function registerFaxPages(d: Dashboard): void {
     const ids = [...new Set(typeof raw === 'string' ? raw.split(',').filter((s) => /^\d{1,15}$/.test(s)).map(Number) : [])].slice(0, 50);
     const jobs = (await Promise.all(ids.map((id) => d.o.store.getJob(c.account.id, id)))).filter((j) => j !== null);
     c.reply.header('Cache-Control', 'no-store');
-    const body = jobs.map((j) => ({ jobId: j.jobId, status: j.status, stage: j.stage, transferredPages: j.transferredPages, totalPages: j.totalPages }));
+    const body = jobs.map((j) => {
+      const parts = liveParts(j);
+      return {
+        jobId: j.jobId, status: j.status, stage: j.stage, transferredPages: j.transferredPages, totalPages: j.totalPages,
+        html: { status: parts.status.value, detail: parts.detail.value, steps: parts.steps.value }, pagesShort: parts.pagesShort, pagesLong: parts.pagesLong,
+      };
+    });
     return d.send(c, 200, JSON.stringify({ jobs: body }), 'application/json; charset=utf-8');
   });
   d.route('GET', '/dashboard/faxes/:id', async (c) => {

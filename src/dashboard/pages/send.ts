@@ -9,8 +9,9 @@ import { countPages, MAX_FAX_PAGES, previewPng, selectPages, sniffFormat, type D
 import type { FaxQuality, KeyMode } from '../../store/index.js';
 import { body, caller, type Dashboard, type SignedIn } from '../kit.js';
 import { PreviewStore, PREVIEW_LIMITS, type Preview } from '../previews.js';
-import { DEFAULT_UPLOAD_LIMITS, uploads } from '../uploads.js';
-import { EMPTY_SEND, previewPage, sendForm, type SendChoices, type SendValues } from '../views-send.js';
+import { DEFAULT_UPLOAD_LIMITS, uploads, type Upload } from '../uploads.js';
+import { EMPTY_SEND, previewPage, sendForm, type KeptFiles, type SendChoices, type SendValues } from '../views-send.js';
+import { localToIso, timezoneOffset } from '../local-time.js';
 
 /** Pages rendered for a preview (the cover page counts); the rest of the fax is counted, not drawn. */
 export const PREVIEW_PAGES = 20;
@@ -31,36 +32,65 @@ export function registerSendPages(d: Dashboard): void {
     ]);
     return { fromNumbers: numbers, templates, smartDocuments };
   };
-  const form = async (c: SignedIn, status: number, v: SendValues, error: string | null = null) =>
-    d.page(c, status, 'Send a fax', 'send', sendForm(c.csrf, v, MAX_MB, await choices(c)), { error });
+  const form = async (c: SignedIn, status: number, v: SendValues, error: string | null = null, kept: KeptFiles | null = null) =>
+    d.page(c, status, 'Send a fax', 'send', sendForm(c.csrf, kept ? { ...v, draft: kept.id } : { ...v, draft: '' }, MAX_MB, await choices(c), kept), { error });
 
   d.route('GET', '/dashboard/send', async (c) => form(c, 200, EMPTY_SEND));
 
   d.uploads((route) => {
     route('POST', '/dashboard/send/preview', async (c) => {
       const v = values(body(c.req));
-      if (rendering.has(c.account.id)) return form(c, 429, v, 'A preview is being prepared for this account already: wait for it, then try again.');
+      // The files of this request, or else those kept from the last try (the form carries their id).
+      let files: Upload[] = [];
+      let kept: KeptFiles | null = null;
+      try {
+        files = uploads(c.req, 'files');
+      } catch (err) {
+        if (!(err instanceof FaxError)) throw err;
+        return form(c, 413, v, err.message, keptFiles(c, v.draft));
+      }
+      if (files.length === 0 && v.draft) {
+        const draft = previews.draft(c.account.id, v.draft);
+        if (draft) ((files = draft.files), (kept = { id: draft.id, names: draft.files.map((f) => f.fileName) }));
+      }
+      /** The files back to the form with the error: kept (again) so they need not be chosen again. */
+      const keep = (): KeptFiles | null => {
+        if (kept || files.length === 0) return kept;
+        try {
+          const draft = previews.addDraft(c.account.id, files);
+          return { id: draft.id, names: files.map((f) => f.fileName) };
+        } catch (err) {
+          if (err instanceof FaxError) return null; // the server is full: the user chooses them again
+          throw err;
+        }
+      };
+      if (rendering.has(c.account.id)) return form(c, 429, v, 'A preview is being prepared for this account already: wait for it, then try again.', keep());
       rendering.add(c.account.id);
       try {
-        const p = await makePreview(c, v);
+        const p = await makePreview(c, v, files);
+        if (kept) previews.dropDraft(c.account.id, kept.id);
         return d.redirect(c, `/dashboard/send/preview/${p.id}`);
       } catch (err) {
         if (!(err instanceof FaxError)) throw err;
         const status = err.kind === 'too_large' ? 413 : err.kind === 'rate' ? 429 : err.kind === 'not_found' ? 404 : 400;
-        return form(c, status, v, err.message);
+        return form(c, status, v, err.message, keep());
       } finally {
         rendering.delete(c.account.id);
       }
     });
   });
 
-  async function makePreview(c: SignedIn, v: SendValues): Promise<Preview> {
-    const files = uploads(c.req, 'files');
+  const keptFiles = (c: SignedIn, id: string): KeptFiles | null => {
+    const draft = id ? previews.draft(c.account.id, id) : null;
+    return draft ? { id: draft.id, names: draft.files.map((f) => f.fileName) } : null;
+  };
+
+  async function makePreview(c: SignedIn, v: SendValues, files: Upload[]): Promise<Preview> {
     const now = d.o.clock.now();
     // The API's validation, fed the uploads as the API's inline attachments.
     const req = parseSendRequest({
       faxNumber: v.faxNumber, callerId: v.callerId, templateId: v.templateId, smartDocumentId: v.smartDocumentId, faxQuality: v.quality, subject: v.subject, from_name: v.fromName, to_name: v.toName, message: v.message,
-      send_at: sendAtIso(v.sendAt),
+      send_at: localToIso(v.sendAt, timezoneOffset(v.tz)),
       faxData: files.length ? files.map((f) => ({ fileName: f.fileName, fileData: f.data.toString('base64') })) : undefined,
     }, { nowMs: now });
     // The rule FaxService applies at confirm, checked before rendering.
@@ -165,15 +195,7 @@ function values(b: Record<string, unknown>): SendValues {
   const s = (k: string) => (typeof b[k] === 'string' ? (b[k] as string) : '');
   const quality = (['Low', 'Standard', 'HD'] as const).find((q) => q === s('faxQuality')) ?? ('Standard' satisfies FaxQuality);
   const mode: KeyMode = s('mode') === 'live' ? 'live' : 'test';
-  return { faxNumber: s('faxNumber'), callerId: s('callerId'), templateId: s('templateId'), smartDocumentId: s('smartDocumentId'), quality, mode, subject: s('subject'), fromName: s('from_name'), toName: s('to_name'), message: s('message'), sendAt: s('send_at') };
-}
-
-/** A datetime-local value (no zone; the form says UTC) as ISO 8601 UTC; anything else as typed, for the API's check. */
-function sendAtIso(v: string): string {
-  const t = v.trim();
-  if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(t)) return `${t}:00Z`;
-  if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?$/.test(t)) return `${t}Z`;
-  return t;
+  return { faxNumber: s('faxNumber'), callerId: s('callerId'), templateId: s('templateId'), smartDocumentId: s('smartDocumentId'), quality, mode, subject: s('subject'), fromName: s('from_name'), toName: s('to_name'), message: s('message'), sendAt: s('send_at'), tz: timezoneOffset(s('tz')).text, draft: /^[A-Za-z0-9_-]{22}$/.test(s('draft')) ? s('draft') : '' };
 }
 
 /** Errors about a file's content name the file (the form has no faxData[i]). */
