@@ -6,3 +6,4 @@ export * from './page-source.js';
 export * from './gateways.js';
 export * from './gateway-pool.js';
 export * from './gateway-lines.js';
+export * from './direct-line.js';
