@@ -22,7 +22,8 @@ import { WebhookWorker } from './webhooks/index.js';
 import { buildApi, MemoryRateLimiter, StoreRateLimiter, type RateLimiter, type RateLimits } from './api/index.js';
 import { registerDashboard } from './dashboard/index.js';
 
-export const VERSION = '0.1.0';
+import { VERSION } from './shared/version.js';
+export { VERSION };
 /** Job leases and shared channel holds last this long unless renewed (every third of it). */
 const LEASE_MS = 30_000;
 

@@ -7,3 +7,4 @@ export * from './gateways.js';
 export * from './gateway-pool.js';
 export * from './gateway-lines.js';
 export * from './direct-line.js';
+export * from './direct-call.js';
