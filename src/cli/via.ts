@@ -10,7 +10,7 @@ export type OpenLine = DirectLine;
 
 export function parseVia(raw: string, flag: string): Via {
   try {
-    return parseDirectAddress(raw, flag);
+    return parseDirectAddress(raw, flag, { listening: flag === '--listen' });
   } catch (err) {
     if (err instanceof FaxError) throw new UsageError(err.message);
     throw err;

@@ -18,8 +18,11 @@ export const DIRECT_FORMS = 'udptl://HOST:PORT, pcm://HOST:PORT or rtp://HOST:PO
 
 const invalid = (what: string, message: string): FaxError => new FaxError('INVALID_PARAMETER', `${what}: ${message}`, { field: what });
 
-/** Parses a line address; `what` names it in the error (a flag, an option). */
-export function parseDirectAddress(raw: string, what: string): DirectAddress {
+/**
+ * Parses a line address; `what` names it in the error (a flag, an option). A listening address
+ * may give port 0: any free port (the opened line tells which).
+ */
+export function parseDirectAddress(raw: string, what: string, o: { listening?: boolean } = {}): DirectAddress {
   let url: URL;
   try {
     url = new URL(raw);
@@ -28,7 +31,9 @@ export function parseDirectAddress(raw: string, what: string): DirectAddress {
   }
   if (url.protocol === 'pcm:' || url.protocol === 'rtp:') {
     try {
-      return { kind: 'audio', url: parseAudioUrl(raw) };
+      const anyPort = o.listening === true && /:0(?=[/?]|$)/.test(raw);
+      const url = parseAudioUrl(anyPort ? raw.replace(/:0(?=[/?]|$)/, ':1') : raw);
+      return { kind: 'audio', url: anyPort ? { ...url, port: 0 } : url };
     } catch (err) {
       if (err instanceof RtpError) throw invalid(what, err.message);
       throw err;
@@ -37,7 +42,7 @@ export function parseDirectAddress(raw: string, what: string): DirectAddress {
   if (url.protocol !== 'udptl:') throw invalid(what, `${url.protocol.replace(/:$/, '')} lines are not available; use ${DIRECT_FORMS}`);
   const port = Number(url.port);
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (!host || !Number.isInteger(port) || port < 1 || port > 65535) throw invalid(what, 'needs a host and a port: udptl://HOST:PORT');
+  if (!host || url.port === '' || !Number.isInteger(port) || port < (o.listening ? 0 : 1) || port > 65535) throw invalid(what, 'needs a host and a port: udptl://HOST:PORT');
   return { kind: 'udptl', host, port };
 }
 

@@ -96,7 +96,7 @@ export interface FaxListener {
  */
 export async function listenForFax(options: ListenOptions): Promise<FaxListener> {
   checkSettings(options);
-  const address = parseDirectAddress(options.listen, 'listen');
+  const address = parseDirectAddress(options.listen, 'listen', { listening: true });
   if (options.pacing === 'lockstep' && address.kind !== 'audio') throw new FaxError('INVALID_PARAMETER', 'lockstep pacing is for pcm:// and rtp:// lines', { field: 'pacing' });
   const line = await openDirectLine(address, 'answerer', options.pacing ?? 'realtime');
   const url = directAddressText(address, line.localPort);
