@@ -12,7 +12,7 @@ import { startDaemon } from '../service.js';
 import { DEFAULT_VIRTUAL_TIMING, GatewayConfigError, parseGatewaysJson, type GatewaysConfig, type VirtualLineTiming } from '../engine/index.js';
 import { closeEncodePool, closeRenderPool, configureRenderPool } from '../documents/index.js';
 import { parseStoreUrl, redactStoreUrl, StoreUrlError, type StoreLocation } from '../store/index.js';
-import { args, UsageError } from './main.js';
+import { args, UsageError } from './args.js';
 import { loadConfig, redactConfig, unknownEnvVars, type ConfigFlags } from './config.js';
 
 /** Reads and validates a gateways file; every problem is a usage error naming the file and field. */

@@ -15,7 +15,7 @@ import {
   type AnalyzeCaptureOptions,
   type SampleEncoding,
 } from '../transport/capture/index.js';
-import { args, str, UsageError } from './main.js';
+import { args, str, UsageError } from './args.js';
 
 export const DECODE_USAGE = `usage: faxstack decode CAPTURE [--format wav|raw|pcap|auto] [--pages-out OUT.tif | --out DIR] [--json]
                        [--channels 1|2] [--law ulaw|alaw|s16le] [--caller HOST:PORT]

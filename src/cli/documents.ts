@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { FaxError } from '../shared/errors.js';
 import { countPages, parsePageSelection, selectPages, sniffFormat, type FaxDocument } from '../documents/index.js';
-import { UsageError } from './main.js';
+import { UsageError } from './args.js';
 
 export async function loadDocuments(files: string[], pagesArg: string[]): Promise<FaxDocument[]> {
   if (pagesArg.length > 1 && pagesArg.length !== files.length) {

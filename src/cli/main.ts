@@ -1,15 +1,7 @@
 // The `faxstack` command (DESIGN.md command-line contract). Exit status: 0 success,
 // 1 failure, 2 usage or input error.
-import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { serveCommand } from './serve.js';
-import { daemonCommand } from './daemon.js';
-import { accountsCommand } from './accounts.js';
-import { webhookListenCommand } from './webhook-listen.js';
-import { renderCommand } from './render.js';
-import { sendCommand } from './send.js';
-import { receiveCommand } from './receive.js';
-import { decodeCommand } from './decode.js';
-import { UsageError } from './usage-error.js';
+import { VERSION } from '../shared/version.js';
+import { setCommand } from './args.js';
 
 export const USAGE = `usage: faxstack <command> [options]
 
@@ -43,56 +35,56 @@ commands:
         a local receiver that prints each webhook and checks its X-Service-Signature
 `;
 
+/** A command's own part of USAGE: its lines, from its name to the next command. */
+export function commandUsage(command: string): string | null {
+  const lines = USAGE.split('\n');
+  const first = lines.findIndex((l) => l.startsWith(`  ${command} `) || l === `  ${command}`);
+  if (first < 0) return null;
+  let end = first + 1;
+  while (end < lines.length && lines[end] !== '' && !/^  [a-z]/.test(lines[end]!)) end++;
+  const body = lines.slice(first, end).map((l) => l.replace(/^ {2}/, '')).join('\n');
+  return `usage: faxstack ${body}\n`;
+}
+
+type Command = (argv: string[]) => Promise<number | void>;
+
+/** Each command's module, loaded only when it runs: `--version` and `--help` start at once. */
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  serve: async () => (await import('./serve.js')).serveCommand,
+  daemon: async () => (await import('./daemon.js')).daemonCommand,
+  accounts: async () => (await import('./accounts.js')).accountsCommand,
+  render: async () => (await import('./render.js')).renderCommand,
+  send: async () => (await import('./send.js')).sendCommand,
+  receive: async () => (await import('./receive.js')).receiveCommand,
+  decode: async () => (await import('./decode.js')).decodeCommand,
+  'webhook-listen': async () => (await import('./webhook-listen.js')).webhookListenCommand,
+};
+
 export async function main(argv: string[]): Promise<number | void> {
   const [command, ...rest] = argv;
-  switch (command) {
-    case 'serve':
-      return serveCommand(rest);
-    case 'daemon':
-      return daemonCommand(rest);
-    case 'accounts':
-      return accountsCommand(rest);
-    case 'render':
-      return renderCommand(rest);
-    case 'send':
-      return sendCommand(rest);
-    case 'receive':
-      return receiveCommand(rest);
-    case 'decode':
-      return decodeCommand(rest);
-    case 'webhook-listen':
-      return webhookListenCommand(rest);
-    case undefined:
-    case 'help':
-    case '--help':
-    case '-h':
-      process.stdout.write(USAGE);
-      return command === undefined ? 2 : 0;
-    case '--version':
-      process.stdout.write('faxstack 0.1.0\n');
-      return 0;
-    default:
-      process.stderr.write(`faxstack: unknown command "${command}"\n\n${USAGE}`);
-      return 2;
+  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+    const topic = command === 'help' ? rest[0] : undefined;
+    const text = topic ? commandUsage(topic) : USAGE;
+    process.stdout.write(text ?? USAGE);
+    return command === undefined ? 2 : 0;
   }
-}
-
-/** parseArgs with our usage error on bad flags. */
-export interface ParsedArgs {
-  values: Record<string, string | boolean | undefined>;
-  positionals: string[];
-}
-
-export function args(argv: string[], options: NonNullable<ParseArgsConfig['options']>, positionals = false): ParsedArgs {
-  try {
-    const r = parseArgs({ args: argv, options, allowPositionals: positionals, strict: true });
-    return { values: r.values as ParsedArgs['values'], positionals: r.positionals };
-  } catch (err) {
-    throw new UsageError((err as Error).message);
+  if (command === '--version' || command === '-v' || command === 'version') {
+    process.stdout.write(`faxstack ${VERSION}\n`);
+    return 0;
   }
+  const load = COMMANDS[command];
+  if (!load) {
+    process.stderr.write(`faxstack: unknown command "${command}"\n\n${USAGE}`);
+    return 2;
+  }
+  // `faxstack send --help`: that command's usage (options after `--` are arguments, not flags).
+  const flags = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest;
+  if (flags.includes('--help') || flags.includes('-h')) {
+    process.stdout.write(commandUsage(command) ?? USAGE);
+    return 0;
+  }
+  setCommand(command === 'accounts' && rest[0] && !rest[0].startsWith('-') ? `accounts ${rest[0]}` : command);
+  return (await load())(rest);
 }
 
-export { UsageError };
-
-/** A string option's value ('' when absent). */
-export const str = (v: string | boolean | undefined): string => (typeof v === 'string' ? v : '');
+export { args, str, UsageError, type ParsedArgs } from './args.js';

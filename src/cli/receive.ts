@@ -4,7 +4,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { receiveOverFrontEnd } from '../engine/t30-call.js';
-import { args, str, UsageError } from './main.js';
+import { args, str, UsageError } from './args.js';
 import { onOff } from './send.js';
 import { openLine, parsePacing, parseVia, viaText } from './via.js';
 

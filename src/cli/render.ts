@@ -8,7 +8,7 @@ import type { RenderQuality } from '../documents/layout.js';
 import { previewPng } from '../documents/preview.js';
 import { writeTiffF } from '../documents/tiff-f.js';
 import { FaxError } from '../shared/errors.js';
-import { args, str, UsageError } from './main.js';
+import { args, str, UsageError } from './args.js';
 import { loadDocuments } from './documents.js';
 
 export const RENDER_USAGE = `usage: faxstack render FILE... --out OUT.tif [--quality Low|Standard|HD] [--pages 1-3,5]...

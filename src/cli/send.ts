@@ -6,7 +6,7 @@ import { closeRenderPool, composeFax } from '../documents/pipeline.js';
 import { faxPagesFromBitmaps } from '../documents/fax-pages.js';
 import { sendOverFrontEnd } from '../engine/t30-call.js';
 import { loadDocuments } from './documents.js';
-import { args, str, UsageError } from './main.js';
+import { args, str, UsageError } from './args.js';
 import { openLine, parsePacing, parseVia } from './via.js';
 
 const QUALITIES = ['Low', 'Standard', 'HD'] as const;

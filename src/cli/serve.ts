@@ -7,7 +7,7 @@ import { createLogger } from '../shared/log.js';
 import { startService, VERSION } from '../service.js';
 import { redactStoreUrl } from '../store/index.js';
 import { closeEncodePool, closeRenderPool, configureRenderPool } from '../documents/index.js';
-import { args } from './main.js';
+import { args } from './args.js';
 import { CONFIG_FLAGS, parseStoreOption, testFacilities } from './daemon.js';
 import { loadConfig, redactConfig, unknownEnvVars, type ConfigFlags } from './config.js';
 

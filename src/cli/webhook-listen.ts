@@ -2,7 +2,7 @@
 // each event and whether its X-Service-Signature matches the secret.
 import { createServer } from 'node:http';
 import { verifySignature } from '../webhooks/index.js';
-import { args, str } from './main.js';
+import { args, str } from './args.js';
 
 export async function webhookListenCommand(argv: string[]): Promise<number> {
   const { values } = args(argv, {

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ulawEncode } from '../../native-free-dsp/index.js';
 import { firstDifference } from '../../src/codecs/index.js';
 import { decodeCommand } from '../../src/cli/decode.js';
-import { UsageError } from '../../src/cli/main.js';
+import { UsageError } from '../../src/cli/args.js';
 import { readTiff } from '../../src/documents/tiff-read.js';
 import { mixDown, recordCall, renderCall } from '../../src/transport/capture/test-synth.js';
 import { writePcap, writeWav } from '../../src/transport/capture/index.js';
@@ -167,7 +167,7 @@ describe('faxstack decode', () => {
     [['a.wav', '--law', 'g722'], /--law must be ulaw, alaw or s16le/],
     [['a.wav', '--channels', '3'], /--channels must be 1 or 2/],
     [['a.pcap', '--caller', 'somewhere'], /--caller must be HOST:PORT/],
-    [['a.wav', '--bogus'], /Unknown option/],
+    [['a.wav', '--bogus'], /unknown option --bogus/],
   ])('usage error: %j', async (argv, message) => {
     await expect(run(argv)).rejects.toThrow(UsageError);
     await expect(run(argv)).rejects.toThrow(message);
