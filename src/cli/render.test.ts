@@ -109,7 +109,7 @@ describe('faxstack render', () => {
     [['a.pdf', '--out', 'x.tif', '--quality', 'Ultra'], /--quality must be Low, Standard or HD/],
     [['a.pdf', '--out', 'x.tif', '--compression', 'jbig'], /--compression must be mh, mr or mmr/],
     [['a.pdf', 'b.pdf', 'c.pdf', '--out', 'x.tif', '--pages', '1', '--pages', '2'], /--pages is given 2 times for 3 files/],
-    [['a.pdf', '--out', 'x.tif', '--bogus'], /unknown option --bogus; its options are --out VALUE/],
+    [['a.pdf', '--out', 'x.tif', '--bogus'], /unknown option --bogus for faxstack.*; its options are --out VALUE/],
   ])('usage error: %j', async (argv, message) => {
     await expect(renderCommand(argv, capture().io)).rejects.toThrow(UsageError);
     await expect(renderCommand(argv, capture().io)).rejects.toThrow(message);
