@@ -19,10 +19,11 @@ commands:
         [--subject S --from-name N --to-name N --message M] [--preview-dir DIR] [--json]
         turn documents into the fax pages a machine would print (TIFF class F)
   send FILE... --via VIA [--quality Low|Standard|HD] [--pages 1-3] [--ecm on|off]
-        [--max-rate 14400|12000|9600|7200|4800|2400] [--ident TSI] [--timeout S]
-        [--pacing realtime|lockstep] [--json]
+        [--max-rate 14400|12000|9600|7200|4800|2400] [--ident TSI] [--timeout S (600)]
+        [--pacing realtime|lockstep] [--no-header] [--json]
         send a fax; VIA is udptl://HOST:PORT (T.38), pcm://HOST:PORT (raw 16-bit audio, 160
-        samples per datagram) or rtp://HOST:PORT?codec=pcmu|pcma (G.711 over RTP)
+        samples per datagram) or rtp://HOST:PORT?codec=pcmu|pcma (G.711 over RTP); --no-header
+        adds no header line, and sends a fax-ready TIFF (faxstack render's output) as it is
   receive --listen VIA --out DIR [--ecm on|off] [--ident CSI] [--pacing realtime|lockstep] [--json]
         answer one fax call and write its pages as TIFF class F; --pacing lockstep (audio lines)
         answers each received frame with one frame, far faster than real time

@@ -4,7 +4,8 @@
 import type { FaxPages } from '../documents/fax-pages.js';
 import type { T30Params } from '../t30/index.js';
 import type { T30Options } from './t30-call.js';
-import { receiveOverFrontEnd, sendOverFrontEnd, type ReceivedFax } from './t30-call.js';
+import { ERRORS, outcomeMessage } from '../shared/errors.js';
+import { abortReason, receiveOverFrontEnd, sendOverFrontEnd, type ReceivedFax } from './t30-call.js';
 import type { DirectLine } from './direct-line.js';
 
 /** The outcome of one call: DESIGN.md's `--json` line. */
@@ -69,7 +70,11 @@ export function negotiatedMode(p: T30Params): NegotiatedCallMode {
 export async function sendDirect(line: DirectLine, pages: FaxPages, o: DirectSendOptions = {}): Promise<FaxCallResult> {
   const started = o.startedMs ?? Date.now();
   const ident = o.ident ?? '';
-  const emit = (e: FaxCallEvent) => o.onEvent?.(e);
+  let answered = false;
+  const emit = (e: FaxCallEvent) => {
+    if (e.type === 'negotiated') answered = true;
+    o.onEvent?.(e);
+  };
   try {
     const r = await sendOverFrontEnd(
       { jobId: 0, fromNumber: ident, toNumber: '', quality: 'Standard', totalPages: pages.count, firstPage: 1, ident, pages },
@@ -82,8 +87,12 @@ export async function sendDirect(line: DirectLine, pages: FaxPages, o: DirectSen
       { ...(o.ecm !== undefined ? { ecm: o.ecm } : {}), ...(o.maxBitRate !== undefined ? { maxBitRate: o.maxBitRate } : {}) },
     );
     const d = r.detail;
+    // Stopped before any fax machine answered: that is what happened, not a dropped call.
+    const unanswered = r.aborted && !answered && o.signal;
+    const code = unanswered ? ERRORS.NO_FAX_MACHINE.code : r.code;
+    const message = unanswered ? outcomeMessage('NO_FAX_MACHINE', abortReason(o.signal!)) : r.message;
     return {
-      success: r.code === 0, code: r.code, message: r.message, pages: r.lastConfirmedPage, pagesTotal: pages.count,
+      success: code === 0, code, message, pages: r.lastConfirmedPage, pagesTotal: pages.count,
       bitRate: d.bitRate ?? null, ecm: d.ecm ?? null, compression: d.compression ?? null, resolution: d.resolution ?? null,
       remoteIdent: d.remoteIdent ?? null, durationMs: Date.now() - started,
     };

@@ -47,7 +47,7 @@ describe('sendFax → listenForFax over UDPTL', () => {
     const ac = new AbortController();
     const sending = sendFax(fax, { via: 'udptl://127.0.0.1:9', signal: ac.signal, onEvent: (e) => e.type === 'phase' && ac.abort('no answer within 1 s') });
     const r = await sending;
-    expect(r).toMatchObject({ success: false, code: -3108, pages: 0, pagesTotal: 1 });
+    expect(r).toMatchObject({ success: false, code: -3103, pages: 0, pagesTotal: 1 });
     expect(r.message).toContain('no answer within 1 s');
 
     const stop = new AbortController();
