@@ -87,17 +87,20 @@ function installSignals(close: () => Promise<void>, logger: ReturnType<typeof cr
 
 function banner(url: string, dataDir: string, demo: DemoAccount, secret: string, created: boolean): string {
   const api = `${url}/v1`;
+  // The webhook listener's example port must not be the one the service took.
+  const hookPort = new URL(url).port === '9000' ? 9001 : 9000;
   const body = JSON.stringify({ faxNumber: '+14155550123', faxData: [{ fileName: 'hello.txt', fileData: Buffer.from('Hello from faxstack!\n').toString('base64') }] });
   return `
 faxstack ${VERSION} listening on ${api}  (data: ${dataDir}, SQLite, virtual fax line)
+Another port: --port N (or FAXSTACK_PORT, or "port" in a --config file)
 ${created ? 'Demo account created' : 'Demo account'} (keys saved in ${join(dataDir, 'demo-account.json')}):
   test key:       ${demo.testKey}
   live key:       ${created ? demo.liveKey : '(see the file above)'}
   webhook secret: ${secret}
 
 1. Receive signed webhooks (optional, in another terminal):
-   npx faxstack webhook-listen --port 9000 --secret ${secret}
-   curl -s ${api}/customer/webhook-settings -H 'Content-Type: application/json' -H 'accessToken: ${demo.testKey}' -d '{"url":"http://127.0.0.1:9000/"}'
+   npx faxstack webhook-listen --port ${hookPort} --secret ${secret}
+   curl -s ${api}/customer/webhook-settings -H 'Content-Type: application/json' -H 'accessToken: ${demo.testKey}' -d '{"url":"http://127.0.0.1:${hookPort}/"}'
 
 2. Send a first fax with the test key (virtual line: numbers ending 0486 busy, 0480 no answer,
    0999 no fax machine, 0404 unreachable, 0107 fails after page 1, 0108 dropped; others deliver):

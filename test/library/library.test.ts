@@ -25,7 +25,9 @@ describe('renderFax', () => {
 
   it('refuses what is not a document, and a private URL naming fetchAllowHosts', async () => {
     await expect(renderFax([new Uint8Array([0, 1, 2, 3])])).rejects.toMatchObject({ code: -3006 });
-    await expect(renderFax(['http://127.0.0.1:9/x.pdf'])).rejects.toBeInstanceOf(FaxError);
+    const refused = renderFax(['http://127.0.0.1:9/x.pdf']);
+    await expect(refused).rejects.toBeInstanceOf(FaxError);
+    await expect(refused).rejects.toThrow(/127\.0\.0\.1 is a loopback address; to allow it, add 127\.0\.0\.1 to the fetchAllowHosts setting/);
   });
 });
 
