@@ -20,9 +20,11 @@ commands:
         turn documents into the fax pages a machine would print (TIFF class F)
   send FILE... --via VIA [--quality Low|Standard|HD] [--pages 1-3] [--ecm on|off]
         [--max-rate 14400|12000|9600|7200|4800|2400] [--ident TSI] [--timeout S (600)]
-        [--pacing realtime|lockstep] [--no-header] [--json]
+        [--pacing realtime|lockstep] [--no-header] [--media t38|audio|t38-or-audio]
+        [--sip-user U --sip-password P] [--json]
         send a fax; VIA is udptl://HOST:PORT (T.38), pcm://HOST:PORT (raw 16-bit audio, 160
-        samples per datagram) or rtp://HOST:PORT?codec=pcmu|pcma (G.711 over RTP); --no-header
+        samples per datagram), rtp://HOST:PORT?codec=pcmu|pcma (G.711 over RTP) or
+        sip:NUMBER@HOST[:PORT][;transport=tcp] (a SIP call, T.38 or G.711 as --media); --no-header
         adds no header line, and sends a fax-ready TIFF (faxstack render's output) as it is
   receive --listen VIA --out DIR [--ecm on|off] [--ident CSI] [--pacing realtime|lockstep] [--json]
         answer one fax call and write its pages as TIFF class F; --pacing lockstep (audio lines)

@@ -20,6 +20,7 @@ export async function receiveCommand(argv: string[]): Promise<number> {
     json: { type: 'boolean', default: false },
   });
   const via = parseVia(str(values.listen), '--listen');
+  if (via.kind === 'sip') throw new UsageError('--listen takes udptl://, pcm:// or rtp:// addresses');
   const pacing = parsePacing(str(values.pacing), via);
   const out = str(values.out);
   if (!out) throw new UsageError('--out DIR is required');

@@ -5,7 +5,7 @@ import { FaxError } from '../shared/errors.js';
 import { closeRenderPool, composeFax } from '../documents/pipeline.js';
 import { faxPagesFromBitmaps, faxPagesFromTiff, type FaxPages } from '../documents/fax-pages.js';
 import { readTiffDirectories } from '../documents/tiff-read.js';
-import { sendDirect, type FaxCallEvent, type FaxCallResult } from '../engine/index.js';
+import { SipLine, sendDirect, sendOverLine, type FaxCallEvent, type FaxCallResult } from '../engine/index.js';
 import { loadDocuments } from './documents.js';
 import { args, str, UsageError } from './args.js';
 import { openLine, parsePacing, parseVia, viaText } from './via.js';
@@ -27,6 +27,9 @@ export async function sendCommand(argv: string[]): Promise<number> {
       timeout: { type: 'string', default: '600' },
       pacing: { type: 'string', default: 'realtime' },
       'no-header': { type: 'boolean', default: false },
+      media: { type: 'string', default: 't38-or-audio' },
+      'sip-user': { type: 'string' },
+      'sip-password': { type: 'string' },
       json: { type: 'boolean', default: false },
     },
     true,
@@ -45,6 +48,12 @@ export async function sendCommand(argv: string[]): Promise<number> {
   const json = values.json === true;
   const pagesArg = (values as { pages?: string[] }).pages ?? [];
   const progress = progressLine(json);
+  const media = str(values.media);
+  if (media !== 't38' && media !== 'audio' && media !== 't38-or-audio') throw new UsageError('--media must be t38, audio or t38-or-audio');
+  const sipUser = str(values['sip-user']);
+  const sipPassword = str(values['sip-password']);
+  if (via.kind !== 'sip' && (sipUser || sipPassword || media !== 't38-or-audio')) throw new UsageError('--media, --sip-user and --sip-password are for sip: calls (--via sip:NUMBER@HOST)');
+  if (Boolean(sipUser) !== Boolean(sipPassword)) throw new UsageError('--sip-user and --sip-password go together');
 
   let pagesTotal = 0;
   const failed = (code: number, message: string): FaxCallResult => ({
@@ -64,19 +73,34 @@ export async function sendCommand(argv: string[]): Promise<number> {
     }
     pagesTotal = pages.count;
     progress.say(`${pagesTotal} ${pagesTotal === 1 ? 'page' : 'pages'} ${ready ? 'ready (sent as they are)' : 'rendered'}; calling ${viaText(via)}`);
-    const link = await openLine(via, 'caller', pacing);
     const abort = new AbortController();
     let phase: FaxCallEvent | null = null;
     const timer = setTimeout(() => abort.abort(phase ? `the --timeout of ${timeoutS} s passed during the call` : `nothing answered within ${timeoutS} s (--timeout ${timeoutS})`), timeoutS * 1000);
     const onSigint = () => abort.abort('interrupted (Ctrl-C)');
     process.once('SIGINT', onSigint);
-    const line = await sendDirect(link, pages, {
+    const options = {
       ident, ecm, maxBitRate: maxRate, signal: abort.signal, startedMs: started,
-      onEvent: (e) => {
+      onEvent: (e: FaxCallEvent) => {
         if (e.type === 'negotiated') phase = e;
         progress.event(e);
       },
-    });
+    };
+    let line: FaxCallResult;
+    if (via.kind === 'sip') {
+      // A real SIP call, as the daemon places it through a gateway (engine/sip-line.ts).
+      const sip = new SipLine({
+        name: 'send', address: `${via.host.includes(':') ? `[${via.host}]` : via.host}:${via.port}`, transport: via.transport, media, ecm, maxBitRate: maxRate,
+        ...(sipUser ? { username: sipUser, password: sipPassword } : {}),
+        ...(ident ? { callerId: { number: ident } } : {}),
+      });
+      try {
+        line = await sendOverLine(sip, via.number, pages, options);
+      } finally {
+        await sip.close();
+      }
+    } else {
+      line = await sendDirect(await openLine(via, 'caller', pacing), pages, options);
+    }
     clearTimeout(timer);
     process.off('SIGINT', onSigint);
     progress.done();

@@ -5,10 +5,43 @@ import { directAddressText, openDirectLine, parseDirectAddress, type DirectAddre
 import type { AudioPacing } from '../transport/audio/index.js';
 import { UsageError } from './usage-error.js';
 
-export type Via = DirectAddress;
+/** A SIP call (DESIGN.md VIA `sip:NUMBER@HOST[:PORT][;transport=udp|tcp]`), negotiating T.38 or G.711. */
+export interface SipVia {
+  kind: 'sip';
+  number: string;
+  host: string;
+  port: number;
+  transport: 'udp' | 'tcp';
+}
+
+export type Via = DirectAddress | SipVia;
+
+const SIP_FORM = 'sip:NUMBER@HOST[:PORT][;transport=udp|tcp]';
+
+/** `sip:NUMBER@HOST[:PORT][;transport=udp|tcp]`; null when `raw` is not a sip: URI. */
+export function parseSipVia(raw: string, flag: string): SipVia | null {
+  if (!/^sip:/i.test(raw)) return null;
+  const m = /^sip:([^@;]+)@(\[[0-9a-fA-F:.]+\]|[^:;\]]+)(?::(\d{1,5}))?((?:;[^;=]+(?:=[^;]*)?)*)$/i.exec(raw);
+  if (!m) throw new UsageError(`${flag} must look like ${SIP_FORM}, got ${JSON.stringify(raw)}`);
+  const [, user, host, portText, params] = m;
+  const port = portText === undefined ? 5060 : Number(portText);
+  if (port < 1 || port > 65535) throw new UsageError(`${flag}: port ${port} outside 1..65535`);
+  let transport: 'udp' | 'tcp' = 'udp';
+  for (const p of (params ?? '').split(';').filter(Boolean)) {
+    const [k, v = ''] = p.split('=');
+    if (k!.toLowerCase() !== 'transport') throw new UsageError(`${flag}: unknown parameter ;${k} (only ;transport=udp|tcp)`);
+    if (v.toLowerCase() !== 'udp' && v.toLowerCase() !== 'tcp') throw new UsageError(`${flag}: transport must be udp or tcp, got ${JSON.stringify(v)}`);
+    transport = v.toLowerCase() as 'udp' | 'tcp';
+  }
+  const number = decodeURIComponent(user!);
+  if (!/^\+?[0-9*#]{1,32}$/.test(number)) throw new UsageError(`${flag}: the number must be digits (optionally +), got ${JSON.stringify(number)}`);
+  return { kind: 'sip', number, host: host!.replace(/^\[|\]$/g, ''), port, transport };
+}
 export type OpenLine = DirectLine;
 
 export function parseVia(raw: string, flag: string): Via {
+  const sip = flag === '--via' ? parseSipVia(raw, flag) : null;
+  if (sip) return sip;
   try {
     return parseDirectAddress(raw, flag, { listening: flag === '--listen' });
   } catch (err) {
@@ -24,6 +57,9 @@ export function parsePacing(raw: string, via: Via): AudioPacing {
 }
 
 /** Opens the line: as the caller towards `via`, or listening on it as the answerer. */
-export const openLine = (via: Via, role: 'caller' | 'answerer', pacing: AudioPacing): Promise<OpenLine> => openDirectLine(via, role, pacing);
+export const openLine = (via: DirectAddress, role: 'caller' | 'answerer', pacing: AudioPacing): Promise<OpenLine> => openDirectLine(via, role, pacing);
 
-export const viaText = (via: Via, localPort?: number): string => directAddressText(via, localPort);
+export const viaText = (via: Via, localPort?: number): string =>
+  via.kind === 'sip'
+    ? `sip:${via.number}@${via.host.includes(':') ? `[${via.host}]` : via.host}:${via.port}${via.transport === 'tcp' ? ';transport=tcp' : ''}`
+    : directAddressText(via, localPort);

@@ -7,6 +7,7 @@ import type { T30Options } from './t30-call.js';
 import { ERRORS, outcomeMessage } from '../shared/errors.js';
 import { abortReason, receiveOverFrontEnd, sendOverFrontEnd, type ReceivedFax } from './t30-call.js';
 import type { DirectLine } from './direct-line.js';
+import type { FaxLine } from './line.js';
 
 /** The outcome of one call: DESIGN.md's `--json` line. */
 export interface FaxCallResult {
@@ -99,6 +100,34 @@ export async function sendDirect(line: DirectLine, pages: FaxPages, o: DirectSen
   } finally {
     await line.close();
   }
+}
+
+/**
+ * Sends `pages` to `toNumber` as one call on any FaxLine (a SIP line: DESIGN.md's `sip:` VIA)
+ * and reports it as a direct call does; the caller closes the line.
+ */
+export async function sendOverLine(line: FaxLine, toNumber: string, pages: FaxPages, o: DirectSendOptions = {}): Promise<FaxCallResult> {
+  const started = o.startedMs ?? Date.now();
+  const ident = o.ident ?? '';
+  let answered = false;
+  const r = await line.call(
+    { jobId: 0, fromNumber: ident, toNumber, quality: 'Standard', totalPages: pages.count, firstPage: 1, ident, pages, ...(o.ecm === false ? { ecm: false } : {}) },
+    {
+      stage: (phase) => o.onEvent?.({ type: 'phase', phase }),
+      pageConfirmed: (page) => o.onEvent?.({ type: 'page', page, pagesTotal: pages.count }),
+      negotiated: (p) => ((answered = true), o.onEvent?.({ type: 'negotiated', mode: negotiatedMode(p) })),
+    },
+    o.signal ?? new AbortController().signal,
+  );
+  const d = r.detail;
+  const unanswered = r.aborted && !answered && o.signal;
+  const code = unanswered ? ERRORS.NO_ANSWER.code : r.code;
+  const message = unanswered ? outcomeMessage('NO_ANSWER', abortReason(o.signal!)) : r.message;
+  return {
+    success: code === 0, code, message, pages: r.lastConfirmedPage, pagesTotal: pages.count,
+    bitRate: d.bitRate ?? null, ecm: d.ecm ?? null, compression: d.compression ?? null, resolution: d.resolution ?? null,
+    remoteIdent: d.remoteIdent ?? null, durationMs: Date.now() - started,
+  };
 }
 
 export interface DirectReceiveOptions extends T30Options {

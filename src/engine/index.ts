@@ -8,3 +8,4 @@ export * from './gateway-pool.js';
 export * from './gateway-lines.js';
 export * from './direct-line.js';
 export * from './direct-call.js';
+export { SipLine, type SipLineOptions, type SipLineMedia } from './sip-line.js';
