@@ -16,6 +16,7 @@ import { parseFormBody } from './validate/index.js';
 import { registerFaxRoutes } from './routes-fax.js';
 import { registerMetaRoutes } from './routes-meta.js';
 import { registerTemplateRoutes } from './routes-templates.js';
+import { registerAccountRoutes } from './routes-account.js';
 import { registerWebhookRoutes } from './routes-webhooks.js';
 
 export const DEFAULT_BODY_LIMIT = 20 * 1024 * 1024;
@@ -202,6 +203,7 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
   registerFaxRoutes(app, o);
   registerWebhookRoutes(app, o);
   registerTemplateRoutes(app, o);
+  registerAccountRoutes(app, { ...o, rateLimiter: limiter });
   o.extraRoutes?.(app);
   await app.ready();
   return app;
