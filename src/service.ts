@@ -17,12 +17,13 @@ import {
 } from './engine/index.js';
 import { jobEvent } from './store/fax-object.js';
 import { openStore, parseStoreUrl, type JobStore, type StoreLocation } from './store/index.js';
-import { DEFAULT_JOBS_CONFIG, Dispatcher, FaxFiles, FaxService, storeChannels, withGatewayLine, type JobsConfig } from './jobs/index.js';
+import { DEFAULT_JOBS_CONFIG, Dispatcher, FaxFiles, FaxService, storeChannels, withGatewayLine, type JobEvent, type JobsConfig } from './jobs/index.js';
 import { WebhookWorker } from './webhooks/index.js';
 import { buildApi, MemoryRateLimiter, StoreRateLimiter, type RateLimiter, type RateLimits } from './api/index.js';
 import { registerDashboard } from './dashboard/index.js';
 
-export const VERSION = '0.1.0';
+import { VERSION } from './shared/version.js';
+export { VERSION };
 /** Job leases and shared channel holds last this long unless renewed (every third of it). */
 const LEASE_MS = 30_000;
 
@@ -51,6 +52,8 @@ export interface WorkerOptions {
   gatewayLines?: GatewayLineFactory;
   /** On close, calls already placed may finish this long (on the clock) before they are re-queued. Default 0. */
   shutdownGraceMs?: number;
+  /** In-process observer of this process's calls, finished jobs and received faxes (the library's engine events). */
+  onJobEvent?: (event: JobEvent) => void;
 }
 
 export interface ServiceOptions extends WorkerOptions {
@@ -164,13 +167,14 @@ async function openWorkers(o: WorkerOptions, allowPrivateDefault: boolean): Prom
       if (!owner || !d.fax.tiff) return;
       const now = clock.now();
       const r = d.fax.result;
-      await store!.createReceivedJob({
+      const received = await store!.createReceivedJob({
         accountId: owner.id, fromNumber: d.fromNumber, toNumber: d.toNumber, quality: d.quality, callStartMs: d.startedMs, nowMs: now,
         outcome: { status: r.code === 0 ? 'delivered' : 'failed', code: r.code, message: r.code === 0 ? 'Fax received' : r.message, transferredPages: d.fax.tiff.pageCount },
         fax: { tiff: d.fax.tiff.data, pageCount: d.fax.tiff.pageCount, quality: d.quality, width: d.fax.tiff.width, xDpi: d.fax.tiff.xDpi, yDpi: d.fax.tiff.yDpi },
         detail: detailOf(r, now - d.startedMs), event: (job) => jobEvent(job, now),
       });
       webhooks.notify();
+      o.onJobEvent?.({ type: 'received', job: received });
     };
     const virtual = () => new VirtualLine(clock, { timing: o.virtualTiming ?? DEFAULT_VIRTUAL_TIMING, onReceived: inbox });
     const lines: Record<string, FaxLine> = { virtual: virtual() };
@@ -188,6 +192,7 @@ async function openWorkers(o: WorkerOptions, allowPrivateDefault: boolean): Prom
       store, clock, owner, lines, config, metrics, logger: logger.child({ component: 'dispatcher' }), leaseMs: LEASE_MS,
       fetch: { timeoutMs: o.fetchTimeoutMs ?? 30_000, allowHosts: o.fetchAllowHosts ?? [] },
       onEvent: () => webhooks.notify(),
+      ...(o.onJobEvent ? { onJobEvent: o.onJobEvent } : {}),
       // Every gateway channel can be busy while virtual (test-key) calls still run.
       concurrency: 8 + channels,
       // On a shared store, jobs of lines configured only on other nodes are theirs to send.

@@ -29,3 +29,13 @@ describe('README code table', () => {
     for (const code of rows.keys()) expect(Object.values(ERRORS).some((d) => d.code === code), `unknown code ${code} in README`).toBe(true);
   });
 });
+
+describe('README endpoint table', () => {
+  it('lists every path of the OpenAPI document, and nothing else', async () => {
+    const { openApiDocument } = await import('../src/api/index.js');
+    const doc = openApiDocument('test') as { paths: Record<string, unknown> };
+    const paths = Object.keys(doc.paths).sort();
+    const table = [...readme.matchAll(/^\| `(\/[^`?]+)[^`]*` \| (?:GET|POST)/gm)].map((m) => m[1]!).sort();
+    expect(table).toEqual(paths);
+  });
+});

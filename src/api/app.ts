@@ -13,6 +13,7 @@ import { isRecord, type ApiOptions } from './route.js';
 import { registerFaxRoutes } from './routes-fax.js';
 import { registerMetaRoutes } from './routes-meta.js';
 import { registerTemplateRoutes } from './routes-templates.js';
+import { registerAccountRoutes } from './routes-account.js';
 import { registerWebhookRoutes } from './routes-webhooks.js';
 
 export { defineRoute, type ApiOptions, type Method, type RouteContext } from './route.js';
@@ -143,6 +144,7 @@ export async function buildApi(o: ApiOptions): Promise<FastifyInstance> {
   registerFaxRoutes(app, o);
   registerWebhookRoutes(app, o);
   registerTemplateRoutes(app, o);
+  registerAccountRoutes(app, { ...o, rateLimiter: limiter });
   o.extraRoutes?.(app);
   await app.ready();
   return app;

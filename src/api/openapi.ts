@@ -168,6 +168,42 @@ export function openApiDocument(version: string): object {
           responses: { '200': envelope({ type: 'object', properties: { url: { type: ['string', 'null'] }, secret: str } }, 'Saved'), ...errors, ...primaryOnly },
         },
       },
+      '/customer/account': {
+        get: {
+          summary: 'The account: balance (dollars), fax number, caller IDs, this key\'s mode and role, and the rate limits in force',
+          responses: {
+            '200': envelope({
+              type: 'object',
+              properties: {
+                accountId: int, name: str, balance: { type: 'number' }, faxNumber: str, callerIds: { type: 'array', items: str },
+                keyMode: { enum: ['live', 'test'] }, role: { enum: ['primary', 'member'] },
+                rateLimits: { type: ['object', 'null'], properties: { perHour: int, burst: int, inFlight: int } },
+              },
+            }, 'Account'),
+            ...errors,
+          },
+        },
+      },
+      '/customer/caller-id-list': {
+        get: {
+          summary: 'Numbers besides the account\'s fax number that fax-send\'s callerId may give',
+          responses: { '200': envelope({ type: 'object', properties: { faxNumber: str, callerIds: { type: 'array', items: { type: 'object', properties: { number: str, createdAt: str } } } } }, 'Caller IDs'), ...errors },
+        },
+      },
+      '/customer/caller-id-add': {
+        post: {
+          summary: 'Register a caller ID (E.164; at most 50; not the account\'s own number)',
+          requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['number'], properties: { number: str } } } } },
+          responses: { '200': envelope({ type: 'object', properties: { callerIds: { type: 'array', items: { type: 'object' } } } }, 'Added'), '409': { $ref: '#/components/responses/Error' }, ...errors, ...primaryOnly },
+        },
+      },
+      '/customer/caller-id-remove': {
+        post: {
+          summary: 'Remove a caller ID',
+          requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['number'], properties: { number: str } } } } },
+          responses: { '200': envelope({ type: 'object', properties: { callerIds: { type: 'array', items: { type: 'object' } } } }, 'Removed'), ...errors, ...primaryOnly },
+        },
+      },
       '/customer/webhook-test': { post: { summary: 'Queue a webhook.test event', responses: { '200': envelope({ type: 'object', properties: { eventId: str } }, 'Queued'), ...errors, ...primaryOnly } } },
       '/customer/webhook-deliveries': { get: { summary: 'Recent webhook deliveries with every attempt', responses: { '200': envelope({ type: 'object' }, 'Delivery log'), ...errors } } },
       '/customer/webhook-redeliver': {

@@ -36,6 +36,8 @@ export interface RateLimiter {
   release(accountId: number): void;
   /** Stops background work (renewals of a shared limiter) and gives back what is held. */
   close?(): Promise<void>;
+  /** The per-account limits it applies (customer/account shows them). */
+  readonly limits?: Readonly<RateLimits>;
 }
 
 /** How often idle entries are swept out of the maps. */
@@ -95,7 +97,7 @@ interface AccountState {
 
 export class MemoryRateLimiter implements RateLimiter {
   private readonly accounts = new Map<number, AccountState>();
-  private readonly limits: RateLimits;
+  readonly limits: RateLimits;
   private lastSweepMs: number;
 
   constructor(

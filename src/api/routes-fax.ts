@@ -2,7 +2,7 @@
 // API-DECISIONS.md 10 (fax-status, fax-list, fax-download).
 import type { FastifyInstance } from 'fastify';
 import { FaxError } from '../shared/errors.js';
-import { faxObject } from '../store/fax-object.js';
+import { faxObject } from '../store/index.js';
 import { defineRoute, type ApiOptions } from './route.js';
 import { ok } from './envelope.js';
 import { normalizeFaxNumber, parseJobId, parseListQuery, parseSendRequest, requestHash } from './validate/index.js';

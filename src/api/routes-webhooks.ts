@@ -2,7 +2,7 @@
 // rotation, a test event, every delivery with its attempts, and redelivery.
 import type { FastifyInstance } from 'fastify';
 import { FaxError } from '../shared/errors.js';
-import { EVENT_WEBHOOK_TEST, newEvent, testEventBody } from '../store/fax-object.js';
+import { EVENT_WEBHOOK_TEST, newEvent, testEventBody } from '../store/index.js';
 import type { DeliveryRecord, JobStore } from '../store/index.js';
 import { checkWebhookUrl, WebhookTargetError } from '../webhooks/target.js';
 import { defineRoute, type ApiOptions } from './route.js';

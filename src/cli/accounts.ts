@@ -7,7 +7,8 @@ import { mkdirSync } from 'node:fs';
 import { emailProblem, openStore } from '../store/index.js';
 import { normalizeFaxNumber } from '../api/validate/index.js';
 import { checkWebhookUrl } from '../webhooks/index.js';
-import { args, parseStoreOption, str, UsageError } from './args.js';
+import { args, str, UsageError } from './args.js';
+import { parseStoreOption } from './daemon.js';
 import { hashPassword, passwordProblem } from '../dashboard/index.js';
 
 export async function accountsCommand(argv: string[]): Promise<number> {

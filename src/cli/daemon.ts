@@ -11,8 +11,8 @@ import { createLogger } from '../shared/log.js';
 import { startDaemon } from '../service.js';
 import { DEFAULT_VIRTUAL_TIMING, GatewayConfigError, parseGatewaysJson, type GatewaysConfig, type VirtualLineTiming } from '../engine/index.js';
 import { closeEncodePool, closeRenderPool, configureRenderPool } from '../documents/index.js';
-import { redactStoreUrl } from '../store/index.js';
-import { args, parseStoreOption, UsageError } from './args.js';
+import { parseStoreUrl, redactStoreUrl, StoreUrlError, type StoreLocation } from '../store/index.js';
+import { args, UsageError } from './args.js';
 import { loadConfig, redactConfig, unknownEnvVars, type ConfigFlags } from './config.js';
 
 /** Reads and validates a gateways file; every problem is a usage error naming the file and field. */
@@ -27,6 +27,18 @@ export function loadGatewaysFile(path: string): GatewaysConfig {
     return parseGatewaysJson(text, path);
   } catch (err) {
     if (err instanceof GatewayConfigError) throw new UsageError(err.message);
+    throw err;
+  }
+}
+
+/** `--store URL`: where the store is (null: the SQLite file in the data directory); a bad URL is a usage error. */
+export function parseStoreOption(v: string): StoreLocation | null {
+  if (!v) return null;
+  try {
+    const loc = parseStoreUrl(v);
+    return loc.engine === 'sqlite' ? { engine: 'sqlite', path: resolve(loc.path) } : loc;
+  } catch (err) {
+    if (err instanceof StoreUrlError) throw new UsageError(`--store: ${err.message}`);
     throw err;
   }
 }

@@ -1,7 +1,7 @@
 // The `faxstack` command (DESIGN.md command-line contract). Exit status: 0 success,
-// 1 failure, 2 usage or input error. Each command's module is loaded only when it runs, so
-// `faxstack render` does not pay for the server's start-up.
-import { UsageError } from './usage-error.js';
+// 1 failure, 2 usage or input error.
+import { VERSION } from '../shared/version.js';
+import { setCommand } from './args.js';
 
 export const USAGE = `usage: faxstack <command> [options]
 
@@ -19,10 +19,13 @@ commands:
         [--subject S --from-name N --to-name N --message M] [--preview-dir DIR] [--json]
         turn documents into the fax pages a machine would print (TIFF class F)
   send FILE... --via VIA [--quality Low|Standard|HD] [--pages 1-3] [--ecm on|off]
-        [--max-rate 14400|12000|9600|7200|4800|2400] [--ident TSI] [--timeout S]
-        [--pacing realtime|lockstep] [--json]
+        [--max-rate 14400|12000|9600|7200|4800|2400] [--ident TSI] [--timeout S (600)]
+        [--pacing realtime|lockstep] [--no-header] [--media t38|audio|t38-or-audio]
+        [--sip-user U --sip-password P] [--json]
         send a fax; VIA is udptl://HOST:PORT (T.38), pcm://HOST:PORT (raw 16-bit audio, 160
-        samples per datagram) or rtp://HOST:PORT?codec=pcmu|pcma (G.711 over RTP)
+        samples per datagram), rtp://HOST:PORT?codec=pcmu|pcma (G.711 over RTP) or
+        sip:NUMBER@HOST[:PORT][;transport=tcp] (a SIP call, T.38 or G.711 as --media); --no-header
+        adds no header line, and sends a fax-ready TIFF (faxstack render's output) as it is
   receive --listen VIA --out DIR [--ecm on|off] [--ident CSI] [--pacing realtime|lockstep] [--json]
         answer one fax call and write its pages as TIFF class F; --pacing lockstep (audio lines)
         answers each received frame with one frame, far faster than real time
@@ -35,37 +38,56 @@ commands:
         a local receiver that prints each webhook and checks its X-Service-Signature
 `;
 
-export async function main(argv: string[]): Promise<number | void> {
-  const [command, ...rest] = argv;
-  switch (command) {
-    case 'serve':
-      return (await import('./serve.js')).serveCommand(rest);
-    case 'daemon':
-      return (await import('./daemon.js')).daemonCommand(rest);
-    case 'accounts':
-      return (await import('./accounts.js')).accountsCommand(rest);
-    case 'render':
-      return (await import('./render.js')).renderCommand(rest);
-    case 'send':
-      return (await import('./send.js')).sendCommand(rest);
-    case 'receive':
-      return (await import('./receive.js')).receiveCommand(rest);
-    case 'decode':
-      return (await import('./decode.js')).decodeCommand(rest);
-    case 'webhook-listen':
-      return (await import('./webhook-listen.js')).webhookListenCommand(rest);
-    case undefined:
-    case 'help':
-    case '--help':
-    case '-h':
-      process.stdout.write(USAGE);
-      return command === undefined ? 2 : 0;
-    case '--version':
-      process.stdout.write('faxstack 0.1.0\n');
-      return 0;
-    default:
-      process.stderr.write(`faxstack: unknown command "${command}"\n\n${USAGE}`);
-      return 2;
-  }
+/** A command's own part of USAGE: its lines, from its name to the next command. */
+export function commandUsage(command: string): string | null {
+  const lines = USAGE.split('\n');
+  const first = lines.findIndex((l) => l.startsWith(`  ${command} `) || l === `  ${command}`);
+  if (first < 0) return null;
+  let end = first + 1;
+  while (end < lines.length && lines[end] !== '' && !/^  [a-z]/.test(lines[end]!)) end++;
+  const body = lines.slice(first, end).map((l) => l.replace(/^ {2}/, '')).join('\n');
+  return `usage: faxstack ${body}\n`;
 }
 
+type Command = (argv: string[]) => Promise<number | void>;
+
+/** Each command's module, loaded only when it runs: `--version` and `--help` start at once. */
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  serve: async () => (await import('./serve.js')).serveCommand,
+  daemon: async () => (await import('./daemon.js')).daemonCommand,
+  accounts: async () => (await import('./accounts.js')).accountsCommand,
+  render: async () => (await import('./render.js')).renderCommand,
+  send: async () => (await import('./send.js')).sendCommand,
+  receive: async () => (await import('./receive.js')).receiveCommand,
+  decode: async () => (await import('./decode.js')).decodeCommand,
+  'webhook-listen': async () => (await import('./webhook-listen.js')).webhookListenCommand,
+};
+
+export async function main(argv: string[]): Promise<number | void> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+    const topic = command === 'help' ? rest[0] : undefined;
+    const text = topic ? commandUsage(topic) : USAGE;
+    process.stdout.write(text ?? USAGE);
+    return command === undefined ? 2 : 0;
+  }
+  if (command === '--version' || command === '-v' || command === 'version') {
+    process.stdout.write(`faxstack ${VERSION}\n`);
+    return 0;
+  }
+  const load = COMMANDS[command];
+  if (!load) {
+    process.stderr.write(`faxstack: unknown command "${command}"\n\n${USAGE}`);
+    return 2;
+  }
+  // `faxstack send --help`: that command's usage (options after `--` are arguments, not flags).
+  const flags = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest;
+  if (flags.includes('--help') || flags.includes('-h')) {
+    process.stdout.write(commandUsage(command) ?? USAGE);
+    return 0;
+  }
+  setCommand(command === 'accounts' && rest[0] && !rest[0].startsWith('-') ? `accounts ${rest[0]}` : command);
+  return (await load())(rest);
+}
+
+export { args, str, UsageError, type ParsedArgs } from './args.js';

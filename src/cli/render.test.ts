@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES } from '../../test/helpers/documents.js';
-import { readTiff } from '../documents/tiff-read.js';
+import { readTiff } from '../documents/index.js';
 import { UsageError } from './args.js';
 import { renderCommand } from './render.js';
 
@@ -109,7 +109,7 @@ describe('faxstack render', () => {
     [['a.pdf', '--out', 'x.tif', '--quality', 'Ultra'], /--quality must be Low, Standard or HD/],
     [['a.pdf', '--out', 'x.tif', '--compression', 'jbig'], /--compression must be mh, mr or mmr/],
     [['a.pdf', 'b.pdf', 'c.pdf', '--out', 'x.tif', '--pages', '1', '--pages', '2'], /--pages is given 2 times for 3 files/],
-    [['a.pdf', '--out', 'x.tif', '--bogus'], /Unknown option '--bogus'/],
+    [['a.pdf', '--out', 'x.tif', '--bogus'], /unknown option --bogus for faxstack.*; its options are --out VALUE/],
   ])('usage error: %j', async (argv, message) => {
     await expect(renderCommand(argv, capture().io)).rejects.toThrow(UsageError);
     await expect(renderCommand(argv, capture().io)).rejects.toThrow(message);

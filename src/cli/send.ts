@@ -1,13 +1,15 @@
 // `faxstack send FILE... --via VIA`: render the documents as the service would and send them as
 // one fax call over T.38 (udptl://) or an audio line (pcm://, rtp://) (DESIGN.md command-line
-// contract; `--json` result line).
+// contract; `--json` result line). `--no-header` sends fax-ready TIFF pages as they are.
 import { FaxError } from '../shared/errors.js';
-import { closeRenderPool, composeFax } from '../documents/pipeline.js';
-import { faxPagesFromBitmaps } from '../documents/fax-pages.js';
-import { sendOverFrontEnd } from '../engine/t30-call.js';
+import { closeRenderPool, composeFax } from '../documents/index.js';
+import { faxPagesFromBitmaps, faxPagesFromTiff, type FaxPages } from '../documents/index.js';
+import { readTiffDirectories } from '../documents/index.js';
+import { SipLine, sendDirect, sendOverLine, type FaxCallEvent, type FaxCallResult } from '../engine/index.js';
 import { loadDocuments } from './documents.js';
 import { args, str, UsageError } from './args.js';
-import { openLine, parsePacing, parseVia } from './via.js';
+import { openLine, parsePacing, parseVia, viaText } from './via.js';
+import { progressLine } from './progress.js';
 
 const QUALITIES = ['Low', 'Standard', 'HD'] as const;
 
@@ -24,6 +26,10 @@ export async function sendCommand(argv: string[]): Promise<number> {
       ident: { type: 'string', default: '' },
       timeout: { type: 'string', default: '600' },
       pacing: { type: 'string', default: 'realtime' },
+      'no-header': { type: 'boolean', default: false },
+      media: { type: 'string', default: 't38-or-audio' },
+      'sip-user': { type: 'string' },
+      'sip-password': { type: 'string' },
       json: { type: 'boolean', default: false },
     },
     true,
@@ -41,33 +47,91 @@ export async function sendCommand(argv: string[]): Promise<number> {
   const ident = str(values.ident);
   const json = values.json === true;
   const pagesArg = (values as { pages?: string[] }).pages ?? [];
+  const progress = progressLine(json);
+  const media = str(values.media);
+  if (media !== 't38' && media !== 'audio' && media !== 't38-or-audio') throw new UsageError('--media must be t38, audio or t38-or-audio');
+  const sipUser = str(values['sip-user']);
+  const sipPassword = str(values['sip-password']);
+  if (via.kind !== 'sip' && (sipUser || sipPassword || media !== 't38-or-audio')) throw new UsageError('--media, --sip-user and --sip-password are for sip: calls (--via sip:NUMBER@HOST)');
+  if (Boolean(sipUser) !== Boolean(sipPassword)) throw new UsageError('--sip-user and --sip-password go together');
 
   let pagesTotal = 0;
+  const failed = (code: number, message: string): FaxCallResult => ({
+    success: false, code, message, pages: 0, pagesTotal, bitRate: null, ecm: null, compression: null, resolution: null, remoteIdent: null, durationMs: Date.now() - started,
+  });
   try {
-    const fax = await composeFax({ documents: await loadDocuments(positionals, pagesArg), quality, header: { senderNumber: ident || undefined, dateTime: new Date() } });
-    await closeRenderPool();
-    pagesTotal = fax.pages.length;
-    const pages = faxPagesFromBitmaps(fax.pages, fax.xDpi, fax.yDpi);
-    const link = await openLine(via, 'caller', pacing);
+    const documents = await loadDocuments(positionals, pagesArg);
+    let pages: FaxPages;
+    const ready = values['no-header'] === true && pagesArg.length === 0 ? faxReadyTiff(documents) : null;
+    if (ready) {
+      pages = ready;
+    } else {
+      progress.say(`rendering ${documents.length} ${documents.length === 1 ? 'document' : 'documents'}…`);
+      const fax = await composeFax({ documents, quality, ...(values['no-header'] ? {} : { header: { senderNumber: ident || undefined, dateTime: new Date() } }) });
+      await closeRenderPool();
+      pages = faxPagesFromBitmaps(fax.pages, fax.xDpi, fax.yDpi);
+    }
+    pagesTotal = pages.count;
+    progress.say(`${pagesTotal} ${pagesTotal === 1 ? 'page' : 'pages'} ${ready ? 'ready (sent as they are)' : 'rendered'}; calling ${viaText(via)}`);
     const abort = new AbortController();
-    const timer = setTimeout(() => abort.abort(), timeoutS * 1000);
-    process.once('SIGINT', () => abort.abort());
-    const r = await sendOverFrontEnd(
-      { jobId: 0, fromNumber: ident, toNumber: '', quality, totalPages: pages.count, firstPage: 1, ident, pages },
-      { stage: () => {}, pageConfirmed: (p) => json || process.stderr.write(`page ${p} of ${pages.count} confirmed\n`) },
-      abort.signal, link.frontEnd, link.clock, { ecm, maxBitRate: maxRate },
-    );
+    let phase: FaxCallEvent | null = null;
+    const timer = setTimeout(() => abort.abort(phase ? `the --timeout of ${timeoutS} s passed during the call` : `nothing answered within ${timeoutS} s (--timeout ${timeoutS})`), timeoutS * 1000);
+    const onSigint = () => abort.abort('interrupted (Ctrl-C)');
+    process.once('SIGINT', onSigint);
+    const options = {
+      ident, ecm, maxBitRate: maxRate, signal: abort.signal, startedMs: started,
+      onEvent: (e: FaxCallEvent) => {
+        if (e.type === 'negotiated') phase = e;
+        progress.event(e);
+      },
+    };
+    let line: FaxCallResult;
+    if (via.kind === 'sip') {
+      // A real SIP call, as the daemon places it through a gateway (engine/sip-line.ts).
+      const sip = new SipLine({
+        name: 'send', address: `${via.host.includes(':') ? `[${via.host}]` : via.host}:${via.port}`, transport: via.transport, media, ecm, maxBitRate: maxRate,
+        ...(sipUser ? { username: sipUser, password: sipPassword } : {}),
+        ...(ident ? { callerId: { number: ident } } : {}),
+      });
+      try {
+        line = await sendOverLine(sip, via.number, pages, options);
+      } finally {
+        await sip.close();
+      }
+    } else {
+      line = await sendDirect(await openLine(via, 'caller', pacing), pages, options);
+    }
     clearTimeout(timer);
-    await link.close();
-    const d = r.detail;
-    const line = { success: r.code === 0, code: r.code, message: r.message, pages: r.lastConfirmedPage, pagesTotal, bitRate: d.bitRate ?? null, ecm: d.ecm ?? null, compression: d.compression ?? null, resolution: d.resolution ?? null, remoteIdent: d.remoteIdent ?? null, durationMs: Date.now() - started };
-    process.stdout.write(json ? `${JSON.stringify(line)}\n` : `${r.message}: ${line.pages} of ${pagesTotal} pages${d.bitRate ? ` at ${d.bitRate} bit/s${d.ecm ? ', ECM' : ''}` : ''}\n`);
-    return r.code === 0 ? 0 : 1;
+    process.off('SIGINT', onSigint);
+    progress.done();
+    process.stdout.write(json ? `${JSON.stringify(line)}\n` : `${line.message}: ${line.pages} of ${pagesTotal} pages${line.bitRate ? ` at ${line.bitRate} bit/s${line.ecm ? ', ECM' : ''}` : ''}\n`);
+    return line.success ? 0 : 1;
   } catch (err) {
+    progress.done();
     if (!(err instanceof FaxError)) throw err;
-    const line = { success: false, code: err.code, message: err.message, pages: 0, pagesTotal, bitRate: null, ecm: null, compression: null, resolution: null, remoteIdent: null, durationMs: Date.now() - started };
+    const line = failed(err.code, err.message);
     process.stdout.write(json ? `${JSON.stringify(line)}\n` : `faxstack send: ${err.message}\n`);
     return err.kind === 'transmission' || err.kind === 'internal' ? 1 : 2;
+  }
+}
+
+/**
+ * The pages of fax-ready TIFF files (T.4/T.6 coded, a fax width and resolution), every file one,
+ * or null when any file needs rendering.
+ */
+function faxReadyTiff(documents: readonly { bytes: Buffer; format: string }[]): FaxPages | null {
+  if (documents.length !== 1 || documents[0]!.format !== 'tiff') return null;
+  const bytes = documents[0]!.bytes;
+  try {
+    const dirs = readTiffDirectories(bytes);
+    const ok = dirs.length > 0 && dirs.every((d) =>
+      (d.compression === 'mh' || d.compression === 'mr' || d.compression === 'mmr')
+      && ((d.width === 1728 && d.xDpi === 204) || (d.width === 3456 && d.xDpi === 408))
+      && (d.yDpi === 98 || d.yDpi === 196 || d.yDpi === 391)
+      && d.xDpi === dirs[0]!.xDpi && d.yDpi === dirs[0]!.yDpi);
+    return ok ? faxPagesFromTiff(bytes) : null;
+  } catch {
+    return null;
   }
 }
 

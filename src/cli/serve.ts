@@ -11,8 +11,8 @@ import { startService, VERSION } from '../service.js';
 import { redactStoreUrl, type JobStore } from '../store/index.js';
 import { hashPassword } from '../dashboard/index.js';
 import { closeEncodePool, closeRenderPool, configureRenderPool } from '../documents/index.js';
-import { args, parseStoreOption } from './args.js';
-import { CONFIG_FLAGS, testFacilities } from './daemon.js';
+import { args } from './args.js';
+import { CONFIG_FLAGS, parseStoreOption, testFacilities } from './daemon.js';
 import { loadConfig, redactConfig, unknownEnvVars, type ConfigFlags } from './config.js';
 
 /** serve's flags; each one overrides the config file and the environment (README, Configuration). */
@@ -104,9 +104,12 @@ function installSignals(close: () => Promise<void>, logger: ReturnType<typeof cr
 
 function banner(url: string, dataDir: string, demo: DemoAccount, secret: string, created: boolean, password: string | null): string {
   const api = `${url}/v1`;
+  // The webhook listener's example port must not be the one the service took.
+  const hookPort = new URL(url).port === '9000' ? 9001 : 9000;
   const body = JSON.stringify({ faxNumber: '+14155550123', faxData: [{ fileName: 'hello.txt', fileData: Buffer.from('Hello from faxstack!\n').toString('base64') }] });
   return `
 faxstack ${VERSION} listening on ${api}  (data: ${dataDir}, SQLite, virtual fax line)
+Another port: --port N (or FAXSTACK_PORT, or "port" in a --config file)
 ${created ? 'Demo account created' : 'Demo account'} (keys saved in ${join(dataDir, 'demo-account.json')}):
   test key:       ${demo.testKey}
   live key:       ${created ? demo.liveKey : '(see the file above)'}
@@ -117,8 +120,8 @@ Dashboard: ${url}/dashboard
   password:       ${password ?? `(printed at the first start; a new one: faxstack accounts set-password ${demo.accountId} --data ${dataDir})`}${password ? '  (shown once: change it in Settings)' : ''}
 
 1. Receive signed webhooks (optional, in another terminal):
-   npx faxstack webhook-listen --port 9000 --secret ${secret}
-   curl -s ${api}/customer/webhook-settings -H 'Content-Type: application/json' -H 'accessToken: ${demo.testKey}' -d '{"url":"http://127.0.0.1:9000/"}'
+   npx faxstack webhook-listen --port ${hookPort} --secret ${secret}
+   curl -s ${api}/customer/webhook-settings -H 'Content-Type: application/json' -H 'accessToken: ${demo.testKey}' -d '{"url":"http://127.0.0.1:${hookPort}/"}'
 
 2. Send a first fax with the test key (virtual line: numbers ending 0486 busy, 0480 no answer,
    0999 no fax machine, 0404 unreachable, 0107 fails after page 1, 0108 dropped; others deliver):

@@ -1,40 +1,53 @@
-// The VIA forms of DESIGN.md's command-line contract (`--via` / `--listen`) and the line each
-// opens: T.38 over UDPTL (`udptl://HOST:PORT`), or an audio line carrying the modems' signal as
-// raw 16-bit PCM (`pcm://HOST:PORT`, 160 samples per datagram) or RTP G.711
-// (`rtp://HOST:PORT?codec=pcmu|pcma`).
-import { SystemClock, type Clock } from '../shared/clock.js';
-import { openAudioCall, type AudioPacing } from '../transport/audio/index.js';
-import { parseAudioUrl, RtpError, type AudioUrl } from '../transport/rtp/index.js';
-import { T38FrontEnd, openUdpTransport } from '../transport/t38/index.js';
-import type { T30FrontEnd } from '../t30/index.js';
-import { UsageError } from './args.js';
+// The VIA forms of DESIGN.md's command-line contract (`--via` / `--listen`): the engine's direct
+// lines (engine/direct-line.ts), with their errors as usage errors.
+import { FaxError } from '../shared/errors.js';
+import { directAddressText, openDirectLine, parseDirectAddress, type DirectAddress, type DirectLine } from '../engine/index.js';
+import type { AudioPacing } from '../transport/audio/index.js';
+import { UsageError } from './usage-error.js';
 
-export type Via = { kind: 'udptl'; host: string; port: number } | { kind: 'audio'; url: AudioUrl };
+/** A SIP call (DESIGN.md VIA `sip:NUMBER@HOST[:PORT][;transport=udp|tcp]`), negotiating T.38 or G.711. */
+export interface SipVia {
+  kind: 'sip';
+  number: string;
+  host: string;
+  port: number;
+  transport: 'udp' | 'tcp';
+}
 
-const FORMS = 'udptl://HOST:PORT, pcm://HOST:PORT or rtp://HOST:PORT?codec=pcmu|pcma';
+export type Via = DirectAddress | SipVia;
+
+const SIP_FORM = 'sip:NUMBER@HOST[:PORT][;transport=udp|tcp]';
+
+/** `sip:NUMBER@HOST[:PORT][;transport=udp|tcp]`; null when `raw` is not a sip: URI. */
+export function parseSipVia(raw: string, flag: string): SipVia | null {
+  if (!/^sip:/i.test(raw)) return null;
+  const m = /^sip:([^@;]+)@(\[[0-9a-fA-F:.]+\]|[^:;\]]+)(?::(\d{1,5}))?((?:;[^;=]+(?:=[^;]*)?)*)$/i.exec(raw);
+  if (!m) throw new UsageError(`${flag} must look like ${SIP_FORM}, got ${JSON.stringify(raw)}`);
+  const [, user, host, portText, params] = m;
+  const port = portText === undefined ? 5060 : Number(portText);
+  if (port < 1 || port > 65535) throw new UsageError(`${flag}: port ${port} outside 1..65535`);
+  let transport: 'udp' | 'tcp' = 'udp';
+  for (const p of (params ?? '').split(';').filter(Boolean)) {
+    const [k, v = ''] = p.split('=');
+    if (k!.toLowerCase() !== 'transport') throw new UsageError(`${flag}: unknown parameter ;${k} (only ;transport=udp|tcp)`);
+    if (v.toLowerCase() !== 'udp' && v.toLowerCase() !== 'tcp') throw new UsageError(`${flag}: transport must be udp or tcp, got ${JSON.stringify(v)}`);
+    transport = v.toLowerCase() as 'udp' | 'tcp';
+  }
+  const number = decodeURIComponent(user!);
+  if (!/^\+?[0-9*#]{1,32}$/.test(number)) throw new UsageError(`${flag}: the number must be digits (optionally +), got ${JSON.stringify(number)}`);
+  return { kind: 'sip', number, host: host!.replace(/^\[|\]$/g, ''), port, transport };
+}
+export type OpenLine = DirectLine;
 
 export function parseVia(raw: string, flag: string): Via {
-  let url: URL;
+  const sip = flag === '--via' ? parseSipVia(raw, flag) : null;
+  if (sip) return sip;
   try {
-    url = new URL(raw);
-  } catch {
-    throw new UsageError(`${flag} must look like ${FORMS}, got ${JSON.stringify(raw)}`);
+    return parseDirectAddress(raw, flag, { listening: flag === '--listen' });
+  } catch (err) {
+    if (err instanceof FaxError) throw new UsageError(err.message);
+    throw err;
   }
-  if (url.protocol === 'pcm:' || url.protocol === 'rtp:') {
-    try {
-      return { kind: 'audio', url: parseAudioUrl(raw) };
-    } catch (err) {
-      if (err instanceof RtpError) throw new UsageError(`${flag}: ${err.message}`);
-      throw err;
-    }
-  }
-  if (url.protocol !== 'udptl:') {
-    throw new UsageError(`${flag}: ${url.protocol.replace(/:$/, '')} lines are not available; use ${FORMS}`);
-  }
-  const port = Number(url.port);
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (!host || !Number.isInteger(port) || port < 1 || port > 65535) throw new UsageError(`${flag} needs a host and a port: udptl://HOST:PORT`);
-  return { kind: 'udptl', host, port };
 }
 
 export function parsePacing(raw: string, via: Via): AudioPacing {
@@ -43,30 +56,10 @@ export function parsePacing(raw: string, via: Via): AudioPacing {
   return raw;
 }
 
-export interface OpenLine {
-  frontEnd: T30FrontEnd;
-  /** The clock T.30 runs on for this call (line time in lockstep). */
-  clock: Clock;
-  /** The local UDP port (what a listener actually bound). */
-  localPort: number;
-  close(): Promise<void>;
-}
-
 /** Opens the line: as the caller towards `via`, or listening on it as the answerer. */
-export async function openLine(via: Via, role: 'caller' | 'answerer', pacing: AudioPacing): Promise<OpenLine> {
-  if (via.kind === 'audio') {
-    const call = await openAudioCall({ url: via.url, role, pacing });
-    return { frontEnd: call.frontEnd, clock: call.clock, localPort: call.local.port, close: async () => void (await call.close()) };
-  }
-  const clock = new SystemClock();
-  const transport = await openUdpTransport(role === 'caller' ? { remoteHost: via.host, remotePort: via.port } : { bindHost: via.host, bindPort: via.port });
-  const frontEnd = new T38FrontEnd({ transport, clock, pacing: 'realtime' });
-  return { frontEnd, clock, localPort: transport.local.port, close: async () => transport.close() };
-}
+export const openLine = (via: DirectAddress, role: 'caller' | 'answerer', pacing: AudioPacing): Promise<OpenLine> => openDirectLine(via, role, pacing);
 
-export function viaText(via: Via, localPort?: number): string {
-  if (via.kind === 'udptl') return `udptl://${via.host}:${localPort ?? via.port}`;
-  const u = via.url;
-  const host = u.host.includes(':') ? `[${u.host}]` : u.host;
-  return `${u.kind}://${host}:${localPort ?? u.port}${u.kind === 'rtp' ? `?codec=${u.codec}` : ''}`;
-}
+export const viaText = (via: Via, localPort?: number): string =>
+  via.kind === 'sip'
+    ? `sip:${via.number}@${via.host.includes(':') ? `[${via.host}]` : via.host}:${via.port}${via.transport === 'tcp' ? ';transport=tcp' : ''}`
+    : directAddressText(via, localPort);

@@ -114,7 +114,8 @@ async function checkedAddresses(url: URL, opts: FetchDocumentOptions): Promise<L
     const reason = exempt ? null : blockedAddressReason(address);
     if (reason) {
       const which = address === host ? `${host} is` : `${host} resolves to ${address},`;
-      throw failed(`refused: ${which} a ${reason}`);
+      // Say which setting lets it through: a document server on the local network is a common, legitimate case.
+      throw failed(`refused: ${which} a ${reason}; to allow it, add ${host} to the fetchAllowHosts setting (FAXSTACK_FETCH_ALLOW_HOSTS)`);
     }
     out.push({ address, family });
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { settle } from '../shared/clock.js';
-import type { FaxPages } from '../documents/fax-pages.js';
+import type { FaxPages } from '../documents/index.js';
 import type { CallProgress, CallRequest, CallResult, FaxLine } from './line.js';
 import { parseGateways, type Gateway } from './gateways.js';
 import { GatewayPool, isSlotted, type SharedChannels } from './gateway-pool.js';

@@ -6,3 +6,6 @@ export * from './page-source.js';
 export * from './gateways.js';
 export * from './gateway-pool.js';
 export * from './gateway-lines.js';
+export * from './direct-line.js';
+export * from './direct-call.js';
+export { SipLine, type SipLineOptions, type SipLineMedia } from './sip-line.js';

@@ -2,7 +2,8 @@
 // progress and outcome. The virtual line implements it today; the T.30 engine over T.38,
 // audio modems and SIP implements the same interface later, so jobs and the store never change.
 
-import type { FaxPages } from '../documents/fax-pages.js';
+import type { FaxPages } from '../documents/index.js';
+import type { T30Params } from '../t30/index.js';
 
 export type LineQuality = 'Low' | 'Standard' | 'HD';
 export type CallStage = 'dialing' | 'transmitting';
@@ -31,6 +32,8 @@ export interface CallProgress {
   stage(stage: CallStage): void;
   /** A page (1-based, counting the whole fax) was confirmed by the receiver (MCF). */
   pageConfirmed(page: number): void;
+  /** The mode T.30 agreed with the far end (again after a fallback); lines without T.30 never call it. */
+  negotiated?(params: T30Params): void;
 }
 
 export interface CallDetail {

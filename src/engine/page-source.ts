@@ -2,7 +2,7 @@
 // the receiver's DIS lacks it, T.30 picks a lower one from `formats` and the page is reduced
 // here — lines (and, from 408 dpi, pixels) merged by OR so thin strokes survive.
 import { createBitmap, type Bitmap } from '../codecs/index.js';
-import type { FaxPages } from '../documents/fax-pages.js';
+import type { FaxPages } from '../documents/index.js';
 import type { PageSource, T30Params } from '../t30/index.js';
 import type { Resolution } from '../t30/modes.js';
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { faxPagesFromBitmaps } from '../documents/fax-pages.js';
+import { faxPagesFromBitmaps } from '../documents/index.js';
 import { createSipStack, type SipMessage, type SipStack } from '../transport/sip/index.js';
 import type { CallRequest } from './line.js';
 import { SipLine } from './sip-line.js';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../shared/clock.js';
 import { bitmapEquals } from '../codecs/index.js';
-import { faxPagesFromTiff } from '../documents/fax-pages.js';
-import { readTiff } from '../documents/tiff-read.js';
-import { writeTiffF } from '../documents/tiff-f.js';
+import { faxPagesFromTiff } from '../documents/index.js';
+import { readTiff } from '../documents/index.js';
+import { writeTiffF } from '../documents/index.js';
 import { T38FrontEnd, createMemoryLink } from '../transport/t38/index.js';
 import { randomRuns, checkerboard } from '../../test/vectors/synthetic-pages.js';
 import type { CallRequest, CallStage } from './line.js';

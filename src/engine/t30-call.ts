@@ -3,10 +3,11 @@
 // side that turns accepted pages into TIFF class F.
 import type { Clock } from '../shared/clock.js';
 import { ERRORS } from '../shared/errors.js';
-import { writeTiffF } from '../documents/tiff-f.js';
+import { writeTiffF } from '../documents/index.js';
 import { T30Session, type PageSource, type ReceivedPage, type T30FrontEnd, type T30Result } from '../t30/index.js';
 import type { Bitmap } from '../codecs/index.js';
 import type { Coding, Resolution } from '../t30/modes.js';
+import type { T30Params } from '../t30/index.js';
 import type { CallDetail, CallProgress, CallRequest, CallResult } from './line.js';
 import { pageSource } from './page-source.js';
 
@@ -36,15 +37,19 @@ export async function sendOverFrontEnd(
     frontEnd,
     clock,
     onProgress: (p) => {
-      if (p.kind === 'negotiated' && !transmitting) {
-        transmitting = true;
-        progress.stage('transmitting');
+      if (p.kind === 'negotiated') {
+        progress.negotiated?.(p.params);
+        if (!transmitting) {
+          transmitting = true;
+          progress.stage('transmitting');
+        }
       } else if (p.kind === 'page-confirmed') {
         progress.pageConfirmed(req.firstPage + p.page);
       }
     },
   });
-  const onAbort = () => session.abort('the service is stopping');
+  // The signal's reason, when it is words, says why the call ended (a time limit, Ctrl-C).
+  const onAbort = () => session.abort(abortReason(signal));
   signal.addEventListener('abort', onAbort, { once: true });
   progress.stage('dialing');
   session.start();
@@ -58,6 +63,14 @@ export async function sendOverFrontEnd(
     aborted: signal.aborted && result.code !== 0,
     detail: detailOf(result, clock.now() - started),
   };
+}
+
+/** Why an aborted call ended: the signal's reason when it is a string or an Error, else shutdown. */
+export function abortReason(signal: AbortSignal): string {
+  const r: unknown = signal.reason;
+  if (typeof r === 'string' && r) return r;
+  if (r instanceof Error && r.name !== 'AbortError') return r.message;
+  return 'the service is stopping';
 }
 
 export function detailOf(result: T30Result, durationMs: number): CallDetail {
@@ -80,7 +93,8 @@ export interface ReceivedFax {
 
 /** Answers a call on `frontEnd` and collects the pages. */
 export async function receiveOverFrontEnd(
-  frontEnd: T30FrontEnd, clock: Clock, o: T30Options & { ident: string; onPage?: (page: ReceivedPage) => void; resolutions?: Resolution[]; codings?: Coding[] },
+  frontEnd: T30FrontEnd, clock: Clock,
+  o: T30Options & { ident: string; onPage?: (page: ReceivedPage) => void; onNegotiated?: (params: T30Params) => void; resolutions?: Resolution[]; codings?: Coding[]; signal?: AbortSignal },
 ): Promise<ReceivedFax> {
   const pages: ReceivedPage[] = [];
   const session = new T30Session({
@@ -88,13 +102,19 @@ export async function receiveOverFrontEnd(
     frontEnd,
     clock,
     onProgress: (p) => {
+      if (p.kind === 'negotiated') o.onNegotiated?.(p.params);
       if (p.kind !== 'page-received') return;
       pages.push(p.page);
       o.onPage?.(p.page);
     },
   });
+  const signal = o.signal;
+  const onAbort = () => session.abort(signal ? abortReason(signal) : undefined);
+  signal?.addEventListener('abort', onAbort, { once: true });
   session.start();
+  if (signal?.aborted) onAbort();
   const result = await session.result;
+  signal?.removeEventListener('abort', onAbort);
   frontEnd.close();
   return { result, pages, tiff: receivedTiff(pages) };
 }

@@ -22,9 +22,9 @@ import { ERRORS, FaxError, outcomeMessage } from '../shared/errors.js';
 import type { Logger } from '../shared/log.js';
 import { LONG_BUCKETS_MS, type Histogram, type MetricsRegistry } from '../shared/metrics.js';
 import { isSlotted, type CallResult, type FaxLine } from '../engine/index.js';
-import { faxPagesFromTiff } from '../documents/fax-pages.js';
+import { faxPagesFromTiff } from '../documents/index.js';
 import { RenderTimeout } from '../documents/index.js';
-import { jobEvent } from '../store/fax-object.js';
+import { jobEvent } from '../store/index.js';
 import type { AttemptRecord, JobRecord, JobStore, LineFilter, Stage, TerminalOutcome } from '../store/index.js';
 import { isStoreUnavailable } from '../store/index.js';
 import { linePolicy, type JobsConfig } from './config.js';
@@ -58,12 +58,32 @@ export interface DispatcherOptions {
   metrics?: MetricsRegistry;
   /** The preparing stage (default prepareJob); tests inject failures. */
   prepare?: typeof prepareJob;
+  /** In-process observer of this dispatcher's calls and finished jobs (the library's engine events). */
+  onJobEvent?: (event: JobEvent) => void;
 }
 
 /** Times a job whose render ran out of time on a busy node is put back before it fails with -3109. */
 export const RENDER_BUDGET_RETRIES = 2;
 /** Wait before the first such retry; doubled for the next. */
 export const RENDER_BUDGET_RETRY_MS = 30_000;
+
+/** The mode a call negotiated, in the words of a job's detail. */
+export interface NegotiatedMode {
+  bitRate: number;
+  modulation: string;
+  ecm: boolean;
+  compression: string;
+  resolution: string;
+}
+
+/**
+ * What happens to jobs, as it happens in this process: a call's progress (stage, negotiated
+ * mode, a page confirmed), a job that finished (delivered, failed or canceled) and a fax received.
+ */
+export type JobEvent =
+  | { type: 'progress'; jobId: number; stage?: Stage; negotiated?: NegotiatedMode; pageConfirmed?: number; totalPages: number }
+  | { type: 'completed'; job: JobRecord }
+  | { type: 'received'; job: JobRecord };
 
 /** Pages per call: histogram bounds. */
 const PAGE_BUCKETS: readonly number[] = [0, 1, 2, 3, 5, 10, 20, 50, 100, 200];
@@ -392,8 +412,12 @@ export class Dispatcher {
       .call(
         { jobId: job.jobId, fromNumber: job.fromNumber, toNumber: job.toNumber, quality: job.quality, totalPages, firstPage, ident: job.fromNumber, pages, ...(ecm === false ? { ecm } : {}) },
         {
-          stage: (stage) => (log.info({ stage }, `stage ${stage}`), write({ stage })),
-          pageConfirmed: (page) => (log.info({ page }, 'page confirmed'), write({ transferredPages: page })),
+          stage: (stage) => (log.info({ stage }, `stage ${stage}`), write({ stage }), this.observe({ type: 'progress', jobId: job.jobId, stage, totalPages })),
+          pageConfirmed: (page) => (log.info({ page }, 'page confirmed'), write({ transferredPages: page }), this.observe({ type: 'progress', jobId: job.jobId, pageConfirmed: page, totalPages })),
+          negotiated: (p) => this.observe({
+            type: 'progress', jobId: job.jobId, totalPages,
+            negotiated: { bitRate: p.modem.bitRate, modulation: p.modem.modulation, ecm: p.ecm, compression: p.coding, resolution: p.resolution },
+          }),
         },
         abort.signal,
       )
@@ -436,6 +460,16 @@ export class Dispatcher {
     if (done) {
       this.o.logger.info({ jobId: job.jobId, faxStatus: done.status, code: done.code }, 'job finished');
       this.o.onEvent?.();
+      this.observe({ type: 'completed', job: done });
+    }
+  }
+
+  /** Tells the in-process observer; its exceptions are its own. */
+  private observe(event: JobEvent): void {
+    try {
+      this.o.onJobEvent?.(event);
+    } catch (err) {
+      this.o.logger.error({ err }, 'job event observer failed');
     }
   }
 

@@ -8,7 +8,7 @@ import {
   type ComposedFax, type DocumentFormat, type FaxDocument, type Letterhead,
 } from '../documents/index.js';
 import { decodeUtf8 } from '../documents/render-text.js';
-import { writeTiffF } from '../documents/tiff-f.js';
+import { writeTiffF } from '../documents/index.js';
 import type { JobRecord, JobStore } from '../store/index.js';
 
 export interface FetchPolicy {

@@ -4,10 +4,10 @@ import type { Clock } from '../shared/clock.js';
 import { FaxError, withField } from '../shared/errors.js';
 import { decodeMMR } from '../codecs/index.js';
 import { countPages, previewPng, sniffFormat } from '../documents/index.js';
-import { tiffToPdf } from '../documents/fax-pdf.js';
-import { readTiffDirectories } from '../documents/tiff-read.js';
+import { tiffToPdf } from '../documents/index.js';
+import { readTiffDirectories } from '../documents/index.js';
 import { parsePageSelection, selectPages } from '../documents/page-ranges.js';
-import { jobEvent } from '../store/fax-object.js';
+import { jobEvent } from '../store/index.js';
 import type {
   CoverFields, FaxQuality, JobDocument, JobListFilter, JobRecord, JobStore, KeyMode, NewDocument, NewJob, PreparedFax, UserRole,
 } from '../store/index.js';

@@ -32,7 +32,7 @@ describe.skipIf(!built)('faxstack send → faxstack receive over UDPTL', () => {
   }, 60_000);
 
   it('refuses a VIA it does not know with exit status 2', async () => {
-    const r = await run(['send', '/dev/null', '--via', 'sip:123@example.com', '--json']);
+    const r = await run(['send', '/dev/null', '--via', 'h323:123@example.com', '--json']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/not available|udptl:/);
   });
