@@ -1,8 +1,9 @@
 // V.17 signal constellations as typed arrays, and the subset slicer that feeds the trellis
 // decoder: for a received point, the nearest point of each of the 8 subsets (Y2 Y1 Y0) and its
 // squared distance. A grid of half-unit cells over ±12 units (Figures 4-7 put every point within
-// ±9), built once per rate, lists for each cell the one to four points of each subset that can be
-// nearest in it, so a symbol costs about ten distance computations.
+// ±9), built once per rate, lists for each cell the one to four points of each subset that are
+// nearest somewhere in it (their Voronoi regions meet the cell), so most cells have one point per
+// subset and a symbol costs eight distance computations and no inner loops.
 import { toDoubles } from '../common/complex.js';
 import type { Indexable } from './trellis.js';
 import type { V17BitRate } from './types.js';
