@@ -12,6 +12,20 @@ export interface FaxPages {
   readonly yDpi: number;
   /** Page `index` (0-based). */
   page(index: number): Bitmap;
+  /**
+   * Page `index` as the T.6 (MMR) data it is stored in, ending in EOFB, when it is stored that
+   * way (one strip, FillOrder 1), else null: a call that negotiates MMR sends it as is instead of
+   * decoding and re-encoding it.
+   */
+  coded?(index: number): StoredT6Page | null;
+}
+
+/** A page's stored T.6 data (first bit in the MSB of each byte). */
+export interface StoredT6Page {
+  coding: 'mmr';
+  width: number;
+  height: number;
+  data: Uint8Array;
 }
 
 export function faxPagesFromTiff(tiff: Uint8Array): FaxPages {
@@ -28,7 +42,34 @@ export function faxPagesFromTiff(tiff: Uint8Array): FaxPages {
       if (!dir) throw new RangeError(`page ${index} of ${dirs.length}`);
       return decodeDirectory(tiff, dir, index);
     },
+    coded(index: number): StoredT6Page | null {
+      const dir = dirs[index];
+      if (!dir) throw new RangeError(`page ${index} of ${dirs.length}`);
+      if (dir.strips.length !== 1 || dir.fillOrder !== 1 || dir.photometric !== 0 || dir.compression !== 'mmr') return null;
+      const data = dir.strips[0]!;
+      return endsWithEofb(data) ? { coding: 'mmr', width: dir.width, height: dir.height, data } : null;
+    },
   };
+}
+
+/** Whether T.6 data ends in EOFB (000000000001 twice, T.6 2.4), followed by nothing but zero fill bits. */
+export function endsWithEofb(data: Uint8Array): boolean {
+  // The last 6 bytes hold the 24 bits of EOFB and up to 7 fill bits, with room to spare.
+  let tail = 0;
+  let bits = 0;
+  let i = data.length;
+  while (i > 0 && data[i - 1] === 0) i--;
+  for (let k = Math.max(0, i - 6); k < i; k++) {
+    tail = tail * 256 + data[k]!;
+    bits += 8;
+  }
+  if (bits === 0) return false;
+  while (tail % 2 === 0) {
+    tail /= 2;
+    bits--;
+  }
+  // EOFB's last bit is its 1; the 22 bits before it must be 0…01 0…0 (11 zeros, a 1, 11 zeros).
+  return bits >= 24 && tail % 2 ** 24 === 0x001001;
 }
 
 function decodeDirectory(tiff: Uint8Array, dir: TiffDirectory, index: number): Bitmap {

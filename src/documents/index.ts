@@ -31,7 +31,7 @@ export {
 } from './pipeline.js';
 export { EncodePool, encodePool, encodePages, closeEncodePool, type EncodeSettings, type FaxCompression } from './encode-pool.js';
 export { previewPng, type PreviewOptions } from './preview.js';
-export { faxPagesFromBitmaps, faxPagesFromTiff, type FaxPages } from './fax-pages.js';
+export { endsWithEofb, faxPagesFromBitmaps, faxPagesFromTiff, type FaxPages } from './fax-pages.js';
 export { tiffToPdf } from './fax-pdf.js';
 export { writeTiffF, type TiffCompression, type TiffPageInput, type WriteTiffOptions } from './tiff-f.js';
 export { readTiff, readTiffDirectories, TiffError, type TiffDirectory, type TiffPage } from './tiff-read.js';

@@ -3,7 +3,7 @@ import { bitmapEquals, countBlack, createBitmap, getPixel, setPixel } from '../c
 import { faxPagesFromTiff } from '../documents/index.js';
 import { writeTiffF } from '../documents/index.js';
 import { randomRuns } from '../../test/vectors/synthetic-pages.js';
-import type { T30Params } from '../t30/index.js';
+import { decodePage, type CodedPage, type T30Params } from '../t30/index.js';
 import { pageSource, reduce, resolutionsFor } from './page-source.js';
 
 const params = (xDpi: number, yDpi: number, widthPixels: number) => ({ xDpi, yDpi, widthPixels }) as T30Params;
@@ -17,12 +17,14 @@ describe('pageSource', () => {
     expect(resolutionsFor(x, y)).toEqual(expected);
   });
 
-  it('gives the prepared page as it is at its own resolution, and reduced at a lower one', () => {
+  it('gives the prepared page as it is stored at its own resolution (its T.6 data), and reduced at a lower one', () => {
     const page = randomRuns(1728, 200, 3);
     const src = pageSource(faxPagesFromTiff(writeTiffF([{ bitmap: page, xDpi: 204, yDpi: 196 }], { compression: 'mmr' })));
     expect(src.count).toBe(1);
     expect(src.formats!(0)).toEqual({ resolutions: ['R8_FINE', 'R8_STANDARD'], widths: ['a4'] });
-    expect(bitmapEquals(src.get(0, params(204, 196, 1728)) as never, page)).toBe(true);
+    const own = src.get(0, params(204, 196, 1728)) as CodedPage;
+    expect([own.kind, own.coding, own.width]).toEqual(['coded', 'mmr', 1728]);
+    expect(bitmapEquals(decodePage(own.data, 'mmr', 1728), page)).toBe(true);
     const std = src.get(0, params(204, 98, 1728)) as ReturnType<typeof createBitmap>;
     expect([std.width, std.height]).toEqual([1728, 100]);
     expect(() => src.get(0, params(204, 196, 2048))).toThrow(RangeError);

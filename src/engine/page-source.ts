@@ -3,7 +3,7 @@
 // here — lines (and, from 408 dpi, pixels) merged by OR so thin strokes survive.
 import { createBitmap, type Bitmap } from '../codecs/index.js';
 import type { FaxPages } from '../documents/index.js';
-import type { PageSource, T30Params } from '../t30/index.js';
+import type { PageSource, SourcePage, T30Params } from '../t30/index.js';
 import type { Resolution } from '../t30/modes.js';
 
 /** T.30 resolutions by (x, y) dpi as we render them, best first. */
@@ -25,10 +25,16 @@ export function pageSource(pages: FaxPages): PageSource {
   return {
     count: pages.count,
     formats: () => ({ resolutions, widths: ['a4'] }),
-    get(index: number, params: T30Params): Bitmap {
-      const page = pages.page(index);
+    get(index: number, params: T30Params): SourcePage {
       const xFactor = Math.round(pages.xDpi / params.xDpi);
       const yFactor = Math.round(pages.yDpi / params.yDpi);
+      if (xFactor === 1 && yFactor === 1) {
+        // Stored as T.6 at the resolution sent: T.30 sends it as is when MMR was negotiated, and
+        // decodes it for the coding it needs otherwise (the same work as decoding it here).
+        const stored = pages.coded?.(index);
+        if (stored && stored.width === params.widthPixels) return { kind: 'coded', coding: stored.coding, width: stored.width, data: stored.data };
+      }
+      const page = pages.page(index);
       if (page.width / xFactor !== params.widthPixels) {
         throw new RangeError(`page ${index + 1} is ${page.width} pixels wide; ${params.widthPixels} at ${params.xDpi} dpi were negotiated`);
       }

@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../shared/clock.js';
 import { bitmapEquals } from '../codecs/index.js';
-import { faxPagesFromTiff } from '../documents/index.js';
-import { readTiff } from '../documents/index.js';
-import { writeTiffF } from '../documents/index.js';
+import { faxPagesFromTiff, readTiff, readTiffDirectories, writeTiffF } from '../documents/index.js';
 import { T38FrontEnd, createMemoryLink } from '../transport/t38/index.js';
 import { randomRuns, checkerboard } from '../../test/vectors/synthetic-pages.js';
 import type { CallRequest, CallStage } from './line.js';
@@ -43,6 +41,12 @@ describe('a T.30 call over T.38 front ends', () => {
     const got = readTiff(received.tiff!.data);
     expect(got.map((p) => p.yDpi)).toEqual([yDpi, yDpi, yDpi]);
     got.forEach((p, i) => expect(bitmapEquals(p.bitmap, src[i]!)).toBe(true));
+    // Pages that came as T.6 are stored as they came, not re-encoded.
+    readTiffDirectories(received.tiff!.data).forEach((dir, i) => {
+      const page = received.pages[i]!;
+      if (page.params.coding === 'mmr') expect(Buffer.from(dir.strips[0]!).equals(Buffer.from(page.data))).toBe(true);
+    });
+    if (ecm) expect(received.pages.map((p) => p.params.coding)).toEqual(['mmr', 'mmr', 'mmr']);
   });
 
   it('a request with ecm: false (the dispatcher\'s fallback) goes without ECM although both sides offer it', async () => {

@@ -3,7 +3,7 @@
 // side that turns accepted pages into TIFF class F.
 import type { Clock } from '../shared/clock.js';
 import { ERRORS } from '../shared/errors.js';
-import { writeTiffF } from '../documents/index.js';
+import { endsWithEofb, writeTiffF } from '../documents/index.js';
 import { T30Session, type PageSource, type ReceivedPage, type T30FrontEnd, type T30Result } from '../t30/index.js';
 import type { Bitmap } from '../codecs/index.js';
 import type { Coding, Resolution } from '../t30/modes.js';
@@ -123,7 +123,14 @@ export function receivedTiff(pages: ReceivedPage[]): ReceivedFax['tiff'] {
   const decoded = pages.filter((p): p is ReceivedPage & { bitmap: Bitmap } => p.bitmap !== undefined);
   const first = decoded[0];
   if (!first) return null;
-  const data = writeTiffF(decoded.map((p) => ({ bitmap: p.bitmap, xDpi: p.params.xDpi, yDpi: p.params.yDpi })), { compression: 'mmr' });
+  // A page that came as T.6 and decoded is stored as it came (its data ends in EOFB): no re-encoding.
+  const data = writeTiffF(
+    decoded.map((p) => ({
+      bitmap: p.bitmap, xDpi: p.params.xDpi, yDpi: p.params.yDpi,
+      ...(p.params.coding === 'mmr' && p.badLines === 0 && endsWithEofb(p.data) ? { strip: p.data } : {}),
+    })),
+    { compression: 'mmr' },
+  );
   return { data, pageCount: decoded.length, width: first.bitmap.width, xDpi: first.params.xDpi, yDpi: first.params.yDpi };
 }
 

@@ -43,11 +43,23 @@ function decoderFor(coding: Coding, width: number): StreamDecoder {
 /** Decodes a received page; T.4 lines that do not decode repeat their predecessor (T.4 4.1.2 note). */
 export function decodePage(data: Uint8Array | readonly Uint8Array[], coding: Coding, width: number): DecodedPage {
   const d = decoderFor(coding, width);
-  for (const chunk of data instanceof Uint8Array ? [data] : data) {
-    if (d.done) break;
-    d.push(chunk);
-  }
+  // One push of the whole page: a streaming decoder that runs out of data inside a line backs
+  // off through a thrown CodecError, and a page received in hundreds of chunks paid one per chunk.
+  d.push(data instanceof Uint8Array ? data : concat(data));
   return d.end();
+}
+
+function concat(chunks: readonly Uint8Array[]): Uint8Array {
+  if (chunks.length === 1) return chunks[0]!;
+  let n = 0;
+  for (const c of chunks) n += c.length;
+  const out = new Uint8Array(n);
+  let off = 0;
+  for (const c of chunks) {
+    out.set(c, off);
+    off += c.length;
+  }
+  return out;
 }
 
 /**

@@ -1,8 +1,9 @@
 // V.17 signal constellations as typed arrays, and the subset slicer that feeds the trellis
 // decoder: for a received point, the nearest point of each of the 8 subsets (Y2 Y1 Y0) and its
 // squared distance. A grid of half-unit cells over ±12 units (Figures 4-7 put every point within
-// ±9), built once per rate, lists for each cell the one to four points of each subset that can be
-// nearest in it, so a symbol costs about ten distance computations.
+// ±9), built once per rate, lists for each cell the one to four points of each subset that are
+// nearest somewhere in it (their Voronoi regions meet the cell), so most cells have one point per
+// subset and a symbol costs eight distance computations and no inner loops.
 import { toDoubles } from '../common/complex.js';
 import type { Indexable } from './trellis.js';
 import type { V17BitRate } from './types.js';
@@ -30,7 +31,16 @@ export interface V17Constellation {
   readonly candidates: Uint8Array;
   readonly counts: Uint8Array;
   /** The same for the slicer, as plain arrays (V8 checks a typed array's buffer on every read). */
-  readonly slicer: { re: number[]; im: number[]; candidates: number[]; counts: number[] };
+  readonly slicer: {
+    re: number[];
+    im: number[];
+    candidates: number[];
+    counts: number[];
+    /** Per cell: 1 when every subset has a single candidate there (then only), else 0. */
+    single: number[];
+    /** The single candidates, single[k] = 1: first[k·8 + s]. */
+    first: number[];
+  };
 }
 
 const GRID_HALF = 12;
@@ -62,9 +72,15 @@ function build(bitRate: V17BitRate, table: Int8Array): V17Constellation {
         const k = (ix * GRID_CELLS + iy) * 8 + s;
         let nearest = Infinity;
         for (let l = s; l < size; l += 8) nearest = Math.min(nearest, Math.hypot(x - re[l]!, y - im[l]!));
+        const border = ix === 0 || iy === 0 || ix === GRID_CELLS - 1 || iy === GRID_CELLS - 1;
         let n = 0;
         for (let l = s; l < size; l += 8) {
           if (Math.hypot(x - re[l]!, y - im[l]!) > nearest + diagonal + 1e-9) continue;
+          // Inside the grid only the points whose Voronoi region (within the subset) meets the
+          // cell are kept: most cells then have one candidate per subset, and the slicer's
+          // branches are predictable. The border cells also stand in for points beyond the
+          // grid, so they keep every point the triangle inequality allows.
+          if (!border && !meetsCell(re, im, size, s, l, x - 0.5 / GRID_RES, y - 0.5 / GRID_RES, 1 / GRID_RES)) continue;
           if (n === MAX_CANDIDATES) throw new Error(`V.17 ${bitRate}: more than ${MAX_CANDIDATES} slicer candidates in a cell`);
           candidates[k * MAX_CANDIDATES + n++] = l;
         }
@@ -72,8 +88,54 @@ function build(bitRate: V17BitRate, table: Int8Array): V17Constellation {
       }
     }
   }
-  const slicer = { re: toDoubles(re), im: toDoubles(im), candidates: Array.from(candidates), counts: Array.from(counts) };
+  const single: number[] = [];
+  const first: number[] = [];
+  for (let k = 0; k < GRID_CELLS * GRID_CELLS; k++) {
+    let one = 1;
+    for (let s = 0; s < 8; s++) {
+      if (counts[k * 8 + s] !== 1) one = 0;
+      first.push(candidates[(k * 8 + s) * MAX_CANDIDATES]!);
+    }
+    single.push(one);
+  }
+  const slicer = { re: toDoubles(re), im: toDoubles(im), candidates: Array.from(candidates), counts: Array.from(counts), single, first };
   return { bitRate, size, re, im, meanPower: power / size, candidates, counts, slicer };
+}
+
+/**
+ * Whether point l's Voronoi region among the points of subset s meets the square cell
+ * [x0, x0 + side] × [y0, y0 + side] in more than a line: the cell clipped by the half-planes
+ * |p − l|² ≤ |p − m|² of every other point m of the subset keeps a positive area.
+ */
+function meetsCell(re: Float64Array, im: Float64Array, size: number, s: number, l: number, x0: number, y0: number, side: number): boolean {
+  let poly: Array<[number, number]> = [[x0, y0], [x0 + side, y0], [x0 + side, y0 + side], [x0, y0 + side]];
+  for (let m = s; m < size && poly.length > 0; m += 8) {
+    if (m === l) continue;
+    // 2·p·(m − l) ≤ |m|² − |l|²
+    const ax = 2 * (re[m]! - re[l]!);
+    const ay = 2 * (im[m]! - im[l]!);
+    const b = re[m]! ** 2 + im[m]! ** 2 - re[l]! ** 2 - im[l]! ** 2;
+    const out: Array<[number, number]> = [];
+    for (let i = 0; i < poly.length; i++) {
+      const p = poly[i]!;
+      const q = poly[(i + 1) % poly.length]!;
+      const fp = ax * p[0] + ay * p[1] - b;
+      const fq = ax * q[0] + ay * q[1] - b;
+      if (fp <= 0) out.push(p);
+      if ((fp < 0 && fq > 0) || (fp > 0 && fq < 0)) {
+        const t = fp / (fp - fq);
+        out.push([p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])]);
+      }
+    }
+    poly = out;
+  }
+  let area = 0;
+  for (let i = 0; i < poly.length; i++) {
+    const p = poly[i]!;
+    const q = poly[(i + 1) % poly.length]!;
+    area += p[0] * q[1] - q[0] * p[1];
+  }
+  return Math.abs(area) / 2 > 1e-9 * side * side;
 }
 
 const TABLES: Record<V17BitRate, Int8Array> = {
@@ -115,14 +177,33 @@ export function sliceSubsets(c: V17Constellation, point: Indexable, dist: Indexa
   else if (ix >= GRID_CELLS) ix = GRID_CELLS - 1;
   if (iy < 0) iy = 0;
   else if (iy >= GRID_CELLS) iy = GRID_CELLS - 1;
-  const cell = (ix * GRID_CELLS + iy) * 8;
+  const cellIndex = ix * GRID_CELLS + iy;
+  const cell = cellIndex * 8;
   const t = c.slicer;
-  const candidates = t.candidates;
-  const counts = t.counts;
   const re = t.re;
   const im = t.im;
   let best = 0;
   let bestD = Infinity;
+  if (t.single[cellIndex] === 1) {
+    // One candidate per subset (most cells): no inner loops, whose varying trip counts cost
+    // mispredicted branches.
+    const first = t.first;
+    for (let s = 0, k = cell; s < 8; s++, k++) {
+      const l = first[k]!;
+      const dx = x - re[l]!;
+      const dy = y - im[l]!;
+      const d = dx * dx + dy * dy;
+      dist[s] = d;
+      label[s] = l;
+      if (d < bestD) {
+        bestD = d;
+        best = l;
+      }
+    }
+    return best;
+  }
+  const candidates = t.candidates;
+  const counts = t.counts;
   for (let s = 0, k = cell, base = cell * MAX_CANDIDATES; s < 8; s++, k++, base += MAX_CANDIDATES) {
     let l = candidates[base]!;
     let dx = x - re[l]!;

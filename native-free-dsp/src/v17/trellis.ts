@@ -83,6 +83,11 @@ export class V17Viterbi {
   /** Path metrics, and the next symbol's (the two swap every symbol). */
   private metric = doubleArray(8);
   private nextMetric = doubleArray(8);
+  /**
+   * The best of the stored metrics, not yet taken off them: the next symbol subtracts it as it
+   * reads them (the same rounding as subtracting it in a pass of its own, without that pass).
+   */
+  private bias = 0;
   /** Ring of path memory: which of the 4 incoming branches survived, and its point label. */
   private readonly size: number;
   private readonly branch: number[];
@@ -112,6 +117,7 @@ export class V17Viterbi {
   /** startState: the encoder's state before the first symbol, or -1 if unknown. */
   reset(startState = 0): void {
     for (let s = 0; s < 8; s++) this.metric[s] = startState < 0 || s === startState ? 0 : 1e6;
+    this.bias = 0;
     this.branch.fill(0);
     this.label.fill(0);
     this.pos = -1;
@@ -121,7 +127,7 @@ export class V17Viterbi {
 
   /** Copies the path metrics (relative to the best, which is 0) into out[0..8). */
   metrics(out: Indexable): void {
-    for (let s = 0; s < 8; s++) out[s] = this.metric[s]!;
+    for (let s = 0; s < 8; s++) out[s] = this.metric[s]! - this.bias;
   }
 
   /** Symbols pushed but not yet decided. */
@@ -139,14 +145,15 @@ export class V17Viterbi {
     const at = this.pos * 8;
     // Add-compare-select over the trellis, written out from its tables (PRED_STATE, PRED_SUBSET;
     // the tests check one against the other): the metrics and distances stay in registers.
-    const m0 = metric[0]!;
-    const m1 = metric[1]!;
-    const m2 = metric[2]!;
-    const m3 = metric[3]!;
-    const m4 = metric[4]!;
-    const m5 = metric[5]!;
-    const m6 = metric[6]!;
-    const m7 = metric[7]!;
+    const bias = this.bias;
+    const m0 = metric[0]! - bias;
+    const m1 = metric[1]! - bias;
+    const m2 = metric[2]! - bias;
+    const m3 = metric[3]! - bias;
+    const m4 = metric[4]! - bias;
+    const m5 = metric[5]! - bias;
+    const m6 = metric[6]! - bias;
+    const m7 = metric[7]! - bias;
     const d0 = dist[0]!;
     const d1 = dist[1]!;
     const d2 = dist[2]!;
@@ -393,7 +400,7 @@ export class V17Viterbi {
       best = m;
       bestState = 7;
     }
-    for (let s = 0; s < 8; s++) next[s] = next[s]! - best;
+    this.bias = best;
     this.metric = next;
     this.nextMetric = metric;
     this.pushed++;
@@ -432,7 +439,8 @@ export class V17Viterbi {
     const n = this.pending;
     if (n === 0) return 0;
     let s = 0;
-    for (let i = 1; i < 8; i++) if (this.metric[i]! < this.metric[s]!) s = i;
+    const bias = this.bias;
+    for (let i = 1; i < 8; i++) if (this.metric[i]! - bias < this.metric[s]! - bias) s = i;
     this.traceback(s, 0, n, this.scratch);
     const m = Math.min(n, out.length);
     out.set(this.scratch.subarray(0, m));
