@@ -17,8 +17,9 @@ describe('a fax in words', () => {
     [{ stage: 'dialing' }, 'Dialing', 'busy', 'Calling the fax machine'],
     [{ stage: 'transmitting', transferredPages: 2 }, 'Sending', 'busy', '2 of 3 pages confirmed'],
   ] as const)('%o is %s', (over, label, tone, detail) => {
-    const w = faxWords({ ...job, ...over });
+    const j = { ...job, ...over };
+    const w = faxWords(j);
     expect([w.label, w.tone, w.detail]).toEqual([label, tone, detail]);
-    expect(w.code).toBe(`code ${over.code ?? 0}: ${over.message ?? job.message}`);
+    expect(w.code).toBe(`code ${j.code}: ${j.message}`);
   });
 });
