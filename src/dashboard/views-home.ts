@@ -30,8 +30,8 @@ export function homePage(v: HomeView): Safe {
 <section class="panel" aria-labelledby="activity"><h2 id="activity">Faxes and pages per day</h2>
 ${barChart(v.days, 'Faxes and pages per day')}
 <ul class="legend" aria-hidden="true"><li><span class="sw sw-f"></span>Faxes</li><li><span class="sw sw-p"></span>Pages</li><li>Last ${v.days.length} days (UTC)</li></ul>
-<table class="sr"><caption>Faxes and pages per day, last ${v.days.length} days (UTC)</caption><thead><tr><th scope="col">Day</th><th scope="col">Faxes</th><th scope="col">Pages</th></tr></thead>
-<tbody>${v.days.map((d) => html`<tr><th scope="row">${d.day}</th><td>${d.faxes}</td><td>${d.pages}</td></tr>`)}</tbody></table>
+<div class="sr"><table><caption>Faxes and pages per day, last ${v.days.length} days (UTC)</caption><thead><tr><th scope="col">Day</th><th scope="col">Faxes</th><th scope="col">Pages</th></tr></thead>
+<tbody>${v.days.map((d) => html`<tr><th scope="row">${d.day}</th><td>${d.faxes}</td><td>${d.pages}</td></tr>`)}</tbody></table></div>
 ${totalFaxes === 0 ? html`<p class="hint">No faxes in the last ${v.days.length} days.</p>` : ''}
 </section>
 <section class="panel" aria-labelledby="start"><h2 id="start">${v.recent.length === 0 ? 'Get started' : 'Quick actions'}</h2>

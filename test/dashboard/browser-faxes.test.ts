@@ -118,9 +118,9 @@ describeInBrowser('faxes in a browser', (suite) => {
     await context.close();
   }, 180_000);
 
-  it('keeps the chosen files when the form comes back with an error (phone)', async () => {
+  it('keeps the chosen files when the form comes back with an error (a 360 px phone)', async () => {
     const { h, browser } = suite;
-    const { context, page } = await signedInPage(h, browser, 'Browser Mistyper', VIEWPORTS.phone);
+    const { context, page } = await signedInPage(h, browser, 'Browser Mistyper', { width: 360, height: 740 });
     await page.goto(`${h.svc.url}/dashboard/send`);
     await page.getByLabel('Documents').setInputFiles([
       { name: 'first.pdf', mimeType: 'application/pdf', buffer: pdfDoc(1) },
@@ -142,6 +142,12 @@ describeInBrowser('faxes in a browser', (suite) => {
     expect(await loadedImages(page, '.thumbs img')).toHaveLength(4); // cover page + 1 + 2
     await page.getByRole('button', { name: 'Send fax' }).click();
     await page.waitForURL(/\/dashboard\/faxes\/\d+\?done=sent$/);
+    // The smallest phone the dashboard is laid out for: no page scrolls sideways, no column is cut.
+    for (const path of ['/dashboard/faxes', '/dashboard/home', '/dashboard/send', '/dashboard/settings']) {
+      await page.goto(`${h.svc.url}${path}`);
+      expect(await layoutProblems(page), path).toEqual([]);
+    }
+    await page.screenshot({ path: `${ARTIFACTS}/settings-360.png`, fullPage: true });
     await context.close();
   }, 180_000);
 });

@@ -188,8 +188,8 @@ describe.each(ENGINES)('delivery retries on %s', (engine) => {
     const page = await b.get('/dashboard/webhooks');
     expect(page.status).toBe(200);
     const row = page.text.split('<tr>').find((r) => r.includes(eventId))!;
-    expect(row).toContain('<span class="status s-failed">failed</span>');
-    expect(row.match(/<li>[^<]*no answer/g)).toHaveLength(6);
+    expect(row).toContain('<span class="badge status t-bad">failed</span>');
+    expect(row.match(/<li><time [^>]*>[^<]*<\/time> · no answer/g)).toHaveLength(6);
 
     // Back up on the same address: a redelivery (API, then the dashboard's button) arrives with
     // the same event id, body and signature.
