@@ -1,10 +1,10 @@
 // Generates fixtures/documents/: real documents made by other programs than ours, so the
 // renderer is tested on what customers send.
 //   node --import tsx scripts/gen-document-fixtures.ts
-// Needs Ghostscript (gs) and libtiff-tools (tiffcp, tiffset); sharp comes with the project.
+// Needs Ghostscript (gs), qpdf and libtiff-tools (tiffcp, tiffset); sharp comes with the project.
 // The outputs are committed; the tests do not run this script.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,11 +51,26 @@ function main(): void {
     // encrypted.pdf: page 1 of the above behind a user password ("secret"), RC4 128-bit.
     execFileSync('gs', ['-q', '-dNOPAUSE', '-dBATCH', '-dSAFER', '-sDEVICE=pdfwrite', '-dEmbedAllFonts=false', '-dFirstPage=1', '-dLastPage=1',
       '-sOwnerPassword=owner', '-sUserPassword=secret', '-dEncryptionR=3', '-dKeyLength=128', `-sOutputFile=${join(OUT, 'encrypted.pdf')}`, ps]);
+    makeEncryptedAndCut();
     void makeTiffs(tmp).then(() => rmSync(tmp, { recursive: true, force: true }));
   } catch (err) {
     rmSync(tmp, { recursive: true, force: true });
     throw err;
   }
+}
+
+/** Owner-password-only files (RC4, AES-128 without printing, AES-256), a user-password one, and one without %%EOF. */
+function makeEncryptedAndCut(): void {
+  const src = join(OUT, 'standard-fonts.pdf');
+  const qpdf = (out: string, ...encrypt: string[]): void => {
+    execFileSync('qpdf', ['--allow-weak-crypto', '--object-streams=generate', '--encrypt', ...encrypt, '--', src, join(OUT, out)]);
+  };
+  qpdf('owner-rc4.pdf', '', 'owner', '128', '--use-aes=n');
+  qpdf('owner-aes128-noprint.pdf', '', 'owner', '128', '--use-aes=y', '--print=none');
+  qpdf('owner-aes256.pdf', '', 'owner', '256');
+  qpdf('user-aes256.pdf', 'secret', 'owner', '256');
+  const pdf = readFileSync(src);
+  writeFileSync(join(OUT, 'no-eof.pdf'), pdf.subarray(0, pdf.lastIndexOf('startxref')));
 }
 
 /**

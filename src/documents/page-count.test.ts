@@ -133,6 +133,15 @@ describe('countPages: PDF', () => {
     expectRefusal(() => countPages(pdf, 'pdf'), 'INVALID_FILE_FORMAT', /PDF is truncated: 2 of its 3 pages are missing or cut off/);
   });
 
+  it('does not call a page that is in the file but unreadable (nesting too deep) missing', () => {
+    const pdf = buildPdf({
+      1: '<< /Type /Catalog /Pages 2 0 R >>',
+      2: '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      3: `<< /Type /Page /Parent 2 0 R /Junk ${'['.repeat(1000)}${']'.repeat(1000)} >>`,
+    });
+    expect(countPages(pdf, 'pdf')).toBe(1);
+  });
+
   it('refuses as truncated a page whose content stream is cut off', () => {
     const pdf = buildPdf({
       1: '<< /Type /Catalog /Pages 2 0 R >>',

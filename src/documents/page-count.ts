@@ -154,7 +154,8 @@ function walkPageTree(scan: PdfScan, root: PdfValue): { leaves: number; missing:
       for (let i = kids.length - 1; i >= 0; i--) {
         const kid = kids[i];
         // A reference to an object that is not in the file is a page lost; anything else unreadable breaks the walk.
-        stack.push(isRef(kid) && !scan.objects.has(kid.num) ? undefined : (resolve(scan, kid) ?? null));
+        const lost = isRef(kid) && !scan.objects.has(kid.num) && !scan.unreadable.has(kid.num);
+        stack.push(lost ? undefined : (resolve(scan, kid) ?? null));
       }
     } else if (type === 'Page' || type === null) {
       if (!contentsPresent(scan, node)) missing++;

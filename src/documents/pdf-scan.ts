@@ -34,6 +34,8 @@ export interface PdfScan {
   objects: Map<number, PdfValue>;
   /** Trailer dictionaries and cross-reference stream dictionaries, in file order. */
   trailers: PdfDict[];
+  /** Objects whose `n g obj` header is in the file but whose value could not be read (damaged, not missing). */
+  unreadable: Set<number>;
   /** Objects whose stream data runs to the end of the file (no `endstream`: cut off). */
   cutStreams: Set<number>;
   /**
@@ -244,6 +246,7 @@ export function scanPdf(bytes: Buffer): PdfScan {
   const trailers: PdfDict[] = [];
   const trailerAt = new Map<PdfDict, number>();
   const cutStreams = new Set<number>();
+  const unreadable = new Set<number>();
   const objStreams: { num: number; gen: number; dict: PdfDict; data: Buffer }[] = [];
   const values: ValueBudget = { left: PDF_MAX_VALUES };
 
@@ -260,6 +263,7 @@ export function scanPdf(bytes: Buffer): PdfScan {
       // Damaged object: resume where the lexer gave up, so no byte is lexed twice (an
       // unterminated string must not make every following object rescan to the end).
       OBJ_HEADER.lastIndex = Math.max(OBJ_HEADER.lastIndex, lex.pos);
+      if (lex.pos < src.length) unreadable.add(Number(m[1])); // ran to the end of the file: cut off, not damaged
       continue;
     }
     const num = Number(m[1]);
@@ -301,7 +305,7 @@ export function scanPdf(bytes: Buffer): PdfScan {
   if (encrypted) {
     const info = encryptInfo(src, objects, encrypted, trailerAt.get(encrypted));
     const unlock = info ? unlockWithEmptyPassword(info) : ({ ok: false, reason: 'unsupported' } as const);
-    if (!unlock.ok) return { objects, trailers, cutStreams, encryption: unlock.reason };
+    if (!unlock.ok) return { objects, trailers, unreadable, cutStreams, encryption: unlock.reason };
     encryption = 'open';
     decrypt = unlock.decrypt;
   }
@@ -317,7 +321,7 @@ export function scanPdf(bytes: Buffer): PdfScan {
       if (!direct.has(n)) objects.set(n, value);
     }
   }
-  return { objects, trailers, cutStreams, encryption };
+  return { objects, trailers, unreadable, cutStreams, encryption };
 }
 
 /**

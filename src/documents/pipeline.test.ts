@@ -6,7 +6,7 @@ import { FaxError } from '../shared/errors.js';
 import { headerBandLines } from './header-line.js';
 import { RESOLUTIONS } from './layout.js';
 import { buildPdf } from './pdf-writer.js';
-import { closeRenderPool, composeFax, configureRenderPool, RENDER_WORKER_HEAP_MB, renderDocument, renderDocumentPages } from './pipeline.js';
+import { closeRenderPool, composeFax, configureRenderPool, RENDER_WORKER_HEAP_MB, renderDocument, renderDocumentPages, splitSelection } from './pipeline.js';
 import { rejectedFaxError } from '../../test/helpers/fax-errors.js';
 
 afterAll(() => closeRenderPool());
@@ -21,7 +21,26 @@ function heavyPdf(ops = 300_000): Buffer {
 
 const PDF = fixture('standard-fonts.pdf');
 
+describe('splitSelection', () => {
+  it.each([
+    [[1, 2, 3, 4, 5], 2, [[1, 2, 3], [4, 5]]],
+    [[1, 2, 3], 8, [[1], [2], [3]]],
+    [[7, 7, 2], 1, [[7, 7, 2]]],
+    [[1, 2, 3, 4, 5, 6, 7], 3, [[1, 2], [3, 4, 5], [6, 7]]],
+  ])('cuts %j into at most %i consecutive ranges, never more than pages', (pages, parts, want) => {
+    expect(splitSelection(pages, parts)).toEqual(want);
+  });
+});
+
 describe('renderDocument', () => {
+  it('gives the same pages from parallel ranges as in this thread, in order', async () => {
+    const pages = [5, 1, 2, 4, 3, 1];
+    const inPool = await renderDocumentPages(PDF, 'pdf', { pages, quality: 'Low' });
+    const inThread = await renderDocumentPages(PDF, 'pdf', { pages, quality: 'Low', isolate: false });
+    expect(inPool.map((p) => p.page)).toEqual(pages);
+    expect(inPool.map((p) => p.bitmap.data)).toEqual(inThread.map((p) => p.bitmap.data));
+  });
+
   it('gives the same pages in a render worker as in this thread', async () => {
     const inWorker = await renderDocument(PDF, 'pdf', { pages: [1, 5], quality: 'Low' });
     const inThread = await renderDocument(PDF, 'pdf', { pages: [1, 5], quality: 'Low', isolate: false });

@@ -1,7 +1,7 @@
 // Our PDF rendering judged against poppler (pdftoppm -mono) on the same real PDF: at the same
 // pixel size, nearly every black pixel of ours has a black pixel of poppler's within 2 pixels,
-// and the other way round. Non-embedded standard fonts differ slightly between the two (pdfjs's
-// Foxit/Liberation data, poppler's URW/fontconfig fallbacks), hence the tolerance.
+// and the other way round. Non-embedded standard fonts differ slightly between the two (PDFium's
+// built-in Foxit fonts, poppler's URW/fontconfig fallbacks), hence the tolerance.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
