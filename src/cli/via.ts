@@ -39,6 +39,21 @@ export function parseSipVia(raw: string, flag: string): SipVia | null {
 }
 export type OpenLine = DirectLine;
 
+/** Where `receive --listen sip:HOST[:PORT][;transport=udp|tcp]` answers. */
+export interface SipListen {
+  kind: 'sip-listen';
+  host: string;
+  port: number;
+  transport: 'udp' | 'tcp';
+}
+
+export function parseSipListen(raw: string, flag: string): SipListen | null {
+  if (!/^sip:/i.test(raw)) return null;
+  // The user part is optional here: any dialled number is answered.
+  const v = parseSipVia(raw.includes('@') ? raw : raw.replace(/^sip:/i, 'sip:0@'), flag)!;
+  return { kind: 'sip-listen', host: v.host, port: v.port, transport: v.transport };
+}
+
 export function parseVia(raw: string, flag: string): Via {
   const sip = flag === '--via' ? parseSipVia(raw, flag) : null;
   if (sip) return sip;

@@ -7,7 +7,11 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { built, run } from '../cli/helpers.js';
 import { SpandspPeer } from './peer.js';
-import { runPeerRealtime, sippMissing, startSipp } from './sip/harness.js';
+import { spawn } from 'node:child_process';
+import { BIN } from '../cli/helpers.js';
+import { freeUdpPort, runPeerRealtime, sippMissing, startSipp } from './sip/harness.js';
+import { startSippUac } from './sip/uac.js';
+import { writeCaseDocument } from './t38-matrix.js';
 import { buildPeer, INTEROP_REQUIRED } from './spandsp/build.js';
 
 const missing = sippMissing();
@@ -52,6 +56,34 @@ describe.skipIf(!runnable && !INTEROP_REQUIRED)('faxstack send --via sip: agains
       sipp.kill();
     }
   }, 60_000);
+
+  it('receive --listen sip: answers one call from SIPp (T.38 from the spandsp sender) and writes the page', async () => {
+    const sent = join(dir, 'sent.tif');
+    writeCaseDocument({ quality: 'Low', compression: 'mmr', pages: 1 }, sent);
+    const port = await freeUdpPort();
+    const rx = spawn(process.execPath, [BIN, 'receive', '--listen', `sip:127.0.0.1:${port}`, '--out', join(dir, 'in'), '--ident', '+15550002222'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    rx.stdout.on('data', (c) => (out += c));
+    const exited = new Promise<number | null>((resolve) => rx.on('close', resolve));
+    await new Promise<void>((resolve, reject) => {
+      rx.stderr.on('data', (c: Buffer) => ((err += c), err.includes('waiting for a SIP fax call') && resolve()));
+      rx.once('close', () => reject(new Error(`receive exited: ${err}`)));
+    });
+    const peer = await SpandspPeer.start(t38Build.ok ? t38Build.binary : '', { role: 'send', tiff: sent, ecm: true });
+    const clock = runPeerRealtime(peer);
+    const uac = await startSippUac('uac-t38.xml', { target: port, transport: 'udp', keys: { t38_port: peer.port } });
+    try {
+      const code = await exited;
+      expect(out, err + (await uac.done).output.slice(-2000)).toMatch(/^Success: 1 pages written to /);
+      expect(code).toBe(0);
+    } finally {
+      await clock.stop();
+      uac.kill();
+      peer.kill();
+      rx.kill();
+    }
+  }, 90_000);
 
   it('refuses a malformed sip: VIA and SIP flags on other lines with exit 2', async () => {
     const bad = await run(['send', doc, '--via', 'sip:+1415@127.0.0.1;transport=sctp']);
