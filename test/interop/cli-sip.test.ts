@@ -12,6 +12,7 @@ import { BIN } from '../cli/helpers.js';
 import { freeUdpPort, runPeerRealtime, sippMissing, startSipp } from './sip/harness.js';
 import { startSippUac } from './sip/uac.js';
 import { writeCaseDocument } from './t38-matrix.js';
+import { closeWorkers, sendFax } from '../../src/index.js';
 import { buildPeer, INTEROP_REQUIRED } from './spandsp/build.js';
 
 const missing = sippMissing();
@@ -84,6 +85,17 @@ describe.skipIf(!runnable && !INTEROP_REQUIRED)('faxstack send --via sip: agains
       rx.kill();
     }
   }, 90_000);
+
+  it('the library’s sendFax places the same SIP call: 486 is line busy', async () => {
+    const sipp = await startSipp('uas-486.xml', { transport: 'udp' });
+    try {
+      const r = await sendFax([{ data: Buffer.from('busy\n') }], { via: `sip:+14165550486@127.0.0.1:${sipp.port}`, sip: { media: 't38' }, render: { header: false } });
+      expect(r).toMatchObject({ success: false, code: -3101, pages: 0, pagesTotal: 1 });
+    } finally {
+      sipp.kill();
+      await closeWorkers();
+    }
+  }, 60_000);
 
   it('refuses a malformed sip: VIA and SIP flags on other lines with exit 2', async () => {
     const bad = await run(['send', doc, '--via', 'sip:+1415@127.0.0.1;transport=sctp']);
