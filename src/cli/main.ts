@@ -27,8 +27,10 @@ commands:
         sip:NUMBER@HOST[:PORT][;transport=tcp] (a SIP call, T.38 or G.711 as --media); --no-header
         adds no header line, and sends a fax-ready TIFF (faxstack render's output) as it is
   receive --listen VIA --out DIR [--ecm on|off] [--ident CSI] [--pacing realtime|lockstep] [--json]
+        [--media t38|audio|t38-or-audio] [--allow-from IP,...]
         answer one fax call and write its pages as TIFF class F; --pacing lockstep (audio lines)
-        answers each received frame with one frame, far faster than real time
+        answers each received frame with one frame, far faster than real time; VIA may also be
+        sip:HOST[:PORT][;transport=tcp]: one SIP call from --allow-from (default: HOST itself)
   decode CAPTURE [--format wav|raw|pcap|auto] [--pages-out OUT.tif | --out DIR] [--json] [--channels 1|2] [--law ulaw|alaw|s16le]
         [--caller HOST:PORT]
         analyze a recorded fax call (WAV/raw audio or T.38 pcap): T.30 frames, mode, training, pages

@@ -1,7 +1,7 @@
 // The VIA forms of DESIGN.md's command-line contract (`--via` / `--listen`): the engine's direct
 // lines (engine/direct-line.ts), with their errors as usage errors.
 import { FaxError } from '../shared/errors.js';
-import { directAddressText, openDirectLine, parseDirectAddress, type DirectAddress, type DirectLine } from '../engine/index.js';
+import { directAddressText, openDirectLine, parseDirectAddress, parseSipAddress, type DirectAddress, type DirectLine } from '../engine/index.js';
 import type { AudioPacing } from '../transport/audio/index.js';
 import { UsageError } from './usage-error.js';
 
@@ -15,29 +15,33 @@ export interface SipVia {
 }
 
 export type Via = DirectAddress | SipVia;
-
-const SIP_FORM = 'sip:NUMBER@HOST[:PORT][;transport=udp|tcp]';
+export type OpenLine = DirectLine;
 
 /** `sip:NUMBER@HOST[:PORT][;transport=udp|tcp]`; null when `raw` is not a sip: URI. */
 export function parseSipVia(raw: string, flag: string): SipVia | null {
-  if (!/^sip:/i.test(raw)) return null;
-  const m = /^sip:([^@;]+)@(\[[0-9a-fA-F:.]+\]|[^:;\]]+)(?::(\d{1,5}))?((?:;[^;=]+(?:=[^;]*)?)*)$/i.exec(raw);
-  if (!m) throw new UsageError(`${flag} must look like ${SIP_FORM}, got ${JSON.stringify(raw)}`);
-  const [, user, host, portText, params] = m;
-  const port = portText === undefined ? 5060 : Number(portText);
-  if (port < 1 || port > 65535) throw new UsageError(`${flag}: port ${port} outside 1..65535`);
-  let transport: 'udp' | 'tcp' = 'udp';
-  for (const p of (params ?? '').split(';').filter(Boolean)) {
-    const [k, v = ''] = p.split('=');
-    if (k!.toLowerCase() !== 'transport') throw new UsageError(`${flag}: unknown parameter ;${k} (only ;transport=udp|tcp)`);
-    if (v.toLowerCase() !== 'udp' && v.toLowerCase() !== 'tcp') throw new UsageError(`${flag}: transport must be udp or tcp, got ${JSON.stringify(v)}`);
-    transport = v.toLowerCase() as 'udp' | 'tcp';
+  try {
+    const a = parseSipAddress(raw, flag);
+    return a && { kind: 'sip', ...a };
+  } catch (err) {
+    if (err instanceof FaxError) throw new UsageError(err.message.replace(/^Invalid parameter: /, ''));
+    throw err;
   }
-  const number = decodeURIComponent(user!);
-  if (!/^\+?[0-9*#]{1,32}$/.test(number)) throw new UsageError(`${flag}: the number must be digits (optionally +), got ${JSON.stringify(number)}`);
-  return { kind: 'sip', number, host: host!.replace(/^\[|\]$/g, ''), port, transport };
 }
-export type OpenLine = DirectLine;
+
+/** Where `receive --listen sip:HOST[:PORT][;transport=udp|tcp]` answers. */
+export interface SipListen {
+  kind: 'sip-listen';
+  host: string;
+  port: number;
+  transport: 'udp' | 'tcp';
+}
+
+export function parseSipListen(raw: string, flag: string): SipListen | null {
+  if (!/^sip:/i.test(raw)) return null;
+  // The user part is optional here: any dialled number is answered.
+  const v = parseSipVia(raw.includes('@') ? raw : raw.replace(/^sip:/i, 'sip:0@'), flag)!;
+  return { kind: 'sip-listen', host: v.host, port: v.port, transport: v.transport };
+}
 
 export function parseVia(raw: string, flag: string): Via {
   const sip = flag === '--via' ? parseSipVia(raw, flag) : null;
@@ -45,7 +49,7 @@ export function parseVia(raw: string, flag: string): Via {
   try {
     return parseDirectAddress(raw, flag, { listening: flag === '--listen' });
   } catch (err) {
-    if (err instanceof FaxError) throw new UsageError(err.message);
+    if (err instanceof FaxError) throw new UsageError(err.message.replace(/^Invalid parameter: /, ''));
     throw err;
   }
 }

@@ -143,6 +143,17 @@ export interface DirectReceived {
   tiff: ReceivedFax['tiff'];
 }
 
+/** A received fax's outcome as the `--json` line reports it. */
+export function receivedResult(fax: ReceivedFax, startedMs: number): FaxCallResult {
+  const r = fax.result;
+  const p = r.params;
+  return {
+    success: r.code === 0, code: r.code, message: r.message, pages: r.pages, pagesTotal: r.pages,
+    bitRate: p?.modem.bitRate ?? null, ecm: p?.ecm ?? null, compression: p?.coding ?? null, resolution: p?.resolution ?? null,
+    remoteIdent: r.remoteIdent ?? null, durationMs: Date.now() - startedMs,
+  };
+}
+
 /** Answers one call on an opened (listening) line; the line is closed afterwards. */
 export async function receiveDirect(line: DirectLine, o: DirectReceiveOptions = {}): Promise<DirectReceived> {
   const started = Date.now();
@@ -159,16 +170,7 @@ export async function receiveDirect(line: DirectLine, o: DirectReceiveOptions = 
       },
       onPage: (p) => emit({ type: 'page', page: p.index + 1, pagesTotal: null }),
     });
-    const r = fax.result;
-    const p = r.params;
-    return {
-      result: {
-        success: r.code === 0, code: r.code, message: r.message, pages: r.pages, pagesTotal: r.pages,
-        bitRate: p?.modem.bitRate ?? null, ecm: p?.ecm ?? null, compression: p?.coding ?? null, resolution: p?.resolution ?? null,
-        remoteIdent: r.remoteIdent ?? null, durationMs: Date.now() - started,
-      },
-      tiff: fax.tiff,
-    };
+    return { result: receivedResult(fax, started), tiff: fax.tiff };
   } finally {
     await line.close();
   }

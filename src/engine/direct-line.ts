@@ -78,3 +78,33 @@ export function directAddressText(address: DirectAddress, localPort?: number): s
   const host = u.host.includes(':') ? `[${u.host}]` : u.host;
   return `${u.kind}://${host}:${localPort ?? u.port}${u.kind === 'rtp' ? `?codec=${u.codec}` : ''}`;
 }
+
+/** A SIP call's address (DESIGN.md VIA `sip:NUMBER@HOST[:PORT][;transport=udp|tcp]`). */
+export interface SipAddress {
+  number: string;
+  host: string;
+  port: number;
+  transport: 'udp' | 'tcp';
+}
+
+const SIP_FORM = 'sip:NUMBER@HOST[:PORT][;transport=udp|tcp]';
+
+/** Parses `sip:NUMBER@HOST[:PORT][;transport=udp|tcp]`; null when `raw` is not a sip: URI. */
+export function parseSipAddress(raw: string, what: string): SipAddress | null {
+  if (!/^sip:/i.test(raw)) return null;
+  const m = /^sip:([^@;]+)@(\[[0-9a-fA-F:.]+\]|[^:;\]]+)(?::(\d{1,5}))?((?:;[^;=]+(?:=[^;]*)?)*)$/i.exec(raw);
+  if (!m) throw invalid(what, `must look like ${SIP_FORM}, got ${JSON.stringify(raw)}`);
+  const [, user, host, portText, params] = m;
+  const port = portText === undefined ? 5060 : Number(portText);
+  if (port < 1 || port > 65535) throw invalid(what, `port ${port} outside 1..65535`);
+  let transport: 'udp' | 'tcp' = 'udp';
+  for (const p of (params ?? '').split(';').filter(Boolean)) {
+    const [k, v = ''] = p.split('=');
+    if (k!.toLowerCase() !== 'transport') throw invalid(what, `unknown parameter ;${k} (only ;transport=udp|tcp)`);
+    if (v.toLowerCase() !== 'udp' && v.toLowerCase() !== 'tcp') throw invalid(what, `transport must be udp or tcp, got ${JSON.stringify(v)}`);
+    transport = v.toLowerCase() as 'udp' | 'tcp';
+  }
+  const number = decodeURIComponent(user!);
+  if (!/^\+?[0-9*#]{1,32}$/.test(number)) throw invalid(what, `the number must be digits (optionally +), got ${JSON.stringify(number)}`);
+  return { number, host: host!.replace(/^\[|\]$/g, ''), port, transport };
+}

@@ -2,7 +2,7 @@
 // direct line, or answer one call and keep its pages — what `faxstack send` and `faxstack
 // receive` do, with progress as events, the same result object and an AbortSignal.
 import {
-  openDirectLine, parseDirectAddress, receiveDirect, sendDirect, directAddressText,
+  SipLine, openDirectLine, parseDirectAddress, parseSipAddress, receiveDirect, sendDirect, sendOverLine, directAddressText,
   type FaxCallEvent, type FaxCallResult, type NegotiatedCallMode,
 } from '../engine/index.js';
 import { FaxError } from '../shared/errors.js';
@@ -33,12 +33,18 @@ export interface CallSettings {
 
 export interface SendFaxOptions extends CallSettings {
   /**
-   * Where to call: `udptl://HOST:PORT` (T.38), `pcm://HOST:PORT` (raw 16-bit audio) or
-   * `rtp://HOST:PORT?codec=pcmu|pcma` (G.711 over RTP).
+   * Where to call: `udptl://HOST:PORT` (T.38), `pcm://HOST:PORT` (raw 16-bit audio),
+   * `rtp://HOST:PORT?codec=pcmu|pcma` (G.711 over RTP) or `sip:NUMBER@HOST[:PORT][;transport=tcp]`
+   * (a SIP call through a gateway, see `sip`).
    */
   via: string;
   /** Rendering of `documents` when they are not already a {@link RenderedFax}. */
   render?: RenderOptions;
+  /**
+   * For `sip:NUMBER@HOST[:PORT][;transport=tcp]` (a SIP call as the daemon places it through a
+   * gateway): the media offered (default T.38 with G.711 fallback) and digest credentials.
+   */
+  sip?: { media?: 't38' | 'audio' | 't38-or-audio'; username?: string; password?: string };
 }
 
 const MAX_RATES = [14400, 12000, 9600, 7200, 4800, 2400];
@@ -60,15 +66,28 @@ function checkSettings(o: CallSettings): void {
 export async function sendFax(fax: RenderedFax | readonly DocumentSource[], options: SendFaxOptions): Promise<FaxCallResult> {
   const started = Date.now();
   checkSettings(options);
-  const address = parseDirectAddress(options.via, 'via');
-  if (options.pacing === 'lockstep' && address.kind !== 'audio') throw new FaxError('INVALID_PARAMETER', 'lockstep pacing is for pcm:// and rtp:// lines', { field: 'pacing' });
+  const sip = parseSipAddress(options.via, 'via');
+  const address = sip ? null : parseDirectAddress(options.via, 'via');
+  if (options.pacing === 'lockstep' && address?.kind !== 'audio') throw new FaxError('INVALID_PARAMETER', 'lockstep pacing is for pcm:// and rtp:// lines', { field: 'pacing' });
   const rendered = fax instanceof RenderedFax ? fax : await renderFax(fax, { ...options.render, ...(options.signal ? { signal: options.signal } : {}) });
   const pages = faxPagesOf(rendered);
   options.signal?.throwIfAborted();
-  const line = await openDirectLine(address, 'caller', options.pacing ?? 'realtime');
-  return sendDirect(line, pages, {
-    startedMs: started, ...settings(options),
-  });
+  if (sip) {
+    const s = options.sip ?? {};
+    const line = new SipLine({
+      name: 'sendFax', address: `${sip.host.includes(':') ? `[${sip.host}]` : sip.host}:${sip.port}`, transport: sip.transport, media: s.media ?? 't38-or-audio',
+      ...(options.ecm !== undefined ? { ecm: options.ecm } : {}), ...(options.maxBitRate !== undefined ? { maxBitRate: options.maxBitRate } : {}),
+      ...(s.username !== undefined ? { username: s.username } : {}), ...(s.password !== undefined ? { password: s.password } : {}),
+      ...(options.ident ? { callerId: { number: options.ident } } : {}),
+    });
+    try {
+      return await sendOverLine(line, sip.number, pages, { startedMs: started, ...settings(options) });
+    } finally {
+      await line.close();
+    }
+  }
+  const line = await openDirectLine(address!, 'caller', options.pacing ?? 'realtime');
+  return sendDirect(line, pages, { startedMs: started, ...settings(options) });
 }
 
 /** A received fax: the call's result and its pages (null when none arrived). */

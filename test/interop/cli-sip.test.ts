@@ -7,7 +7,12 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { built, run } from '../cli/helpers.js';
 import { SpandspPeer } from './peer.js';
-import { runPeerRealtime, sippMissing, startSipp } from './sip/harness.js';
+import { spawn } from 'node:child_process';
+import { BIN } from '../cli/helpers.js';
+import { freeUdpPort, runPeerRealtime, sippMissing, startSipp } from './sip/harness.js';
+import { startSippUac } from './sip/uac.js';
+import { writeCaseDocument } from './t38-matrix.js';
+import { closeWorkers, sendFax } from '../../src/index.js';
 import { buildPeer, INTEROP_REQUIRED } from './spandsp/build.js';
 
 const missing = sippMissing();
@@ -50,6 +55,45 @@ describe.skipIf(!runnable && !INTEROP_REQUIRED)('faxstack send --via sip: agains
       expect(r.code).toBe(1);
     } finally {
       sipp.kill();
+    }
+  }, 60_000);
+
+  it('receive --listen sip: answers one call from SIPp (T.38 from the spandsp sender) and writes the page', async () => {
+    const sent = join(dir, 'sent.tif');
+    writeCaseDocument({ quality: 'Low', compression: 'mmr', pages: 1 }, sent);
+    const port = await freeUdpPort();
+    const rx = spawn(process.execPath, [BIN, 'receive', '--listen', `sip:127.0.0.1:${port}`, '--out', join(dir, 'in'), '--ident', '+15550002222'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    rx.stdout.on('data', (c) => (out += c));
+    const exited = new Promise<number | null>((resolve) => rx.on('close', resolve));
+    await new Promise<void>((resolve, reject) => {
+      rx.stderr.on('data', (c: Buffer) => ((err += c), err.includes('waiting for a SIP fax call') && resolve()));
+      rx.once('close', () => reject(new Error(`receive exited: ${err}`)));
+    });
+    const peer = await SpandspPeer.start(t38Build.ok ? t38Build.binary : '', { role: 'send', tiff: sent, ecm: true });
+    const clock = runPeerRealtime(peer);
+    const uac = await startSippUac('uac-t38.xml', { target: port, transport: 'udp', keys: { t38_port: peer.port } });
+    try {
+      const code = await exited;
+      expect(out, err + (await uac.done).output.slice(-2000)).toMatch(/^Success: 1 pages written to /);
+      expect(code).toBe(0);
+    } finally {
+      await clock.stop();
+      uac.kill();
+      peer.kill();
+      rx.kill();
+    }
+  }, 90_000);
+
+  it('the library’s sendFax places the same SIP call: 486 is line busy', async () => {
+    const sipp = await startSipp('uas-486.xml', { transport: 'udp' });
+    try {
+      const r = await sendFax([{ data: Buffer.from('busy\n') }], { via: `sip:+14165550486@127.0.0.1:${sipp.port}`, sip: { media: 't38' }, render: { header: false } });
+      expect(r).toMatchObject({ success: false, code: -3101, pages: 0, pagesTotal: 1 });
+    } finally {
+      sipp.kill();
+      await closeWorkers();
     }
   }, 60_000);
 
