@@ -164,7 +164,8 @@ export class PassbandModulator {
       acc += (count - 1) * M;
       const start = pos + 1;
       // Each sample's sum adds the span's terms, two slots an iteration; four, three or one sums a
-      // pass. (The entries are float32 values: their double sums are exact in any order.)
+      // pass. (The entries are float32 values summed in doubles: the order changes a sum by far less
+      // than the 16-bit output's step; every modem's output was compared sample for sample.)
       for (let m = 0; m < count; ) {
         const left = count - m;
         let base = k + m;
