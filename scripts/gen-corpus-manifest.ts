@@ -93,7 +93,8 @@ async function sharpInk(bytes: Buffer, page: number): Promise<boolean> {
 
 async function tiffEntry(file: string, path: string, data: Buffer): Promise<Entry> {
   const info = tool('tiffinfo', [path]);
-  const dirs = info.out.split(/^TIFF Directory at offset/m).slice(1);
+  // The IFD chain only: tiffinfo also prints EXIF/GPS sub-directories as "TIFF Directory at offset".
+  const dirs = info.out.split(/^=== TIFF directory \d+ ===$/m).slice(1);
   const pageDirs = dirs.filter((d) => !/Subfile Type: .*reduced-resolution/.test(d));
   const first = pageDirs[0] ?? '';
   const get = (re: RegExp) => re.exec(first)?.[1]?.trim() ?? '';
