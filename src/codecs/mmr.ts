@@ -53,11 +53,16 @@ class MMRDecoder extends PageDecoder {
   }
 
   protected fail(err: CodecError): void {
+    // An EOL inside a line ends the data as libtiff reads it (the partial line is dropped).
+    if (this.padShortPage && err.kind === 'premature_eol') {
+      this.finish('eofb');
+      return;
+    }
     throw err; // without EOLs there is nothing to resynchronise on
   }
 
   protected atEnd(): void {
-    if (this.height !== undefined && this.page.rows < this.height) {
+    if (this.height !== undefined && this.page.rows < this.height && !this.padWithWhite()) {
       throw new CodecError('truncated', this.page.rows, this.r.pos, `data ends after ${this.page.rows} of ${this.height} lines`);
     }
   }

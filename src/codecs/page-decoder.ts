@@ -35,6 +35,7 @@ export abstract class PageDecoder implements StreamDecoder {
   protected readonly page: PageBuffer;
   protected readonly width: number;
   protected readonly height: number | undefined;
+  protected readonly padShortPage: boolean;
   protected cur: Int32Array;
   protected ref: Int32Array;
   protected ended = false;
@@ -53,6 +54,7 @@ export abstract class PageDecoder implements StreamDecoder {
     validateHeight(opts.height, maxHeight);
     this.width = opts.width;
     this.height = opts.height;
+    this.padShortPage = opts.padShortPage === true && opts.height !== undefined;
     this.page = new PageBuffer(opts.width, opts.height, opts.height ?? maxHeight);
     this.cur = new Int32Array(changesCapacity(opts.width));
     this.ref = new Int32Array(changesCapacity(opts.width));
@@ -127,6 +129,13 @@ export abstract class PageDecoder implements StreamDecoder {
     this.cur = this.ref;
     this.ref = t;
     this.consecutiveBad = 0;
+  }
+
+  /** Completes a short page with white lines (DecodeOptions.padShortPage); false if not asked. */
+  protected padWithWhite(): boolean {
+    if (!this.padShortPage) return false;
+    while (this.page.rows < this.height!) this.page.addRow(this.r.pos);
+    return true;
   }
 
   protected countBadLine(): void {

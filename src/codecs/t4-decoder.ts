@@ -93,7 +93,7 @@ export class T4Decoder extends PageDecoder {
 
   protected atEnd(): void {
     const { height } = this;
-    if (height === undefined || this.page.rows >= height) return;
+    if (height === undefined || this.page.rows >= height || this.padWithWhite()) return;
     if (!this.repeat) throw new CodecError('truncated', this.page.rows, this.r.pos, `data ends after ${this.page.rows} of ${height} lines`);
     while (this.page.rows < height) {
       this.page.repeatPrevious(this.page.addRow(this.r.pos));

@@ -40,6 +40,12 @@ export interface DecodeOptions {
   height?: number;
   /** Most lines accepted when the height is not given (default 100 000). */
   maxHeight?: number;
+  /**
+   * With `height`: a page whose data ends early — the end of the data, EOFB, or (MMR) an
+   * EOL inside a line — is completed with white lines, as libtiff does for TIFF strips
+   * (scanner software that stops coding after the last ink). Default false: 'truncated'.
+   */
+  padShortPage?: boolean;
 }
 
 export interface T4DecodeOptions extends DecodeOptions {

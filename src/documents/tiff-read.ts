@@ -3,6 +3,9 @@
 // 1/2, Photometric 0/1, any number of strips. Built for hostile input: every offset and
 // count is bounds-checked, the IFD chain is loop-checked, sizes are capped, and every
 // failure is a TiffError (a FaxError: INVALID_FILE_FORMAT, or TIFF_EMPTY with no pages).
+// CCITT strips are read as leniently as libtiff reads them (tif_fax3.c/h): lines coded past
+// the width are clipped, junk before an EOL is skipped, and a strip whose data ends early
+// is completed with white lines; uncompressed mode (T.4 4.2.2, T.6 2.2.5) is refused.
 
 import {
   CodecError,
@@ -237,11 +240,11 @@ function decodeStrip(compression: TiffCompressionName, bytes: Uint8Array, width:
     case 'rle':
       return decodeMH(bytes, { width, height: rows, maxHeight: rows, form: 'rle' }).data;
     case 'mh':
-      return decodeMH(bytes, { width, height: rows, maxHeight: rows, skipToEol: true }).data;
+      return decodeMH(bytes, { width, height: rows, maxHeight: rows, skipToEol: true, padShortPage: true }).data;
     case 'mr':
-      return decodeMR(bytes, { width, height: rows, maxHeight: rows, skipToEol: true }).data;
+      return decodeMR(bytes, { width, height: rows, maxHeight: rows, skipToEol: true, padShortPage: true }).data;
     case 'mmr':
-      return decodeMMR(bytes, { width, height: rows, maxHeight: rows }).data;
+      return decodeMMR(bytes, { width, height: rows, maxHeight: rows, padShortPage: true }).data;
   }
 }
 
