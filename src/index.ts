@@ -13,6 +13,8 @@ export {
   createFaxEngine, FaxEngine,
   type FaxEngineOptions, type FaxEngineEventMap, type FaxEngineEvent, type FaxProgressEvent, type Fax, type FaxSendRequest, type FaxSubmission,
   type FaxListQuery, type AccountRef, type CreatedFaxAccount, type RateLimitSettings, type JobCallMode,
+  // A recorded call (WAV, raw audio, pcap of T.38) read back into frames, mode and pages.
+  decodeCall, type DecodeCallOptions, type DecodedCall,
   // The HTTP API and dashboard on the embedder's fastify.
   faxstackHttp, type FaxstackHttpOptions,
 } from './library/index.js';

@@ -5,3 +5,4 @@ export * from './documents.js';
 export * from './call.js';
 export * from './engine.js';
 export * from './http.js';
+export * from './decode.js';

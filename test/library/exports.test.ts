@@ -7,7 +7,7 @@ import * as faxstack from '../../src/index.js';
 describe('faxstack public API', () => {
   it('exports exactly the documented names', () => {
     expect(Object.keys(faxstack).sort()).toEqual([
-      'ERRORS', 'FaxEngine', 'FaxError', 'RenderedFax', 'VERSION', 'closeWorkers', 'createFaxEngine', 'errorByCode',
+      'ERRORS', 'FaxEngine', 'FaxError', 'RenderedFax', 'VERSION', 'closeWorkers', 'createFaxEngine', 'decodeCall', 'errorByCode',
       'faxstackHttp', 'listenForFax', 'renderFax', 'sendFax',
     ]);
   });
