@@ -120,7 +120,7 @@ export interface FaxEngineOptions {
   store?: string;
   /** Directory of the default SQLite store (locked to this process while it runs). */
   dataDir?: string;
-  /** Telephony gateways for live keys: the config file's `gateways` object (README, Configuration). */
+  /** Telephony gateways for live keys: the config file's `gateways` object (docs/configuration.md, docs/gateways.md). */
   gateways?: unknown;
   /** Hosts fileUrl may reach although they resolve to private or loopback addresses. */
   fetchAllowHosts?: string[];
