@@ -1,4 +1,4 @@
-// The `faxstack` command (DESIGN.md command-line contract). Exit status: 0 success,
+// The `faxstack` command (docs/cli.md command-line contract). Exit status: 0 success,
 // 1 failure, 2 usage or input error.
 import { VERSION } from '../shared/version.js';
 import { setCommand } from './args.js';
