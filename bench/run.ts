@@ -1,6 +1,6 @@
 // The benchmark runner: `node --import tsx bench/run.ts [name...]` imports `bench/<name>.ts`
 // (every benchmark in bench/ when no name is given), runs it and prints its report. Each
-// benchmark compares itself against a real anchor in the same run (DESIGN.md, "Speed is a
+// benchmark compares itself against a real anchor in the same run (docs/architecture.md, "Speed is a
 // feature"), so its report carries ratios; absolute times only describe this machine.
 import { readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';

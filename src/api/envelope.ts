@@ -1,5 +1,5 @@
-// The response envelope (SPEC-API.md 2.2) and the only mapping from error kinds to envelope
-// status and HTTP status (API-DECISIONS.md 5).
+// The response envelope (docs/api.md, envelope) and the only mapping from error kinds to envelope
+// status and HTTP status (docs/api.md decision 5).
 import { ERRORS, FaxError, type ErrorKind } from '../shared/errors.js';
 
 export interface Envelope<D = unknown> {

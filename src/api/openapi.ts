@@ -26,7 +26,7 @@ const errors = {
   '429': { $ref: '#/components/responses/Error' },
 };
 
-/** Refused to a Member's own key: -3007 (README, decision 18). */
+/** Refused to a Member's own key: -3007 (docs/api.md, decision 18). */
 const primaryOnly = { '403': { $ref: '#/components/responses/Error' } };
 
 const jobIdParam = { name: 'jobId', in: 'query', required: true, schema: int };

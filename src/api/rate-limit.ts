@@ -1,4 +1,4 @@
-// Per-account request limits (API-DECISIONS.md 12, SPEC-API.md 8) and per-address limits on
+// Per-account request limits (docs/api.md decision 12) and per-address limits on
 // failed authentications. Pure: time comes from an injected Clock; no fastify here.
 //
 // Semantics, per account (all its keys together):
@@ -169,7 +169,7 @@ export interface AuthFailureLimits {
 export const DEFAULT_AUTH_FAILURE_LIMITS: Readonly<AuthFailureLimits> = { maxFailures: 20, windowMs: 10 * 60_000, maxTracked: 100_000 };
 
 /**
- * Failed authentications per client address (API-DECISIONS.md 12): after `maxFailures`
+ * Failed authentications per client address (docs/api.md decision 12): after `maxFailures`
  * failures within a rolling `windowMs`, the address is blocked until the oldest of them
  * leaves the window. Blocked requests should not be counted again (check before authenticating).
  */

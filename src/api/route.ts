@@ -1,5 +1,5 @@
 // What every API route file shares, below app.ts and the routes-*.ts files alike: the options
-// the API is built with, and defineRoute (SPEC-API.md's /v1 paths, `_method` override).
+// the API is built with, and defineRoute (the /v1 paths of docs/api.md, `_method` override).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../shared/clock.js';
 import { FaxError } from '../shared/errors.js';

@@ -1,5 +1,5 @@
-// Fax endpoints: send, cancel, resend (SPEC-API.md 4.1-4.3) and the lookups of
-// API-DECISIONS.md 10 (fax-status, fax-list, fax-download).
+// Fax endpoints: send, cancel, resend (docs/api.md, endpoints) and the lookups of
+// docs/api.md decision 10 (fax-status, fax-list, fax-download).
 import type { FastifyInstance } from 'fastify';
 import { FaxError } from '../shared/errors.js';
 import { faxObject } from '../store/index.js';
@@ -39,7 +39,7 @@ export function registerFaxRoutes(app: FastifyInstance, o: ApiOptions): void {
 
   defineRoute(app, '/customer/fax-status', ['GET'], async ({ params, caller }) => {
     const job = await o.service.status(caller, parseJobId(params.jobId));
-    // API-DECISIONS.md 6: status 0 while unfinished, 1 once finished.
+    // docs/api.md decision 6: status 0 while unfinished, 1 once finished.
     return job.status === 'sending' ? ok('Fax processing started', faxObject(job), 0) : ok('Fax processing finished', faxObject(job), 1);
   });
 

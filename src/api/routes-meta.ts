@@ -1,4 +1,4 @@
-// Unauthenticated endpoints (API-DECISIONS.md 7): health, the OpenAPI document, and for
+// Unauthenticated endpoints (docs/api.md decision 7): health, the OpenAPI document, and for
 // operators liveness/readiness probes and Prometheus metrics (text exposition format 0.0.4):
 // the store's counts shared by every node, and this process's registry (src/shared/metrics.ts).
 import type { FastifyInstance } from 'fastify';

@@ -1,4 +1,4 @@
-// Cover-page templates and smart documents (API-DECISIONS.md 15): create from a base64 file,
+// Cover-page templates and smart documents (docs/api.md decision 15): create from a base64 file,
 // list, delete and a PNG preview, all scoped to the caller's account.
 import type { FastifyInstance } from 'fastify';
 import { FaxError } from '../shared/errors.js';

@@ -1,4 +1,4 @@
-// Webhook settings by API (API-DECISIONS.md 16) and the delivery log: the URL, secret
+// Webhook settings by API (docs/api.md decision 16) and the delivery log: the URL, secret
 // rotation, a test event, every delivery with its attempts, and redelivery.
 import type { FastifyInstance } from 'fastify';
 import { FaxError } from '../shared/errors.js';

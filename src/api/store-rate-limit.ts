@@ -1,5 +1,5 @@
 // The rate limiter of API nodes sharing one store (PostgreSQL): every decision is one transaction
-// of the store's coordination facet, so the limits of API-DECISIONS.md 12 hold for an account
+// of the store's coordination facet, so the limits of docs/api.md decision 12 hold for an account
 // over all nodes together, with the semantics and headers of rate-limit.ts. An admitted request's
 // in-flight slot is a lease of this node, renewed while it runs; a node that dies stops renewing
 // and its slots expire after `flightTtlMs`.

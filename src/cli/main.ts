@@ -1,4 +1,4 @@
-// The `faxstack` command (DESIGN.md command-line contract). Exit status: 0 success,
+// The `faxstack` command (docs/cli.md command-line contract). Exit status: 0 success,
 // 1 failure, 2 usage or input error.
 import { VERSION } from '../shared/version.js';
 import { setCommand } from './args.js';
@@ -12,7 +12,7 @@ commands:
         [--config FILE] [--gateways FILE] [--grace S] [--log-level L] as for daemon
   daemon [--config FILE] [--data ./data] [--store sqlite:PATH|postgres://...] [--gateways FILE] [--grace 30]
         [--allow-private-webhooks] [--log-level L]
-        settings come from FILE (JSON), then FAXSTACK_* variables, then flags (README: Configuration)
+        settings come from FILE (JSON), then FAXSTACK_* variables, then flags (docs/configuration.md)
         the transmission daemon: job dispatcher and webhook worker without the HTTP API; live
         keys send through the gateways of FILE (JSON), calls in progress get S seconds on stop
   render FILE... --out OUT.tif [--quality Low|Standard|HD] [--pages 1-3,5] [--compression mh|mr|mmr]

@@ -1,6 +1,6 @@
 // `faxstack receive --listen VIA --out DIR`: answer one fax call over T.38 (udptl://), an audio
 // line (pcm://, rtp://) or SIP (sip:HOST:PORT, as the daemon answers a gateway's calls) and write
-// the pages as TIFF class F (DESIGN.md command-line contract; `--json` result line).
+// the pages as TIFF class F (docs/cli.md command-line contract; `--json` result line).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
 // `faxstack send FILE... --via VIA`: render the documents as the service would and send them as
-// one fax call over T.38 (udptl://) or an audio line (pcm://, rtp://) (DESIGN.md command-line
+// one fax call over T.38 (udptl://) or an audio line (pcm://, rtp://) (docs/cli.md command-line
 // contract; `--json` result line). `--no-header` sends fax-ready TIFF pages as they are.
 import { FaxError } from '../shared/errors.js';
 import { closeRenderPool, composeFax } from '../documents/index.js';

@@ -15,7 +15,7 @@ import { args } from './args.js';
 import { CONFIG_FLAGS, parseStoreOption, testFacilities } from './daemon.js';
 import { loadConfig, redactConfig, unknownEnvVars, type ConfigFlags } from './config.js';
 
-/** serve's flags; each one overrides the config file and the environment (README, Configuration). */
+/** serve's flags; each one overrides the config file and the environment (docs/configuration.md). */
 const SERVE_FLAGS = { ...CONFIG_FLAGS, port: { type: 'string' }, host: { type: 'string' } } as const;
 
 interface DemoAccount {

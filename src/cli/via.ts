@@ -1,11 +1,11 @@
-// The VIA forms of DESIGN.md's command-line contract (`--via` / `--listen`): the engine's direct
+// The VIA forms of docs/cli.md's command-line contract (`--via` / `--listen`): the engine's direct
 // lines (engine/direct-line.ts), with their errors as usage errors.
 import { FaxError } from '../shared/errors.js';
 import { directAddressText, openDirectLine, parseDirectAddress, parseSipAddress, type DirectAddress, type DirectLine } from '../engine/index.js';
 import type { AudioPacing } from '../transport/audio/index.js';
 import { UsageError } from './usage-error.js';
 
-/** A SIP call (DESIGN.md VIA `sip:NUMBER@HOST[:PORT][;transport=udp|tcp]`), negotiating T.38 or G.711. */
+/** A SIP call (docs/cli.md VIA `sip:NUMBER@HOST[:PORT][;transport=udp|tcp]`), negotiating T.38 or G.711. */
 export interface SipVia {
   kind: 'sip';
   number: string;

@@ -1,4 +1,4 @@
-// A fax's state in words for people (DESIGN.md, result codes): the badge of the list and the
+// A fax's state in words for people (docs/api.md, codes): the badge of the list and the
 // detail page, and what live.json sends to live.js, so the page and its script say the same thing.
 // While a fax is sending its stored `message` may be stale (the last stage written); the words
 // come from the stage then, and from the result code and message once it is finished.

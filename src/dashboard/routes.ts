@@ -1,4 +1,4 @@
-// The dashboard under /dashboard (DESIGN.md: dashboard/): sessions, CSRF, security headers and
+// The dashboard under /dashboard (docs/architecture.md, layer 11): sessions, CSRF, security headers and
 // sign-in here; the sections (faxes, settings, webhooks, ...) in pages/, one module each, given
 // a `Dashboard` (kit.ts). Every page is scoped to the signed-in account; an id of another
 // account is a 404, exactly like an unknown one.

@@ -1,4 +1,4 @@
-// The templates page: the account's cover-page templates and smart documents (API-DECISIONS.md
+// The templates page: the account's cover-page templates and smart documents (docs/api.md decision
 // 15) with previews, the upload form and delete buttons (for whom permissions.ts lets manage them).
 import { LETTERHEAD_TOP_MM } from '../documents/index.js';
 import type { TemplateKind, TemplateRecord } from '../store/index.js';

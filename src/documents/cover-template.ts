@@ -1,4 +1,4 @@
-// Cover-page templates (API-DECISIONS.md 15): UTF-8 text with {{subject}}, {{from_name}},
+// Cover-page templates (docs/api.md decision 15): UTF-8 text with {{subject}}, {{from_name}},
 // {{to_name}}, {{message}}, {{date}} and {{pages}} placeholders, filled in one pass with the
 // fax's fields and typeset as a one-page A4 PDF (Helvetica, see cover-page.ts), drawn through the
 // same PDF renderer as the default cover page. A template line starting with "# " is a heading.

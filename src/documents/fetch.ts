@@ -1,4 +1,4 @@
-// SSRF-safe download of a `fileUrl` attachment (SPEC-API.md 2.3). The host is resolved once,
+// SSRF-safe download of a `fileUrl` attachment (docs/api.md, fax-send). The host is resolved once,
 // every address is checked against address-policy.ts, and the connection goes to that checked
 // address (a custom `lookup`), so DNS cannot change its answer between check and connect.
 // Redirects are followed by hand and checked again; size and total time are capped.

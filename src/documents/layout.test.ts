@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { closestPaper, layoutPage, MAX_SPLIT_PAGES, MIN_IMAGE_INCHES, NOMINAL_IMAGE_DPI, pageLines, RESOLUTIONS, resolutionFor, type LayoutFit } from './layout.js';
 
-describe('resolutions (DESIGN.md quality table)', () => {
+describe('resolutions (docs/documents.md resolutions)', () => {
   it.each([
     ['Low', 204, 98, 1728],
     ['Standard', 204, 196, 1728],

@@ -1,4 +1,4 @@
-// Fax page geometry: the resolutions of DESIGN.md's quality table (T.30 standard / fine /
+// Fax page geometry: the resolutions of docs/documents.md (T.30 standard / fine /
 // superfine, T.4 2.2 and Annex I scan densities), A4 and Letter page lengths, and where a
 // source page lands on fax pages: at its printed size, rotated, shrunk to fit, or split.
 

@@ -1,4 +1,4 @@
-// Page selection of one attachment (SPEC-API.md 2.3 `pages`; API-DECISIONS.md 1): entries `n` or
+// Page selection of one attachment (docs/api.md, fax-send `pages`; docs/api.md decision 1): entries `n` or
 // `from-to`, 1-based, applied in the order given. Parsing happens at request time; checking the
 // selection against the real page count happens once the document is known (selectPages).
 

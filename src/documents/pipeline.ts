@@ -1,4 +1,4 @@
-// The document pipeline of DESIGN.md's data flow: each attachment's selected pages rendered to
+// The document pipeline of docs/architecture.md's data flow: each attachment's selected pages rendered to
 // 1-bit pages at the quality's resolution, the cover page first, the header line on every page.
 // Rendering runs in worker threads (render-worker.ts) with a heap limit, and a document that
 // overruns its deadline has its worker terminated — a hostile file never stalls or kills the

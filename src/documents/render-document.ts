@@ -12,7 +12,7 @@ import { renderPdfPages } from './render-pdf.js';
 import { renderTextPages } from './render-text.js';
 import type { DocumentFormat } from './sniff.js';
 
-/** Most pages of a fax (DESIGN.md; jobs/config.ts maxPages default). */
+/** Most pages of a fax (docs/documents.md limits; jobs/config.ts maxPages default). */
 export const MAX_FAX_PAGES = 200;
 /** Time one document may take to render when given a fixed deadline (tools; jobs use the per-page budget). */
 export const DOCUMENT_TIMEOUT_MS = 30_000;

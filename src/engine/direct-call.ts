@@ -1,6 +1,6 @@
 // One fax call over a direct line (direct-line.ts), as `faxstack send`/`receive` and the
 // library's sendFax/receiveFax place it: progress as events (phase, negotiated mode, page n of
-// N), and the result object of DESIGN.md's `--json` line.
+// N), and the result object of docs/cli.md's `--json` line.
 import type { FaxPages } from '../documents/index.js';
 import type { T30Params } from '../t30/index.js';
 import type { T30Options } from './t30-call.js';
@@ -9,7 +9,7 @@ import { abortReason, receiveOverFrontEnd, sendOverFrontEnd, type ReceivedFax } 
 import type { DirectLine } from './direct-line.js';
 import type { FaxLine } from './line.js';
 
-/** The outcome of one call: DESIGN.md's `--json` line. */
+/** The outcome of one call: docs/cli.md's `--json` line. */
 export interface FaxCallResult {
   /** True when every page was delivered (sending) or the call ended normally (receiving). */
   success: boolean;
@@ -103,7 +103,7 @@ export async function sendDirect(line: DirectLine, pages: FaxPages, o: DirectSen
 }
 
 /**
- * Sends `pages` to `toNumber` as one call on any FaxLine (a SIP line: DESIGN.md's `sip:` VIA)
+ * Sends `pages` to `toNumber` as one call on any FaxLine (a SIP line: docs/cli.md's `sip:` VIA)
  * and reports it as a direct call does; the caller closes the line.
  */
 export async function sendOverLine(line: FaxLine, toNumber: string, pages: FaxPages, o: DirectSendOptions = {}): Promise<FaxCallResult> {

@@ -1,4 +1,4 @@
-// A direct line to one far end, without a telephone network between (DESIGN.md command-line
+// A direct line to one far end, without a telephone network between (docs/cli.md command-line
 // contract, VIA forms): T.38 IFP in UDPTL (`udptl://HOST:PORT`), or an audio line carrying the
 // modems' signal as raw 16-bit PCM (`pcm://HOST:PORT`, 160 samples per datagram) or RTP G.711
 // (`rtp://HOST:PORT?codec=pcmu|pcma`). The command line's `--via`/`--listen` and the library's
@@ -79,7 +79,7 @@ export function directAddressText(address: DirectAddress, localPort?: number): s
   return `${u.kind}://${host}:${localPort ?? u.port}${u.kind === 'rtp' ? `?codec=${u.codec}` : ''}`;
 }
 
-/** A SIP call's address (DESIGN.md VIA `sip:NUMBER@HOST[:PORT][;transport=udp|tcp]`). */
+/** A SIP call's address (docs/cli.md VIA `sip:NUMBER@HOST[:PORT][;transport=udp|tcp]`). */
 export interface SipAddress {
   number: string;
   host: string;

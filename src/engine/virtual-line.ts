@@ -1,6 +1,6 @@
 // The virtual fax line: the default line of `faxstack serve` and the line of every test key.
 // Dialing is modelled on the injected clock, and the last four digits of the number choose
-// what the network does (API-DECISIONS.md 8); once "answered", the call is a real T.30 session
+// what the network does (docs/api.md decision 8); once "answered", the call is a real T.30 session
 // against a faxstack answerer over an in-memory T.38 link. The answerer "prints" each page for
 // `pageMs` before confirming it, and what it receives can be delivered to an inbox.
 import type { Clock } from '../shared/clock.js';

@@ -1,4 +1,4 @@
-// Retry decisions per failure class (DESIGN.md result table): busy/no answer retry with
+// Retry decisions per failure class (docs/api.md, codes; docs/gateways.md, retry): busy/no answer retry with
 // backoff, "no fax machine" once, partial failures resend the remaining pages, the rest is final.
 import { errorByCode } from '../shared/errors.js';
 import type { LinePolicy } from './config.js';

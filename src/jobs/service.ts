@@ -1,5 +1,5 @@
 // The job lifecycle as the API sees it: send (page estimate, reservation, idempotency),
-// cancel and resend by the rules of API-DECISIONS.md 3-4, and the lookups.
+// cancel and resend by the rules of docs/api.md decisions 3-4, and the lookups.
 import type { Clock } from '../shared/clock.js';
 import { FaxError, withField } from '../shared/errors.js';
 import { decodeMMR } from '../codecs/index.js';
@@ -69,7 +69,7 @@ export class FaxService {
   async send(caller: Caller, input: SendInput, idempotency: { key: string; requestHash: string } | null): Promise<SendResult> {
     const { store, clock, config } = this.o;
     const now = clock.now();
-    // API-DECISIONS.md 15: the template is the cover page; the smart document is copied after the attachments.
+    // docs/api.md decision 15: the template is the cover page; the smart document is copied after the attachments.
     const template = input.templateId === null ? null : await this.templates.get(caller, input.templateId, 'template', 'templateId');
     const smart = input.smartDocumentId === null ? null : await this.templates.get(caller, input.smartDocumentId, 'smartDocument', 'smartDocumentId');
     const account = await store.getAccount(caller.accountId);

@@ -1,5 +1,5 @@
 // Cover-page templates and smart documents as the API and the dashboard see them
-// (API-DECISIONS.md 15): upload (size, format, page count, placeholders checked), list, delete,
+// (docs/api.md decision 15): upload (size, format, page count, placeholders checked), list, delete,
 // a preview with sample fields, and the look-ups fax-send makes. Scoped by account throughout.
 import type { Clock } from '../shared/clock.js';
 import { FaxError, withField } from '../shared/errors.js';

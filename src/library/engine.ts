@@ -14,14 +14,14 @@ import type { ApiKeyInfo, JobRecord, Stage, UserRole } from '../store/index.js';
 import { MemoryRateLimiter, StoreRateLimiter, type RateLimiter, type RateLimits } from '../api/index.js';
 import { normalizeFaxNumber, parseJobId, parseListQuery, parseSendRequest, requestHash } from '../api/validate/index.js';
 
-/** A fax job as the API shows it (SPEC-API.md 2.1: fax-status, fax-list, webhooks). */
+/** A fax job as the API shows it (docs/api.md, the fax object: fax-status, fax-list, webhooks). */
 export type Fax = FaxObject;
 
 /** The mode a call negotiated. */
 export type JobCallMode = NegotiatedMode;
 
 /**
- * The body of POST /v1/customer/fax-send (SPEC-API.md 4.1), validated the same way:
+ * The body of POST /v1/customer/fax-send (docs/api.md, fax-send), validated the same way:
  * `faxNumber` (one number or a list), `faxData` (files as base64 `fileData` or a `fileUrl`, each
  * with optional `pages`), `callerId`, cover fields `subject`/`from_name`/`to_name`/`message`,
  * `send_at`, `faxQuality`, `templateId`, `smartDocumentId`.
@@ -50,7 +50,7 @@ export interface FaxSubmission {
   scheduled: boolean;
 }
 
-/** fax-list filters (API-DECISIONS.md 10). */
+/** fax-list filters (docs/api.md decision 10). */
 export interface FaxListQuery {
   status?: 'sending' | 'delivered' | 'canceled' | 'failed';
   direction?: 'sent' | 'received';
@@ -120,7 +120,7 @@ export interface FaxEngineOptions {
   store?: string;
   /** Directory of the default SQLite store (locked to this process while it runs). */
   dataDir?: string;
-  /** Telephony gateways for live keys: the config file's `gateways` object (README, Configuration). */
+  /** Telephony gateways for live keys: the config file's `gateways` object (docs/configuration.md, docs/gateways.md). */
   gateways?: unknown;
   /** Hosts fileUrl may reach although they resolve to private or loopback addresses. */
   fetchAllowHosts?: string[];

@@ -1,4 +1,4 @@
-// The HTTP API (/v1, SPEC-API.md) and the dashboard (/dashboard) of an engine, mounted on the
+// The HTTP API (/v1, docs/api.md) and the dashboard (/dashboard) of an engine, mounted on the
 // embedder's own fastify instance as a plugin. The API is the service's own fastify app (its
 // body parsers, envelope, auth and rate limits unchanged), never listening: requests under its
 // paths are handed to it whole, body unread, after the embedder's own onRequest hooks.

@@ -1,5 +1,5 @@
-// The one table of error codes. Validation and account codes come from SPEC-API.md 7.1,
-// transmission outcomes from DESIGN.md; faxstack's own additions are marked. The HTTP
+// The one table of error codes. Validation and account codes come from the API's specification,
+// transmission outcomes are our own (docs/api.md, codes); faxstack's own additions are marked. The HTTP
 // mapping of each kind lives in api/ only.
 
 /** Closed set of kinds; api/ maps each to an envelope status and an HTTP status. */
@@ -25,13 +25,13 @@ export interface ErrorDef {
   readonly template: string;
   /** Transmission outcomes: whether another attempt can help. */
   readonly retry?: 'yes' | 'once' | 'remaining' | 'no';
-  /** Added by faxstack (not in SPEC-API.md or DESIGN.md). */
+  /** Added by faxstack (marked as such in docs/api.md, codes). */
   readonly extension?: boolean;
 }
 
 const table = {
   OK: { code: 0, kind: 'internal', template: 'Success' },
-  // SPEC-API.md 7.1
+  // The API's specification (docs/api.md, codes)
   INVALID_NUMBER: { code: -3001, kind: 'invalid', template: 'Invalid fax number: %s' },
   INSUFFICIENT_BALANCE: { code: -3002, kind: 'balance', template: 'Insufficient account balance: %s' },
   IMAGE_NOT_FOUND: { code: -3003, kind: 'invalid', template: 'Image does not exist: %s' },
@@ -48,7 +48,7 @@ const table = {
   CONFLICT: { code: -3012, kind: 'conflict', template: '%s', extension: true },
   METHOD_NOT_ALLOWED: { code: -3013, kind: 'method', template: 'Method not allowed: %s', extension: true },
   UNSUPPORTED_MEDIA_TYPE: { code: -3014, kind: 'media_type', template: 'Unsupported content type: %s', extension: true },
-  // DESIGN.md: result codes of a finished fax
+  // Result codes of a finished fax (docs/api.md, codes)
   LINE_BUSY: { code: -3101, kind: 'transmission', template: 'Line busy%s', retry: 'yes' },
   NO_ANSWER: { code: -3102, kind: 'transmission', template: 'No answer%s', retry: 'yes' },
   NO_FAX_MACHINE: { code: -3103, kind: 'transmission', template: 'No fax machine answered%s', retry: 'once' },

@@ -1,4 +1,4 @@
-// The per-account rate-limit decision (API-DECISIONS.md 12, SPEC-API.md 8), pure: one account's
+// The per-account rate-limit decision (docs/api.md decision 12), pure: one account's
 // state in, the decision out. The single-process limiter (api/rate-limit.ts) keeps the state in
 // memory, the shared one in the store's coordination facet; both decide here, so a node alone
 // and many nodes on one database answer alike. Semantics and headers: api/rate-limit.ts.

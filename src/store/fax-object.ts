@@ -1,5 +1,5 @@
-// The fax object (SPEC-API.md 2.1, with API-DECISIONS.md 2's `stage` and `sendAt`) and the
-// webhook event bodies (SPEC-API.md 6.1, API-DECISIONS.md 11). Pure functions of a JobRecord,
+// The fax object (docs/api.md, with decision 2's `stage` and `sendAt`) and the
+// webhook event bodies (docs/api.md: webhooks, decision 11). Pure functions of a JobRecord,
 // kept in the store layer so that jobs/ (which inserts events atomically with a job's
 // completion), webhooks/ and api/ can all use them.
 import { randomUUID } from 'node:crypto';
@@ -10,7 +10,7 @@ export const EVENT_FAX_COMPLETED = 'fax.completed';
 export const EVENT_FAX_RECEIVED = 'fax.received';
 export const EVENT_WEBHOOK_TEST = 'webhook.test';
 
-/** SPEC-API.md 2.1 fields, in that order, without `direction`. */
+/** The fax object's fields (docs/api.md), in that order, without `direction`. */
 export interface FaxEventData {
   jobId: number;
   fromNumber: string;
@@ -75,7 +75,7 @@ export function faxObject(job: JobRecord): FaxObject {
   };
 }
 
-/** SPEC-API.md 6.1 body: `data` has exactly the eleven 2.1 fields, no `direction`. */
+/** The fax.completed body (docs/api.md, webhooks): `data` has exactly the eleven fax-object fields, no `direction`. */
 export function faxCompletedBody(job: JobRecord, nowMs: number): string {
   const body: FaxEventBody<typeof EVENT_FAX_COMPLETED, FaxEventData> = {
     event: EVENT_FAX_COMPLETED,
@@ -85,7 +85,7 @@ export function faxCompletedBody(job: JobRecord, nowMs: number): string {
   return JSON.stringify(body);
 }
 
-/** API-DECISIONS.md 11: an inbound fax, same shape as fax.completed plus `direction`. */
+/** docs/api.md decision 11: an inbound fax, same shape as fax.completed plus `direction`. */
 export function faxReceivedBody(job: JobRecord, nowMs: number): string {
   const body: FaxEventBody<typeof EVENT_FAX_RECEIVED, FaxEventData & { direction: 'received' }> = {
     event: EVENT_FAX_RECEIVED,

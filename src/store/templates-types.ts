@@ -1,4 +1,4 @@
-// The templates facet (API-DECISIONS.md 15): per-account cover-page templates and smart
+// The templates facet (docs/api.md decision 15): per-account cover-page templates and smart
 // documents, each an uploaded file kept with its sniffed format and page count. Every lookup is
 // scoped by account: another account's id answers exactly like an unknown one.
 import { randomBytes } from 'node:crypto';

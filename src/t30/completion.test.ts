@@ -12,7 +12,7 @@ describe('completions', () => {
     }
   });
 
-  it('maps the endings DESIGN.md names', () => {
+  it('maps the endings docs/api.md lists', () => {
     expect(completionCode('T30_ERR_OK')).toBe(0);
     expect(completionCode('T30_ERR_T1_EXPIRED')).toBe(-3103);
     expect(completionCode('T30_ERR_CANNOT_TRAIN')).toBe(-3105);

@@ -1,5 +1,5 @@
 // How a T.30 call ended: spandsp's completion names (T30_ERR_*), each mapped to one code of
-// the error table (shared/errors.ts, DESIGN.md "Result codes of a finished fax") and a
+// the error table (shared/errors.ts, docs/api.md, codes) and a
 // sentence. The machine never throws for what the peer does; it ends with one of these.
 
 import { ERRORS, outcomeMessage, type ErrorName } from '../shared/errors.js';

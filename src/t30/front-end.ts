@@ -1,4 +1,4 @@
-// The seam between T.30 and the line (STYLE.md: "T.30 knows no transport"). The T.30 machine
+// The seam between T.30 and the line (docs/architecture.md, house rules: "T.30 knows no transport"). The T.30 machine
 // asks its front end for tones, V.21 HDLC frames at 300 bit/s, training (TCF) and image data
 // at a high-speed modem rate, or HDLC frames at that rate (ECM); the front end reports what it
 // receives. Two front ends implement it: T.38 (IFP over UDPTL, transport/t38) and the audio

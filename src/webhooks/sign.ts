@@ -1,4 +1,4 @@
-// Webhook signatures (SPEC-API.md 5, rule 5): `X-Service-Signature` is the lowercase hex
+// Webhook signatures (docs/api.md, webhooks): `X-Service-Signature` is the lowercase hex
 // HMAC-SHA-256 of the raw request body, keyed with the account's webhook secret.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 

@@ -1,4 +1,4 @@
-// The webhook delivery worker (SPEC-API.md 6.2, API-DECISIONS.md 11): claims due deliveries
+// The webhook delivery worker (docs/api.md: webhooks, decision 11): claims due deliveries
 // from the store's outbox, POSTs each signed body, and records every attempt with the next
 // state. A delivery succeeds only on a 2xx within `timeoutMs` (3xx is not followed and
 // counts as a failure). Attempt k that fails is followed by retry k after retryDelaysMs[k-1];

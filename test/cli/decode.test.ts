@@ -80,7 +80,7 @@ describe('faxstack decode', () => {
     });
   });
 
-  it('--out DIR writes DIR/NAME.tif (DESIGN.md contract); with --pages-out too it is a usage error', async () => {
+  it('--out DIR writes DIR/NAME.tif (docs/cli.md contract); with --pages-out too it is a usage error', async () => {
     const out = join(dir, 'out-dir', 'nested');
     const r = await run([files['call.wav']!, '--out', out]);
     expect(r.code, r.err).toBe(0);

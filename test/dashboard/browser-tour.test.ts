@@ -3,7 +3,7 @@
 // critical axe-core violation, times shown in the browser's zone (UTC on hover), /favicon.ico.
 // An account with a delivered, a failed, a scheduled and a received fax, a user, a template and
 // a webhook delivery, so no page is empty. Screenshots: test-artifacts/dashboard/tour-*.png;
-// two of them, made small, are the README's (docs/images/).
+// two of them, made small, are docs/dashboard.md's (docs/images/).
 import { mkdirSync } from 'node:fs';
 import sharp from 'sharp';
 import { expect, it } from 'vitest';
@@ -77,7 +77,7 @@ describeInBrowser('every page at desktop and phone sizes', (suite) => {
       await page.getByLabel('Search faxes').press('Enter');
       await page.waitForURL('**/dashboard/faxes?q=invoice');
       expect(await page.locator('table.faxes tbody tr').count()).toBe(1);
-      // The README's pictures, small: the overview on a desktop, the faxes list on a phone.
+      // docs/dashboard.md's pictures, small: the overview on a desktop, the faxes list on a phone.
       if (size === 'desktop') await readmeShot(page, `${h.svc.url}/dashboard/home`, 'dashboard-desktop.png', 960);
       else await readmeShot(page, `${h.svc.url}/dashboard/faxes`, 'dashboard-phone.png', 390);
       await context.close();

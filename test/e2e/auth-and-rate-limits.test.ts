@@ -1,5 +1,5 @@
-// SPEC-API.md 5 (accessToken, live/test keys, -3009 / -3 / 401) and 8 (rate limits: 1000/h,
-// 20 concurrent, burst 50, 429 -3010); API-DECISIONS.md 7 (which calls need a key, hashed keys,
+// docs/api.md: authentication (accessToken, live/test keys, -3009 / -3 / 401) and decision 12 (rate limits: 1000/h,
+// 20 concurrent, burst 50, 429 -3010); docs/api.md decision 7 (which calls need a key, hashed keys,
 // rotation) and 12 (limits per account, X-RateLimit-*, failed authentications per address).
 import { createHash } from 'node:crypto';
 import { request as httpRequest } from 'node:http';

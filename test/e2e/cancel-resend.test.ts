@@ -1,4 +1,4 @@
-// SPEC-API.md 3 (transitions), 4.2 (fax-cancel), 4.3 (fax-resend); API-DECISIONS.md 3 (cancel
+// docs/api.md: the fax object (states, the fax-cancel and fax-resend replies); decision 3 (cancel
 // before dialing; 409 once started or finished; 404 for unknown or foreign jobs) and 4 (resend a
 // finished job: reuses the prepared pages, charges again, may take a new faxNumber; 409 unfinished).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

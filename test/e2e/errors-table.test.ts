@@ -1,5 +1,5 @@
-// Every error code with its envelope status and HTTP status (SPEC-API.md 7, API-DECISIONS.md 5,
-// DESIGN.md's transmission table), each produced by a real request against a fresh service.
+// Every error code with its envelope status and HTTP status (docs/api.md: codes, decision 5,
+// the transmission codes of docs/api.md), each produced by a real request against a fresh service.
 // Request errors answer the envelope with data { code, field? }; transmission outcomes are the
 // `code` of a finished (failed) fax, read back through fax-status.
 import { describe, expect, it } from 'vitest';

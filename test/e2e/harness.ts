@@ -64,7 +64,7 @@ export function tiffDoc(pages: number): Buffer {
 
 // ------------------------------------------------------------------------------ numbers
 
-/** Virtual-line test numbers (API-DECISIONS.md 8): the last four digits choose the outcome. */
+/** Virtual-line test numbers (docs/api.md decision 8): the last four digits choose the outcome. */
 export const NUM = {
   ok: '+14155550123',
   ok2: '+14155550124',
@@ -344,7 +344,7 @@ export async function startReceiver(clock?: ManualClock, listenPort = 0): Promis
   return r;
 }
 
-/** Lowercase hex HMAC-SHA-256 of the raw body, compared in constant time (SPEC-API.md 5.5). */
+/** Lowercase hex HMAC-SHA-256 of the raw body, compared in constant time (docs/api.md, webhooks). */
 export function signatureValid(raw: Buffer, secret: string, header: string | string[] | undefined): boolean {
   if (typeof header !== 'string' || !/^[0-9a-f]{64}$/.test(header)) return false;
   const expected = createHmac('sha256', secret).update(raw).digest();
@@ -445,7 +445,7 @@ export function openRequest(url: string, headers: Record<string, string>): OpenR
   };
 }
 
-/** Asserts an error envelope (API-DECISIONS.md 5): HTTP status, envelope status, data.code, data.field. */
+/** Asserts an error envelope (docs/api.md decision 5): HTTP status, envelope status, data.code, data.field. */
 export function expectError(r: ApiResponse<unknown>, http: number, status: number, code: number, field?: string): void {
   const detail = `${r.http} ${r.raw}`;
   expect(r.http, detail).toBe(http);
@@ -468,7 +468,7 @@ export const FAX_OBJECT_FIELDS = [
   'faxTransferredPages', 'faxStatus', 'message', 'code', 'direction', 'stage', 'sendAt',
 ].sort();
 
-/** SPEC-API.md 6.1: the fax object without `direction` (and without the API-only stage/sendAt). */
+/** docs/api.md, webhooks: the fax object without `direction` (and without the API-only stage/sendAt). */
 export const EVENT_DATA_FIELDS = [
   'jobId', 'fromNumber', 'toNumber', 'faxCallLength', 'faxCallStart', 'faxCallEnd', 'faxTotalPages',
   'faxTransferredPages', 'faxStatus', 'message', 'code',

@@ -1,4 +1,4 @@
-// SPEC-API.md 8, request size: 20 MB. A larger request is refused with -3005 / 413 while it is
+// docs/api.md, request size: 20 MiB. A larger request is refused with -3005 / 413 while it is
 // still streaming (never buffered past the limit); one just under the limit is accepted.
 // (Pages, files and recipients limits: validation.test.ts and send.test.ts.)
 import { once } from 'node:events';

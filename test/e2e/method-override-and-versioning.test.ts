@@ -1,5 +1,5 @@
-// SPEC-API.md 4 ("_method" for clients that cannot issue a method; JSON bodies) and 9 (the /v1
-// prefix); API-DECISIONS.md 13 (form bodies, `_method` routing) and 14 (other versions: -5 / 404).
+// docs/api.md: bodies ("_method" for clients that cannot issue a method; JSON bodies) and the /v1
+// prefix); docs/api.md decision 13 (form bodies, `_method` routing) and 14 (other versions: -5 / 404).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NUM, b64, callApi, expectError, inline, keysOf, startHarness, textDoc, type FaxObject, type Harness } from './harness.js';
 

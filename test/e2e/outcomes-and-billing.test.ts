@@ -1,4 +1,4 @@
-// SPEC-API.md 1.7, 5.3 (live keys cost money); API-DECISIONS.md 8 (reserve pages × price at
+// docs/api.md decision 8 (live keys cost money: reserve pages × price at
 // send time, -3002 / 402 when short, settle on the pages transferred; test keys never touch the
 // balance and always use the virtual line, whose test numbers choose the outcome) and 10
 // (Idempotency-Key: same key within 24 h → same jobIds, no second charge).

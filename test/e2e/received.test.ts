@@ -1,7 +1,7 @@
 // Issue 4: the virtual line's far end is a real T.30 answerer over in-memory T.38. A fax sent to
 // a number that belongs to an account of this service arrives in that account as a received
 // fax (direction "received", its pages as transmitted) and emits fax.received
-// (API-DECISIONS.md 11) to that account's webhook.
+// (docs/api.md decision 11) to that account's webhook.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bitmapEquals } from '../../src/codecs/index.js';
 import { readTiff } from '../../src/documents/tiff-read.js';

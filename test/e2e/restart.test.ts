@@ -1,4 +1,4 @@
-// Restarts (issue 2 acceptance; API-DECISIONS.md 11 "persisted so a restart keeps them"): the
+// Restarts (issue 2 acceptance; docs/api.md decision 11 "persisted so a restart keeps them"): the
 // service stops between send and delivery, or between webhook retries, and a new one on the same
 // data directory carries on. Nothing is lost, nothing is sent or charged twice.
 //

@@ -1,4 +1,4 @@
-// SPEC-API.md 2.1 (fax object), 2.2 (envelope), 3 (states), 4.1 (send); API-DECISIONS.md 2
+// docs/api.md: the fax object and its states, the envelope, fax-send; decision 2
 // (faxStatus + stage + sendAt), 6 (status 0/1), 9 (recipients). Over real HTTP, time on a ManualClock.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -51,7 +51,7 @@ describe('fax-send', () => {
     const s = await h.status(a, jobId);
     expect(s.http).toBe(200);
     expect(keysOf(s.body)).toEqual(['data', 'message', 'status']);
-    expect(s.body.status).toBe(0); // API-DECISIONS.md 6: "Fax processing started"
+    expect(s.body.status).toBe(0); // docs/api.md decision 6: "Fax processing started"
     const f = s.body.data;
     expectFaxObjectTypes(f);
     expect(f).toMatchObject({

@@ -1,4 +1,4 @@
-// API-DECISIONS.md 6 (status 0 while unfinished, 1 once finished) and 10 (fax-status, fax-list
+// docs/api.md decision 6 (status 0 while unfinished, 1 once finished) and 10 (fax-status, fax-list
 // with paging and filters, fax-download), each scoped to the caller's account.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { countBlack } from '../../src/codecs/index.js';

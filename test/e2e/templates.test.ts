@@ -1,4 +1,4 @@
-// API-DECISIONS.md 15 end to end: cover-page templates and smart documents uploaded through
+// docs/api.md decision 15 end to end: cover-page templates and smart documents uploaded through
 // customer/template-create, used by fax-send (templateId, smartDocumentId), and the pages as
 // transmitted checked in the stored TIFF: the filled template as the cover, the smart document
 // after the attachments. Every id is scoped to its account.

@@ -1,5 +1,5 @@
-// fax-send validation as a client sees it: SPEC-API.md 2.3, 4.1, 8 (files, recipients, pages)
-// and API-DECISIONS.md 1 (fileUrl xor fileData, pages), 5 (error body naming the field), 9, 15.
+// fax-send validation as a client sees it: docs/api.md: fax-send and its limits (files, recipients, pages)
+// and docs/api.md decision 1 (fileUrl xor fileData, pages), 5 (error body naming the field), 9, 15.
 // Every refusal is checked for its HTTP status, envelope status, code and field, and for leaving
 // nothing behind (no job, no reservation).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -47,7 +47,7 @@ const rows: Row[] = [
   ['fileUrl not http(s)', { ...ok, faxData: [{ fileName: 'a.pdf', fileUrl: 'ftp://example.com/a.pdf' }] }, 400, -2, -3000, 'faxData[0].fileUrl', /http/],
   ['fileUrl not a URL', { ...ok, faxData: [{ fileUrl: 'a.pdf' }] }, 400, -2, -3000, 'faxData[0].fileUrl', /URL/],
   ['fileName a number', { ...ok, faxData: [inline(1, { fileName: 7 })] }, 400, -2, -3000, 'faxData[0].fileName', /string/],
-  // pages (API-DECISIONS.md 1)
+  // pages (docs/api.md decision 1)
   ['page past the end names attachment and page', { ...ok, faxData: [inline(1), inline(2, { pages: ['1', '3'] })] }, 400, -2, -3000, 'faxData[1]', /faxData\[1\].*page 3/],
   ['range past the end', { ...ok, faxData: [inline(2, { pages: ['2-5'] })] }, 400, -2, -3000, 'faxData[0]', /page 3/],
   ['page 0', { ...ok, faxData: [inline(2, { pages: ['0'] })] }, 400, -2, -3000, 'faxData[0].pages[0]', /1/],
@@ -72,7 +72,7 @@ const rows: Row[] = [
   ['send_at impossible date', { ...ok, send_at: '2026-02-30T09:00:00Z' }, 400, -2, -3000, 'send_at', /day/],
   ['templateId a list', { ...ok, templateId: ['t'] }, 400, -2, -3000, 'templateId', /string/],
   ['body a JSON array', [ok], 400, -2, -3000, undefined, /object/],
-  // unknown references (API-DECISIONS.md 5, 15)
+  // unknown references (docs/api.md decisions 5, 15)
   ['unknown templateId', { ...ok, templateId: 'tpl_404' }, 404, -5, -3011, 'templateId', /template/],
   ['unknown smartDocumentId', { ...ok, smartDocumentId: 'sd_404' }, 404, -5, -3011, 'smartDocumentId', /smart document/],
 ];

@@ -1,5 +1,5 @@
-// SPEC-API.md 5.5 (signature), 6.1 (fax.completed body), 6.2 (retries 5/10/20/30/60 min);
-// API-DECISIONS.md 11 (2xx within 10 s, 3xx fails, X-Service-Event-Id) and 16 (webhook-settings).
+// docs/api.md, webhooks (signature, fax.completed body, retries 5/10/20/30/60 min);
+// docs/api.md decision 11 (2xx within 10 s, 3xx fails, X-Service-Event-Id) and 16 (webhook-settings).
 // A real receiver on loopback; retry times are checked on the ManualClock.
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningService } from '../../src/service.js';
@@ -62,7 +62,7 @@ describe('fax.completed', () => {
     ['delivered', NUM.ok, 'delivered', 0, 2],
     ['failed (busy)', NUM.busy, 'failed', -3101, 0],
     ['failed after page 1', NUM.failAfter1, 'failed', -3107, 1],
-  ])('%s: the body is exactly SPEC-API.md 6.1, signed over the raw body with the account secret', async (_, number, faxStatus, code, transferred) => {
+  ])('%s: the body is exactly the fax.completed body of docs/api.md, signed over the raw body with the account secret', async (_, number, faxStatus, code, transferred) => {
     const r = await h.send(a, { faxNumber: number, faxData: [inline(2)] });
     const jobId = r.body.data.jobId;
     const fax = await h.finish(a, jobId, { stepMs: 100 });

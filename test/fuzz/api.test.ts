@@ -2,7 +2,7 @@
 // JSON bodies mutated as bytes and as structures, form bodies mutated as text, query strings
 // mutated, against every /v1/customer endpoint. Every answer must be the documented envelope —
 // { status, message, data: { code, field? } } with the status and HTTP status of the code's
-// kind (API-DECISIONS.md 5) — and never a 500. Rate limits are lifted here (they are tested in
+// kind (docs/api.md decision 5) — and never a 500. Rate limits are lifted here (they are tested in
 // test/e2e/auth-and-rate-limits.test.ts); everything else is the service as deployed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorByCode } from '../../src/shared/errors.js';

@@ -1,5 +1,5 @@
 // The hostile request corpus (corpus/requests.ts) through the real HTTP API: each request gets
-// its documented answer (API-DECISIONS.md 5: HTTP status, envelope status, code, field), a
+// its documented answer (docs/api.md decision 5: HTTP status, envelope status, code, field), a
 // refused fax-send creates no job and reserves nothing, and after the whole corpus an ordinary
 // account is served as usual. The 20 MiB + 1 byte body is in test/e2e/limits.test.ts (JSON) and
 // here for a form body.

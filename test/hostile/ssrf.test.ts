@@ -1,4 +1,4 @@
-// SSRF through fileUrl, end to end (SPEC-API.md 2.3; documents/fetch.ts, address-policy.ts).
+// SSRF through fileUrl, end to end (docs/api.md, fax-send; documents/fetch.ts, address-policy.ts).
 // Canary HTTP servers listen on 127.0.0.1 and [::1]: every refused URL must leave them untouched.
 // Through the real API with a live key, each URL is refused at fax-send (scheme, credentials,
 // not a URL: -3000 naming faxData[0].fileUrl) or accepted and then failed with -3110 before any

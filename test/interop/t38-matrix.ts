@@ -13,7 +13,7 @@ export type Direction = 'us-to-spandsp' | 'spandsp-to-us' | 'spandsp-to-spandsp'
 export type LineCompression = 'mh' | 'mr' | 'mmr';
 export type Quality = 'Low' | 'Standard' | 'HD';
 
-/** Page geometry per quality (DESIGN.md: Quality → resolution), A4 length. */
+/** Page geometry per quality (docs/documents.md: resolution by quality), A4 length. */
 export const QUALITIES: Record<Quality, { width: number; height: number; xDpi: number; yDpi: number; line: string; peerResolutions: PeerResolution[] }> = {
   // 297 mm at 3.85 / 7.7 / 15.4 lines per mm.
   Low: { width: 1728, height: 1143, xDpi: 204, yDpi: 98, line: '204x98', peerResolutions: ['standard'] },

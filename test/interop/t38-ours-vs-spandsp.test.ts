@@ -41,7 +41,7 @@ export interface OurCallSpec {
 
 export interface OurResult {
   success: boolean;
-  /** DESIGN.md result code (0, -3103 …). */
+  /** docs/api.md code (0, -3103 …). */
   code: number;
   /** spandsp-style completion name, e.g. 'T30_ERR_OK', 'T30_ERR_T1_EXPIRED'. */
   completion: string;
@@ -218,7 +218,7 @@ interface FailureCase {
   role: 'send' | 'receive';
   fail: PeerFailMode;
   ecm: boolean;
-  /** DESIGN.md code our side must end with, and the pages it must have confirmed. */
+  /** docs/api.md code our side must end with, and the pages it must have confirmed. */
   code: number;
   pages: number;
 }

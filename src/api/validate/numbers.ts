@@ -1,6 +1,6 @@
 // Fax numbers: E.164 (ITU-T E.164 6.2.1: at most 15 digits after the country code's `+`),
-// checked with libphonenumber-js metadata. SPEC-API.md 4.1 (faxNumber, callerId),
-// API-DECISIONS.md 9 (up to 15 recipients, one job each).
+// checked with libphonenumber-js metadata. docs/api.md, fax-send (faxNumber, callerId),
+// docs/api.md decision 9 (up to 15 recipients, one job each).
 
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { FaxError } from '../../shared/errors.js';
@@ -19,7 +19,7 @@ const E164_HINT = 'E.164 format (+ followed by the country code and number)';
  *
  * Decision: "possible", not "valid". libphonenumber's isValid() knows the allocated number blocks
  * of each country; it rejects reserved fictional numbers such as +1 555 0100 xxxx, which the test
- * keys rely on (API-DECISIONS.md 8), and it lags behind new allocations, which would refuse real
+ * keys rely on (docs/api.md decision 8), and it lags behind new allocations, which would refuse real
  * numbers until the library is updated. isPossible() checks the country code and the length for
  * that country; on top of it we require 8..15 digits in total (E.164's maximum; nothing shorter
  * than 8 is a dialable international fax number). A possible but unallocated number fails later

@@ -1,4 +1,4 @@
-// The fingerprint of a fax-send request for Idempotency-Key (API-DECISIONS.md 10): SHA-256 of
+// The fingerprint of a fax-send request for Idempotency-Key (docs/api.md decision 10): SHA-256 of
 // its parameters as JSON. JSON.stringify recurses: a body nested ~10 000 levels deep (JSON.parse
 // reads it fine) overflowed the stack and answered 500, so the depth is checked first, without
 // recursion, and an absurdly deep body is a -3000 like any other bad parameter.

@@ -1,4 +1,4 @@
-// Request validation for fax-send (SPEC-API.md 4.1, 2.3, 8; API-DECISIONS.md 1, 5, 9), plus the
+// Request validation for fax-send (docs/api.md: fax-send, validation details, request size; decisions 1, 5, 9), plus the
 // small parameters of the other endpoints (jobId, fax-list query). Pure: no I/O, time passed in.
 // Every refusal is a FaxError naming the field; unknown fields are ignored.
 

@@ -1,5 +1,5 @@
 // Request validation for customer/template-create and the template id parameters
-// (API-DECISIONS.md 15). Pure functions; no fastify here.
+// (docs/api.md decision 15). Pure functions; no fastify here.
 import { FaxError } from '../../shared/errors.js';
 import { TEMPLATE_KINDS, type TemplateKind } from '../../store/templates-types.js';
 import { decodeBase64, MAX_FILE_NAME } from './send.js';

@@ -98,7 +98,7 @@ export function registerSendPages(d: Dashboard): void {
       throw new FaxError('INVALID_PARAMETER', `callerId ${req.callerId} is neither the account's fax number nor one of its caller IDs`, { field: 'callerId' });
     }
     const input: SendInput = { ...req, files: req.files.map((f) => ({ fileName: f.fileName, fileUrl: null, data: f.data, pages: null })) };
-    // The template is the cover page; the smart document follows the files (API-DECISIONS.md 15).
+    // The template is the cover page; the smart document follows the files (docs/api.md decision 15).
     const library = d.o.service.templates;
     const template = req.templateId === null ? null : await library.get(caller(c.account), req.templateId, 'template', 'templateId');
     const smart = req.smartDocumentId === null ? null : await library.get(caller(c.account), req.smartDocumentId, 'smartDocument', 'smartDocumentId');

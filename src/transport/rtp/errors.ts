@@ -1,6 +1,6 @@
 // Typed errors of the audio transports (RTP, G.711 framing, raw PCM, their URLs). The packet
 // decoders return these instead of throwing, so a hostile datagram is counted and dropped and
-// never reaches the socket handler as an exception (STYLE.md: peer behaviour is not an exception).
+// never reaches the socket handler as an exception (docs/architecture.md, house rules: peer behaviour is not an exception).
 
 export type RtpErrorKind =
   | 'truncated' // the datagram ended inside a field (header, CSRC list, extension, padding)

@@ -1,4 +1,4 @@
-// pcm:// and rtp:// addresses (DESIGN.md command-line contract): what parses, and what each
+// pcm:// and rtp:// addresses (docs/cli.md command-line contract): what parses, and what each
 // malformed address is told.
 import { describe, expect, it } from 'vitest';
 import { RtpError } from './errors.js';

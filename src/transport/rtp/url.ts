@@ -1,4 +1,4 @@
-// Addresses of the audio transports (DESIGN.md, command-line contract): `pcm://HOST:PORT` (raw
+// Addresses of the audio transports (docs/cli.md, command-line contract): `pcm://HOST:PORT` (raw
 // s16le at 8 kHz, 160 samples per datagram) and `rtp://HOST:PORT?codec=pcmu|pcma` (G.711 in RTP,
 // µ-law by default). An IPv6 host goes in brackets: `rtp://[::1]:4000`.
 import { isIPv6 } from 'node:net';

@@ -1,4 +1,4 @@
-// SIP final status → faxstack result code (DESIGN.md result codes; issue 6): busy, no answer,
+// SIP final status → faxstack result code (docs/gateways.md, SIP final status; issue 6): busy, no answer,
 // and every other failure as "rejected or unreachable" with the status in the message.
 import { ERRORS, outcomeMessage, type ErrorName } from '../../shared/errors.js';
 

@@ -1,6 +1,6 @@
 // Typed T.38 errors. The wire codecs (IFP, UDPTL) and the session-parameter parser report
 // what is wrong and where; receivers count and drop bad input, so peer behaviour never
-// becomes an exception above this layer (STYLE.md: "Peer behaviour is a completion code").
+// becomes an exception above this layer (docs/architecture.md, house rules: "Peer behaviour is a completion code").
 
 export type T38ErrorKind =
   | 'truncated' // the input ended inside a field

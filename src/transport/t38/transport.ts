@@ -1,4 +1,4 @@
-// The network as the T.38 front end sees it (STYLE.md: the network is an injected interface):
+// The network as the T.38 front end sees it (docs/architecture.md, house rules: the network is an injected interface):
 // datagrams out, datagrams in, close. udp.ts puts it on a socket, memory-link.ts in memory.
 
 export interface DatagramTransport {

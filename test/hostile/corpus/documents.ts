@@ -1,7 +1,7 @@
 // Hostile documents, generated (nothing big is committed): broken and lying PDFs, pixel and
 // decompression bombs, TIFFs with absurd tags, BMPs whose headers lie, text that is not text.
-// Each entry says what the service must answer (SPEC-API.md 7.1, API-DECISIONS.md 5, DESIGN.md
-// result codes): refused at fax-send with a code and field, or accepted and then failed before
+// Each entry says what the service must answer (docs/api.md: codes, decision 5, the
+// transmission codes): refused at fax-send with a code and field, or accepted and then failed before
 // any call with a transmission code (nothing charged), or delivered when the input is merely odd.
 import { deflateSync } from 'node:zlib';
 import { crc32 } from 'node:zlib';

@@ -1,6 +1,6 @@
 // Hostile API requests: bodies that are not JSON, JSON of the wrong shape, wrong types, huge and
 // non-finite numbers, deep nesting, prototype keys, bad base64, broken form encodings, odd
-// content types and query strings. Each says the documented answer (API-DECISIONS.md 5:
+// content types and query strings. Each says the documented answer (docs/api.md decision 5:
 // HTTP status, envelope status, code, field).
 
 export interface HostileRequest {

@@ -1,4 +1,4 @@
-// SSRF attempts through `fileUrl` (SPEC-API.md 2.3; fetch.ts, address-policy.ts). Every way of
+// SSRF attempts through `fileUrl` (docs/api.md, fax-send; fetch.ts, address-policy.ts). Every way of
 // writing an internal address: private and special ranges, IPv6 and its IPv4-embedding forms,
 // decimal/octal/hex/short IPv4 (the WHATWG URL parser turns them into dotted quads), loopback
 // names, and the schemes and userinfo tricks that fax-send refuses outright.
