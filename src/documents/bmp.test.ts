@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FaxError } from '../shared/errors.js';
 import { decodeBmp } from './bmp.js';
-import { RESOLUTIONS } from './layout.js';
+import { layoutPage, RESOLUTIONS } from './layout.js';
 import { imageDimensions } from './page-count.js';
 import { renderImagePages } from './render-image.js';
 import { sniffFormat } from './sniff.js';
@@ -130,7 +130,13 @@ describe('decodeBmp', () => {
     expect(pages).toHaveLength(1);
     const g = pages[0]!.gray;
     expect(g.width).toBe(1728);
-    expect(g.data[100 * 1728 + 800]).toBeLessThan(30); // top half dark
-    expect(g.data[900 * 1728 + 800]).toBeGreaterThan(225);
+    // Where layout.ts puts a 40 × 52 image of unknown density; a quarter of the way down it is
+    // dark (top half), three quarters down light, and below it the page is white.
+    const [p] = layoutPage(40, 52, RESOLUTIONS.Low, { unitsPerInch: null });
+    const x = p!.offsetX + (p!.drawWidth >> 1);
+    const at = (fraction: number) => g.data[Math.round(p!.offsetY + p!.drawHeight * fraction) * 1728 + x]!;
+    expect(at(0.25)).toBeLessThan(30);
+    expect(at(0.75)).toBeGreaterThan(225);
+    expect(g.data[(p!.offsetY + p!.drawHeight + 10) * 1728 + x]).toBeGreaterThan(225);
   });
 });
