@@ -219,13 +219,14 @@ withPgServer({ name: 'PostgreSQL store', what: 'store' }, (server) => {
       };
       try {
         const pool = stores[0]!.pool;
-        const read = one<{ x: number }>(pool, `SELECT 42 AS x, pg_sleep(0.2) AS "read-retry-tag"`);
+        // Both outcomes are caught at once: a rejection must not go unhandled while the cut is made.
+        const read = one<{ x: number }>(pool, `SELECT 42 AS x, pg_sleep(0.2) AS "read-retry-tag"`).then((r) => r?.x, (e: unknown) => e);
         await cutWhenRunning('read-retry-tag');
-        expect((await read)?.x).toBe(42);
+        expect(await read).toBe(42);
         await pool.query('CREATE TABLE cut_writes (n int)');
-        const write = all(pool, `INSERT INTO cut_writes SELECT 1 FROM pg_sleep(0.2) AS "write-cut-tag"`);
+        const write = all(pool, `INSERT INTO cut_writes SELECT 1 FROM pg_sleep(0.2) AS "write-cut-tag"`).then(() => undefined, (e: unknown) => e);
         await cutWhenRunning('write-cut-tag');
-        const err = await write.then(() => undefined, (e: unknown) => e);
+        const err = await write;
         expect(isStoreUnavailable(err)).toBe(true);
         expect((await one<{ n: number }>(pool, 'SELECT COUNT(*) n FROM cut_writes'))?.n).toBe(0);
       } finally {
