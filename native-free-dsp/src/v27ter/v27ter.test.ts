@@ -1,7 +1,7 @@
-// V.27 ter through the shared QAM modem suite (common/qam-modem-suite.ts), and what only V.27 ter
+// V.27 ter through the shared QAM modem suite (test/kit/qam-modem-suite.ts), and what only V.27 ter
 // has: the short synchronizing signal, a burst at the other rate, the conditioning pattern.
 import { describe, expect, it } from 'vitest';
-import { describeQamModem, qamLink, statuses, type QamModemSpec } from '../common/qam-modem-suite.js';
+import { describeQamModem, qamLink, statuses, type QamModemSpec } from '../../../test/kit/qam-modem-suite.js';
 import { Scrambler, V27TER_SCRAMBLER } from '../common/scrambler.js';
 import { END_OF_DATA, type ModemRxStatus } from '../common/types.js';
 import { LineModel } from '../line-model/line-model.js';

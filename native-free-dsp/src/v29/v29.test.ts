@@ -1,7 +1,7 @@
-// V.29 through the shared QAM modem suite (common/qam-modem-suite.ts), and what only V.29 has:
+// V.29 through the shared QAM modem suite (test/kit/qam-modem-suite.ts), and what only V.29 has:
 // a burst at another rate fails training, bursts at changing rates on one receiver, the constellation.
 import { describe, expect, it } from 'vitest';
-import { describeQamModem, qamLink, statuses, type QamModemSpec } from '../common/qam-modem-suite.js';
+import { describeQamModem, qamLink, statuses, type QamModemSpec } from '../../../test/kit/qam-modem-suite.js';
 import { END_OF_DATA, type ModemRxStatus } from '../common/types.js';
 import { V29_BIT_RATES, V29_RATES, type V29BitRate } from './constellation.js';
 import { V29Rx } from './v29-rx.js';

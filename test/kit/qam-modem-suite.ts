@@ -3,13 +3,13 @@
 // thresholds over 10 noises, the training after TEP, the status timing, the TCF count, the send
 // level, no allocation per sample, switching sources and sinks between bursts, and argument
 // checks. A modem's test file calls describeQamModem() with its spec, then adds what only it has.
-// (Test code: imports vitest; not part of the package.)
+// (Test kit: imports vitest; never shipped.)
 import { describe, expect, it } from 'vitest';
-import { PrbsGenerator } from '../ber/prbs.js';
-import { LineModel, type LineModelOptions } from '../line-model/line-model.js';
-import { youngGrowth } from './heap-probe.js';
-import { runLink, type LinkResult } from './modem-harness.js';
-import { END_OF_DATA, type GetBit, type ModemRxStatus, type ModemTxStatus, type PutBit } from './types.js';
+import { PrbsGenerator } from '../../native-free-dsp/src/ber/prbs.js';
+import { LineModel, type LineModelOptions } from '../../native-free-dsp/src/line-model/line-model.js';
+import { youngGrowth } from '../../native-free-dsp/src/common/heap-probe.js';
+import { runLink, type LinkResult } from '../../native-free-dsp/src/common/modem-harness.js';
+import { END_OF_DATA, type GetBit, type ModemRxStatus, type ModemTxStatus, type PutBit } from '../../native-free-dsp/src/common/types.js';
 
 /** The transmitter and receiver as the suite drives them. */
 export interface SuiteTx {
