@@ -87,16 +87,8 @@ export async function sendDirect(line: DirectLine, pages: FaxPages, o: DirectSen
       o.signal ?? new AbortController().signal, line.frontEnd, line.clock,
       { ...(o.ecm !== undefined ? { ecm: o.ecm } : {}), ...(o.maxBitRate !== undefined ? { maxBitRate: o.maxBitRate } : {}) },
     );
-    const d = r.detail;
     // Stopped before any fax machine answered: that is what happened, not a dropped call.
-    const unanswered = r.aborted && !answered && o.signal;
-    const code = unanswered ? ERRORS.NO_FAX_MACHINE.code : r.code;
-    const message = unanswered ? outcomeMessage('NO_FAX_MACHINE', abortReason(o.signal!)) : r.message;
-    return {
-      success: code === 0, code, message, pages: r.lastConfirmedPage, pagesTotal: pages.count,
-      bitRate: d.bitRate ?? null, ecm: d.ecm ?? null, compression: d.compression ?? null, resolution: d.resolution ?? null,
-      remoteIdent: d.remoteIdent ?? null, durationMs: Date.now() - started,
-    };
+    return callResult(r, pages, started, !answered && o.signal ? { as: 'NO_FAX_MACHINE', signal: o.signal } : null);
   } finally {
     await line.close();
   }
@@ -119,10 +111,23 @@ export async function sendOverLine(line: FaxLine, toNumber: string, pages: FaxPa
     },
     o.signal ?? new AbortController().signal,
   );
+  return callResult(r, pages, started, !answered && o.signal ? { as: 'NO_ANSWER', signal: o.signal } : null);
+}
+
+/**
+ * The result both kinds of call report. `unanswered`: the call was stopped by this signal before
+ * the far end answered, which is reported as that outcome instead of the call's own.
+ */
+function callResult(
+  r: { aborted: boolean; code: number; message: string; lastConfirmedPage: number; detail: { bitRate?: number; ecm?: boolean; compression?: string; resolution?: string; remoteIdent?: string } },
+  pages: FaxPages,
+  started: number,
+  unanswered: { as: 'NO_FAX_MACHINE' | 'NO_ANSWER'; signal: AbortSignal } | null,
+): FaxCallResult {
   const d = r.detail;
-  const unanswered = r.aborted && !answered && o.signal;
-  const code = unanswered ? ERRORS.NO_ANSWER.code : r.code;
-  const message = unanswered ? outcomeMessage('NO_ANSWER', abortReason(o.signal!)) : r.message;
+  const stopped = r.aborted && unanswered !== null;
+  const code = stopped ? ERRORS[unanswered.as].code : r.code;
+  const message = stopped ? outcomeMessage(unanswered.as, abortReason(unanswered.signal)) : r.message;
   return {
     success: code === 0, code, message, pages: r.lastConfirmedPage, pagesTotal: pages.count,
     bitRate: d.bitRate ?? null, ecm: d.ecm ?? null, compression: d.compression ?? null, resolution: d.resolution ?? null,
