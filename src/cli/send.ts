@@ -2,9 +2,7 @@
 // one fax call over T.38 (udptl://) or an audio line (pcm://, rtp://) (docs/cli.md command-line
 // contract; `--json` result line). `--no-header` sends fax-ready TIFF pages as they are.
 import { FaxError } from '../shared/errors.js';
-import { closeRenderPool, composeFax } from '../documents/index.js';
-import { faxPagesFromBitmaps, faxPagesFromTiff, type FaxPages } from '../documents/index.js';
-import { readTiffDirectories } from '../documents/index.js';
+import { closeRenderPool, composeFax, faxPagesFromBitmaps, faxPagesFromTiff, type FaxPages, readTiffDirectories } from '../documents/index.js';
 import { SipLine, sendDirect, sendOverLine, type FaxCallEvent, type FaxCallResult } from '../engine/index.js';
 import { loadDocuments } from './documents.js';
 import { args, str, UsageError } from './args.js';

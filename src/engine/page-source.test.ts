@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bitmapEquals, countBlack, createBitmap, getPixel, setPixel } from '../codecs/index.js';
-import { faxPagesFromTiff } from '../documents/index.js';
-import { writeTiffF } from '../documents/index.js';
+import { faxPagesFromTiff, writeTiffF } from '../documents/index.js';
 import { randomRuns } from '../../test/vectors/synthetic-pages.js';
 import { decodePage, type CodedPage, type T30Params } from '../t30/index.js';
 import { pageSource, reduce, resolutionsFor } from './page-source.js';

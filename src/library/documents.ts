@@ -4,13 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Bitmap } from '../codecs/index.js';
-import {
-  closeEncodePool, closeRenderPool, composeFax, countPages, fetchDocument, parsePageSelection, previewPng, selectPages, sniffFormat,
-  type ComposedFax, type DocumentFormat, type FaxDocument, type PageMode,
-} from '../documents/index.js';
-import { tiffToPdf } from '../documents/index.js';
-import { faxPagesFromBitmaps, faxPagesFromTiff, type FaxPages } from '../documents/index.js';
-import { writeTiffF } from '../documents/index.js';
+import { closeEncodePool, closeRenderPool, composeFax, countPages, fetchDocument, parsePageSelection, previewPng, selectPages, sniffFormat, type ComposedFax, type DocumentFormat, type FaxDocument, type PageMode, tiffToPdf, faxPagesFromBitmaps, faxPagesFromTiff, type FaxPages, writeTiffF } from '../documents/index.js';
 import { FaxError } from '../shared/errors.js';
 
 /** Fax quality, as the API's `faxQuality`: Low 204×98, Standard 204×196 (fine), HD 408×391. */

@@ -8,8 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../shared/clock.js';
 import { silentLogger } from '../shared/log.js';
-import { newEvent, testEventBody } from '../store/index.js';
-import { openSqliteStore, type Account, type DeliveryRecord, type JobStore } from '../store/index.js';
+import { newEvent, testEventBody, openSqliteStore, type Account, type DeliveryRecord, type JobStore } from '../store/index.js';
 import { verifySignature } from './sign.js';
 import { WebhookWorker, type WebhookWorkerOptions } from './worker.js';
 

@@ -1,10 +1,9 @@
 // Dashboard faxes: list with filters (status, number, dates), detail with attempts and page
 // previews, download, cancel, resend, and live.json for live.js to follow faxes still sending.
 import { FaxError } from '../../shared/errors.js';
-import { CANCELABLE_STAGES, type FaxStatus } from '../../store/index.js';
+import { CANCELABLE_STAGES, type FaxStatus, MAX_SEARCH_LENGTH } from '../../store/index.js';
 import { caller, idParam, type Dashboard } from '../kit.js';
 import { faxesPage, faxPage, liveParts } from '../views-faxes.js';
-import { MAX_SEARCH_LENGTH } from '../../store/index.js';
 import { timezoneOffset } from '../local-time.js';
 import { sendAction } from '../views.js';
 
