@@ -2,6 +2,7 @@
 // operators liveness/readiness probes and Prometheus metrics (text exposition format 0.0.4):
 // the store's counts shared by every node, and this process's registry (src/shared/metrics.ts).
 import type { FastifyInstance } from 'fastify';
+import { Counter, Gauge, Registry } from 'prom-client';
 import type { ApiOptions } from './route.js';
 import { ok } from './envelope.js';
 import { openApiDocument } from './openapi.js';
@@ -51,25 +52,21 @@ export async function storeProblem(store: Pick<JobStore, 'getAccount'>, timeoutM
   }
 }
 
-export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
+export const METRICS_CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;
 
 /** The whole `/metrics` body: the store's counts, then this process's metrics (durations, outcomes). */
 export async function metricsText(o: { store: Pick<JobStore, 'stats'>; metrics?: MetricsRegistry; callsInProgress: number | null; uptimeSec: number }): Promise<string> {
-  return prometheusText(await o.store.stats(), o.callsInProgress, o.uptimeSec) + (o.metrics?.expose() ?? '');
+  return (await prometheusText(await o.store.stats(), o.callsInProgress, o.uptimeSec)) + (o.metrics ? await o.metrics.expose() : '');
 }
 
-/** The store's counts (shared by every node on it) and this process's calls, as Prometheus text. */
-export function prometheusText(stats: StoreStats, callsInProgress: number | null, uptimeSec: number): string {
-  const out: string[] = [];
-  const metric = (name: string, type: 'gauge' | 'counter', help: string, samples: [string, number][]) => {
-    out.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
-    for (const [labels, v] of samples) out.push(`${name}${labels} ${v}`);
-  };
-  metric('faxstack_jobs', 'gauge', 'Jobs in the store by status and stage (stage "" once finished).',
-    stats.jobs.map((j) => [`{status="${j.status}",stage="${j.stage ?? ''}"}`, j.count]));
-  metric('faxstack_pages_sent_total', 'counter', 'Pages confirmed by receivers on outbound faxes.', [['', stats.pagesSent]]);
-  metric('faxstack_webhook_backlog', 'gauge', 'Webhook deliveries waiting to be delivered.', [['', stats.webhookBacklog]]);
-  if (callsInProgress !== null) metric('faxstack_calls_in_progress', 'gauge', 'Calls this process has placed and not yet finished.', [['', callsInProgress]]);
-  metric('faxstack_uptime_seconds', 'gauge', 'Seconds since this process started serving.', [['', Math.floor(uptimeSec)]]);
-  return out.join('\n') + '\n';
+/** The store's counts (shared by every node on it) and this process's calls, from a registry made for this scrape. */
+export function prometheusText(stats: StoreStats, callsInProgress: number | null, uptimeSec: number): Promise<string> {
+  const registers = [new Registry()];
+  const jobs = new Gauge({ name: 'faxstack_jobs', help: 'Jobs in the store by status and stage (stage "" once finished).', labelNames: ['status', 'stage'], registers });
+  for (const j of stats.jobs) jobs.set({ status: j.status, stage: j.stage ?? '' }, j.count);
+  new Counter({ name: 'faxstack_pages_sent_total', help: 'Pages confirmed by receivers on outbound faxes.', registers }).inc(stats.pagesSent);
+  new Gauge({ name: 'faxstack_webhook_backlog', help: 'Webhook deliveries waiting to be delivered.', registers }).set(stats.webhookBacklog);
+  if (callsInProgress !== null) new Gauge({ name: 'faxstack_calls_in_progress', help: 'Calls this process has placed and not yet finished.', registers }).set(callsInProgress);
+  new Gauge({ name: 'faxstack_uptime_seconds', help: 'Seconds since this process started serving.', registers }).set(Math.floor(uptimeSec));
+  return registers[0]!.metrics();
 }

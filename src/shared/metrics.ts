@@ -1,16 +1,16 @@
-// Process metrics in the Prometheus text exposition format 0.0.4: counters, gauges and
-// histograms with fixed label names and fixed buckets, kept in one registry per process
-// (service or daemon). Series are created once per label set and reused, so observing
-// allocates no lasting memory; each metric holds at most `maxSeries` label sets, and
-// observations for further ones are counted in faxstack_metrics_series_dropped_total instead.
-// Durations are observed in the unit the caller has (milliseconds) and exposed in the
-// metric's base unit (seconds) through `scale`, so sums of whole milliseconds stay exact.
+// Process metrics in the Prometheus text exposition format 0.0.4, on prom-client, in one
+// registry per process (service or daemon) — never prom-client's global registry, so several
+// services in one process (tests, the library) keep apart. This module adds three things
+// prom-client leaves to its user: label values given in the order of the label names; at most
+// `maxSeries` label sets per metric (observations for further ones are counted in
+// faxstack_metrics_series_dropped_total instead); and durations observed in the unit the caller
+// has (milliseconds) but exposed in the metric's base unit (seconds) through `scale`, the sum
+// divided once at exposition, so sums of whole milliseconds stay exact.
+import { Counter as PromCounter, Gauge as PromGauge, Histogram as PromHistogram, Registry, type HistogramConfiguration } from 'prom-client';
 
 export type Labels = readonly string[];
 
 const DEFAULT_MAX_SERIES = 200;
-const NAME = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
-const LABEL = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
 
 interface MetricOptions<L extends string> {
   name: string;
@@ -27,160 +27,134 @@ export interface HistogramOptions<L extends string> extends MetricOptions<L> {
   scale?: number;
 }
 
-abstract class Metric<L extends string, S> {
+type Kind = 'counter' | 'gauge' | 'histogram';
+
+abstract class Metric<L extends string> {
+  abstract readonly type: Kind;
   readonly name: string;
-  readonly help: string;
   readonly labelNames: readonly L[];
   private readonly maxSeries: number;
-  protected readonly series = new Map<string, { values: Labels; s: S }>();
+  /** prom-client's label object per label set, made once and reused. */
+  private readonly series = new Map<string, Partial<Record<L, string>>>();
 
   constructor(o: MetricOptions<L>, private readonly onDrop: () => void) {
-    if (!NAME.test(o.name)) throw new RangeError(`invalid metric name "${o.name}"`);
-    const labelNames = o.labelNames ?? [];
-    for (const l of labelNames) if (!LABEL.test(l) || l.startsWith('__') || l === 'le') throw new RangeError(`invalid label name "${l}" on ${o.name}`);
     this.name = o.name;
-    this.help = o.help;
-    this.labelNames = labelNames;
+    this.labelNames = o.labelNames ?? [];
+    for (const l of this.labelNames) if (l.startsWith('__') || l === 'le') throw new RangeError(`reserved label name "${l}" on ${o.name}`);
     this.maxSeries = o.maxSeries ?? DEFAULT_MAX_SERIES;
   }
 
-  /** A metric without labels shows its one series from the start (a counter at 0, an empty histogram). */
-  protected init(): void {
-    if (this.labelNames.length === 0) this.get([]);
-  }
-
-  abstract readonly type: 'counter' | 'gauge' | 'histogram';
-  protected abstract create(): S;
-  protected abstract lines(prefix: string, labels: string, s: S, out: string[]): void;
-
-  /** The series of one label set (created on first use); null when the metric is full. */
-  protected get(values: Labels): S | null {
+  /** The labels of one label set (kept on first use); null when the metric is full. */
+  protected labels(values: Labels): Partial<Record<L, string>> | null {
     if (values.length !== this.labelNames.length) throw new RangeError(`${this.name} takes ${this.labelNames.length} labels, got ${values.length}`);
     const key = values.length === 0 ? '' : values.length === 1 ? values[0]! : values.join('\u0000');
     const hit = this.series.get(key);
-    if (hit) return hit.s;
+    if (hit) return hit;
     if (this.series.size >= this.maxSeries) {
       this.onDrop();
       return null;
     }
-    const s = this.create();
-    this.series.set(key, { values: [...values], s });
-    return s;
+    const labels: Partial<Record<L, string>> = {};
+    this.labelNames.forEach((n, i) => (labels[n] = values[i]!));
+    this.series.set(key, labels);
+    return labels;
   }
 
   /** Number of label sets in use. */
   get size(): number {
     return this.series.size;
   }
-
-  expose(out: string[]): void {
-    out.push(`# HELP ${this.name} ${escapeHelp(this.help)}`, `# TYPE ${this.name} ${this.type}`);
-    for (const { values, s } of this.series.values()) this.lines(this.name, labelText(this.labelNames, values), s, out);
-  }
 }
 
-export class Counter<L extends string = never> extends Metric<L, { v: number }> {
+export class Counter<L extends string = never> extends Metric<L> {
   readonly type = 'counter';
-  constructor(o: MetricOptions<L>, onDrop: () => void) {
+  private readonly prom: PromCounter<L>;
+  constructor(o: MetricOptions<L>, registry: Registry, onDrop: () => void) {
     super(o, onDrop);
-    this.init();
-  }
-  protected create() {
-    return { v: 0 };
+    this.prom = promMetric(o.name, () => new PromCounter<L>({ name: o.name, help: o.help, labelNames: [...this.labelNames], registers: [registry] }));
   }
   inc(values: Labels = [], by = 1): void {
     if (!(by >= 0)) throw new RangeError(`${this.name}: a counter only goes up (got ${by})`);
-    const s = this.get(values);
-    if (s) s.v += by;
-  }
-  /** Current value of one label set (0 when never touched). */
-  value(values: Labels = []): number {
-    return this.series.get(values.join('\u0000'))?.s.v ?? 0;
-  }
-  protected lines(name: string, labels: string, s: { v: number }, out: string[]): void {
-    out.push(`${name}${wrap(labels)} ${num(s.v)}`);
+    const l = this.labels(values);
+    if (l) this.prom.inc(l, by);
   }
 }
 
-export class Gauge<L extends string = never> extends Metric<L, { v: number }> {
+export class Gauge<L extends string = never> extends Metric<L> {
   readonly type = 'gauge';
-  constructor(o: MetricOptions<L>, onDrop: () => void) {
+  private readonly prom: PromGauge<L>;
+  constructor(o: MetricOptions<L>, registry: Registry, onDrop: () => void) {
     super(o, onDrop);
-    this.init();
-  }
-  protected create() {
-    return { v: 0 };
+    this.prom = promMetric(o.name, () => new PromGauge<L>({ name: o.name, help: o.help, labelNames: [...this.labelNames], registers: [registry] }));
   }
   set(values: Labels, v: number): void {
-    const s = this.get(values);
-    if (s) s.v = v;
-  }
-  protected lines(name: string, labels: string, s: { v: number }, out: string[]): void {
-    out.push(`${name}${wrap(labels)} ${num(s.v)}`);
+    const l = this.labels(values);
+    if (l) this.prom.set(l, v);
   }
 }
 
-interface HistogramSeries {
-  /** Observations per bucket (not cumulative); the last slot is +Inf. */
-  counts: Float64Array;
-  sum: number;
-  count: number;
-}
-
-export class Histogram<L extends string = never> extends Metric<L, HistogramSeries> {
+export class Histogram<L extends string = never> extends Metric<L> {
   readonly type = 'histogram';
-  readonly buckets: readonly number[];
-  readonly scale: number;
-  private readonly les: string[];
+  private readonly prom: PromHistogram<L>;
 
-  constructor(o: HistogramOptions<L>, onDrop: () => void) {
+  constructor(o: HistogramOptions<L>, registry: Registry, onDrop: () => void) {
     super(o, onDrop);
     if (o.buckets.length === 0) throw new RangeError(`${o.name}: no buckets`);
     for (let i = 0; i < o.buckets.length; i++) {
       const b = o.buckets[i]!;
       if (!Number.isFinite(b) || (i > 0 && !(b > o.buckets[i - 1]!))) throw new RangeError(`${o.name}: buckets must be finite and strictly increasing`);
     }
-    this.buckets = [...o.buckets];
-    this.scale = o.scale ?? 1;
-    if (!(this.scale > 0)) throw new RangeError(`${o.name}: scale must be positive`);
-    this.les = [...this.buckets.map((b) => num(b / this.scale)), '+Inf'];
-    this.init();
+    const scale = o.scale ?? 1;
+    if (!(scale > 0)) throw new RangeError(`${o.name}: scale must be positive`);
+    const config: HistogramConfiguration<L> = { name: o.name, help: o.help, labelNames: [...this.labelNames], buckets: [...o.buckets], registers: [registry] };
+    this.prom = promMetric(o.name, () => (scale === 1 ? new PromHistogram<L>(config) : new ScaledHistogram<L>(config, scale)));
   }
 
-  protected create(): HistogramSeries {
-    return { counts: new Float64Array(this.buckets.length + 1), sum: 0, count: 0 };
-  }
-
+  /** A value that is not finite (NaN, ±Infinity: no duration) is not observed. */
   observe(values: Labels, v: number): void {
-    if (Number.isNaN(v)) return;
-    const s = this.get(values);
-    if (!s) return;
-    let i = 0;
-    while (i < this.buckets.length && v > this.buckets[i]!) i++;
-    s.counts[i]!++;
-    s.sum += v;
-    s.count++;
+    if (!Number.isFinite(v)) return;
+    const l = this.labels(values);
+    if (l) this.prom.observe(l, v);
+  }
+}
+
+/** What prom-client's registry reads a histogram through (JavaScript, absent from its types). */
+type PromString = { getForPromString(): Promise<{ values: { metricName?: string; labels: Record<string, string | number>; value: number }[] }> };
+
+/**
+ * prom-client's Histogram counting in observation units (milliseconds) and exposing base units:
+ * when the registry reads it, bucket bounds and the sum are divided by `scale` — once, so a sum
+ * of whole milliseconds is exact in seconds. Buckets and counts are untouched.
+ */
+class ScaledHistogram<L extends string> extends PromHistogram<L> {
+  constructor(config: HistogramConfiguration<L>, private readonly scale: number) {
+    super(config);
   }
 
-  /** Count and sum (in exposed units) of one label set, for tests and summaries. */
-  snapshot(values: Labels = []): { count: number; sum: number } {
-    const s = this.series.get(values.join('\u0000'))?.s;
-    return s ? { count: s.count, sum: s.sum / this.scale } : { count: 0, sum: 0 };
-  }
-
-  protected lines(name: string, labels: string, s: HistogramSeries, out: string[]): void {
-    let cumulative = 0;
-    for (let i = 0; i < this.les.length; i++) {
-      cumulative += s.counts[i]!;
-      out.push(`${name}_bucket{${labels}${labels ? ',' : ''}le="${this.les[i]}"} ${num(cumulative)}`);
+  async getForPromString(): ReturnType<PromString['getForPromString']> {
+    const read = await (PromHistogram.prototype as unknown as PromString).getForPromString.call(this);
+    const sumName = `${(this as unknown as { name: string }).name}_sum`;
+    for (const v of read.values) {
+      if (v.metricName === sumName) v.value /= this.scale;
+      else if (typeof v.labels.le === 'number') v.labels.le /= this.scale;
     }
-    out.push(`${name}_sum${wrap(labels)} ${num(s.sum / this.scale)}`, `${name}_count${wrap(labels)} ${num(s.count)}`);
+    return read;
+  }
+}
+
+/** prom-client refuses bad names with a plain Error; ours is a RangeError naming the metric. */
+function promMetric<M>(name: string, make: () => M): M {
+  try {
+    return make();
+  } catch (err) {
+    throw new RangeError(`metric ${name}: ${(err as Error).message}`);
   }
 }
 
 /** The metrics of one process; `expose()` renders them all. */
 export class MetricsRegistry {
-  private readonly metrics = new Map<string, Metric<string, unknown>>();
+  private readonly registry = new Registry();
+  private readonly metrics = new Map<string, Metric<string>>();
   private readonly dropped: Counter;
 
   constructor() {
@@ -188,53 +162,34 @@ export class MetricsRegistry {
   }
 
   counter<L extends string = never>(o: MetricOptions<L>): Counter<L> {
-    return this.add(o, () => new Counter<L>(o, () => this.dropped.inc()));
+    return this.add(o, 'counter', () => new Counter<L>(o, this.registry, () => this.dropped.inc()));
   }
 
   gauge<L extends string = never>(o: MetricOptions<L>): Gauge<L> {
-    return this.add(o, () => new Gauge<L>(o, () => this.dropped.inc()));
+    return this.add(o, 'gauge', () => new Gauge<L>(o, this.registry, () => this.dropped.inc()));
   }
 
   histogram<L extends string = never>(o: HistogramOptions<L>): Histogram<L> {
-    return this.add(o, () => new Histogram<L>(o, () => this.dropped.inc()));
+    return this.add(o, 'histogram', () => new Histogram<L>(o, this.registry, () => this.dropped.inc()));
   }
 
   /** Registering a name again returns the metric already there (same kind and labels), so components can share a registry. */
-  private add<M extends Metric<string, unknown>>(o: MetricOptions<string>, make: () => M): M {
-    const made = make();
+  private add<M extends Metric<string>>(o: MetricOptions<string>, type: Kind, make: () => M): M {
     const existing = this.metrics.get(o.name);
     if (existing) {
-      if (existing.type !== made.type || existing.labelNames.join() !== made.labelNames.join()) throw new Error(`metric ${o.name} is already registered differently`);
+      if (existing.type !== type || existing.labelNames.join() !== (o.labelNames ?? []).join()) throw new Error(`metric ${o.name} is already registered differently`);
       return existing as M;
     }
+    const made = make();
     this.metrics.set(o.name, made);
     return made;
   }
 
-  /** Every metric in text format 0.0.4 (ends with a newline; empty string when none). */
-  expose(): string {
-    const out: string[] = [];
-    for (const m of this.metrics.values()) m.expose(out);
-    return out.length ? out.join('\n') + '\n' : '';
+  /** Every metric in text format 0.0.4, in the order registered (ends with a newline). */
+  expose(): Promise<string> {
+    return this.registry.metrics();
   }
 }
-
-/** Sample value as the text format writes it. */
-function num(v: number): string {
-  if (v === Infinity) return '+Inf';
-  if (v === -Infinity) return '-Inf';
-  return Number.isNaN(v) ? 'NaN' : String(v);
-}
-
-function labelText(names: readonly string[], values: Labels): string {
-  let s = '';
-  for (let i = 0; i < names.length; i++) s += `${i ? ',' : ''}${names[i]}="${escapeLabel(values[i]!)}"`;
-  return s;
-}
-
-const wrap = (labels: string): string => (labels ? `{${labels}}` : '');
-const escapeLabel = (v: string): string => v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
-const escapeHelp = (v: string): string => v.replace(/\\/g, '\\\\').replace(/\n/g, '\\n');
 
 /** Request and call durations, in milliseconds (exposed as seconds). */
 export const LATENCY_BUCKETS_MS: readonly number[] = [5, 10, 25, 50, 100, 250, 500, 1_000, 2_500, 5_000, 10_000];

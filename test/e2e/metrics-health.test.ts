@@ -217,7 +217,7 @@ describe('/metrics latencies', () => {
     while ((await total()) < 1000 && Date.now() < deadline);
     expect(await total()).toBe(1000);
     expect(await series()).toEqual(['GET /metrics 2xx', 'GET /v1/customer/fax-status 4xx', 'GET unmatched 4xx']);
-    expect(h.svc.metrics.expose()).not.toMatch(/no-such-endpoint|jobId|"1\d{5}"/);
+    expect(await h.svc.metrics.expose()).not.toMatch(/no-such-endpoint|jobId|"1\d{5}"/);
   });
 
   it.runIf(PROMTOOL)('promtool check metrics accepts the body (when Prometheus is installed)', async () => {

@@ -64,7 +64,7 @@ export function parsePrometheusText(text: string): Map<string, Family> {
       }
       return;
     }
-    if (line.trim() === '') throw new Error(`line ${lineNo}: empty line`);
+    if (line.trim() === '') return; // empty lines are ignored (format 0.0.4); prom-client puts one between families
     const s = parseSample(line, lineNo);
     const key = `${s.name}{${Object.entries(s.labels).sort().map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(',')}}`;
     if (series.has(key)) throw new Error(`line ${lineNo}: duplicate series ${key}`);
