@@ -17,7 +17,7 @@ import {
   type V27terBitRate,
   type V29BitRate,
 } from '../../native-free-dsp/index.js';
-import { runLink } from '../../native-free-dsp/src/common/modem-harness.js';
+import { runLink } from '../../test/kit/modem-link.js';
 
 const BLOCK = 160;
 const AUDIO_SAMPLES = 10 * 8000;

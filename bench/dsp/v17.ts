@@ -7,7 +7,7 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { BerTester, END_OF_DATA, PrbsGenerator, V17Rx, V17Tx, type ModemRxStatus, type V17BitRate } from '../../native-free-dsp/index.js';
-import { runV17Link } from '../../native-free-dsp/src/v17/test-link.js';
+import { runV17Link } from '../../test/kit/modem-link.js';
 
 const BLOCK = 160;
 const AUDIO_SAMPLES = 10 * 8000;

@@ -9,7 +9,7 @@ import { LineModel } from '../line-model/line-model.js';
 import { meanSquareToDbm0 } from '../power/levels.js';
 import { youngGrowth } from '../common/heap-probe.js';
 import { END_OF_DATA, type ModemRxStatus } from '../common/types.js';
-import { runV17Link, type V17LinkResult } from './test-link.js';
+import { runV17Link, type V17LinkResult } from '../../../test/kit/modem-link.js';
 import { V17Rx } from './v17-rx.js';
 import { V17Tx } from './v17-tx.js';
 import { SEG1_ABAB, SEG2_LONG, SEG2_SHORT, SEG3_BRIDGE, SEG4_ONES, type V17BitRate } from './types.js';
