@@ -22,7 +22,7 @@ function newestSource() {
     for (const e of readdirSync(dir, { withFileTypes: true })) {
       const p = join(dir, e.name);
       if (e.isDirectory()) {
-        if (e.name !== 'node_modules') visit(p);
+        if (e.name !== 'node_modules' && e.name !== 'dist') visit(p);
       } else if (e.name.endsWith('.ts') && !e.name.endsWith('.test.ts')) {
         newest = Math.max(newest, statSync(p).mtimeMs);
       }
