@@ -1,9 +1,11 @@
-// native-free-dsp as its users get it: `npm pack` inside native-free-dsp/ (its prepack compiles
-// it afresh), `npm install` of the tarball into a temporary project that cannot see this
-// checkout, a strict TypeScript consumer compiled against the shipped .d.ts without Node's types
-// (the package needs none), and a V.17 burst at 14400 from its transmitter into its receiver.
+// native-free-dsp as its users get it: `npm pack` in a copy of native-free-dsp/ beside a copy of
+// the tsconfig.json it extends and nothing else of this checkout (its prepack compiles it afresh;
+// an import from outside the package fails here; no dist/ appears in the checkout while other
+// tests read it), `npm install` of the tarball into a temporary project, a strict TypeScript
+// consumer compiled against the shipped .d.ts without Node's types (the package needs none),
+// and a V.17 burst at 14400 from its transmitter into its receiver.
 import { execFile as execFileCb } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -38,7 +40,11 @@ export function run(bits: number): { bits: number; errors: number; statuses: Mod
 describe('native-free-dsp: npm pack → npm install → strict consumer', () => {
   it('ships only its compiled code, README and package.json, and a V.17 burst goes through', async () => {
     const tmp = mkdtempSync(join(tmpdir(), 'native-free-dsp-pack-'));
-    const { stdout } = await execFile('npm', ['pack', '--json', '--pack-destination', tmp], { cwd: PKG });
+    const pkg = join(tmp, 'native-free-dsp');
+    cpSync(PKG, pkg, { recursive: true, filter: (p) => !/\/(dist|node_modules)$|\.test\.ts$/.test(p) });
+    cpSync(join(ROOT, 'tsconfig.json'), join(tmp, 'tsconfig.json'));
+    const env = { ...process.env, PATH: `${join(ROOT, 'node_modules', '.bin')}:${process.env.PATH ?? ''}` };
+    const { stdout } = await execFile('npm', ['pack', '--json', '--pack-destination', tmp], { cwd: pkg, env });
     // prepack's tsc may print before npm's JSON.
     const [packed] = JSON.parse(stdout.slice(stdout.indexOf('['))) as { name: string; filename: string; files: { path: string }[] }[];
     expect(packed!.name).toBe('@faxstack/native-free-dsp');
