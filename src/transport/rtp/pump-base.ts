@@ -4,6 +4,7 @@ import type { Clock } from '../../shared/clock.js';
 import type { DatagramTransport } from '../t38/index.js';
 import { AudioDecoder, AudioEncoder, FRAME_SAMPLES, MAX_FRAME_SAMPLES, type AudioCodecName, type AudioDecoderOptions, type AudioDecoderStats, type AudioEncoderOptions } from './audio-codec.js';
 import { RtpError } from './errors.js';
+import type { LineClock } from './line-clock.js';
 import type { AudioPort } from './port.js';
 import { ReceiveBuffer, type ReceiveBufferStats } from './receive-buffer.js';
 
@@ -44,6 +45,8 @@ export interface RealtimePumpOptions extends CommonPumpOptions {
   jitterMs?: number;
   /** Most blocks processed at once to catch up after a late timer; beyond, blocks are skipped (default 50). */
   maxCatchUpBlocks?: number;
+  /** Moved on by each block's duration once the block is processed: line time for the timers above. */
+  lineClock?: LineClock;
 }
 
 export type AudioPumpOptions = LockstepPumpOptions | RealtimePumpOptions;
