@@ -8,9 +8,12 @@ import type { LineClock } from './line-clock.js';
 import type { AudioPort } from './port.js';
 import { ReceiveBuffer, type ReceiveBufferStats } from './receive-buffer.js';
 
-/** A clock the lockstep pump moves itself, by each block's duration (ManualClock is one). */
+/**
+ * A clock the lockstep pump moves itself, by each block's duration: a LineClock (timers fire
+ * between blocks, nothing else waited for), or a ManualClock (pending promises settle too).
+ */
 export interface SteppedClock extends Clock {
-  advance(ms: number): Promise<void>;
+  advance(ms: number): void | Promise<void>;
 }
 
 interface CommonPumpOptions {
