@@ -4,7 +4,7 @@
 // known point, synchronously, with the datagrams already queued on the loopback socket.
 import { afterEach, describe, expect, it } from 'vitest';
 import { TagPort, tagValue } from '../../../test/kit/tag-port.js';
-import { openUdpTransport, type UdpTransport } from '../t38/udp.js';
+import { openUdpTransport, type UdpTransport } from '../t38/index.js';
 import { AudioEncoder } from './audio-codec.js';
 import { LineClock } from './line-clock.js';
 import { startAudioPump, type AudioPump } from './pump.js';
