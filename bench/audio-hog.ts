@@ -101,7 +101,7 @@ export async function run(): Promise<BenchReport> {
     row(quiet),
     row(loaded),
     '',
-    `loaded / as is: completed ${loaded.completed}/${quiet.completed}, call length ${(loaded.meanSeconds / quiet.meanSeconds).toFixed(2)}×, event-loop p99 ${(loaded.delayP99Ms / quiet.delayP99Ms).toFixed(1)}×`,
+    `loaded vs as is: completed ${loaded.completed}/${CALLS} vs ${quiet.completed}/${CALLS}, call length ${(loaded.meanSeconds / quiet.meanSeconds).toFixed(2)}×, event-loop p99 ${(loaded.delayP99Ms / quiet.delayP99Ms).toFixed(1)}×`,
     ...[...quiet.failures, ...loaded.failures].map((m) => `failed: ${m}`),
   ].join('\n');
   return { bench: 'audio-hog', text, json: { calls: CALLS, hogProcesses: PROCS, quiet, loaded } };
