@@ -2,8 +2,8 @@
 // audio pump pacing it (real time, or lockstep: one frame answered with one frame), and the
 // AudioFrontEnd that T.30 drives. The call's Clock runs in line time either way: T.30's timers
 // count the samples processed (a LineClock the pump moves on by each block; in real time the
-// blocks are paced by the given wall clock), so a late event loop cannot expire a timer before the audio
-// that arrived in time has been heard.
+// blocks are paced by the given wall clock), so a late event loop cannot expire a timer before
+// the audio that arrived in time has been heard.
 //
 //   const call = await openAudioCall({ url: parseAudioUrl('rtp://10.0.0.2:4000?codec=pcma'), role: 'caller', pacing: 'realtime', clock });
 //   await sendOverFrontEnd(req, progress, signal, call.frontEnd, call.clock);
