@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ManualClock } from '../../src/shared/clock.js';
+import type { Clock } from '../../src/shared/clock.js';
 import { closeRenderPool, composeFax } from '../../src/documents/pipeline.js';
 import { faxPagesFromTiff } from '../../src/documents/fax-pages.js';
 import { writeTiffF } from '../../src/documents/tiff-f.js';
@@ -45,7 +45,7 @@ async function tenPages(): Promise<Buffer> {
 export interface CallRig {
   tx: T30FrontEnd;
   rx: T30FrontEnd;
-  clock: ManualClock;
+  clock: Clock;
   /** One step of line time (moves the clock). */
   step(): Promise<void>;
 }

@@ -1,13 +1,15 @@
 // One fax call's audio line: a UDP socket carrying raw PCM or RTP G.711 (`pcm://`, `rtp://`), an
 // audio pump pacing it (real time, or lockstep: one frame answered with one frame), and the
-// AudioFrontEnd that T.30 drives. The call's Clock is the pump's in lockstep (line time: T.30's
-// timers run in samples) and the given wall clock in real time.
+// AudioFrontEnd that T.30 drives. The call's Clock runs in line time either way: T.30's timers
+// count the samples processed (a LineClock the pump moves on by each block; in real time the
+// blocks are paced by the given wall clock), so a late event loop cannot expire a timer before
+// the audio that arrived in time has been heard.
 //
 //   const call = await openAudioCall({ url: parseAudioUrl('rtp://10.0.0.2:4000?codec=pcma'), role: 'caller', pacing: 'realtime', clock });
 //   await sendOverFrontEnd(req, progress, signal, call.frontEnd, call.clock);
 //   await call.close();
-import { ManualClock, SystemClock, type Clock } from '../../shared/clock.js';
-import { startAudioPump, type AudioPump, type AudioPumpResult, type AudioUrl } from '../rtp/index.js';
+import { SystemClock, type Clock } from '../../shared/clock.js';
+import { LineClock, startAudioPump, type AudioPump, type AudioPumpResult, type AudioUrl } from '../rtp/index.js';
 import { openUdpTransport, type UdpEndpoint } from '../t38/udp.js';
 import { AudioFrontEnd } from './front-end.js';
 
@@ -50,12 +52,14 @@ export async function openAudioCall(o: AudioCallOptions): Promise<AudioCall> {
   let clock: Clock;
   let pump: AudioPump;
   if (o.pacing === 'lockstep') {
-    const stepped = new ManualClock(Date.now());
+    const stepped = new LineClock(Date.now());
     clock = stepped;
     pump = startAudioPump({ mode: 'lockstep', port: frontEnd, transport, codec: o.url.codec, role: o.role, clock: stepped, ...(o.stallMs ? { stallMs: o.stallMs } : {}) });
   } else {
-    clock = o.clock ?? new SystemClock();
-    pump = startAudioPump({ mode: 'realtime', port: frontEnd, transport, codec: o.url.codec, role: o.role, clock });
+    const wall = o.clock ?? new SystemClock();
+    const line = new LineClock(wall.now());
+    clock = line;
+    pump = startAudioPump({ mode: 'realtime', port: frontEnd, transport, codec: o.url.codec, role: o.role, clock: wall, lineClock: line });
   }
   // T.30 hung up: the block in hand still goes out (the end of DCN), then the pump stops.
   frontEnd.onClose((reason) => setImmediate(() => pump.stop(reason)));

@@ -6,4 +6,5 @@ export * from './rtp.js';
 export * from './audio-codec.js';
 export * from './receive-buffer.js';
 export * from './pump.js';
+export * from './line-clock.js';
 export * from './url.js';

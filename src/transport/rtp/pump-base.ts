@@ -4,12 +4,16 @@ import type { Clock } from '../../shared/clock.js';
 import type { DatagramTransport } from '../t38/index.js';
 import { AudioDecoder, AudioEncoder, FRAME_SAMPLES, MAX_FRAME_SAMPLES, type AudioCodecName, type AudioDecoderOptions, type AudioDecoderStats, type AudioEncoderOptions } from './audio-codec.js';
 import { RtpError } from './errors.js';
+import type { LineClock } from './line-clock.js';
 import type { AudioPort } from './port.js';
 import { ReceiveBuffer, type ReceiveBufferStats } from './receive-buffer.js';
 
-/** A clock the lockstep pump moves itself, by each block's duration (ManualClock is one). */
+/**
+ * A clock the lockstep pump moves itself, by each block's duration: a LineClock (timers fire
+ * between blocks, nothing else waited for), or a ManualClock (pending promises settle too).
+ */
 export interface SteppedClock extends Clock {
-  advance(ms: number): Promise<void>;
+  advance(ms: number): void | Promise<void>;
 }
 
 interface CommonPumpOptions {
@@ -44,6 +48,8 @@ export interface RealtimePumpOptions extends CommonPumpOptions {
   jitterMs?: number;
   /** Most blocks processed at once to catch up after a late timer; beyond, blocks are skipped (default 50). */
   maxCatchUpBlocks?: number;
+  /** Moved on by each block's duration once the block is processed: line time for the timers above. */
+  lineClock?: LineClock;
 }
 
 export type AudioPumpOptions = LockstepPumpOptions | RealtimePumpOptions;

@@ -3,24 +3,36 @@
 // start + k × frame). A late timer is caught up by processing every block due at once; after a
 // jump longer than maxCatchUpBlocks the blocks beyond are skipped rather than sent in a burst.
 // Each block takes the next audio from the jitter buffer (silence if none) and sends one frame.
+//
+// Under load a timer runs late, and Node runs timers before it reads sockets: the far end's frames
+// for the blocks being caught up are often still unread. So a tick that finds a block's audio
+// missing from the buffer first lets one turn of I/O run (setImmediate: after the poll phase), and
+// only then plays silence — otherwise silence lands in the middle of a frame that had arrived, and the frame is
+// lost (docs/architecture.md, real time under load).
 import type { Clock, TimerHandle } from '../../shared/clock.js';
 import { samplesToMs } from './audio-codec.js';
+import type { LineClock } from './line-clock.js';
 import { checkInt, messageOf, PumpBase, type RealtimePumpOptions } from './pump-base.js';
 
 export class RealtimePump extends PumpBase {
   private readonly clock: Clock;
+  private readonly lineClock: LineClock | undefined;
   private readonly frameMs: number;
   private readonly maxCatchUp: number;
   private readonly startMs: number;
   /** Index of the next block due. */
   private k = 0;
   private timer: TimerHandle | undefined;
+  private immediate: NodeJS.Immediate | undefined;
+  /** This tick has already let one turn of I/O run for missing audio. */
+  private waited = false;
   private readonly rxBlock: Int16Array;
 
   constructor(opts: RealtimePumpOptions) {
     const jitterMs = checkInt(opts.jitterMs, 60, 0, 1000, 'jitterMs');
     super(opts, jitterMs * 8);
     this.clock = opts.clock;
+    this.lineClock = opts.lineClock;
     this.frameMs = samplesToMs(this.frameSamples);
     this.maxCatchUp = checkInt(opts.maxCatchUpBlocks, 50, 1, 100_000, 'maxCatchUpBlocks');
     this.rxBlock = new Int16Array(this.frameSamples);
@@ -36,6 +48,8 @@ export class RealtimePump extends PumpBase {
   protected halt(): void {
     this.clock.clearTimer(this.timer);
     this.timer = undefined;
+    if (this.immediate) clearImmediate(this.immediate);
+    this.immediate = undefined;
   }
 
   private schedule(): void {
@@ -45,9 +59,11 @@ export class RealtimePump extends PumpBase {
 
   private tick(): void {
     this.timer = undefined;
+    this.immediate = undefined;
     if (this.stopped) return;
     // Blocks due by now: k .. floor(elapsed / frame).
-    let due = Math.floor((this.clock.now() - this.startMs) / this.frameMs) + 1 - this.k;
+    const elapsed = this.clock.now() - this.startMs;
+    let due = Math.floor(elapsed / this.frameMs) + 1 - this.k;
     if (due > this.maxCatchUp) {
       this.k += due - this.maxCatchUp;
       this.stats.skippedBlocks += due - this.maxCatchUp;
@@ -55,14 +71,21 @@ export class RealtimePump extends PumpBase {
     }
     try {
       for (let i = 0; i < due && !this.stopped; i++) {
-        if (i > 0) this.stats.lateBlocks++;
+        if (!this.waited && !this.buffer.ready(this.frameSamples)) {
+          this.waited = true;
+          this.immediate = setImmediate(() => this.tick());
+          return;
+        }
+        if ((this.k + 1) * this.frameMs <= elapsed) this.stats.lateBlocks++;
         this.buffer.read(this.rxBlock);
         if (!this.block(this.rxBlock, true)) return;
         this.k++;
+        this.lineClock?.advance(this.frameMs);
       }
     } catch (err) {
       this.finish('error', `the realtime pump failed: ${messageOf(err)}`);
     }
+    this.waited = false;
     if (!this.stopped) this.schedule();
   }
 }

@@ -89,6 +89,22 @@ export class ReceiveBuffer {
     return this.buffered;
   }
 
+  /**
+   * read() of `n` samples would give received audio only: playout is under way (or the buffer is
+   * full enough to start) and the frames in order hold `n` samples, without a gap or an underrun.
+   */
+  ready(n: number): boolean {
+    let have = this.cur ? this.cur.length - this.curPos : 0;
+    if (have >= n) return true;
+    if (!this.playing && this.buffered < this.target) return false;
+    for (let s = this.next; have < n && s !== undefined; s++) {
+      const f = this.frames.get(s);
+      if (!f) return false;
+      have += f.samples.length;
+    }
+    return have >= n;
+  }
+
   /** Takes a received frame; duplicates, late frames and overflow are counted and dropped. */
   push(frame: AudioFrame): void {
     this.stats.received++;

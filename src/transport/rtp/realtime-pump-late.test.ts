@@ -1,0 +1,59 @@
+// The real-time pump when its timer runs late and the far end's frames are still unread in a real
+// UDP socket (Node runs timers before it polls sockets): the blocks caught up must play those
+// frames, not silence. Pacing on a LineClock driven by the test, so the late timer fires at a
+// known point, synchronously, with the datagrams already queued on the loopback socket.
+import { afterEach, describe, expect, it } from 'vitest';
+import { TagPort, tagValue } from '../../../test/kit/tag-port.js';
+import { openUdpTransport, type UdpTransport } from '../t38/index.js';
+import { AudioEncoder } from './audio-codec.js';
+import { LineClock } from './line-clock.js';
+import { startAudioPump, type AudioPump } from './pump.js';
+
+const open: { close(): void }[] = [];
+afterEach(() => {
+  for (const o of open.splice(0)) o.close();
+});
+
+async function rig(lineClock?: LineClock) {
+  const pacing = new LineClock(0);
+  const rx = await openUdpTransport({ bindHost: '127.0.0.1' });
+  const tx: UdpTransport = await openUdpTransport({ remoteHost: '127.0.0.1', remotePort: rx.local.port });
+  open.push(tx, rx);
+  const port = new TagPort('pcmu');
+  const pump: AudioPump = startAudioPump({ mode: 'realtime', port, transport: rx, codec: 'pcmu', role: 'answerer', clock: pacing, jitterMs: 0, ...(lineClock ? { lineClock } : {}) });
+  open.push({ close: () => pump.stop() });
+  const encoder = new AudioEncoder({ codec: 'pcmu', ssrc: 1, initialSeq: 0, initialTimestamp: 0 });
+  const send = (tag: number) => tx.send(encoder.encode(new Int16Array(160).fill(tagValue('pcmu', tag))));
+  const heard = (n: number) => new Promise<void>((resolve) => (port.onBlock = (b) => b >= n && resolve()));
+  return { pacing, port, pump, send, heard };
+}
+
+describe('realtime pump behind a late timer', () => {
+  it('reads the socket before it plays silence for the blocks it catches up', async () => {
+    const { pacing, port, pump, send, heard } = await rig();
+    const first = heard(1);
+    pacing.advance(0); // block 0, before anything was sent: silence
+    await first;
+    for (let tag = 1; tag <= 10; tag++) send(tag);
+    // The frames are queued on the socket, unread; the timer fires 200 ms late: blocks 1..10 due.
+    const rest = heard(11);
+    pacing.advance(200);
+    await rest;
+    expect(port.blocks).toEqual([0, ...port.tags(1, 10)]);
+    expect(pump.stats).toMatchObject({ lateBlocks: 9, framesReceived: 10 });
+    expect(pump.stats.buffer).toMatchObject({ lost: 0, late: 0, underruns: 0 });
+  });
+
+  it('moves its line clock on by each block processed, firing timers between blocks', async () => {
+    const line = new LineClock(1000);
+    const { pacing, heard } = await rig(line);
+    const fired: number[] = [];
+    line.setTimer(30, () => fired.push(line.now()));
+    line.setTimer(10, () => fired.push(line.now()));
+    const done = heard(3);
+    pacing.advance(40); // blocks 0, 1, 2
+    await done;
+    expect(fired).toEqual([1010, 1030]);
+    expect(line.now()).toBe(1060);
+  });
+});
