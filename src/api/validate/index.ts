@@ -7,3 +7,6 @@ export * from './numbers.js';
 export * from './pages.js';
 export * from './request-hash.js';
 export * from './send.js';
+export * from './schema.js';
+export * from './requests.js';
+export * from './templates.js';
