@@ -5,6 +5,7 @@ import type { TemplateRecord } from '../store/index.js';
 import { defineRoute, type ApiOptions } from './route.js';
 import { ok } from './envelope.js';
 import { TEMPLATE_CREATE_ENDPOINT, TEMPLATE_DELETE, TEMPLATE_LIST, TEMPLATE_PREVIEW } from './endpoints.js';
+import { templateRequest } from './validate/index.js';
 
 /** The API shape of a template or smart document. */
 export function templateObject(t: TemplateRecord) {
@@ -18,8 +19,7 @@ export function registerTemplateRoutes(app: FastifyInstance, o: ApiOptions): voi
   const lib = o.service.templates;
 
   defineRoute(app, TEMPLATE_CREATE_ENDPOINT, { POST: async ({ caller, input }) => {
-    const { kind, name, fileName, fileData } = input();
-    const t = await lib.create(caller, { kind, name, fileName, data: fileData });
+    const t = await lib.create(caller, templateRequest(input()));
     return ok(`${t.kind === 'template' ? 'Template' : 'Smart document'} ${t.id} created`, templateObject(t));
   } });
 

@@ -27,8 +27,7 @@ export function parseTemplateKind(v: unknown, field = 'kind'): TemplateKind {
 const KIND = field(Type.Enum(TEMPLATE_KINDS), (v, f) => parseTemplateKind(v, f));
 const FILE_NAME = field(Type.Optional(Type.String({ maxLength: MAX_FILE_NAME })), (v, f, _ctx, earlier) =>
   cleanName(v, f, MAX_FILE_NAME, true) ?? (earlier.kind === 'template' ? 'template.txt' : 'document'));
-const NAME = field(Type.Optional(Type.String({ maxLength: MAX_TEMPLATE_NAME, description: 'Default: the file name' })), (v, f, _ctx, earlier) =>
-  [...(cleanName(v, f, MAX_TEMPLATE_NAME, false) ?? (earlier.fileName as string))].slice(0, MAX_TEMPLATE_NAME).join(''));
+const NAME = field(Type.Optional(Type.String({ maxLength: MAX_TEMPLATE_NAME, description: 'Default: the file name' })), (v, f) => cleanName(v, f, MAX_TEMPLATE_NAME, false));
 
 /** The template-create body, in the order its fields are checked. */
 export const TEMPLATE_CREATE = request({
@@ -45,14 +44,18 @@ export const TEMPLATE_CREATE = request({
 const TEMPLATE_UPLOAD = request({ kind: KIND, fileName: FILE_NAME, name: NAME });
 
 export function parseTemplateCreate(p: Record<string, unknown>): TemplateCreateRequest {
-  const r = TEMPLATE_CREATE.parse(p);
-  return { kind: r.kind, name: r.name, fileName: r.fileName, data: r.fileData };
+  return templateRequest(TEMPLATE_CREATE.parse(p));
 }
 
 /** kind, name and fileName of `p` with the file's bytes (the dashboard's upload gives them as a file). */
 export function templateUpload(p: Record<string, unknown>, data: Buffer): TemplateCreateRequest {
-  const r = TEMPLATE_UPLOAD.parse(p);
-  return { kind: r.kind, name: r.name, fileName: r.fileName, data };
+  return templateRequest({ ...TEMPLATE_UPLOAD.parse(p), fileData: data });
+}
+
+/** The request from the parsed fields: the name defaults to the file name, cut to MAX_TEMPLATE_NAME characters. */
+export function templateRequest(r: ReturnType<typeof TEMPLATE_CREATE.parse>): TemplateCreateRequest {
+  const name = [...(r.name ?? r.fileName)].slice(0, MAX_TEMPLATE_NAME).join('');
+  return { kind: r.kind, name, fileName: r.fileName, data: r.fileData };
 }
 
 /** A template or smart document id as given (`tpl_...`, `sdoc_...`); any other text is simply not found. */
