@@ -1,6 +1,6 @@
 // Request validation for fax-send (docs/api.md: fax-send, validation details, request size; decisions 1, 5, 9), plus the
-// small parameters of the other endpoints (jobId, fax-list query). Pure: no I/O, time passed in.
-// Every refusal is a FaxError naming the field; unknown fields are ignored.
+// fax-list query and job ids: each request is a schema whose fields carry their parsers (schema.ts).
+// Pure: no I/O, time passed in. Every refusal is a FaxError naming the field; unknown fields are ignored.
 
 import { Type } from 'typebox';
 import { FaxError, type ErrorName } from '../../shared/errors.js';
