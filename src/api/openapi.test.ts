@@ -1,3 +1,5 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
 import Fastify from 'fastify';
 import type { TSchema } from 'typebox';
 import { describe, expect, it } from 'vitest';
@@ -63,6 +65,52 @@ describe('the OpenAPI document shows the schemas the routes parse with', () => {
     await app.ready();
     expect(urls.sort()).toEqual(ENDPOINTS.map((e) => `/v1${e.path}`).sort());
     await app.close();
+  });
+});
+
+/** A typical request of every operation, as JSON: a new endpoint needs one here. */
+const SAMPLES: Record<string, Record<string, unknown>> = {
+  'POST /customer/fax-send': { faxNumber: ['+15550100486'], faxData: [{ fileUrl: 'https://example.com/a.pdf', pages: ['1-2'] }, { fileName: 'b.txt', fileData: 'aGk=' }], subject: 'Hi', send_at: '2026-01-06T09:00:00Z', faxQuality: 'HD' },
+  'POST /customer/fax-cancel': { jobId: 12 },
+  'POST /customer/fax-resend': { jobId: 12, faxNumber: '+15550100486' },
+  'GET /customer/fax-status': { jobId: 12 },
+  'GET /customer/fax-list': { status: 'delivered', direction: 'sent', from: '2026-01-01T00:00:00Z', limit: 10, before: 40 },
+  'GET /customer/fax-download': { jobId: 12, format: 'original', file: 1 },
+  'GET /customer/fax-preview': { jobId: 12, page: 2, width: 800 },
+  'GET /customer/webhook-settings': {},
+  'POST /customer/webhook-settings': { url: null, rotateSecret: true },
+  'GET /customer/account': {},
+  'GET /customer/caller-id-list': {},
+  'POST /customer/caller-id-add': { number: '+15550100486' },
+  'POST /customer/caller-id-remove': { number: '+15550100486' },
+  'POST /customer/webhook-test': {},
+  'GET /customer/webhook-deliveries': { limit: 5 },
+  'POST /customer/webhook-redeliver': { eventId: 'evt_1' },
+  'POST /customer/template-create': { kind: 'template', fileData: 'aGk=', name: 'Cover' },
+  'GET /customer/template-list': { kind: 'smartDocument' },
+  'POST /customer/template-delete': { id: 'tpl_1' },
+  'GET /customer/template-preview': { id: 'tpl_1', width: 400 },
+};
+
+describe('the document is JSON Schema that takes what the parsers take', () => {
+  // Strict mode refuses unknown keywords and contradictions; OpenAPI 3.1 is JSON Schema 2020-12.
+  const ajv = new Ajv2020({ strict: true });
+  (addFormatsModule as unknown as (a: Ajv2020) => void)(ajv);
+  ajv.addKeyword('components'); // the document's root, which $ref points into
+  const served = JSON.parse(JSON.stringify(doc)) as { components: object; paths: Record<string, Record<string, DocOperation>> };
+
+  it.each(rows)('%s', (name, { path, method, op }) => {
+    const documented = served.paths[path]![method.toLowerCase()]!;
+    const query = documented.parameters?.filter((p) => p.in === 'query') ?? [];
+    // A GET's query parameters read as the object schema they were made from.
+    const schema = method === 'POST'
+      ? (documented.requestBody?.content['application/json']!.schema ?? { type: 'object', properties: {} })
+      : { type: 'object', properties: Object.fromEntries(query.map((p) => [p.name, p.schema])), required: query.filter((p) => p.required).map((p) => p.name) };
+    const validate = ajv.compile({ ...(schema as object), components: served.components });
+    const sample = SAMPLES[name];
+    expect(sample, `no sample request for ${name}`).toBeDefined();
+    expect(validate(sample), JSON.stringify(validate.errors)).toBe(true);
+    expect(() => op.request.parse(sample!, { nowMs: Date.UTC(2026, 0, 5) })).not.toThrow();
   });
 });
 
