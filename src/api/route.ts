@@ -1,5 +1,5 @@
 // What every API route file shares, below app.ts and the routes-*.ts files alike: the options
-// the API is built with, and defineRoute (the /v1 paths of docs/api.md, `_method` override).
+// the API is built with, and defineRoute (the endpoints of endpoints.ts under /v1, `_method` override).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../shared/clock.js';
 import { FaxError } from '../shared/errors.js';
@@ -9,6 +9,9 @@ import type { FaxFiles, FaxService, Caller } from '../jobs/index.js';
 import type { JobStore } from '../store/index.js';
 import type { WebhookUrlPolicy } from '../webhooks/target.js';
 import type { AuthFailureLimiter, RateLimiter } from './rate-limit.js';
+import type { Endpoint, Method, Operation } from './endpoints.js';
+import { requirePrimary } from './permissions.js';
+import type { Fields, Parsed, ParseContext } from './validate/index.js';
 
 export interface ApiOptions {
   store: JobStore;
@@ -42,9 +45,9 @@ declare module 'fastify' {
   }
 }
 
-export type Method = 'GET' | 'POST';
+export type { Method };
 
-export interface RouteContext {
+export interface RouteContext<F extends Fields = Fields, H extends Fields = Fields> {
   req: FastifyRequest;
   reply: FastifyReply;
   /** Query and body merged for GET, the body for POST; `_method` removed. */
@@ -52,10 +55,22 @@ export interface RouteContext {
   caller: Caller;
   /** The method the request is routed as (after `_method`). */
   method: Method;
+  /** `params` read by the operation's request schema: the first refusal names its field. */
+  input(ctx?: ParseContext): Parsed<F>;
+  /** The request headers read by the operation's header schema. */
+  headers(): Parsed<H>;
 }
 
-/** Registers a route under /v1 that answers its methods, and POST with `_method` naming one of them. */
-export function defineRoute(app: FastifyInstance, path: string, methods: Method[], handler: (ctx: RouteContext) => Promise<unknown>): void {
+type OperationOf<E, M extends Method> = E extends { [K in M]: Operation<infer F, infer H> } ? RouteContext<F, H> : never;
+export type Handlers<E extends Endpoint> = { [M in Method & keyof E]: (ctx: OperationOf<E, M>) => Promise<unknown> };
+
+/**
+ * Registers an endpoint under /v1 that answers its methods, and POST with `_method` naming one of
+ * them. A Member's key is refused before anything is read when the operation is `primary`.
+ */
+export function defineRoute<E extends Endpoint>(app: FastifyInstance, endpoint: E, handlers: Handlers<E>): void {
+  const { path } = endpoint;
+  const methods = (['GET', 'POST'] as const).filter((m) => endpoint[m] !== undefined);
   const registered = [...new Set<Method>([...methods, 'POST'])];
   app.route({
     method: registered,
@@ -71,11 +86,28 @@ export function defineRoute(app: FastifyInstance, path: string, methods: Method[
         reply.header('Allow', methods.join(', '));
         throw new FaxError('METHOD_NOT_ALLOWED', `${method} ${path} (use ${methods.join(' or ')})`);
       }
+      const m = method as Method;
+      const op = endpoint[m]!;
+      const caller = req.caller!;
+      if (op.primary !== undefined) requirePrimary(caller, op.primary);
       const query = isRecord(req.query) ? req.query : {};
-      const params = method === 'GET' ? { ...query, ...body } : body;
-      return handler({ req, reply, params, caller: req.caller!, method: method as Method });
+      const params = m === 'GET' ? { ...query, ...body } : body;
+      const handler = (handlers as Record<Method, (ctx: RouteContext) => Promise<unknown>>)[m];
+      return handler({
+        req, reply, params, caller, method: m,
+        input: (ctx) => op.request.parse(params, ctx),
+        headers: () => op.headers?.parse(headerValues(req, op.headers.schema.properties)) ?? {},
+      });
     },
   });
+}
+
+/** The headers a schema names, looked up case-insensitively (node gives them in lower case). */
+function headerValues(req: FastifyRequest, names: object): Record<string, unknown> {
+  return Object.fromEntries(Object.keys(names).flatMap((name) => {
+    const v = req.headers[name.toLowerCase()];
+    return v === undefined ? [] : [[name, v]];
+  }));
 }
 
 export function isRecord(v: unknown): v is Record<string, unknown> {

@@ -7,8 +7,7 @@ import { addCallerId, removeCallerId } from '../jobs/index.js';
 import type { Account, CallerId } from '../store/index.js';
 import { defineRoute, type ApiOptions } from './route.js';
 import { ok } from './envelope.js';
-import { requirePrimary } from './permissions.js';
-import { normalizeFaxNumber } from './validate/index.js';
+import { ACCOUNT, CALLER_ID_ADD, CALLER_ID_LIST, CALLER_ID_REMOVE } from './endpoints.js';
 
 const listed = (ids: CallerId[]) => ids.map((c) => ({ number: c.number, createdAt: new Date(c.createdAtMs).toISOString() }));
 
@@ -19,7 +18,7 @@ export function registerAccountRoutes(app: FastifyInstance, o: ApiOptions): void
     return a;
   };
 
-  defineRoute(app, '/customer/account', ['GET'], async ({ caller }) => {
+  defineRoute(app, ACCOUNT, { GET: async ({ caller }) => {
     const a = await account(caller.accountId);
     const limits = o.rateLimiter?.limits ?? null;
     return ok('Account', {
@@ -32,24 +31,22 @@ export function registerAccountRoutes(app: FastifyInstance, o: ApiOptions): void
       role: caller.role ?? 'primary',
       rateLimits: limits && { perHour: limits.perHour, burst: limits.burst, inFlight: limits.inFlight },
     });
-  });
+  } });
 
-  defineRoute(app, '/customer/caller-id-list', ['GET'], async ({ caller }) => {
+  defineRoute(app, CALLER_ID_LIST, { GET: async ({ caller }) => {
     const ids = listed(await o.store.users.callerIds(caller.accountId));
     return ok(`${ids.length} caller IDs`, { faxNumber: (await account(caller.accountId)).faxNumber, callerIds: ids });
-  });
+  } });
 
-  defineRoute(app, '/customer/caller-id-add', ['POST'], async ({ params, caller }) => {
-    requirePrimary(caller, 'adding a caller ID');
-    const number = normalizeFaxNumber(params.number, 'number');
+  defineRoute(app, CALLER_ID_ADD, { POST: async ({ caller, input }) => {
+    const { number } = input();
     const ids = await addCallerId(o.store, await account(caller.accountId), number, o.clock.now());
     return ok(`Caller ID ${number} added`, { callerIds: listed(ids) });
-  });
+  } });
 
-  defineRoute(app, '/customer/caller-id-remove', ['POST'], async ({ params, caller }) => {
-    requirePrimary(caller, 'removing a caller ID');
-    const number = normalizeFaxNumber(params.number, 'number');
+  defineRoute(app, CALLER_ID_REMOVE, { POST: async ({ caller, input }) => {
+    const { number } = input();
     const ids = await removeCallerId(o.store, await account(caller.accountId), number);
     return ok(`Caller ID ${number} removed`, { callerIds: listed(ids) });
-  });
+  } });
 }

@@ -7,65 +7,58 @@ import type { DeliveryRecord, JobStore } from '../store/index.js';
 import { checkWebhookUrl, WebhookTargetError } from '../webhooks/target.js';
 import { defineRoute, type ApiOptions } from './route.js';
 import { ok } from './envelope.js';
-import { requirePrimary } from './permissions.js';
+import { WEBHOOK_DELIVERIES, WEBHOOK_REDELIVER, WEBHOOK_SETTINGS, WEBHOOK_TEST } from './endpoints.js';
 
 export function registerWebhookRoutes(app: FastifyInstance, o: ApiOptions): void {
-  defineRoute(app, '/customer/webhook-settings', ['GET', 'POST'], async ({ method, params, caller }) => {
-    if (method === 'GET') {
+  // The URL policy (which hosts customers may give), as a FaxError naming the field.
+  const webhookUrl = (url: string): string => {
+    try {
+      return checkWebhookUrl(url, o.webhookPolicy).toString();
+    } catch (err) {
+      if (err instanceof WebhookTargetError) throw new FaxError('INVALID_PARAMETER', err.message, { field: 'url' });
+      throw err;
+    }
+  };
+
+  defineRoute(app, WEBHOOK_SETTINGS, {
+    GET: async ({ caller }) => {
       const a = await o.store.getAccount(caller.accountId);
       return ok('Webhook settings', { url: a?.webhookUrl ?? null });
-    }
-    requirePrimary(caller, 'changing the webhook settings');
-    const patch: { url?: string | null; rotateSecret?: boolean } = {};
-    if ('url' in params) patch.url = parseUrl(params.url, o);
-    if (params.rotateSecret === true || params.rotateSecret === 'true') patch.rotateSecret = true;
-    if (params.rotateSecret !== undefined && typeof params.rotateSecret !== 'boolean' && params.rotateSecret !== 'true' && params.rotateSecret !== 'false') {
-      throw new FaxError('INVALID_PARAMETER', 'rotateSecret must be true or false', { field: 'rotateSecret' });
-    }
-    if (patch.url === undefined && !patch.rotateSecret) throw new FaxError('INVALID_PARAMETER', 'give url and/or rotateSecret', { field: 'url' });
-    const a = await o.store.setWebhook(caller.accountId, patch);
-    const data: { url: string | null; secret?: string } = { url: a.webhookUrl };
-    // The secret is shown only when it was just rotated.
-    if (patch.rotateSecret) data.secret = a.webhookSecret;
-    return ok('Webhook settings saved', data);
+    },
+    POST: async ({ caller, input }) => {
+      const p = input({ webhookUrl });
+      const patch: { url?: string | null; rotateSecret?: boolean } = {};
+      if (p.url !== undefined) patch.url = p.url;
+      if (p.rotateSecret === true) patch.rotateSecret = true;
+      if (patch.url === undefined && !patch.rotateSecret) throw new FaxError('INVALID_PARAMETER', 'give url and/or rotateSecret', { field: 'url' });
+      const a = await o.store.setWebhook(caller.accountId, patch);
+      const data: { url: string | null; secret?: string } = { url: a.webhookUrl };
+      // The secret is shown only when it was just rotated.
+      if (patch.rotateSecret) data.secret = a.webhookSecret;
+      return ok('Webhook settings saved', data);
+    },
   });
 
-  defineRoute(app, '/customer/webhook-test', ['POST'], async ({ caller }) => {
-    requirePrimary(caller, 'sending a test event');
+  defineRoute(app, WEBHOOK_TEST, { POST: async ({ caller }) => {
     const now = o.clock.now();
     const d = await o.store.insertEvent(caller.accountId, null, newEvent(EVENT_WEBHOOK_TEST, testEventBody(caller.accountId, now)), now);
     if (d.status === 'skipped') throw new FaxError('CONFLICT', 'No webhook URL is set: set one with customer/webhook-settings first', { field: 'url' });
     o.onEvent?.();
     return ok('Test event queued', { eventId: d.eventId });
-  });
+  } });
 
-  defineRoute(app, '/customer/webhook-deliveries', ['GET'], async ({ params, caller }) => {
-    const limit = params.limit === undefined ? 20 : Number(params.limit);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new FaxError('INVALID_PARAMETER', 'limit must be a whole number from 1 to 100', { field: 'limit' });
-    const list = await o.store.listDeliveries(caller.accountId, limit);
+  defineRoute(app, WEBHOOK_DELIVERIES, { GET: async ({ caller, input }) => {
+    const list = await o.store.listDeliveries(caller.accountId, input().limit);
     return ok(`${list.length} deliveries`, { deliveries: await Promise.all(list.map((d) => describe(o.store, d))) });
-  });
+  } });
 
-  defineRoute(app, '/customer/webhook-redeliver', ['POST'], async ({ params, caller }) => {
-    requirePrimary(caller, 'redelivering an event');
-    const eventId = params.eventId;
-    if (typeof eventId !== 'string' || eventId === '' || eventId.length > 100) throw new FaxError('INVALID_PARAMETER', 'eventId is required', { field: 'eventId' });
+  defineRoute(app, WEBHOOK_REDELIVER, { POST: async ({ caller, input }) => {
+    const { eventId } = input();
     const d = await o.store.redeliver(caller.accountId, eventId, o.clock.now());
     if (!d) throw new FaxError('NOT_FOUND', `event ${eventId} (or no webhook URL is set)`, { field: 'eventId' });
     o.onEvent?.();
     return ok(`Event ${eventId} queued for redelivery`, { eventId, status: d.status });
-  });
-}
-
-function parseUrl(v: unknown, o: ApiOptions): string | null {
-  if (v === null || v === '') return null;
-  if (typeof v !== 'string' || v.length > 2048) throw new FaxError('INVALID_PARAMETER', 'url must be an http(s) URL of at most 2048 characters', { field: 'url' });
-  try {
-    return checkWebhookUrl(v, o.webhookPolicy).toString();
-  } catch (err) {
-    if (err instanceof WebhookTargetError) throw new FaxError('INVALID_PARAMETER', err.message, { field: 'url' });
-    throw err;
-  }
+  } });
 }
 
 async function describe(store: JobStore, d: DeliveryRecord) {

@@ -1,12 +1,14 @@
 // Request validation for fax-send (docs/api.md: fax-send, validation details, request size; decisions 1, 5, 9), plus the
-// small parameters of the other endpoints (jobId, fax-list query). Pure: no I/O, time passed in.
-// Every refusal is a FaxError naming the field; unknown fields are ignored.
+// fax-list query and job ids: each request is a schema whose fields carry their parsers (schema.ts).
+// Pure: no I/O, time passed in. Every refusal is a FaxError naming the field; unknown fields are ignored.
 
+import { Type } from 'typebox';
 import { FaxError, type ErrorName } from '../../shared/errors.js';
 import type { Direction, FaxQuality, FaxStatus, JobListFilter } from '../../store/types.js';
 import { parseIsoDateTime } from './datetime.js';
 import { MAX_RECIPIENTS, normalizeFaxNumber, parseRecipients } from './numbers.js';
 import { formatPageRange, parsePageSelection, type PageRange } from './pages.js';
+import { absent, field, own, request, type ParseContext } from './schema.js';
 
 export const MAX_FILES = 20;
 export const MAX_FILE_NAME = 255;
@@ -60,9 +62,6 @@ export interface SendOptions {
 const invalid = (detail: string, field?: string): FaxError =>
   new FaxError('INVALID_PARAMETER', detail, field === undefined ? {} : { field });
 
-/** null, undefined and '' all mean "not given": form clients send every field, empty or not. */
-const absent = (v: unknown): v is null | undefined | '' => v === undefined || v === null || v === '';
-
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && !Buffer.isBuffer(v);
 }
@@ -74,40 +73,67 @@ function typeName(v: unknown): string {
   return `a ${typeof v}`;
 }
 
-/** Own property only: a body's prototype chain is never consulted. */
-function own(obj: Record<string, unknown>, key: string): unknown {
-  return Object.prototype.hasOwnProperty.call(obj, key) ? obj[key] : undefined;
+const QUALITIES: readonly FaxQuality[] = ['Low', 'Standard', 'HD'];
+
+/** One attachment of fax-send (docs/api.md decision 1); read by parseFile, shown as components.schemas.Attachment. */
+export const ATTACHMENT = Type.Object({
+  fileName: Type.Optional(Type.String({ maxLength: MAX_FILE_NAME, description: `Default document-n; the last path component, at most ${MAX_FILE_NAME} characters` })),
+  fileUrl: Type.Optional(Type.String({ format: 'uri', maxLength: MAX_URL_LENGTH, description: 'http(s) URL fetched by the service; exactly one of fileUrl and fileData' })),
+  fileData: Type.Optional(Type.String({ contentEncoding: 'base64' })),
+  pages: Type.Optional(Type.Array(Type.String(), { minItems: 1, description: 'Page selection: "n" or "from-to", 1-based, in order; default all pages' })),
+});
+
+const line = (max: number, description?: string) =>
+  field(Type.Optional(Type.String({ maxLength: max, ...(description ? { description } : {}) })), (v, f) => optionalText(v, f, max, 'line'));
+const id = (description: string) => field(Type.Optional(Type.String({ maxLength: MAX_ID, description })), optionalId);
+
+/** The fax-send body, in the order its fields are checked. */
+export const SEND_REQUEST = request({
+  faxNumber: field(
+    Type.Unsafe<string | string[]>({ oneOf: [Type.String(), Type.Array(Type.String(), { maxItems: MAX_RECIPIENTS })], description: 'E.164; array or comma-separated' }),
+    (v, f, ctx) => parseRecipients(v, { max: ctx.maxRecipients ?? MAX_RECIPIENTS, field: f }),
+  ),
+  faxData: field(
+    Type.Array(Type.Unsafe({ $ref: '#/components/schemas/Attachment' }), { minItems: 1, maxItems: MAX_FILES }),
+    (v, _f, ctx) => parseFaxData(v, ctx.maxFiles ?? MAX_FILES),
+  ),
+  callerId: field(Type.Optional(Type.String({ description: 'The account\'s fax number or a registered caller ID (caller-id-add)' })), (v, f) => (absent(v) ? null : normalizeFaxNumber(v, f))),
+  subject: line(MAX_SUBJECT),
+  from_name: line(MAX_NAME),
+  to_name: line(MAX_NAME),
+  message: field(Type.Optional(Type.String({ maxLength: MAX_MESSAGE })), (v, f) => optionalText(v, f, MAX_MESSAGE, 'block')),
+  templateId: id('A template (template-create) as the cover page, filled with subject, from_name, to_name, message, date, pages'),
+  smartDocumentId: id('A smart document (template-create) appended after the attachments'),
+  send_at: field(Type.Optional(Type.String({ format: 'date-time', description: 'With a zone; from now to one year ahead' })), (v, _f, ctx) => parseSendAt(v, nowOf(ctx))),
+  faxQuality: field(Type.Optional(Type.Enum(QUALITIES, { default: 'Standard' })), parseQuality),
+});
+
+function nowOf(ctx: ParseContext): number {
+  if (ctx.nowMs === undefined) throw new TypeError('send_at is checked against the time: ParseContext.nowMs is missing');
+  return ctx.nowMs;
 }
 
 export function parseSendRequest(body: unknown, opts: SendOptions): SendRequest {
   if (!isRecord(body)) throw invalid(`the request body must be a JSON object, got ${typeName(body)}`);
-  const maxFiles = opts.maxFiles ?? MAX_FILES;
-  const maxRecipients = opts.maxRecipients ?? MAX_RECIPIENTS;
+  return sendRequest(SEND_REQUEST.parse(body, opts));
+}
 
-  const numbers = parseRecipients(own(body, 'faxNumber'), { max: maxRecipients, field: 'faxNumber' });
-  const files = parseFaxData(own(body, 'faxData'), maxFiles);
-  const callerIdRaw = own(body, 'callerId');
-  const callerId = absent(callerIdRaw) ? null : normalizeFaxNumber(callerIdRaw, 'callerId');
-
+/** The send request from the parsed fields of SEND_REQUEST. */
+export function sendRequest(p: ReturnType<typeof SEND_REQUEST.parse>): SendRequest {
   const cover: CoverInput = {};
-  const subject = optionalText(body, 'subject', MAX_SUBJECT, 'line');
-  const fromName = optionalText(body, 'from_name', MAX_NAME, 'line');
-  const toName = optionalText(body, 'to_name', MAX_NAME, 'line');
-  const message = optionalText(body, 'message', MAX_MESSAGE, 'block');
-  if (subject !== null) cover.subject = subject;
-  if (fromName !== null) cover.fromName = fromName;
-  if (toName !== null) cover.toName = toName;
-  if (message !== null) cover.message = message;
-
+  if (p.subject !== null) cover.subject = p.subject;
+  if (p.from_name !== null) cover.fromName = p.from_name;
+  if (p.to_name !== null) cover.toName = p.to_name;
+  if (p.message !== null) cover.message = p.message;
   return {
-    numbers,
-    callerId,
-    templateId: optionalId(body, 'templateId'),
-    smartDocumentId: optionalId(body, 'smartDocumentId'),
+    numbers: p.faxNumber,
+    callerId: p.callerId,
+    templateId: p.templateId,
+    smartDocumentId: p.smartDocumentId,
     cover: Object.keys(cover).length > 0 ? cover : null,
-    sendAtMs: parseSendAt(own(body, 'send_at'), opts.nowMs),
-    quality: parseQuality(own(body, 'faxQuality')),
-    files,
+    sendAtMs: p.send_at,
+    quality: p.faxQuality,
+    files: p.faxData,
   };
 }
 
@@ -223,8 +249,6 @@ function parseSendAt(v: unknown, nowMs: number): number | null {
   return r.ms;
 }
 
-const QUALITIES: readonly FaxQuality[] = ['Low', 'Standard', 'HD'];
-
 /** Decision: matched case-insensitively (`hd`, `standard`) and returned in the documented spelling. */
 function parseQuality(v: unknown): FaxQuality {
   const field = 'faxQuality';
@@ -240,8 +264,7 @@ function parseQuality(v: unknown): FaxQuality {
  * replaced by a space; a `block` (message) keeps line breaks (CRLF → LF) and tabs. Length is
  * counted in characters (code points) after that.
  */
-function optionalText(body: Record<string, unknown>, field: string, max: number, kind: 'line' | 'block'): string | null {
-  const v = own(body, field);
+function optionalText(v: unknown, field: string, max: number, kind: 'line' | 'block'): string | null {
   if (absent(v)) return null;
   if (typeof v !== 'string') throw invalid(`${field} must be a string, got ${typeName(v)}`, field);
   const clean =
@@ -253,8 +276,8 @@ function optionalText(body: Record<string, unknown>, field: string, max: number,
 }
 
 /** Decision: ids may come as JSON integers (dashboards show them as numbers) and are kept as strings. */
-function optionalId(body: Record<string, unknown>, field: string): string | null {
-  let v = own(body, field);
+function optionalId(raw: unknown, field: string): string | null {
+  let v = raw;
   if (absent(v)) return null;
   if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) v = String(v);
   if (typeof v !== 'string') throw invalid(`${field} must be a string, got ${typeName(v)}`, field);
@@ -289,37 +312,48 @@ const DIRECTIONS: readonly Direction[] = ['sent', 'received'];
 
 export type ListQuery = JobListFilter;
 
+const instant = (description: string) => Type.Optional(Type.String({ description: `${description}: ISO 8601 date-time with a zone, or Unix seconds` }));
+
 /**
  * fax-list parameters: `status`, `direction`, `from`/`to` (ISO 8601 date-time with zone, or Unix
  * seconds), `number` (digits with an optional `+`, matched as a substring), `limit` (1..100,
  * default 20), `before` (a jobId cursor: jobs older than it). Empty values count as absent.
  */
+export const LIST_QUERY = request({
+  status: field(Type.Optional(Type.Enum(STATUSES)), (v, f) => (absent(v) ? undefined : oneOf(v, f, STATUSES))),
+  direction: field(Type.Optional(Type.Enum(DIRECTIONS)), (v, f) => (absent(v) ? undefined : oneOf(v, f, DIRECTIONS))),
+  from: field(instant('Jobs created at or after'), (v, f) => (absent(v) ? undefined : parseInstant(v, f))),
+  to: field(instant('Jobs created at or before'), (v, f, _ctx, earlier) => {
+    const toMs = absent(v) ? undefined : parseInstant(v, f);
+    const fromMs = earlier.from as number | undefined;
+    if (fromMs !== undefined && toMs !== undefined && fromMs > toMs) throw invalid('from is later than to', 'from');
+    return toMs;
+  }),
+  number: field(Type.Optional(Type.String({ description: 'Digits with an optional +, matched as a substring of either number' })), (v, f) => {
+    if (absent(v)) return undefined;
+    if (typeof v !== 'string') throw invalid(`number must be a string, got ${typeName(v)}`, f);
+    const s = v.replace(/[\s().-]/g, '');
+    if (!/^\+?\d{1,15}$/.test(s)) throw invalid('number must be digits, optionally starting with +', f);
+    return s;
+  }),
+  limit: field(Type.Optional(Type.Integer({ minimum: 1, maximum: LIST_MAX_LIMIT, default: LIST_DEFAULT_LIMIT })), (v, f) =>
+    absent(v) ? LIST_DEFAULT_LIMIT : parsePositiveInt(v, f, 'INVALID_PARAMETER', LIST_MAX_LIMIT, `a whole number from 1 to ${LIST_MAX_LIMIT}`)),
+  before: field(Type.Optional(Type.Integer({ minimum: 1, description: 'A jobId: the jobs older than it (the previous page\'s `next`)' })), (v, f) => (absent(v) ? undefined : parseJobId(v, f))),
+});
+
 export function parseListQuery(q: Record<string, unknown>): ListQuery {
-  const out: ListQuery = { limit: LIST_DEFAULT_LIMIT };
-  const status = own(q, 'status');
-  if (!absent(status)) out.status = oneOf(status, 'status', STATUSES);
-  const direction = own(q, 'direction');
-  if (!absent(direction)) out.direction = oneOf(direction, 'direction', DIRECTIONS);
-  const from = own(q, 'from');
-  if (!absent(from)) out.fromMs = parseInstant(from, 'from');
-  const to = own(q, 'to');
-  if (!absent(to)) out.toMs = parseInstant(to, 'to');
-  if (out.fromMs !== undefined && out.toMs !== undefined && out.fromMs > out.toMs) {
-    throw invalid('from is later than to', 'from');
-  }
-  const number = own(q, 'number');
-  if (!absent(number)) {
-    if (typeof number !== 'string') throw invalid(`number must be a string, got ${typeName(number)}`, 'number');
-    const s = number.replace(/[\s().-]/g, '');
-    if (!/^\+?\d{1,15}$/.test(s)) throw invalid('number must be digits, optionally starting with +', 'number');
-    out.number = s;
-  }
-  const limit = own(q, 'limit');
-  if (!absent(limit)) {
-    out.limit = parsePositiveInt(limit, 'limit', 'INVALID_PARAMETER', LIST_MAX_LIMIT, `a whole number from 1 to ${LIST_MAX_LIMIT}`);
-  }
-  const before = own(q, 'before');
-  if (!absent(before)) out.beforeJobId = parseJobId(before, 'before');
+  return listFilter(LIST_QUERY.parse(q));
+}
+
+/** The fax-list filter from the parsed fields of LIST_QUERY. */
+export function listFilter(p: ReturnType<typeof LIST_QUERY.parse>): ListQuery {
+  const out: ListQuery = { limit: p.limit };
+  if (p.status !== undefined) out.status = p.status;
+  if (p.direction !== undefined) out.direction = p.direction;
+  if (p.from !== undefined) out.fromMs = p.from;
+  if (p.to !== undefined) out.toMs = p.to;
+  if (p.number !== undefined) out.number = p.number;
+  if (p.before !== undefined) out.beforeJobId = p.before;
   return out;
 }
 

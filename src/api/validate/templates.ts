@@ -1,8 +1,11 @@
 // Request validation for customer/template-create and the template id parameters
 // (docs/api.md decision 15). Pure functions; no fastify here.
+import { Type } from 'typebox';
 import { FaxError } from '../../shared/errors.js';
 import { TEMPLATE_KINDS, type TemplateKind } from '../../store/templates-types.js';
+import { absent, field, request } from './schema.js';
 import { decodeBase64, MAX_FILE_NAME } from './send.js';
+import { widthField } from './requests.js';
 
 export const MAX_TEMPLATE_NAME = 100;
 
@@ -14,7 +17,6 @@ export interface TemplateCreateRequest {
 }
 
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
-const absent = (v: unknown) => v === undefined || v === null || v === '';
 const invalid = (message: string, field: string) => new FaxError('INVALID_PARAMETER', message, { field });
 
 export function parseTemplateKind(v: unknown, field = 'kind'): TemplateKind {
@@ -22,18 +24,38 @@ export function parseTemplateKind(v: unknown, field = 'kind'): TemplateKind {
   throw invalid(`${field} must be "template" (a cover page) or "smartDocument" (appended after the attachments)`, field);
 }
 
+const KIND = field(Type.Enum(TEMPLATE_KINDS), (v, f) => parseTemplateKind(v, f));
+const FILE_NAME = field(Type.Optional(Type.String({ maxLength: MAX_FILE_NAME })), (v, f, _ctx, earlier) =>
+  cleanName(v, f, MAX_FILE_NAME, true) ?? (earlier.kind === 'template' ? 'template.txt' : 'document'));
+const NAME = field(Type.Optional(Type.String({ maxLength: MAX_TEMPLATE_NAME, description: 'Default: the file name' })), (v, f) => cleanName(v, f, MAX_TEMPLATE_NAME, false));
+
+/** The template-create body, in the order its fields are checked. */
+export const TEMPLATE_CREATE = request({
+  kind: KIND,
+  fileData: field(Type.String({ contentEncoding: 'base64' }), (v, f) => {
+    if (absent(v)) throw invalid('fileData is required: the file, base64-encoded', f);
+    return decodeBase64(v, f, f);
+  }),
+  fileName: FILE_NAME,
+  name: NAME,
+});
+
+/** kind, name and fileName as the dashboard's upload gives them beside the file: the same fields. */
+const TEMPLATE_UPLOAD = request({ kind: KIND, fileName: FILE_NAME, name: NAME });
+
 export function parseTemplateCreate(p: Record<string, unknown>): TemplateCreateRequest {
-  parseTemplateKind(p.kind);
-  if (absent(p.fileData)) throw invalid('fileData is required: the file, base64-encoded', 'fileData');
-  return templateUpload(p, decodeBase64(p.fileData, 'fileData', 'fileData'));
+  return templateRequest(TEMPLATE_CREATE.parse(p));
 }
 
 /** kind, name and fileName of `p` with the file's bytes (the dashboard's upload gives them as a file). */
 export function templateUpload(p: Record<string, unknown>, data: Buffer): TemplateCreateRequest {
-  const kind = parseTemplateKind(p.kind);
-  const fileName = cleanName(p.fileName, 'fileName', MAX_FILE_NAME, true) ?? (kind === 'template' ? 'template.txt' : 'document');
-  const name = cleanName(p.name, 'name', MAX_TEMPLATE_NAME, false) ?? fileName;
-  return { kind, name: [...name].slice(0, MAX_TEMPLATE_NAME).join(''), fileName, data };
+  return templateRequest({ ...TEMPLATE_UPLOAD.parse(p), fileData: data });
+}
+
+/** The request from the parsed fields: the name defaults to the file name, cut to MAX_TEMPLATE_NAME characters. */
+export function templateRequest(r: ReturnType<typeof TEMPLATE_CREATE.parse>): TemplateCreateRequest {
+  const name = [...(r.name ?? r.fileName)].slice(0, MAX_TEMPLATE_NAME).join('');
+  return { kind: r.kind, name, fileName: r.fileName, data: r.fileData };
 }
 
 /** A template or smart document id as given (`tpl_...`, `sdoc_...`); any other text is simply not found. */
@@ -53,3 +75,13 @@ function cleanName(v: unknown, field: string, max: number, path: boolean): strin
   if ([...s].length > max) throw invalid(`${field} is longer than ${max} characters`, field);
   return s === '' || (path && (s === '.' || s === '..')) ? null : s;
 }
+
+export const TEMPLATE_LIST_QUERY = request({
+  kind: field(Type.Optional(Type.Enum(TEMPLATE_KINDS)), (v, f) => (v === undefined || v === '' ? undefined : parseTemplateKind(v, f))),
+});
+
+const templateIdField = () => field(Type.String({ description: 'tpl_… (template) or sdoc_… (smart document)' }), (v, f) => parseTemplateId(v, f));
+
+export const TEMPLATE_ID_REQUEST = request({ id: templateIdField() });
+
+export const TEMPLATE_PREVIEW_QUERY = request({ id: templateIdField(), width: widthField(1728) });
