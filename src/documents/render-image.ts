@@ -2,7 +2,8 @@
 // flattened on white, pixel count capped before decoding (decompression bombs), then scaled onto
 // the fax grid by layout.ts. PNG, JPEG, GIF (first frame), WebP, BMP (our decoder) and TIFF
 // (every directory a page; bilevel TIFFs — fax G3/G4 included — through our own reader, and a
-// page already at the target width and resolution passes through bit for bit).
+// page already at the target width and resolution passes through bit for bit; old-style JPEG
+// re-wrapped by tiff-ojpeg.ts; an extra sample of unspecified meaning is not taken for alpha).
 
 import type { Sharp } from 'sharp';
 import type { Bitmap } from '../codecs/bitmap.js';
