@@ -182,6 +182,22 @@ async function sideBySide(a: Bitmap, b: Bitmap, file: string): Promise<void> {
   await sharp(out, { raw: { width: 2 * w + gap, height: h, channels: 1 } }).resize((2 * w + gap) * 2, h * 2, { kernel: 'nearest' }).png().toFile(file);
 }
 
+/**
+ * Low (204 × 98): the same photo on Low's grid screened with the 6 × 6 tile of 204 × 196 (dots
+ * twice as tall as wide on paper), a 6 × 3 tile (48 lpi, round) and 8 × 4 (36 lpi, round: ours).
+ */
+function lowScreens(): string[] {
+  const low = RESOLUTIONS.Low;
+  const page = photoPage(low.width, pageLines('A4', low));
+  const out = [`Low: the photo at ${page.width} × ${page.height} (A4 at 204 × 98 dpi); cell = height / width on paper`];
+  for (const [name, period, rows] of [['6 × 6 (Standard\'s tile)', 6, 6], ['6 × 3 (48 lpi)', 6, 3], ['ours: 8 × 4 (36 lpi)', 8, 4]] as const) {
+    const bm = halftonePage(page, undefined, clusteredScreen(period, rows));
+    const cell = rows / low.yDpi / (period / low.xDpi);
+    out.push(`${name.padEnd(44)} ${String(encodeMMR(bm).length).padStart(10)} MMR ${String(encodeMH(bm).length).padStart(10)} MH   cell ${cell.toFixed(2)}`);
+  }
+  return out;
+}
+
 export async function run(): Promise<BenchReport> {
   const width = RES.width;
   const height = pageLines('A4', RES);
@@ -209,6 +225,7 @@ export async function run(): Promise<BenchReport> {
     `${'page'.padEnd(44)} ${'MMR bytes'.padStart(10)} ${'s @14.4k'.padStart(9)} ${'MH bytes'.padStart(10)} ${'s @14.4k'.padStart(9)} ${'fidelity'.padStart(9)} ${'tone-matched'.padStart(12)}`,
     ...rows.map((r) => `${r.name.padEnd(44)} ${String(r.mmrBytes).padStart(10)} ${r.mmrSeconds.toFixed(0).padStart(9)} ${String(r.mhBytes).padStart(10)} ${r.mhSeconds.toFixed(0).padStart(9)} ${r.mad.toFixed(2).padStart(9)} ${r.madToneMatched.toFixed(2).padStart(12)}`),
   ];
+  lines.push(...lowScreens());
   const first = rows[0]!;
   if (gsRow) lines.push(`ours / gs: MMR ${(first.mmrBytes / gsRow.mmrBytes).toFixed(2)}, MH ${(first.mhBytes / gsRow.mhBytes).toFixed(2)}, fidelity ${first.mad.toFixed(2)} vs ${gsRow.mad.toFixed(2)} (tone-matched ${first.madToneMatched.toFixed(2)} vs ${gsRow.madToneMatched.toFixed(2)})`);
   else lines.push('Ghostscript not found: no anchor in this run');

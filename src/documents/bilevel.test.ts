@@ -101,9 +101,10 @@ describe('classifyPage', () => {
 });
 
 describe('clusteredScreen', () => {
-  it.each([4, 6, 8, 12])('period %i: each tone k/n blackens exactly k pixels of the tile, dot centres first', (period) => {
-    const { size, thresholds } = clusteredScreen(period);
-    const n = size * size;
+  it.each([[4, 4], [6, 6], [8, 8], [12, 12], [6, 3], [8, 4]])('period %i, %i rows: each tone k/n blackens exactly k pixels of the tile, dot centres first', (period, rows) => {
+    const { width, height, thresholds } = clusteredScreen(period, rows);
+    expect([width, height]).toEqual([period, rows]);
+    const n = width * height;
     expect(new Set(thresholds).size).toBe(n); // every pixel its own step
     for (const gray of [0, 1, 64, 128, 200, 254, 255]) {
       const black = thresholds.filter((t) => gray < t).length;
@@ -118,11 +119,37 @@ describe('clusteredScreen', () => {
     expect(() => clusteredScreen(5)).toThrow(RangeError);
     expect(() => clusteredScreen(0)).toThrow(RangeError);
     expect(() => clusteredScreen(32)).toThrow(RangeError);
+    expect(() => clusteredScreen(6, 1)).toThrow(RangeError);
   });
 
   it('keeps 48 lpi at HD', () => {
-    expect(screenFor(204).size).toBe(6);
-    expect(screenFor(408).size).toBe(12);
+    expect(screenFor(204, 196).width).toBe(6);
+    expect(screenFor(408, 391).width).toBe(12);
+  });
+
+  it('is the 6 × 6 screen of old when rows equal the period', () => {
+    expect(clusteredScreen(6, 6)).toEqual(clusteredScreen(6));
+    expect([...clusteredScreen(6).thresholds.slice(0, 6)]).toEqual([...PHOTO_SCREEN.thresholds.slice(0, 6)]);
+  });
+
+  // The halftone cell on paper, measured on the screened page: the smallest shifts across and
+  // down that map the pattern onto itself, in inches. Round dots need them equal (± 10 %).
+  it.each([
+    ['Low', 204, 98],
+    ['Standard', 204, 196],
+    ['HD', 408, 391],
+  ])('makes the cell square on paper at %s (%i × %i dpi)', (_q, xDpi, yDpi) => {
+    const bm = toBilevel(flat(240, 96, 170), 'photo', xDpi, yDpi).bitmap;
+    const black = (x: number, y: number): boolean => ((bm.data[y * bm.stride + (x >>> 3)]! << (x & 7)) & 0x80) !== 0;
+    const repeats = (dx: number, dy: number): boolean => {
+      for (let y = 0; y + dy < bm.height; y++) for (let x = 0; x + dx < bm.width; x++) if (black(x, y) !== black(x + dx, y + dy)) return false;
+      return true;
+    };
+    const across = Array.from({ length: 32 }, (_, i) => i + 1).find((d) => repeats(d, 0))!;
+    const down = Array.from({ length: 32 }, (_, i) => i + 1).find((d) => repeats(0, d))!;
+    expect(countBlack(bm) / (240 * 96)).toBeCloseTo(85 / 255, 1); // the tone is kept
+    expect((down / yDpi) / (across / xDpi)).toBeGreaterThan(0.9);
+    expect((down / yDpi) / (across / xDpi)).toBeLessThan(1.1);
   });
 });
 
@@ -134,7 +161,7 @@ describe('halftonePage', () => {
     // Colour changes along a line: one per pixel for a checkerboard; about two per dot period here.
     let changes = 0;
     for (let x = 1; x < 1728; x++) changes += ((ht.data[100 * ht.stride + (x >>> 3)]! << (x & 7)) ^ (ht.data[100 * ht.stride + ((x - 1) >>> 3)]! << ((x - 1) & 7))) & 0x80 ? 1 : 0;
-    expect(changes).toBeLessThanOrEqual(Math.ceil((2 * 1728) / PHOTO_SCREEN.size) + 2);
+    expect(changes).toBeLessThanOrEqual(Math.ceil((2 * 1728) / PHOTO_SCREEN.width) + 2);
     // and it codes in a fraction of Floyd–Steinberg's bytes
     const fs = ditherPage(page);
     expect(encodeMH(ht).length).toBeLessThan(encodeMH(fs).length / 2);

@@ -119,17 +119,17 @@ export function halftonePage(page: GrayPage, regions?: RegionMap, screen: Screen
   const bm = createBitmap(width, height);
   const out = bm.data;
   const stride = bm.stride;
-  const { size, thresholds } = screen;
+  const { width: tileWidth, height: tileHeight, thresholds } = screen;
   for (let y = 0; y < height; y++) {
     const src = y * width;
     const dst = y * stride;
-    const row = (y % size) * size;
+    const row = (y % tileHeight) * tileWidth;
     const blockRow = regions ? ((y / REGION_BLOCK) | 0) * regions.cols : 0;
     let tx = 0;
     for (let x = 0; x < width; x++) {
       const photo = regions === undefined || regions.photo[blockRow + ((x / REGION_BLOCK) | 0)] === 1;
       if (data[src + x]! < (photo ? thresholds[row + tx]! : threshold)) out[dst + (x >>> 3)]! |= 0x80 >>> (x & 7);
-      if (++tx === size) tx = 0;
+      if (++tx === tileWidth) tx = 0;
     }
   }
   return bm;
@@ -244,12 +244,12 @@ export function ditherPage(page: GrayPage): Bitmap {
  * Gray → 1 bit. 'text' thresholds the whole page, 'photo' screens it all (halftonePage);
  * 'auto' decides per block (classifyRegions) and reports 'photo' when any block was screened.
  */
-export function toBilevel(page: GrayPage, mode: BilevelMode | 'auto' = 'auto', xDpi = 204): { bitmap: Bitmap; mode: BilevelMode } {
+export function toBilevel(page: GrayPage, mode: BilevelMode | 'auto' = 'auto', xDpi = 204, yDpi = xDpi): { bitmap: Bitmap; mode: BilevelMode } {
   if (mode === 'text') return { bitmap: thresholdPage(page), mode };
-  if (mode === 'photo') return { bitmap: halftonePage(page, undefined, screenFor(xDpi)), mode };
+  if (mode === 'photo') return { bitmap: halftonePage(page, undefined, screenFor(xDpi, yDpi)), mode };
   const regions = classifyRegions(page, xDpi);
   if (regions.photoBlocks === 0) return { bitmap: thresholdPage(page), mode: 'text' };
-  return { bitmap: halftonePage(page, regions, screenFor(xDpi)), mode: 'photo' };
+  return { bitmap: halftonePage(page, regions, screenFor(xDpi, yDpi)), mode: 'photo' };
 }
 
 /** Gray from RGBA (canvas pixels) with Rec. 601 luma weights, into `out` (one byte per pixel). */

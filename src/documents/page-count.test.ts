@@ -172,6 +172,53 @@ describe('countPages: PDF', () => {
     expect(countPages(pdf, 'pdf')).toBe(1);
   });
 
+  it('counts the pages reached when a kid loops back into the tree, not the /Count', () => {
+    // pdf.js Pages-tree-refs.pdf: the second kid is a chain of /Pages nodes leading back to itself.
+    const pdf = buildPdf({
+      1: '<< /Type /Catalog /Pages 2 0 R >>',
+      2: '<< /Type /Pages /Kids [6 0 R 3 0 R] /Count 2 >>',
+      3: '<< /Type /Pages /Kids [4 0 R] /Count 1 >>',
+      4: '<< /Type /Pages /Kids [5 0 R] /Count 1 >>',
+      5: '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      6: '<< /Type /Page /Parent 2 0 R >>',
+    });
+    expect(countPages(pdf, 'pdf')).toBe(1);
+  });
+
+  it('refuses a PDF whose catalog /Pages is no page tree and which has no page anywhere', () => {
+    // pdf.js issue15590.pdf: /Pages names a JavaScript action.
+    const pdf = buildPdf({
+      1: '<< /Type /Catalog /Pages 2 0 R /OpenAction 2 0 R >>',
+      2: '<< /S /JavaScript /JS (app.alert(1)) >>',
+    });
+    expectRefusal(() => countPages(pdf, 'pdf'), 'INVALID_FILE_FORMAT', /PDF has no pages/);
+  });
+
+  describe('a damaged file (no trailer) whose pages came out empty is refused, an intact blank one is not', () => {
+    const tree = { 1: '<< /Type /Catalog /Pages 2 0 R >>', 2: '<< /Type /Pages /Kids [3 0 R] /Count 1 >>' };
+    it.each([
+      ['no content at all', { 3: '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 10 10] >>' }],
+      ['an empty content stream', { 3: '<< /Type /Page /Parent 2 0 R /Contents 4 0 R >>', 4: stream('') }],
+      ['content streams of white space only', { 3: '<< /Type /Page /Parent 2 0 R /Contents [4 0 R 5 0 R] >>', 4: stream(' \r\n'), 5: stream('') }],
+    ])('%s', (_n, page) => {
+      expectRefusal(() => countPages(buildPdf({ ...tree, ...page }, { noTrailer: true }), 'pdf'), 'INVALID_FILE_FORMAT', /PDF is damaged \(its cross-reference is missing or broken\) and nothing is left on its page$/);
+      expect(countPages(buildPdf({ ...tree, ...page }), 'pdf')).toBe(1);
+    });
+
+    it.each([
+      ['annotations only (a form)', { 3: '<< /Type /Page /Parent 2 0 R /Annots [4 0 R] >>', 4: '<< /Subtype /Widget /Rect [0 0 9 9] >>' }],
+      ['content that may draw nothing visible', { 3: '<< /Type /Page /Parent 2 0 R /Contents 4 0 R >>', 4: stream('q Q') }],
+    ])('a damaged file with %s is counted', (_n, page) => {
+      expect(countPages(buildPdf({ ...tree, ...page }, { noTrailer: true }), 'pdf')).toBe(1);
+    });
+
+    it('a cross-reference stream whose data is not as long as its /Length says is damaged', () => {
+      // pdf.js issue18986.pdf: the xref stream's bytes were mangled on the way (U+FFFD for each byte ≥ 0x80).
+      const pdf = buildPdf({ ...tree, 3: '<< /Type /Page /Parent 2 0 R >>', 4: `<< /Type /XRef /Root 1 0 R /Size 5 /W [1 4 2] /Length 14 >>\nstream\n${'\x01\x00\x00\x00\xef\xbf\xbd'.repeat(3)}\nendstream` }, { noTrailer: true });
+      expectRefusal(() => countPages(pdf, 'pdf'), 'INVALID_FILE_FORMAT', /PDF is damaged/);
+    });
+  });
+
   it.each([
     ['no spaces', '<</Type/Page/Parent 2 0 R>>'],
     ['line breaks and a comment', '<<\r\n/Type\r\n%comment\n/Page\n/Parent 2 0 R\n>>'],

@@ -53,8 +53,10 @@ export function countPdfPages(bytes: Buffer): number {
   if (scan.encryption === 'password' || scan.encryption === 'unsupported') {
     throw new FaxError('INVALID_FILE_FORMAT', 'encrypted PDF (remove the password protection and send it again)');
   }
+  // pdf.js and poppler draw such a file as a blank page (its content stays encrypted): nothing to fax.
+  if (scan.encryption === 'damaged') throw corrupt('PDF is damaged: it says it is encrypted, but its encryption dictionary cannot be read, so its pages cannot be decrypted');
   const truncated = (detail: string): FaxError => corrupt(`PDF is truncated: ${detail} (${bytes.length} bytes received)`);
-  const { root, lost } = pageTreeRoot(scan);
+  const { root, lost, repaired } = pageTreeRoot(scan);
   if (lost) throw truncated('its page tree is not in the file');
   if (root !== undefined) {
     const walked = walkPageTree(scan, root);
@@ -64,7 +66,15 @@ export function countPdfPages(bytes: Buffer): number {
       const total = walked.leaves + walked.missing;
       throw truncated(`${walked.missing} of its ${total} ${total === 1 ? 'page is' : 'pages are'} missing or cut off`);
     }
-    if (walked !== null && walked.leaves > 0) return walked.leaves;
+    if (walked !== null && walked.leaves > 0) {
+      // Repair can find the page tree of a damaged file and lose what was on the pages: when
+      // nothing is left on any of them, the file is refused as damaged (poppler and Ghostscript
+      // cannot open it; pdf.js draws blank pages) rather than faxed blank. An intact blank PDF is faxed.
+      if (repaired && walked.drawing === 0) {
+        throw corrupt(`PDF is damaged (its cross-reference is missing or broken) and nothing is left on its ${walked.leaves === 1 ? 'page' : `${walked.leaves} pages`}`);
+      }
+      return walked.leaves;
+    }
     const count = resolve(scan, isDict(root) ? root.map.get('Count') : undefined);
     if (typeof count === 'number' && Number.isInteger(count) && count > 0) {
       if (count > MAX_DOCUMENT_PAGES) throw tooMany('the PDF');
@@ -102,22 +112,26 @@ function resolve(scan: PdfScan, v: PdfValue | undefined, hops = 0): PdfValue | u
   return undefined;
 }
 
-/** The catalog's /Pages dictionary, from the newest trailer that names a /Root; lost when the catalog names one that is not in the file. */
-function pageTreeRoot(scan: PdfScan): { root: PdfValue | undefined; lost: boolean } {
-  const fromCatalog = (catalog: PdfDict): { root: PdfValue | undefined; lost: boolean } => {
+/**
+ * The catalog's /Pages dictionary, from the newest trailer that names a /Root; lost when the
+ * catalog names one that is not in the file; repaired when no intact trailer led to it.
+ */
+function pageTreeRoot(scan: PdfScan): { root: PdfValue | undefined; lost: boolean; repaired: boolean } {
+  const fromCatalog = (catalog: PdfDict, repaired: boolean): { root: PdfValue | undefined; lost: boolean; repaired: boolean } => {
     const ref = catalog.map.get('Pages');
     const root = resolve(scan, ref);
-    return { root, lost: root === undefined && isRef(ref) && !scan.objects.has(ref.num) };
+    return { root, lost: root === undefined && isRef(ref) && !scan.objects.has(ref.num), repaired };
   };
   for (let i = scan.trailers.length - 1; i >= 0; i--) {
-    const catalog = resolve(scan, scan.trailers[i]?.map.get('Root'));
-    if (isDict(catalog)) return fromCatalog(catalog);
+    const trailer = scan.trailers[i]!;
+    const catalog = resolve(scan, trailer.map.get('Root'));
+    if (isDict(catalog)) return fromCatalog(catalog, scan.damagedTrailers.has(trailer));
   }
   // No usable trailer (damaged file): the first object of /Type /Catalog.
   for (const v of scan.objects.values()) {
-    if (isDict(v) && nameOf(v.map.get('Type')) === 'Catalog') return fromCatalog(v);
+    if (isDict(v) && nameOf(v.map.get('Type')) === 'Catalog') return fromCatalog(v, true);
   }
-  return { root: undefined, lost: false };
+  return { root: undefined, lost: false, repaired: true };
 }
 
 /** A page's content streams are all in the file, none cut off. */
@@ -129,23 +143,41 @@ function contentsPresent(scan: PdfScan, page: PdfDict): boolean {
   return !Array.isArray(value) || value.every(present);
 }
 
+/** A page draws something unless its content is absent or blank and it has no annotations. */
+function pageDraws(scan: PdfScan, page: PdfDict): boolean {
+  const annots = resolve(scan, page.map.get('Annots'));
+  if (annots !== undefined && annots !== null && !(Array.isArray(annots) && annots.length === 0)) return true;
+  const blank = (v: PdfValue | undefined): boolean => v === undefined || v === null || (isRef(v) && scan.blankStreams.has(v.num));
+  const contents = page.map.get('Contents');
+  if (blank(contents)) return false;
+  const value = isRef(contents) ? scan.objects.get(contents.num) : contents;
+  return !(Array.isArray(value) && value.every(blank));
+}
+
+/** Keys only a page has: a dictionary without /Type is taken for a page when it has one of them. */
+const PAGE_KEYS = ['Contents', 'MediaBox', 'Resources', 'Parent'];
+
 /**
- * Leaves under `root`, and how many of them are missing (a kid that is not in the file, or a page
- * whose content is cut off); null when the tree loops or is not a tree.
+ * Leaves under `root`, how many of them are missing (a kid that is not in the file, or a page
+ * whose content is cut off) and how many draw something; null when it is not a tree. A kid that
+ * loops back to a node already walked holds no page (pdf.js: "Pages tree contains circular
+ * reference"; Ghostscript: "page not found"); the pages reached are the document.
  */
-function walkPageTree(scan: PdfScan, root: PdfValue): { leaves: number; missing: number } | null {
+function walkPageTree(scan: PdfScan, root: PdfValue): { leaves: number; missing: number; drawing: number } | null {
   if (!isDict(root)) return null;
   const seen = new Set<PdfValue>();
   const stack: (PdfValue | undefined)[] = [root];
   let leaves = 0;
   let missing = 0;
+  let drawing = 0;
   while (stack.length > 0) {
     const node = stack.pop();
     if (node === undefined) {
       missing++;
       continue;
     }
-    if (!isDict(node) || seen.has(node)) return null;
+    if (!isDict(node)) return null;
+    if (seen.has(node)) continue;
     seen.add(node);
     const kids = resolve(scan, node.map.get('Kids'));
     const type = nameOf(node.map.get('Type'));
@@ -157,12 +189,13 @@ function walkPageTree(scan: PdfScan, root: PdfValue): { leaves: number; missing:
         const lost = isRef(kid) && !scan.objects.has(kid.num) && !scan.unreadable.has(kid.num);
         stack.push(lost ? undefined : (resolve(scan, kid) ?? null));
       }
-    } else if (type === 'Page' || type === null) {
+    } else if (type === 'Page' || (type === null && PAGE_KEYS.some((k) => node.map.has(k)))) {
       if (!contentsPresent(scan, node)) missing++;
       else if (++leaves > MAX_DOCUMENT_PAGES) throw tooMany('the PDF');
+      else if (pageDraws(scan, node)) drawing++;
     } else return null;
   }
-  return { leaves, missing };
+  return { leaves, missing, drawing };
 }
 
 /** Last resort on a badly damaged file: `/Type /Page` tokens in the raw bytes (not `/Pages`). */

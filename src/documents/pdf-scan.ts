@@ -38,11 +38,16 @@ export interface PdfScan {
   unreadable: Set<number>;
   /** Objects whose stream data runs to the end of the file (no `endstream`: cut off). */
   cutStreams: Set<number>;
+  /** Objects whose stream data is empty or only white space (a page content stream that draws nothing). */
+  blankStreams: Set<number>;
+  /** Cross-reference streams whose data does not end where their /Length says (a damaged file). */
+  damagedTrailers: Set<PdfDict>;
   /**
    * 'none'; 'open': encrypted, but the empty user password opens it (an owner password only);
-   * 'password': a user password is needed; 'unsupported': a security handler other than Standard.
+   * 'password': a user password is needed; 'unsupported': a security handler other than Standard;
+   * 'damaged': the trailer names an /Encrypt that is not a readable dictionary (nothing can be decrypted).
    */
-  encryption: 'none' | 'open' | 'password' | 'unsupported';
+  encryption: 'none' | 'open' | 'password' | 'unsupported' | 'damaged';
 }
 
 /** Total bytes that inflating object streams may produce (decompression-bomb guard). */
@@ -55,6 +60,8 @@ export const PDF_INFLATE_BUDGET = 50 * 1024 * 1024;
  */
 export const PDF_MAX_VALUES = 1_000_000;
 const MAX_NESTING = 64;
+/** Longest stream data looked at for being blank (a content stream of white space only). */
+const BLANK_STREAM_MAX = 64;
 
 const WS = new Set([0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]);
 const DELIM = new Set([0x28, 0x29, 0x3c, 0x3e, 0x5b, 0x5d, 0x7b, 0x7d, 0x2f, 0x25]);
@@ -246,6 +253,8 @@ export function scanPdf(bytes: Buffer): PdfScan {
   const trailers: PdfDict[] = [];
   const trailerAt = new Map<PdfDict, number>();
   const cutStreams = new Set<number>();
+  const blankStreams = new Set<number>();
+  const damagedTrailers = new Set<PdfDict>();
   const unreadable = new Set<number>();
   const objStreams: { num: number; gen: number; dict: PdfDict; data: Buffer }[] = [];
   const values: ValueBudget = { left: PDF_MAX_VALUES };
@@ -275,8 +284,11 @@ export function scanPdf(bytes: Buffer): PdfScan {
     OBJ_HEADER.lastIndex = stream.end; // never look for objects inside stream data
     if (stream.cut) cutStreams.add(num);
     else cutStreams.delete(num);
+    if (!stream.cut && stream.dataEnd - stream.start <= BLANK_STREAM_MAX && /^[\0\t\n\f\r ]*$/.test(src.slice(stream.start, stream.dataEnd))) blankStreams.add(num);
+    else blankStreams.delete(num);
     const type = nameOf(value.map.get('Type'));
     if (type === 'XRef') {
+      if (!stream.byLength) damagedTrailers.add(value);
       trailers.push(value);
       trailerAt.set(value, at);
     } else if (type === 'ObjStm') objStreams.push({ num, gen: Number(m[2]), dict: value, data: bytes.subarray(stream.start, stream.dataEnd) });
@@ -304,8 +316,12 @@ export function scanPdf(bytes: Buffer): PdfScan {
   const encrypted = trailers.findLast((t) => t.map.has('Encrypt'));
   if (encrypted) {
     const info = encryptInfo(src, objects, encrypted, trailerAt.get(encrypted));
-    const unlock = info ? unlockWithEmptyPassword(info) : ({ ok: false, reason: 'unsupported' } as const);
-    if (!unlock.ok) return { objects, trailers, unreadable, cutStreams, encryption: unlock.reason };
+    // An /Encrypt object that is in the file but is no dictionary: the file is damaged, not of an unknown kind.
+    const enc = encrypted.map.get('Encrypt');
+    const isRef = typeof enc === 'object' && enc !== null && !Array.isArray(enc) && enc.kind === 'ref';
+    const damaged = isRef && (unreadable.has(enc.num) || (objects.has(enc.num) && !isDict(objects.get(enc.num))));
+    const unlock = info ? unlockWithEmptyPassword(info) : ({ ok: false, reason: damaged ? 'damaged' : 'unsupported' } as const);
+    if (!unlock.ok) return { objects, trailers, unreadable, cutStreams, blankStreams, damagedTrailers, encryption: unlock.reason };
     encryption = 'open';
     decrypt = unlock.decrypt;
   }
@@ -321,7 +337,7 @@ export function scanPdf(bytes: Buffer): PdfScan {
       if (!direct.has(n)) objects.set(n, value);
     }
   }
-  return { objects, trailers, unreadable, cutStreams, encryption };
+  return { objects, trailers, unreadable, cutStreams, blankStreams, damagedTrailers, encryption };
 }
 
 /**
@@ -384,7 +400,7 @@ function encryptInfo(src: string, objects: Map<number, PdfValue>, trailer: PdfDi
 }
 
 /** Locates stream data after a dictionary (7.3.8.1); null when no `stream` keyword follows. */
-function readStream(src: string, lex: Lexer, dict: PdfDict): { start: number; dataEnd: number; end: number; cut: boolean } | null {
+function readStream(src: string, lex: Lexer, dict: PdfDict): { start: number; dataEnd: number; end: number; cut: boolean; byLength: boolean } | null {
   lex.skipWs();
   if (!src.startsWith('stream', lex.pos)) return null;
   let start = lex.pos + 'stream'.length;
@@ -393,15 +409,15 @@ function readStream(src: string, lex: Lexer, dict: PdfDict): { start: number; da
   const len = dict.map.get('Length');
   if (typeof len === 'number' && Number.isInteger(len) && len >= 0 && start + len <= src.length) {
     const after = /^[\r\n ]*endstream/.exec(src.slice(start + len, start + len + 32));
-    if (after) return { start, dataEnd: start + len, end: start + len + after[0].length, cut: false };
+    if (after) return { start, dataEnd: start + len, end: start + len + after[0].length, cut: false, byLength: true };
   }
   // Indirect or wrong /Length: the data ends at the next `endstream`.
   const e = src.indexOf('endstream', start);
-  if (e < 0) return { start, dataEnd: src.length, end: src.length, cut: true };
+  if (e < 0) return { start, dataEnd: src.length, end: src.length, cut: true, byLength: false };
   let dataEnd = e;
   if (src.charCodeAt(dataEnd - 1) === 0x0a) dataEnd--;
   if (src.charCodeAt(dataEnd - 1) === 0x0d) dataEnd--;
-  return { start, dataEnd: Math.max(start, dataEnd), end: e + 'endstream'.length, cut: false };
+  return { start, dataEnd: Math.max(start, dataEnd), end: e + 'endstream'.length, cut: false, byLength: false };
 }
 
 /** Undoes /FlateDecode (the only filter object streams use in practice); null when not possible. */

@@ -94,7 +94,7 @@ export async function renderDocumentInThread(bytes: Buffer, format: DocumentForm
     if (over && !overBudget.signal.aborted) overBudget.abort(over);
   };
   const stopChecks = clock?.every?.(BUDGET_CHECK_MS, check);
-  const xDpi = resolutionFor(opts.quality).xDpi;
+  const { xDpi, yDpi } = resolutionFor(opts.quality);
   const out: RenderedPage[] = [];
   // The page in progress: the first selected one, then the one after the last page finished.
   let done = 0;
@@ -104,7 +104,7 @@ export async function renderDocumentInThread(bytes: Buffer, format: DocumentForm
       if ('bitmap' in page) {
         out.push({ bitmap: page.bitmap, mode: 'passthrough', page: page.page });
       } else {
-        const { bitmap, mode } = toBilevel(page.gray, opts.mode ?? 'auto', xDpi);
+        const { bitmap, mode } = toBilevel(page.gray, opts.mode ?? 'auto', xDpi, yDpi);
         out.push({ bitmap, mode, page: page.page });
       }
       if (out.length > maxPages) {

@@ -2,7 +2,8 @@
 // flattened on white, pixel count capped before decoding (decompression bombs), then scaled onto
 // the fax grid by layout.ts. PNG, JPEG, GIF (first frame), WebP, BMP (our decoder) and TIFF
 // (every directory a page; bilevel TIFFs — fax G3/G4 included — through our own reader, and a
-// page already at the target width and resolution passes through bit for bit).
+// page already at the target width and resolution passes through bit for bit; old-style JPEG
+// re-wrapped by tiff-ojpeg.ts; an extra sample of unspecified meaning is not taken for alpha).
 
 import type { Sharp } from 'sharp';
 import type { Bitmap } from '../codecs/bitmap.js';
@@ -11,7 +12,9 @@ import { createGrayPage, type GrayPage } from './bilevel.js';
 import { decodeBmp } from './bmp.js';
 import { imageDimensions } from './page-count.js';
 import { layoutPage, type FaxResolution, type Placement } from './layout.js';
-import { decodePage, readTiffDirectories, TiffError, type TiffDirectory } from './tiff-read.js';
+import { Tag } from './tiff-format.js';
+import { isOldJpeg, oldJpegToJpeg } from './tiff-ojpeg.js';
+import { decodePage, readIfdAt, readTiffDirectories, TiffError, type Ifd, type TiffDirectory } from './tiff-read.js';
 
 type SharpFn = (typeof import('sharp'))['default'];
 let sharpModule: Promise<SharpFn> | undefined;
@@ -77,8 +80,15 @@ export async function imagePageCount(bytes: Buffer, format: ImageFormat): Promis
 export async function decodeImagePage(bytes: Buffer, format: ImageFormat, page = 1): Promise<GraySource> {
   let img: Sharp;
   const sharp = await loadSharp();
+  const tiff = format === 'tiff' ? tiffTags(bytes, page) : null;
+  // ExtraSamples 0 is unspecified data, not alpha: libtiff draws the colour samples alone, libvips would treat it as alpha.
+  const alpha = !(tiff?.has(Tag.ExtraSamples) && tiff.ints(Tag.ExtraSamples, 1 << 16).every((v) => v === 0));
   try {
-    if (format === 'bmp') {
+    if (tiff && isOldJpeg(tiff)) {
+      const jpeg = oldJpegToJpeg(bytes, tiff);
+      checkPixels(format, imageDimensions(jpeg, 'jpeg'), page);
+      img = sharp(jpeg, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' });
+    } else if (format === 'bmp') {
       const rgba = decodeBmp(bytes, MAX_IMAGE_PIXELS);
       img = sharp(rgba.data, { raw: { width: rgba.width, height: rgba.height, channels: 4 }, limitInputPixels: MAX_IMAGE_PIXELS });
     } else {
@@ -91,9 +101,10 @@ export async function decodeImagePage(bytes: Buffer, format: ImageFormat, page =
       if (w && h) checkPixels(format, { width: w, height: h }, format === 'tiff' ? page : null);
       img = sharp(bytes, opts);
     }
+    img = img.rotate(); // EXIF Orientation (no-op without it)
+    // sharp runs its steps in its own order (flatten before removeAlpha): choose one, not both.
+    img = alpha ? img.flatten({ background: '#ffffff' }) : img.removeAlpha();
     const { data, info } = await img
-      .rotate() // EXIF Orientation (no-op without it)
-      .flatten({ background: '#ffffff' })
       .toColourspace('b-w')
       .raw({ depth: 'uchar' }) // 16-bit PNG/TIFF → 8 bits
       .toBuffer({ resolveWithObject: true });
@@ -101,6 +112,16 @@ export async function decodeImagePage(bytes: Buffer, format: ImageFormat, page =
     return { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), xDpi: 0, yDpi: 0 };
   } catch (err) {
     throw decodeError(format, format === 'tiff' ? page : null, err);
+  }
+}
+
+/** The page's directory when our reader can walk to it; otherwise sharp's libtiff has its say alone. */
+function tiffTags(bytes: Buffer, page: number): Ifd | null {
+  try {
+    return readIfdAt(bytes, page - 1);
+  } catch (err) {
+    if (err instanceof TiffError) return null;
+    throw err;
   }
 }
 

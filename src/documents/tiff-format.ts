@@ -25,6 +25,16 @@ export const Tag = {
   PageNumber: 297,
   Software: 305,
   TileWidth: 322,
+  TileOffsets: 324,
+  ExtraSamples: 338,
+  JPEGProc: 512,
+  JPEGInterchangeFormat: 513,
+  JPEGInterchangeFormatLength: 514,
+  JPEGRestartInterval: 515,
+  JPEGQTables: 519,
+  JPEGDCTables: 520,
+  JPEGACTables: 521,
+  YCbCrSubSampling: 530,
   BadFaxLines: 326,
   CleanFaxData: 327,
   ConsecutiveBadFaxLines: 328,
@@ -49,7 +59,7 @@ export const FieldType = {
 /** Bytes per value of each field type (index = type; 0 = unknown type). */
 export const FIELD_SIZE: readonly number[] = [0, 1, 1, 2, 4, 8, 1, 1, 2, 4, 8, 4, 8, 4];
 
-export const Compression = { NONE: 1, CCITT_RLE: 2, CCITT_T4: 3, CCITT_T6: 4 } as const;
+export const Compression = { NONE: 1, CCITT_RLE: 2, CCITT_T4: 3, CCITT_T6: 4, OJPEG: 6 } as const;
 
 /** T4Options bits (TIFF 6.0 section 11). */
 export const T4_2D = 1;

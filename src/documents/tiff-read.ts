@@ -281,7 +281,25 @@ function clearPaddingBits(bm: Bitmap): void {
 
 // ---- file structure ----
 
-interface Ifd {
+/**
+ * The directory at `ifdIndex` in the IFD chain (counting every directory, as sharp numbers TIFF
+ * pages), for the pages sharp decodes; its values are read on demand, bounds-checked.
+ */
+export function readIfdAt(buffer: Uint8Array, ifdIndex: number): Ifd {
+  const f = new TiffFile(buffer);
+  const seen = new Set<number>();
+  let offset = f.firstIfd;
+  for (let i = 0; ; i++) {
+    if (offset === 0) throw new TiffError('empty', `no directory ${ifdIndex + 1}`);
+    if (seen.has(offset)) throw new TiffError('ifd_loop', `IFD chain loops back to offset ${offset}`);
+    seen.add(offset);
+    const ifd = f.readIfd(offset, i);
+    if (i === ifdIndex) return ifd;
+    offset = ifd.next;
+  }
+}
+
+export interface Ifd {
   next: number;
   has(tag: number): boolean;
   int(tag: number): number;

@@ -1,0 +1,90 @@
+// TIFF pages sharp's libtiff gets wrong or cannot read, judged against libtiff's own tiff2rgba
+// (libtiff-tools, installed by .ci/run): old-style JPEG (Compression 6) and an extra sample of
+// unspecified meaning (ExtraSamples 0), which is data, not alpha.
+
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
+import { afterAll, describe, expect, it } from 'vitest';
+import { decodeImagePage } from './render-image.js';
+
+const CORPUS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures', 'corpus', 'tiff');
+const tmp = mkdtempSync(join(tmpdir(), 'faxstack-ojpeg-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/**
+ * libtiff's reading of page 1 as 8-bit gray: tiff2rgba decodes, sharp only turns its RGB into
+ * gray. Its alpha is left out: for an unspecified extra sample it is libtiff's guess (below).
+ */
+async function libtiffGray(path: string): Promise<Uint8Array> {
+  const out = join(tmp, 'rgba.tif');
+  const r = spawnSync('tiff2rgba', [path, out], { encoding: 'utf8' });
+  expect(r.error, 'tiff2rgba (libtiff-tools) must be installed').toBeUndefined();
+  expect(r.status, r.stderr).toBe(0);
+  const { data } = await sharp(out).removeAlpha().toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
+  return new Uint8Array(data);
+}
+
+function meanAbsDiff(a: Uint8Array, b: Uint8Array): number {
+  expect(a.length).toBe(b.length);
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += Math.abs(a[i]! - b[i]!);
+  return sum / a.length;
+}
+
+/** A big-endian TIFF's IFD entry for `tag`, found by its 12-byte entry (tag, type, count). */
+function entryAt(tiff: Buffer, tag: number): number {
+  const ifd = tiff.readUInt32BE(4);
+  const n = tiff.readUInt16BE(ifd);
+  for (let i = 0; i < n; i++) if (tiff.readUInt16BE(ifd + 2 + 12 * i) === tag) return ifd + 2 + 12 * i;
+  throw new Error(`no tag ${tag}`);
+}
+
+describe('old-style JPEG TIFF (Compression 6)', () => {
+  const path = join(CORPUS, 'ltn-smallliz.tif'); // HP IL v1.1: a JPEG interchange stream whose scan header says Se = 0
+
+  it('is read from its JPEG interchange stream as libtiff reads it', async () => {
+    const page = await decodeImagePage(readFileSync(path), 'tiff');
+    expect([page.width, page.height]).toEqual([160, 160]);
+    expect(meanAbsDiff(page.data, await libtiffGray(path))).toBeLessThan(2);
+  });
+
+  it('is assembled from the JPEG table tags and the strip when there is no interchange stream', async () => {
+    // The same page with JPEGInterchangeFormat(Length) hidden (tags 513/514 renamed to private
+    // ones) and the strip made the entropy-coded data after the scan header, to the stream's end.
+    const original = readFileSync(path);
+    const tiff = Buffer.from(original);
+    for (const tag of [513, 514]) tiff.writeUInt16BE(65000 + tag - 513, entryAt(tiff, tag));
+    const scanData = 8 + 605; // the interchange stream is at 8, 4608 bytes; its SOS header ends at 605
+    tiff.writeUInt32BE(scanData, entryAt(tiff, 273) + 8);
+    tiff.writeUInt32BE(8 + 4608 - scanData, entryAt(tiff, 279) + 8);
+    const assembled = await decodeImagePage(tiff, 'tiff');
+    const direct = await decodeImagePage(original, 'tiff');
+    expect(meanAbsDiff(assembled.data, direct.data)).toBeLessThan(1);
+  });
+
+  it('is refused with INVALID_FILE_FORMAT when its tables point outside the file', async () => {
+    const tiff = Buffer.from(readFileSync(path));
+    for (const tag of [513, 514]) tiff.writeUInt16BE(65000 + tag - 513, entryAt(tiff, tag));
+    const q = tiff.readUInt32BE(entryAt(tiff, 519) + 8); // the three offsets are stored elsewhere
+    tiff.writeUInt32BE(0x7fffffff, q);
+    const err = await decodeImagePage(tiff, 'tiff').catch((e: unknown) => e);
+    expect((err as { def?: { name: string } }).def?.name).toBe('INVALID_FILE_FORMAT');
+    expect((err as Error).message).toMatch(/old-style JPEG: a quantization table at 2147483647 runs past the end of the file/);
+  });
+});
+
+describe('an extra sample of unspecified meaning (ExtraSamples 0)', () => {
+  it('is not alpha (TIFF 6.0 section 18: "unspecified data"): the RGB samples are drawn opaque', async () => {
+    // 64 × 64, 16-bit RGB + one unspecified sample, every sample 0: a black square. libvips took
+    // the 4th sample for alpha (a blank page), and so does libtiff's RGBA interface, as "a
+    // workaround for images without correct info about the alpha channel" (tif_getimage.c).
+    const path = join(CORPUS, 'ltn-16-bit-4-Band.tiff');
+    const page = await decodeImagePage(readFileSync(path), 'tiff');
+    expect(meanAbsDiff(page.data, await libtiffGray(path))).toBe(0);
+    expect(page.data.every((v) => v === 0)).toBe(true);
+  });
+});

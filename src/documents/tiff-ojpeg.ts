@@ -1,0 +1,187 @@
+// Old-style JPEG TIFF pages (Compression 6, TIFF 6.0 section 22; retired by TIFF Technical Note 2
+// but written by 1990s scanners and fax software) re-wrapped as a plain JPEG stream for sharp.
+// Our own because sharp's libtiff is built without OJPEG support and no package does this; the
+// rules follow libtiff's tif_ojpeg.c: the JPEGInterchangeFormat stream when it holds the image,
+// otherwise SOI + tables from JPEGQTables/DCTables/ACTables + a frame and scan header + the strips.
+
+import { FaxError } from '../shared/errors.js';
+import { Compression, Tag } from './tiff-format.js';
+import type { Ifd } from './tiff-read.js';
+
+const invalid = (detail: string): FaxError => new FaxError('INVALID_FILE_FORMAT', `TIFF old-style JPEG: ${detail}`);
+
+/** JPEG markers (T.81 Table B.1). */
+const SOI = 0xd8;
+const EOI = 0xd9;
+const SOS = 0xda;
+const DQT = 0xdb;
+const DHT = 0xc4;
+const DRI = 0xdd;
+const SOF0 = 0xc0;
+const SOF1 = 0xc1;
+
+export function isOldJpeg(ifd: Ifd): boolean {
+  return ifd.has(Tag.Compression) && ifd.int(Tag.Compression) === Compression.OJPEG;
+}
+
+/** The page as a JPEG stream sharp decodes (YCbCr is libjpeg's default for three components). */
+export function oldJpegToJpeg(bytes: Uint8Array, ifd: Ifd): Buffer {
+  const file = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const strips = stripData(file, ifd);
+  // A strip that is a whole JPEG stream (some writers did that) needs no help.
+  if (strips.length === 1 && strips[0]![0] === 0xff && strips[0]![1] === SOI) return repairScanHeaders(strips[0]!);
+  if (ifd.has(Tag.JPEGInterchangeFormat)) {
+    const at = ifd.int(Tag.JPEGInterchangeFormat);
+    const length = ifd.has(Tag.JPEGInterchangeFormatLength) ? ifd.int(Tag.JPEGInterchangeFormatLength) : file.length - at;
+    if (at + 2 > file.length || file[at] !== 0xff || file[at + 1] !== SOI) throw invalid(`JPEGInterchangeFormat ${at} does not point at a JPEG stream`);
+    const jif = file.subarray(at, Math.min(file.length, at + length));
+    const segments = markerSegments(jif);
+    // The stream holds the image (frame, scan and its data): use it as it is, scan header repaired.
+    if (segments.some((s) => s.marker === SOS)) return repairScanHeaders(jif);
+    // Tables only: they come first, then the frame and scan built from the tags, then the strips.
+    const tables = segments.filter((s) => s.marker !== EOI).map((s) => jif.subarray(s.start, s.end));
+    const hasFrame = segments.some((s) => s.marker === SOF0 || s.marker === SOF1);
+    return Buffer.concat([...tables, ...(hasFrame ? [] : [frameHeader(ifd)]), restartInterval(ifd), scanHeader(ifd), ...strips, marker(EOI)]);
+  }
+  return Buffer.concat([marker(SOI), ...quantTables(file, ifd), ...huffmanTables(file, ifd), frameHeader(ifd), restartInterval(ifd), scanHeader(ifd), ...strips, marker(EOI)]);
+}
+
+function marker(m: number): Buffer {
+  return Buffer.from([0xff, m]);
+}
+
+function segment(m: number, body: Buffer): Buffer {
+  const head = Buffer.from([0xff, m, 0, 0]);
+  head.writeUInt16BE(body.length + 2, 2);
+  return Buffer.concat([head, body]);
+}
+
+function stripData(file: Buffer, ifd: Ifd): Buffer[] {
+  const offsetsTag = ifd.has(Tag.StripOffsets) ? Tag.StripOffsets : Tag.TileOffsets;
+  if (!ifd.has(offsetsTag)) return [];
+  const offsets = ifd.ints(offsetsTag, 1 << 16);
+  const counts = ifd.has(Tag.StripByteCounts) ? ifd.ints(Tag.StripByteCounts, 1 << 16) : [];
+  return offsets.map((at, i) => {
+    if (at >= file.length) throw invalid(`strip ${i + 1} offset ${at} is outside the file (${file.length} bytes)`);
+    return file.subarray(at, Math.min(file.length, at + (counts[i] ?? file.length - at)));
+  });
+}
+
+interface Segment {
+  marker: number;
+  start: number;
+  end: number;
+}
+
+/** Marker segments up to and including the first SOS (its entropy-coded data is not walked). */
+function markerSegments(jpeg: Buffer): Segment[] {
+  const out: Segment[] = [{ marker: SOI, start: 0, end: 2 }];
+  let i = 2;
+  while (i + 1 < jpeg.length) {
+    if (jpeg[i] !== 0xff) throw invalid(`JPEG marker expected at byte ${i} of the interchange stream`);
+    const m = jpeg[i + 1]!;
+    if (m === 0xff) {
+      i++;
+      continue;
+    }
+    if (m === EOI) {
+      out.push({ marker: m, start: i, end: i + 2 });
+      break;
+    }
+    if (i + 4 > jpeg.length) throw invalid('the interchange stream ends inside a marker segment');
+    const end = i + 2 + jpeg.readUInt16BE(i + 2);
+    if (end > jpeg.length) throw invalid('the interchange stream ends inside a marker segment');
+    out.push({ marker: m, start: i, end });
+    if (m === SOS) break;
+    i = end;
+  }
+  return out;
+}
+
+/**
+ * Old writers put Se = 0 (and other junk) in the scan header of a sequential frame, which libjpeg
+ * refuses ("Invalid SOS parameters for sequential JPEG"); libtiff ignores them. For SOF0/SOF1 the
+ * only valid values are Ss 0, Se 63, Ah Al 0 (T.81 B.2.3), so they are written.
+ */
+function repairScanHeaders(jpeg: Buffer): Buffer {
+  const segments = markerSegments(jpeg);
+  const sequential = segments.some((s) => s.marker === SOF0 || s.marker === SOF1);
+  const sos = segments.find((s) => s.marker === SOS);
+  if (!sequential || !sos) return jpeg;
+  const out = Buffer.from(jpeg);
+  out[sos.end - 3] = 0;
+  out[sos.end - 2] = 63;
+  out[sos.end - 1] = 0;
+  const tail = out.subarray(-2);
+  return tail[0] === 0xff && tail[1] === EOI ? out : Buffer.concat([out, marker(EOI)]);
+}
+
+function components(ifd: Ifd): number {
+  const n = ifd.has(Tag.SamplesPerPixel) ? ifd.int(Tag.SamplesPerPixel) : 1;
+  if (n !== 1 && n !== 3) throw invalid(`${n} samples per pixel (1 or 3 are read)`);
+  return n;
+}
+
+/** SOF0: 8-bit, the first component subsampled by YCbCrSubSampling (default 2 × 2), others 1 × 1. */
+function frameHeader(ifd: Ifd): Buffer {
+  const n = components(ifd);
+  const width = ifd.int(Tag.ImageWidth);
+  const height = ifd.int(Tag.ImageLength);
+  const sub = n === 3 ? (ifd.has(Tag.YCbCrSubSampling) ? ifd.ints(Tag.YCbCrSubSampling, 2) : [2, 2]) : [1, 1];
+  const body = Buffer.alloc(6 + 3 * n);
+  body[0] = 8;
+  body.writeUInt16BE(height, 1);
+  body.writeUInt16BE(width, 3);
+  body[5] = n;
+  for (let c = 0; c < n; c++) {
+    body[6 + 3 * c] = c + 1;
+    body[7 + 3 * c] = c === 0 ? ((sub[0] ?? 1) << 4) | (sub[1] ?? 1) : 0x11;
+    body[8 + 3 * c] = c;
+  }
+  return segment(SOF0, body);
+}
+
+function scanHeader(ifd: Ifd): Buffer {
+  const n = components(ifd);
+  const body = Buffer.alloc(4 + 2 * n);
+  body[0] = n;
+  for (let c = 0; c < n; c++) {
+    body[1 + 2 * c] = c + 1;
+    body[2 + 2 * c] = (c << 4) | c; // component c: DC table c, AC table c (one table per component)
+  }
+  body.set([0, 63, 0], 1 + 2 * n);
+  return segment(SOS, body);
+}
+
+function restartInterval(ifd: Ifd): Buffer {
+  const interval = ifd.has(Tag.JPEGRestartInterval) ? ifd.int(Tag.JPEGRestartInterval) : 0;
+  if (interval === 0) return Buffer.alloc(0);
+  const body = Buffer.alloc(2);
+  body.writeUInt16BE(interval, 0);
+  return segment(DRI, body);
+}
+
+function tableAt(file: Buffer, at: number, length: number, what: string): Buffer {
+  if (at + length > file.length) throw invalid(`${what} at ${at} runs past the end of the file`);
+  return file.subarray(at, at + length);
+}
+
+/** JPEGQTables: an offset per component to 64 bytes in zigzag order, as a DQT carries them. */
+function quantTables(file: Buffer, ifd: Ifd): Buffer[] {
+  if (!ifd.has(Tag.JPEGQTables)) throw invalid('no JPEGQTables and no JPEGInterchangeFormat');
+  return ifd.ints(Tag.JPEGQTables, 4).map((at, c) => segment(DQT, Buffer.concat([Buffer.from([c]), tableAt(file, at, 64, 'a quantization table')])));
+}
+
+/** JPEGDCTables/JPEGACTables: 16 code counts then the values, as a DHT carries them. */
+function huffmanTables(file: Buffer, ifd: Ifd): Buffer[] {
+  const out: Buffer[] = [];
+  for (const [tag, cls] of [[Tag.JPEGDCTables, 0], [Tag.JPEGACTables, 1]] as const) {
+    if (!ifd.has(tag)) throw invalid('no Huffman tables and no JPEGInterchangeFormat');
+    ifd.ints(tag, 4).forEach((at, c) => {
+      const counts = tableAt(file, at, 16, 'a Huffman table');
+      const values = tableAt(file, at + 16, counts.reduce((a, b) => a + b, 0), 'a Huffman table');
+      out.push(segment(DHT, Buffer.concat([Buffer.from([(cls << 4) | c]), counts, values])));
+    });
+  }
+  return out;
+}
