@@ -18,8 +18,8 @@ const LAYERS: string[][] = [
   ['src/store'],
   ['src/webhooks'],
   ['src/jobs'],
-  ['src/api'],
-  ['src/dashboard'],
+  ['src/accounts'], // passwords, sign-in, failed-authentication limits: below both front ends
+  ['src/api', 'src/dashboard'], // the two front ends; the dashboard takes validation and OpenAPI through api/index.ts
   ['src'], // service.ts, metrics-server.ts
   ['src/library'], // the package's public API
   ['src/index.ts'], // the package entry: re-exports the library
@@ -34,6 +34,7 @@ const SAME_LAYER: ReadonlySet<string> = new Set([
   'src/transport/capture -> src/transport/audio',
   'src/transport/audio -> src/transport/t38',
   'src/transport/rtp -> src/transport/t38',
+  'src/dashboard -> src/api',
 ]);
 
 /**

@@ -8,7 +8,8 @@ import type { MetricsRegistry } from '../shared/metrics.js';
 import type { FaxFiles, FaxService, Caller } from '../jobs/index.js';
 import type { JobStore } from '../store/index.js';
 import type { WebhookUrlPolicy } from '../webhooks/target.js';
-import type { AuthFailureLimiter, RateLimiter } from './rate-limit.js';
+import type { AuthFailureLimiter } from '../accounts/index.js';
+import type { RateLimiter } from './rate-limit.js';
 
 export interface ApiOptions {
   store: JobStore;

@@ -5,8 +5,7 @@
 import multipart, { type MultipartFile } from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { FaxError } from '../shared/errors.js';
-import { MAX_FILES } from '../api/validate/send.js';
-import { DEFAULT_BODY_LIMIT } from '../api/app.js';
+import { DEFAULT_BODY_LIMIT, MAX_FILES } from '../api/index.js';
 
 /** One uploaded file as the handler sees it. */
 export interface Upload {

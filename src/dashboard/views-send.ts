@@ -5,7 +5,7 @@ import { html, type Safe } from './html.js';
 import { csrfField, when } from './views.js';
 import { icon } from './icons.js';
 import { thumbs } from './views-faxes.js';
-import { MAX_MESSAGE, MAX_NAME, MAX_SUBJECT } from '../api/validate/send.js';
+import { MAX_MESSAGE, MAX_NAME, MAX_SUBJECT } from '../api/index.js';
 
 /** What the user typed, shown again when the form comes back with an error. */
 export interface SendValues {

@@ -1,6 +1,6 @@
 // An account's caller IDs: the numbers besides its own fax number that fax-send's `callerId`
-// may give. The rules of adding and removing one, for every front end (the API; the dashboard's
-// settings page has the same rules and should call these).
+// may give. The rules of adding and removing one, for every front end (the API's customer routes
+// and the dashboard's settings page).
 import { FaxError } from '../shared/errors.js';
 import type { Account, CallerId, JobStore } from '../store/index.js';
 

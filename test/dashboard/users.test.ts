@@ -4,7 +4,7 @@
 // XSS in names and emails inert, revoked keys refused by the API (-3009), removed users' and
 // changed passwords' sessions ended, callerId checked against the registered caller IDs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../src/dashboard/index.js';
+import { hashPassword } from '../../src/accounts/index.js';
 import type { User } from '../../src/store/index.js';
 import { inline, NUM, startHarness, type Account, type Harness } from '../e2e/harness.js';
 import { Browser, type Page } from './client.js';

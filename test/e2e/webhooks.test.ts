@@ -3,7 +3,7 @@
 // A real receiver on loopback; retry times are checked on the ManualClock.
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningService } from '../../src/service.js';
-import { hashPassword } from '../../src/dashboard/index.js';
+import { hashPassword } from '../../src/accounts/index.js';
 import { pgAvailability, startPgServer, type PgServer } from '../store/pg-server.js';
 import { Browser } from '../dashboard/client.js';
 import {

@@ -1,7 +1,7 @@
 // Dashboard: the API reference, rendered from the same OpenAPI document /v1/openapi.json serves
 // (openApiDocument): every endpoint with its parameters, body fields and responses, and the
 // error-code table the document's description carries. Rendered once, escaped like every page.
-import { openApiDocument } from '../../api/openapi.js';
+import { openApiDocument } from '../../api/index.js';
 import { html, type Safe } from '../html.js';
 import type { Dashboard } from '../kit.js';
 

@@ -3,7 +3,7 @@
 // errors), rendered by the dispatcher's composition (composeJobFax: cover page, pages, header
 // line) and shown as PNGs; confirming creates the job(s) through FaxService like the API does.
 import { FaxError } from '../../shared/errors.js';
-import { parseSendRequest, SEND_AT_SKEW_MS } from '../../api/validate/send.js';
+import { parseSendRequest, SEND_AT_SKEW_MS } from '../../api/index.js';
 import { composeJobFax, templateFor, type SendInput } from '../../jobs/index.js';
 import { countPages, MAX_FAX_PAGES, previewPng, selectPages, sniffFormat, type DocumentFormat, type FaxDocument } from '../../documents/index.js';
 import type { FaxQuality, KeyMode } from '../../store/index.js';

@@ -1,5 +1,6 @@
-// Dashboard passwords: scrypt (memory-hard, RFC 7914) with a per-password random salt. The
-// stored string carries its parameters, so they can be raised later without breaking old hashes.
+// Account and user passwords (the dashboard's sign-in, `faxstack accounts`): scrypt (memory-hard,
+// RFC 7914) with a per-password random salt. The stored string carries its parameters, so they can
+// be raised later without breaking old hashes.
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
 /** N = 2^15, r = 8, p = 1: 32 MiB and a few tens of milliseconds per hash. */
