@@ -15,8 +15,7 @@ import {
   DEFAULT_VIRTUAL_TIMING, GatewayPool, VirtualLine, defaultGatewayLineFactory, detailOf,
   type FaxLine, type GatewayLineFactory, type GatewaysConfig, type VirtualDelivery, type VirtualLineTiming,
 } from './engine/index.js';
-import { jobEvent } from './store/fax-object.js';
-import { openStore, parseStoreUrl, type JobStore, type StoreLocation } from './store/index.js';
+import { jobEvent, type JobStore, openStore, parseStoreUrl, type StoreLocation } from './store/index.js';
 import { DEFAULT_JOBS_CONFIG, Dispatcher, FaxFiles, FaxService, storeChannels, withGatewayLine, type JobEvent, type JobsConfig } from './jobs/index.js';
 import { WebhookWorker } from './webhooks/index.js';
 import { buildApi, MemoryRateLimiter, StoreRateLimiter, type RateLimiter, type RateLimits } from './api/index.js';

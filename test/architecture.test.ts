@@ -37,12 +37,6 @@ const SAME_LAYER: ReadonlySet<string> = new Set([
   'src/dashboard -> src/api',
 ]);
 
-/**
- * Imports that still go past a folder's index.ts (issue 15). The list may only shrink: a new side
- * door fails, and so does an entry that is no longer needed.
- */
-const KNOWN_SIDE_DOORS: ReadonlySet<string> = new Set<string>(JSON.parse(readFileSync(join(ROOT, 'test/architecture-side-doors.json'), 'utf8')) as string[]);
-
 function modules(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir)) {
     const p = join(dir, name);
@@ -146,8 +140,6 @@ describe('architecture', () => {
         if (!d.endsWith('/index.ts')) found.add(`${rel(f)} -> ${rel(d)}`);
       }
     }
-    const added = [...found].filter((s) => !KNOWN_SIDE_DOORS.has(s)).sort();
-    const gone = [...KNOWN_SIDE_DOORS].filter((s) => !found.has(s)).sort();
-    expect({ added, gone }).toEqual({ added: [], gone: [] });
+    expect([...found].sort()).toEqual([]);
   });
 });

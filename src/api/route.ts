@@ -7,7 +7,7 @@ import type { Logger } from '../shared/log.js';
 import type { MetricsRegistry } from '../shared/metrics.js';
 import type { FaxFiles, FaxService, Caller } from '../jobs/index.js';
 import type { JobStore } from '../store/index.js';
-import type { WebhookUrlPolicy } from '../webhooks/target.js';
+import type { WebhookUrlPolicy } from '../webhooks/index.js';
 import type { AuthFailureLimiter } from '../accounts/index.js';
 import type { RateLimiter } from './rate-limit.js';
 

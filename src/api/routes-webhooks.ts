@@ -2,9 +2,8 @@
 // rotation, a test event, every delivery with its attempts, and redelivery.
 import type { FastifyInstance } from 'fastify';
 import { FaxError } from '../shared/errors.js';
-import { EVENT_WEBHOOK_TEST, newEvent, testEventBody } from '../store/index.js';
-import type { DeliveryRecord, JobStore } from '../store/index.js';
-import { checkWebhookUrl, WebhookTargetError } from '../webhooks/target.js';
+import { type DeliveryRecord, EVENT_WEBHOOK_TEST, type JobStore, newEvent, testEventBody } from '../store/index.js';
+import { checkWebhookUrl, WebhookTargetError } from '../webhooks/index.js';
 import { defineRoute, type ApiOptions } from './route.js';
 import { ok } from './envelope.js';
 import { requirePrimary } from './permissions.js';

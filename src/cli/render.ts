@@ -3,9 +3,7 @@
 // written as one TIFF class F file, optionally with a PNG preview of each page.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { closeRenderPool, composeFax, writeTiffF } from '../documents/index.js';
-import type { RenderQuality } from '../documents/layout.js';
-import { previewPng } from '../documents/preview.js';
+import { closeRenderPool, composeFax, previewPng, type RenderQuality, writeTiffF } from '../documents/index.js';
 import { FaxError } from '../shared/errors.js';
 import { args, str, UsageError } from './args.js';
 import { loadDocuments } from './documents.js';

@@ -7,7 +7,7 @@ import { FaxError } from '../shared/errors.js';
 import type { Caller, FaxFiles, FaxService } from '../jobs/index.js';
 import type { Account, JobStore } from '../store/index.js';
 import type { AuthFailureLimiter } from '../accounts/index.js';
-import type { WebhookUrlPolicy } from '../webhooks/target.js';
+import type { WebhookUrlPolicy } from '../webhooks/index.js';
 import type { Session } from './session.js';
 import type { DashboardUser } from './permissions.js';
 import type { Frame, Nav } from './views.js';

@@ -5,7 +5,7 @@
 // page already at the target width and resolution passes through bit for bit).
 
 import type { Sharp } from 'sharp';
-import type { Bitmap } from '../codecs/bitmap.js';
+import type { Bitmap } from '../codecs/index.js';
 import { FaxError } from '../shared/errors.js';
 import { createGrayPage, type GrayPage } from './bilevel.js';
 import { decodeBmp } from './bmp.js';

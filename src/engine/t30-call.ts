@@ -4,10 +4,8 @@
 import type { Clock } from '../shared/clock.js';
 import { ERRORS } from '../shared/errors.js';
 import { endsWithEofb, writeTiffF } from '../documents/index.js';
-import { T30Session, type PageSource, type ReceivedPage, type T30FrontEnd, type T30Result } from '../t30/index.js';
+import { type Coding, type PageSource, type ReceivedPage, type Resolution, type T30FrontEnd, type T30Params, type T30Result, T30Session } from '../t30/index.js';
 import type { Bitmap } from '../codecs/index.js';
-import type { Coding, Resolution } from '../t30/modes.js';
-import type { T30Params } from '../t30/index.js';
 import type { CallDetail, CallProgress, CallRequest, CallResult } from './line.js';
 import { pageSource } from './page-source.js';
 

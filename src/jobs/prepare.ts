@@ -3,12 +3,7 @@
 // transmitted — cover page, every selected page, the header line on each — encode it in the
 // worker pool and store it as TIFF class F. Resends and restarts reuse the stored pages.
 import { FaxError } from '../shared/errors.js';
-import {
-  composeFax, countPages, encodePool, fetchDocument, parsePageSelection, selectPages, sniffFormat,
-  type ComposedFax, type DocumentFormat, type FaxDocument, type Letterhead,
-} from '../documents/index.js';
-import { decodeUtf8 } from '../documents/render-text.js';
-import { writeTiffF } from '../documents/index.js';
+import { type ComposedFax, composeFax, countPages, decodeUtf8, type DocumentFormat, encodePool, type FaxDocument, fetchDocument, type Letterhead, parsePageSelection, selectPages, sniffFormat, writeTiffF } from '../documents/index.js';
 import type { JobRecord, JobStore } from '../store/index.js';
 
 export interface FetchPolicy {

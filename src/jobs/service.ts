@@ -3,8 +3,7 @@
 import type { Clock } from '../shared/clock.js';
 import { FaxError, withField } from '../shared/errors.js';
 import { decodeMMR } from '../codecs/index.js';
-import { countPages, previewPng, sniffFormat, tiffToPdf, readTiffDirectories } from '../documents/index.js';
-import { parsePageSelection, selectPages } from '../documents/page-ranges.js';
+import { countPages, parsePageSelection, previewPng, readTiffDirectories, selectPages, sniffFormat, tiffToPdf } from '../documents/index.js';
 import { jobEvent } from '../store/index.js';
 import type {
   CoverFields, FaxQuality, JobDocument, JobListFilter, JobRecord, JobStore, KeyMode, NewDocument, NewJob, PreparedFax, UserRole,

@@ -3,8 +3,7 @@
 // a preview with sample fields, and the look-ups fax-send makes. Scoped by account throughout.
 import type { Clock } from '../shared/clock.js';
 import { FaxError, withField } from '../shared/errors.js';
-import { checkCoverTemplate, composeFax, countPages, previewPng, sniffFormat, type CoverInfo, type DocumentFormat } from '../documents/index.js';
-import { decodeUtf8 } from '../documents/render-text.js';
+import { checkCoverTemplate, composeFax, countPages, type CoverInfo, decodeUtf8, type DocumentFormat, previewPng, sniffFormat } from '../documents/index.js';
 import type { JobStore, TemplateKind, TemplateRecord } from '../store/index.js';
 import type { JobsConfig } from './config.js';
 import { templateFor } from './prepare.js';

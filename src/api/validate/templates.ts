@@ -1,7 +1,7 @@
 // Request validation for customer/template-create and the template id parameters
 // (docs/api.md decision 15). Pure functions; no fastify here.
 import { FaxError } from '../../shared/errors.js';
-import { TEMPLATE_KINDS, type TemplateKind } from '../../store/templates-types.js';
+import { TEMPLATE_KINDS, type TemplateKind } from '../../store/index.js';
 import { decodeBase64, MAX_FILE_NAME } from './send.js';
 
 export const MAX_TEMPLATE_NAME = 100;

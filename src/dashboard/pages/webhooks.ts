@@ -1,7 +1,7 @@
 // Dashboard webhook settings: URL, secret rotation, test event, delivery log with attempts, redeliver.
 import { FaxError } from '../../shared/errors.js';
-import { EVENT_WEBHOOK_TEST, newEvent, testEventBody } from '../../store/fax-object.js';
-import { checkWebhookUrl, WebhookTargetError } from '../../webhooks/target.js';
+import { EVENT_WEBHOOK_TEST, newEvent, testEventBody } from '../../store/index.js';
+import { checkWebhookUrl, WebhookTargetError } from '../../webhooks/index.js';
 import { body, type Dashboard, type SignedIn } from '../kit.js';
 import { webhooksPage } from '../views.js';
 

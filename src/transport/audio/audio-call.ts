@@ -8,7 +8,7 @@
 //   await call.close();
 import { ManualClock, SystemClock, type Clock } from '../../shared/clock.js';
 import { startAudioPump, type AudioPump, type AudioPumpResult, type AudioUrl } from '../rtp/index.js';
-import { openUdpTransport, type UdpEndpoint } from '../t38/udp.js';
+import { openUdpTransport, type UdpEndpoint } from '../t38/index.js';
 import { AudioFrontEnd } from './front-end.js';
 
 export type AudioPacing = 'realtime' | 'lockstep';

@@ -7,7 +7,7 @@
 // lets the session expire), and our own re-INVITE to T.38 (T.38 Annex D; 491 glare retried
 // after the RFC 3261 14.1 pause). The answering side of a dialog is IncomingSipCall (incoming.ts).
 import type { Clock, TimerHandle } from '../../shared/clock.js';
-import { answerT38, type T38SessionParams } from '../t38/session-params.js';
+import { answerT38, type T38SessionParams } from '../t38/index.js';
 import { digestAnswer, formatAuthorization, parseChallenge, type DigestCredentials } from './digest.js';
 import { buildSdp, sectionOrder, selectMedia, type G711, type LocalMedia, type RemoteMedia } from './sdp.js';
 import { randomToken, type SipHop, type SipMessage, type SipStack } from './stack.js';

@@ -3,7 +3,7 @@
 // section, or both), what the far end's answer or re-offer selects, and our answer to a re-offer.
 import sdpTransform from 'sdp-transform';
 import { isIPv6 } from 'node:net';
-import { formatT38Attributes, parseT38Attributes, type T38SessionParams } from '../t38/session-params.js';
+import { formatT38Attributes, parseT38Attributes, type T38SessionParams } from '../t38/index.js';
 import { SipError } from './errors.js';
 
 export type G711 = 'pcmu' | 'pcma';
