@@ -13,8 +13,8 @@ const LAYERS: string[][] = [
   ['src/codecs', 'native-free-dsp'],
   ['src/t30'],
   ['src/documents'],
-  ['src/transport/t38', 'src/transport/rtp', 'src/transport/sip', 'src/transport/audio', 'src/transport/capture'],
-  ['src/engine'],
+  ['src/transport/t38', 'src/transport/rtp', 'src/transport/sip', 'src/transport/audio'],
+  ['src/engine', 'src/analysis'], // the fax line; the recorded-call analyser (faxstack decode), side by side
   ['src/store'],
   ['src/webhooks'],
   ['src/jobs'],
@@ -30,8 +30,6 @@ const LAYERS: string[][] = [
 const SAME_LAYER: ReadonlySet<string> = new Set([
   'src/transport/audio -> src/transport/rtp',
   'src/transport/sip -> src/transport/t38',
-  'src/transport/capture -> src/transport/t38',
-  'src/transport/capture -> src/transport/audio',
   'src/transport/audio -> src/transport/t38',
   'src/transport/rtp -> src/transport/t38',
   'src/dashboard -> src/api',

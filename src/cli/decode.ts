@@ -2,7 +2,7 @@
 // recording (demodulated: both directions, one per channel, or mixed in one) or a pcap of the
 // T.38 (UDPTL) packets — printing the T.30 frames with timestamps, the negotiated mode, the
 // training checks and each page, and writing the pages as TIFF class F. The analysis lives in
-// transport/capture; this is the command around it.
+// src/analysis; this is the command around it.
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import { FaxError } from '../shared/errors.js';
@@ -14,7 +14,7 @@ import {
   reportLines,
   type AnalyzeCaptureOptions,
   type SampleEncoding,
-} from '../transport/capture/index.js';
+} from '../analysis/index.js';
 import { args, str, UsageError } from './args.js';
 
 export const DECODE_USAGE = `usage: faxstack decode CAPTURE [--format wav|raw|pcap|auto] [--pages-out OUT.tif | --out DIR] [--json]

@@ -1,6 +1,6 @@
 // One entry point for a capture file: works out what it is (WAV, raw audio, pcap), reads it,
 // runs the matching analyzer and reads the result as a T.30 call.
-import type { T38Version } from '../t38/index.js';
+import type { T38Version } from '../transport/t38/index.js';
 import { analyzeAudio, type AudioAnalysisStats } from './audio-analyzer.js';
 import { analyzeCall, type CallAnalysis } from './call-analysis.js';
 import { CaptureError } from './errors.js';

@@ -1,6 +1,6 @@
 // The decode report: a capture's call as timestamped lines (`mm:ss.mmm  caller→answerer  DCS
 // V.17 14400, ECM, MMR, R8×3.85, A4`), as one JSON object, and its pages as a TIFF class F file.
-import { writeTiffF, type TiffCompression } from '../../documents/index.js';
+import { writeTiffF, type TiffCompression } from '../documents/index.js';
 import type { AnalyzedPage, CallAnalysis, ReportEntry } from './call-analysis.js';
 import { modemText } from './describe.js';
 import type { Side } from './line-events.js';
