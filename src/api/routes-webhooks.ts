@@ -32,7 +32,7 @@ export function registerWebhookRoutes(app: FastifyInstance, o: ApiOptions): void
   defineRoute(app, '/customer/webhook-test', ['POST'], async ({ caller }) => {
     requirePrimary(caller, 'sending a test event');
     const now = o.clock.now();
-    const d = await o.store.insertEvent(caller.accountId, null, newEvent(EVENT_WEBHOOK_TEST, testEventBody(caller.accountId, now)), now);
+    const d = await o.store.outbox.insertEvent(caller.accountId, null, newEvent(EVENT_WEBHOOK_TEST, testEventBody(caller.accountId, now)), now);
     if (d.status === 'skipped') throw new FaxError('CONFLICT', 'No webhook URL is set: set one with customer/webhook-settings first', { field: 'url' });
     o.onEvent?.();
     return ok('Test event queued', { eventId: d.eventId });
@@ -41,7 +41,7 @@ export function registerWebhookRoutes(app: FastifyInstance, o: ApiOptions): void
   defineRoute(app, '/customer/webhook-deliveries', ['GET'], async ({ params, caller }) => {
     const limit = params.limit === undefined ? 20 : Number(params.limit);
     if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new FaxError('INVALID_PARAMETER', 'limit must be a whole number from 1 to 100', { field: 'limit' });
-    const list = await o.store.listDeliveries(caller.accountId, limit);
+    const list = await o.store.outbox.listDeliveries(caller.accountId, limit);
     return ok(`${list.length} deliveries`, { deliveries: await Promise.all(list.map((d) => describe(o.store, d))) });
   });
 
@@ -49,7 +49,7 @@ export function registerWebhookRoutes(app: FastifyInstance, o: ApiOptions): void
     requirePrimary(caller, 'redelivering an event');
     const eventId = params.eventId;
     if (typeof eventId !== 'string' || eventId === '' || eventId.length > 100) throw new FaxError('INVALID_PARAMETER', 'eventId is required', { field: 'eventId' });
-    const d = await o.store.redeliver(caller.accountId, eventId, o.clock.now());
+    const d = await o.store.outbox.redeliver(caller.accountId, eventId, o.clock.now());
     if (!d) throw new FaxError('NOT_FOUND', `event ${eventId} (or no webhook URL is set)`, { field: 'eventId' });
     o.onEvent?.();
     return ok(`Event ${eventId} queued for redelivery`, { eventId, status: d.status });
@@ -68,7 +68,7 @@ function parseUrl(v: unknown, o: ApiOptions): string | null {
 }
 
 async function describe(store: JobStore, d: DeliveryRecord) {
-  const attempts = await store.deliveryAttempts(d.id);
+  const attempts = await store.outbox.deliveryAttempts(d.id);
   return {
     eventId: d.eventId,
     type: d.type,

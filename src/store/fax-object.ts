@@ -4,7 +4,8 @@
 // completion), webhooks/ and api/ can all use them.
 import { randomUUID } from 'node:crypto';
 import { unixSeconds } from '../shared/clock.js';
-import type { Direction, FaxStatus, JobRecord, NewEvent, Stage } from './types.js';
+import type { Direction, FaxStatus, JobRecord, Stage } from './types.js';
+import type { NewEvent } from './outbox-types.js';
 
 export const EVENT_FAX_COMPLETED = 'fax.completed';
 export const EVENT_FAX_RECEIVED = 'fax.received';

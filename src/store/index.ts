@@ -1,6 +1,6 @@
 // The store layer: the JobStore contract, its SQLite (embedded) and PostgreSQL (shared) implementations.
 export * from './types.js';
-export type { WebhookOutbox } from './outbox-types.js';
+export * from './outbox-types.js';
 export * from './templates-types.js';
 export * from './users-types.js';
 export * from './coordination-types.js';

@@ -263,7 +263,7 @@ describe('dashboard security', () => {
     const jobId = await sendFax(owner, { subject: 'owner secret subject' });
     await h.finish({ id: owner.id, liveKey: owner.liveKey, testKey: owner.testKey, webhookSecret: '' }, jobId);
     const scheduled = await sendFax(owner, { send_at: later() });
-    const event = (await h.svc.store.listDeliveries(owner.id, 10))[0]!;
+    const event = (await h.svc.store.outbox.listDeliveries(owner.id, 10))[0]!;
     while (receiver.pending() > 0) await receiver.next();
 
     for (const id of [jobId, scheduled, 999_999]) {

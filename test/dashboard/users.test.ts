@@ -45,7 +45,7 @@ async function snapshot(t: Team) {
   const users = await s.users.listUsers(t.id);
   return {
     account: await s.getAccount(t.id), keys: await s.apiKeys(t.id), users, callerIds: await s.users.callerIds(t.id),
-    deliveries: await s.listDeliveries(t.id, 100), ownPassword: await s.passwordHash(t.id),
+    deliveries: await s.outbox.listDeliveries(t.id, 100), ownPassword: await s.passwordHash(t.id),
     passwords: await Promise.all(users.map((u) => s.users.userPasswordHash(t.id, u.id))),
     userKeys: await Promise.all(users.map((u) => s.users.userKeys(t.id, u.id))),
   };

@@ -67,7 +67,7 @@ describe("users' own API keys", () => {
       expect(r.body.message).toMatch(/^No permission for this action: .* belongs to a Member/);
     }
     expect(await h.svc.store.getAccount(t.id)).toEqual(before);
-    expect(await h.svc.store.listDeliveries(t.id, 10)).toEqual([]);
+    expect(await h.svc.store.outbox.listDeliveries(t.id, 10)).toEqual([]);
     expect((await h.call('/customer/template-list', { key })).body.data).toEqual({ templates: [] });
   });
 
