@@ -5,7 +5,7 @@ import { SlidingWindow, SWEEP_EVERY_MS } from '../shared/sliding-window.js';
 
 const ceilSec = (ms: number): number => Math.ceil(ms / 1000);
 
-export interface AuthFailureLimits {
+interface AuthFailureLimits {
   /** Failures allowed from one address within the window before it is blocked. */
   maxFailures: number;
   windowMs: number;
@@ -13,7 +13,7 @@ export interface AuthFailureLimits {
   maxTracked: number;
 }
 
-export const DEFAULT_AUTH_FAILURE_LIMITS: Readonly<AuthFailureLimits> = { maxFailures: 20, windowMs: 10 * 60_000, maxTracked: 100_000 };
+const DEFAULT_AUTH_FAILURE_LIMITS: Readonly<AuthFailureLimits> = { maxFailures: 20, windowMs: 10 * 60_000, maxTracked: 100_000 };
 
 /**
  * Failed authentications per client address (docs/api.md decision 12): after `maxFailures`

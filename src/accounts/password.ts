@@ -8,7 +8,7 @@ const N = 32768;
 const R = 8;
 const P = 1;
 const KEY_BYTES = 32;
-export const MIN_PASSWORD_LENGTH = 8;
+const MIN_PASSWORD_LENGTH = 8;
 export const MAX_PASSWORD_LENGTH = 1024;
 
 function scryptAsync(password: string, salt: Buffer, o: ScryptOptions): Promise<Buffer> {

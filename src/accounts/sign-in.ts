@@ -1,4 +1,4 @@
-// Signing in with a name and a password, for every front end that has one (the dashboard today):
+// Signing in with a name and a password, for the front ends that sign people in (the dashboard):
 // the name is an account name (checked against the account's own password, or one of its Primary
 // users') or a user's email. Unknown names cost a password check too (no enumeration by timing).
 import type { JobStore } from '../store/index.js';
@@ -7,7 +7,7 @@ import { burnPasswordCheck, MAX_PASSWORD_LENGTH, verifyPassword } from './passwo
 /** The user id of the account-name sign-in (the account's own password; always a Primary). */
 export const OWNER_USER_ID = 0;
 
-export interface SignedInUser {
+interface SignedInUser {
   accountId: number;
   /** OWNER_USER_ID for the account-name sign-in. */
   userId: number;

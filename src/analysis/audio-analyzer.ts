@@ -23,7 +23,7 @@ import { trainingIndicator, trainingMs } from '../transport/t38/index.js';
 import type { AudioCapture } from './wav.js';
 import { BitCollector, type BurstEvent, type HeardFrame, type LineEvent, type Source } from './line-events.js';
 
-export interface AudioAnalysisOptions {
+interface AudioAnalysisOptions {
   /** Sources of the channels (default: stereo caller/answerer, mono 'mixed'). */
   sources?: Source[];
 }

@@ -20,7 +20,7 @@ const RESOLUTION: Record<Resolution, string> = {
   '400_400': '400×400',
 };
 
-export function resolutionText(r: Resolution): string {
+function resolutionText(r: Resolution): string {
   return RESOLUTION[r];
 }
 

@@ -24,7 +24,7 @@ import {
 import { BitCollector, type BurstEvent, type HeardFrame, type LineEvent, type Side } from './line-events.js';
 import { endpointText, type Endpoint, type UdpDatagram } from './pcap.js';
 
-export interface T38AnalysisOptions {
+interface T38AnalysisOptions {
   /** The caller's endpoint (default: whoever sends the first UDPTL packet). */
   caller?: Endpoint;
   /** T.38 version of the IFP encoding (default: tried both ways, the better reading kept). */
@@ -50,7 +50,7 @@ export interface T38AnalysisStats {
   badIfp: number;
 }
 
-export interface T38Analysis {
+interface T38Analysis {
   events: LineEvent[];
   stats: T38AnalysisStats;
 }

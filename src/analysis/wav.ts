@@ -23,7 +23,7 @@ export interface AudioCapture {
   warnings: string[];
 }
 
-export interface AudioLimits {
+interface AudioLimits {
   /** Longest capture accepted, seconds (default 3600: 57.6 MB of samples per channel). */
   maxSeconds?: number;
 }

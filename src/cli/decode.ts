@@ -17,7 +17,7 @@ import {
 } from '../analysis/index.js';
 import { args, str, UsageError } from './args.js';
 
-export const DECODE_USAGE = `usage: faxstack decode CAPTURE [--format wav|raw|pcap|auto] [--pages-out OUT.tif | --out DIR] [--json]
+const DECODE_USAGE = `usage: faxstack decode CAPTURE [--format wav|raw|pcap|auto] [--pages-out OUT.tif | --out DIR] [--json]
                        [--channels 1|2] [--law ulaw|alaw|s16le] [--caller HOST:PORT]
   CAPTURE      a WAV file (8000 Hz; 16-bit PCM, µ-law or A-law; stereo: channel 0 the caller,
                channel 1 the answerer; mono: both sides mixed), raw audio (8000 Hz), or a pcap of
@@ -38,7 +38,7 @@ const MAX_FILE_BYTES = 1 << 30;
 const FORMATS = ['wav', 'raw', 'pcap', 'auto', 'ulaw', 'alaw', 's16le'] as const;
 const LAWS: readonly SampleEncoding[] = ['ulaw', 'alaw', 's16le'];
 
-export interface DecodeIo {
+interface DecodeIo {
   stdout: { write(s: string): unknown };
   stderr: { write(s: string): unknown };
 }

@@ -13,7 +13,7 @@ import type { CookieSerializeOptions } from '@fastify/cookie';
 
 export const SESSION_COOKIE = 'fs_session';
 export const CSRF_COOKIE = 'fs_csrf';
-export const COOKIE_PATH = '/dashboard';
+const COOKIE_PATH = '/dashboard';
 export const SESSION_TTL_MS = 12 * 3600_000;
 
 export interface Session {

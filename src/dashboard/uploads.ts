@@ -13,7 +13,7 @@ export interface Upload {
   data: Buffer;
 }
 
-export interface UploadLimits {
+interface UploadLimits {
   /** All files of one request together, in bytes (default: the API's body limit, 20 MiB). */
   maxBytes: number;
   /** Files per request (default: the API's 20 attachments). */

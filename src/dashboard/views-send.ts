@@ -103,7 +103,7 @@ ${librarySelect('templateId', 'Cover-page template', choices.templates, v.templa
 </form>`;
 }
 
-export interface PreviewView {
+interface PreviewView {
   id: string;
   numbers: string[];
   fromNumber: string;

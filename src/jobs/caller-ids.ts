@@ -5,7 +5,7 @@ import { FaxError } from '../shared/errors.js';
 import type { Account, CallerId, JobStore } from '../store/index.js';
 
 /** Caller IDs one account may register. */
-export const MAX_CALLER_IDS = 50;
+const MAX_CALLER_IDS = 50;
 
 /** Registers `number` (canonical E.164) as a caller ID of `account`. */
 export async function addCallerId(store: JobStore, account: Account, number: string, nowMs: number): Promise<CallerId[]> {

@@ -11,11 +11,11 @@ export interface FetchPolicy {
   allowHosts: string[];
 }
 
-export interface PreparedJob {
+interface PreparedJob {
   totalPages: number;
 }
 
-export interface PrepareOptions {
+interface PrepareOptions {
   owner: string;
   nowMs: number;
   fetch: FetchPolicy;
@@ -57,7 +57,7 @@ export async function prepareJob(store: JobStore, job: JobRecord, opts: PrepareO
 }
 
 /** The job's fields that shape its pages (the dashboard previews a fax before it is a job). */
-export type FaxLook = Pick<JobRecord, 'quality' | 'cover' | 'fromNumber' | 'toNumber'>;
+type FaxLook = Pick<JobRecord, 'quality' | 'cover' | 'fromNumber' | 'toNumber'>;
 
 /**
  * Composes the fax exactly as it is transmitted: cover page, the selected pages, the header line on each.
@@ -78,7 +78,7 @@ export function composeJobFax(job: FaxLook, documents: FaxDocument[], opts: Comp
   });
 }
 
-export interface ComposeJobOptions {
+interface ComposeJobOptions {
   nowMs: number;
   maxPages: number;
   signal?: AbortSignal;
@@ -86,7 +86,7 @@ export interface ComposeJobOptions {
 }
 
 /** A cover-page template as the renderer takes it: a text template or a letterhead. */
-export type CoverTemplate = { template: string } | { background: Letterhead };
+type CoverTemplate = { template: string } | { background: Letterhead };
 
 /** The job's cover-page template (kept after the template is deleted, for jobs like this one). */
 export async function templateFor(store: JobStore, job: Pick<JobRecord, 'accountId'>, templateId: string): Promise<CoverTemplate> {

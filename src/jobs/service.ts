@@ -25,13 +25,13 @@ export interface SendInput {
   files: { fileName: string; fileUrl: string | null; data: Buffer | null; pages: string[] | null }[];
 }
 
-export interface SendResult {
+interface SendResult {
   jobIds: number[];
   replayed: boolean;
   scheduled: boolean;
 }
 
-export interface FaxServiceOptions {
+interface FaxServiceOptions {
   store: JobStore;
   clock: Clock;
   config: JobsConfig;
@@ -192,7 +192,7 @@ export class FaxService {
   }
 }
 
-export type FaxFileFormat = 'tiff' | 'pdf';
+type FaxFileFormat = 'tiff' | 'pdf';
 
 export class FaxFiles {
   constructor(private readonly store: JobStore) {}

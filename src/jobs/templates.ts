@@ -10,9 +10,9 @@ import { templateFor } from './prepare.js';
 import type { Caller } from './caller.js';
 
 /** Records an account may keep (templates and smart documents together). */
-export const MAX_TEMPLATES_PER_ACCOUNT = 100;
+const MAX_TEMPLATES_PER_ACCOUNT = 100;
 
-export interface TemplateUpload {
+interface TemplateUpload {
   kind: TemplateKind;
   name: string;
   fileName: string;
@@ -20,7 +20,7 @@ export interface TemplateUpload {
 }
 
 /** The fields a template preview is filled with. */
-export const SAMPLE_FIELDS: Readonly<CoverInfo> = {
+const SAMPLE_FIELDS: Readonly<CoverInfo> = {
   subject: 'Sample subject',
   fromName: 'Sample Sender',
   senderNumber: '+1 555 0100',

@@ -10,7 +10,7 @@ export interface NewEvent {
   body: string;
 }
 
-export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'skipped';
+type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'skipped';
 
 export interface DeliveryRecord {
   id: number;

@@ -14,7 +14,6 @@ export type Stage = 'scheduled' | 'queued' | 'preparing' | 'dialing' | 'transmit
 export type Direction = 'sent' | 'received';
 export type FaxQuality = 'Low' | 'Standard' | 'HD';
 
-export const FINISHED: readonly FaxStatus[] = ['delivered', 'canceled', 'failed'];
 /** Stages at which a job has not started dialing (cancel is allowed). */
 export const CANCELABLE_STAGES: readonly Stage[] = ['scheduled', 'queued'];
 

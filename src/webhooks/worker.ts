@@ -14,7 +14,7 @@ import { signBody, SIGNATURE_HEADER } from './sign.js';
 import { checkWebhookUrl, type WebhookUrlPolicy } from './target.js';
 
 const MINUTE_MS = 60_000;
-export const DEFAULT_RETRY_DELAYS_MS: readonly number[] = [5, 10, 20, 30, 60].map((m) => m * MINUTE_MS);
+const DEFAULT_RETRY_DELAYS_MS: readonly number[] = [5, 10, 20, 30, 60].map((m) => m * MINUTE_MS);
 
 export interface WebhookWorkerOptions {
   store: JobStore;

@@ -59,7 +59,7 @@ ${rows.map((r) => html`<tr><td><code>${r.name}</code></td>${hasWhere ? html`<td>
 </tbody></table></div>`;
 }
 
-export function apiReference(doc: Document): Safe {
+function apiReference(doc: Document): Safe {
   const base = doc.servers[0]?.url ?? '';
   const lines = doc.info.description.split('\n');
   const intro = lines.filter((l) => l.trim() !== '' && !l.startsWith('|'));

@@ -14,7 +14,7 @@ import { EMPTY_SEND, previewPage, sendForm, type KeptFiles, type SendChoices, ty
 import { localToIso, timezoneOffset } from '../local-time.js';
 
 /** Pages rendered for a preview (the cover page counts); the rest of the fax is counted, not drawn. */
-export const PREVIEW_PAGES = 20;
+const PREVIEW_PAGES = 20;
 /** Preview pages are drawn at most this wide (HD pages are twice as wide as the others). */
 const PREVIEW_WIDTH = 1728;
 

@@ -7,7 +7,7 @@ import { body, type Dashboard, type SignedIn } from '../kit.js';
 import { hashPassword, OWNER_USER_ID, passwordProblem } from '../../accounts/index.js';
 import { removeUserConfirmPage, usersPage } from '../views-users.js';
 
-export const MAX_DISPLAY_NAME = 100;
+const MAX_DISPLAY_NAME = 100;
 
 function role(v: unknown): UserRole {
   const r = USER_ROLES.find((x) => x === v);

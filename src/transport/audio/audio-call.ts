@@ -13,7 +13,7 @@ import { AudioFrontEnd } from './front-end.js';
 
 export type AudioPacing = 'realtime' | 'lockstep';
 
-export interface AudioCallOptions {
+interface AudioCallOptions {
   url: AudioUrl;
   /** 'caller' sends to `url`; 'answerer' listens on it and answers whoever sends first. */
   role: 'caller' | 'answerer';
@@ -31,7 +31,7 @@ export interface AudioCallOptions {
   idleMs?: number;
 }
 
-export interface AudioCall {
+interface AudioCall {
   frontEnd: AudioFrontEnd;
   /** The clock T.30 must use for this call. */
   clock: Clock;

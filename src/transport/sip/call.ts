@@ -22,7 +22,7 @@ export interface LocalMediaCapabilities {
   audio?: { port: number; codecs: G711[] };
 }
 
-export interface OutgoingCallOptions {
+interface OutgoingCallOptions {
   stack: SipStack;
   clock: Clock;
   /** Request-URI: `sip:NUMBER@HOST:PORT` (with `;transport=tcp` for TCP). */
@@ -54,7 +54,7 @@ export type InviteOutcome =
   /** Aborted by the signal before an answer (CANCEL sent, or answered and hung up at once). */
   | { kind: 'cancelled'; status: number };
 
-export type CallState = 'idle' | 'calling' | 'incoming' | 'confirmed' | 'terminated';
+type CallState = 'idle' | 'calling' | 'incoming' | 'confirmed' | 'terminated';
 
 export const ALLOW = 'INVITE, ACK, CANCEL, BYE, OPTIONS, UPDATE, INFO';
 const RETRY_GLARE_MS = [2100, 4000] as const;

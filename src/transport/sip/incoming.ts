@@ -11,7 +11,7 @@ import { sectionOrder, selectMedia, type RemoteMedia } from './sdp.js';
 import type { SipHop, SipMessage, SipStack } from './stack.js';
 
 /** An INVITE no dialog claimed, to be answered. */
-export interface IncomingCallOptions {
+interface IncomingCallOptions {
   stack: SipStack;
   clock: Clock;
   invite: SipMessage;

@@ -31,7 +31,7 @@ export type RemoteMedia =
   | { kind: 'audio'; host: string; port: number; codec: G711 };
 
 /** One m= section as read from the far end's SDP. */
-export interface RemoteSection {
+interface RemoteSection {
   type: string;
   port: number;
   protocol: string;
