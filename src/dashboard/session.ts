@@ -1,13 +1,13 @@
-// Dashboard sessions as signed cookies (HMAC-SHA-256 under a server secret) and CSRF tokens;
-// cookies are parsed and written by @fastify/cookie (registered in routes.ts, options below).
-// A session names the account and the user (0: the account's own password, i.e. the account-name
-// sign-in, which acts as a Primary), its expiry and a tag of that user's password hash, so
-// changing the password (or removing the user) ends every session of that user: that binding is
-// why the session value carries our own MAC rather than @fastify/cookie's `signed` one. The role is
-// not in the cookie: it is read from the store on every request, so a role change applies at once.
-// CSRF is ours, not @fastify/csrf-protection: the form token is bound to the session as well as to
-// a random `fs_csrf` cookie (signed double submit) and is checked after the multipart body of the
-// upload forms is parsed, on every POST.
+// Why ours: the session MAC binds the user's password hash (@fastify/cookie's `signed` cannot); the CSRF
+// token binds the session too, one check for urlencoded and multipart forms (@fastify/csrf-protection adds no protection).
+// Dashboard sessions as signed cookies (HMAC-SHA-256 under a server secret) and CSRF tokens; the
+// cookies themselves are parsed and written by @fastify/cookie (registered in routes.ts, options
+// below). A session names the account and the user (0: the account's own password, i.e. the
+// account-name sign-in, which acts as a Primary), its expiry and a tag of that user's password
+// hash, so changing the password (or removing the user) ends every session of that user. The role
+// is not in the cookie: it is read from the store on every request, so a role change applies at
+// once. CSRF: a random `fs_csrf` cookie and a form token that is the HMAC of it and of the session
+// (signed double submit), checked on every POST.
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { CookieSerializeOptions } from '@fastify/cookie';
 
