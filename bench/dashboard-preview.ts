@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { hashPassword } from '../src/dashboard/index.js';
+import { hashPassword } from '../src/accounts/index.js';
 import { composeJobFax } from '../src/jobs/index.js';
 import { ManualClock } from '../src/shared/clock.js';
 import { silentLogger } from '../src/shared/log.js';

@@ -10,7 +10,7 @@ import type { MetricsRegistry } from './shared/metrics.js';
 import type { JobStore } from './store/index.js';
 import { METRICS_CONTENT_TYPE, metricsText, storeProblem } from './api/index.js';
 
-export interface MetricsServerOptions {
+interface MetricsServerOptions {
   port: number;
   host: string;
   store: Pick<JobStore, 'stats' | 'getAccount'>;
@@ -20,7 +20,7 @@ export interface MetricsServerOptions {
   logger: Logger;
 }
 
-export interface MetricsServer {
+interface MetricsServer {
   url: string;
   port: number;
   close(): Promise<void>;

@@ -15,8 +15,7 @@ import {
   DEFAULT_VIRTUAL_TIMING, GatewayPool, VirtualLine, defaultGatewayLineFactory, detailOf,
   type FaxLine, type GatewayLineFactory, type GatewaysConfig, type VirtualDelivery, type VirtualLineTiming,
 } from './engine/index.js';
-import { jobEvent } from './store/fax-object.js';
-import { openStore, parseStoreUrl, type JobStore, type StoreLocation } from './store/index.js';
+import { jobEvent, type JobStore, openStore, parseStoreUrl, type StoreLocation } from './store/index.js';
 import { DEFAULT_JOBS_CONFIG, Dispatcher, FaxFiles, FaxService, storeChannels, withGatewayLine, type JobEvent, type JobsConfig } from './jobs/index.js';
 import { WebhookWorker } from './webhooks/index.js';
 import { buildApi, MemoryRateLimiter, StoreRateLimiter, type RateLimiter, type RateLimits } from './api/index.js';
@@ -28,7 +27,7 @@ export { VERSION };
 const LEASE_MS = 30_000;
 
 /** What the dispatcher and webhook worker need: shared by the service and the daemon. */
-export interface WorkerOptions {
+interface WorkerOptions {
   /** Where the SQLite store lives by default (locked to this process); not needed with a PostgreSQL `store`. */
   dataDir?: string;
   /**
@@ -100,7 +99,7 @@ export interface RunningDaemon {
   close(): Promise<void>;
 }
 
-export interface DaemonOptions extends WorkerOptions {
+interface DaemonOptions extends WorkerOptions {
   /**
    * Serve /metrics, /health/live and /health/ready on this port (0: any free port). Default:
    * FAXSTACK_METRICS_PORT when set, else no endpoint.
@@ -121,7 +120,7 @@ interface Workers extends Omit<RunningDaemon, 'close' | 'metricsUrl'> {
 }
 
 /** Where the store is: `o.store`, or the SQLite file in the data directory. */
-export function storeLocation(o: Pick<WorkerOptions, 'dataDir' | 'store'>): StoreLocation {
+function storeLocation(o: Pick<WorkerOptions, 'dataDir' | 'store'>): StoreLocation {
   if (o.store) return parseStoreUrl(o.store);
   if (!o.dataDir) throw new Error('no store: give a data directory or a store location');
   return { engine: 'sqlite', path: join(o.dataDir, 'faxstack.db') };

@@ -1,5 +1,5 @@
-// Per-account request limits (docs/api.md decision 12) and per-address limits on
-// failed authentications. Pure: time comes from an injected Clock; no fastify here.
+// Per-account request limits (docs/api.md decision 12); the per-address limits on failed
+// authentications are src/accounts/auth-failures.ts. Pure: time comes from an injected Clock; no fastify here.
 //
 // Semantics, per account (all its keys together):
 // - Hourly: at most `perHour` requests in any rolling hour (a sliding window of the
@@ -25,6 +25,7 @@
 // MemoryRateLimiter for a process that owns its store (embedded SQLite), and StoreRateLimiter
 // (store-rate-limit.ts) for API nodes sharing one database, whose state lives in the store.
 import type { Clock } from '../shared/clock.js';
+import { SlidingWindow, SWEEP_EVERY_MS } from '../shared/sliding-window.js';
 import { checkRateLimits, decideRate, DEFAULT_RATE_LIMITS, fullLevel, HOUR_MS, refilledLevel, type RateDecision, type RateLimits } from '../store/index.js';
 
 export { DEFAULT_RATE_LIMITS, type RateDecision, type RateLimits };
@@ -38,53 +39,6 @@ export interface RateLimiter {
   close?(): Promise<void>;
   /** The per-account limits it applies (customer/account shows them). */
   readonly limits?: Readonly<RateLimits>;
-}
-
-/** How often idle entries are swept out of the maps. */
-const SWEEP_EVERY_MS = 60_000;
-
-const ceilSec = (ms: number): number => Math.ceil(ms / 1000);
-
-/**
- * Timestamps of the last `capacity` events within `windowMs`, in a fixed ring buffer:
- * memory is bounded by the capacity, whatever the request rate.
- */
-class SlidingWindow {
-  private readonly at: Float64Array;
-  private head = 0;
-  private count = 0;
-
-  constructor(
-    readonly capacity: number,
-    private readonly windowMs: number,
-  ) {
-    this.at = new Float64Array(capacity);
-  }
-
-  /** Drops events that have left the window; returns how many remain. */
-  size(nowMs: number): number {
-    while (this.count > 0 && this.at[this.head]! + this.windowMs <= nowMs) {
-      this.head = (this.head + 1) % this.capacity;
-      this.count--;
-    }
-    return this.count;
-  }
-
-  /** The oldest event within the window, or null. */
-  oldest(nowMs: number): number | null {
-    return this.size(nowMs) === 0 ? null : this.at[this.head]!;
-  }
-
-  /** Milliseconds until the oldest event leaves the window (0 when empty). */
-  msUntilSlot(nowMs: number): number {
-    return this.size(nowMs) === 0 ? 0 : this.at[this.head]! + this.windowMs - nowMs;
-  }
-
-  /** Records an event; the caller checks `size() < capacity` first. */
-  push(nowMs: number): void {
-    this.at[(this.head + this.count) % this.capacity] = nowMs;
-    this.count++;
-  }
 }
 
 interface AccountState {
@@ -155,72 +109,5 @@ export class MemoryRateLimiter implements RateLimiter {
       this.refill(s, now);
       if (s.inFlight === 0 && s.window.size(now) === 0 && s.level >= fullLevel(this.limits)) this.accounts.delete(id);
     }
-  }
-}
-
-export interface AuthFailureLimits {
-  /** Failures allowed from one address within the window before it is blocked. */
-  maxFailures: number;
-  windowMs: number;
-  /** Addresses tracked at most; beyond that the least recently failing is forgotten. */
-  maxTracked: number;
-}
-
-export const DEFAULT_AUTH_FAILURE_LIMITS: Readonly<AuthFailureLimits> = { maxFailures: 20, windowMs: 10 * 60_000, maxTracked: 100_000 };
-
-/**
- * Failed authentications per client address (docs/api.md decision 12): after `maxFailures`
- * failures within a rolling `windowMs`, the address is blocked until the oldest of them
- * leaves the window. Blocked requests should not be counted again (check before authenticating).
- */
-export class AuthFailureLimiter {
-  private readonly failures = new Map<string, SlidingWindow>();
-  private readonly limits: AuthFailureLimits;
-  private lastSweepMs: number;
-
-  constructor(
-    private readonly clock: Clock,
-    limits: Partial<AuthFailureLimits> = {},
-  ) {
-    this.limits = { ...DEFAULT_AUTH_FAILURE_LIMITS, ...limits };
-    for (const [k, v] of Object.entries(this.limits)) {
-      if (!Number.isInteger(v) || v < 1) throw new RangeError(`auth failure limit ${k} must be a positive integer, got ${v}`);
-    }
-    this.lastSweepMs = clock.now();
-  }
-
-  blocked(ip: string): { blocked: boolean; retryAfterSec: number } {
-    const now = this.clock.now();
-    const w = this.failures.get(ip);
-    if (!w || w.size(now) < this.limits.maxFailures) return { blocked: false, retryAfterSec: 0 };
-    return { blocked: true, retryAfterSec: Math.max(1, ceilSec(w.msUntilSlot(now))) };
-  }
-
-  recordFailure(ip: string): void {
-    const now = this.clock.now();
-    this.maybeSweep(now);
-    let w = this.failures.get(ip);
-    if (w) {
-      this.failures.delete(ip); // re-insert: Map order is then least recently failing first
-    } else {
-      w = new SlidingWindow(this.limits.maxFailures, this.limits.windowMs);
-      if (this.failures.size >= this.limits.maxTracked) {
-        const oldest = this.failures.keys().next();
-        if (!oldest.done) this.failures.delete(oldest.value);
-      }
-    }
-    this.failures.set(ip, w);
-    // The window holds at most maxFailures: once blocked, the block ends when the oldest ages out.
-    if (w.size(now) < this.limits.maxFailures) w.push(now);
-  }
-
-  trackedAddresses(): number {
-    return this.failures.size;
-  }
-
-  private maybeSweep(now: number): void {
-    if (now - this.lastSweepMs < SWEEP_EVERY_MS) return;
-    this.lastSweepMs = now;
-    for (const [ip, w] of this.failures) if (w.size(now) === 0) this.failures.delete(ip);
   }
 }

@@ -2,9 +2,8 @@
 // rotation, a test event, every delivery with its attempts, and redelivery.
 import type { FastifyInstance } from 'fastify';
 import { FaxError } from '../shared/errors.js';
-import { EVENT_WEBHOOK_TEST, newEvent, testEventBody } from '../store/index.js';
-import type { DeliveryRecord, JobStore } from '../store/index.js';
-import { checkWebhookUrl, WebhookTargetError } from '../webhooks/target.js';
+import { type DeliveryRecord, EVENT_WEBHOOK_TEST, type JobStore, newEvent, testEventBody } from '../store/index.js';
+import { checkWebhookUrl, WebhookTargetError } from '../webhooks/index.js';
 import { defineRoute, type ApiOptions } from './route.js';
 import { ok } from './envelope.js';
 import { WEBHOOK_DELIVERIES, WEBHOOK_REDELIVER, WEBHOOK_SETTINGS, WEBHOOK_TEST } from './endpoints.js';
@@ -41,20 +40,20 @@ export function registerWebhookRoutes(app: FastifyInstance, o: ApiOptions): void
 
   defineRoute(app, WEBHOOK_TEST, { POST: async ({ caller }) => {
     const now = o.clock.now();
-    const d = await o.store.insertEvent(caller.accountId, null, newEvent(EVENT_WEBHOOK_TEST, testEventBody(caller.accountId, now)), now);
+    const d = await o.store.outbox.insertEvent(caller.accountId, null, newEvent(EVENT_WEBHOOK_TEST, testEventBody(caller.accountId, now)), now);
     if (d.status === 'skipped') throw new FaxError('CONFLICT', 'No webhook URL is set: set one with customer/webhook-settings first', { field: 'url' });
     o.onEvent?.();
     return ok('Test event queued', { eventId: d.eventId });
   } });
 
   defineRoute(app, WEBHOOK_DELIVERIES, { GET: async ({ caller, input }) => {
-    const list = await o.store.listDeliveries(caller.accountId, input().limit);
+    const list = await o.store.outbox.listDeliveries(caller.accountId, input().limit);
     return ok(`${list.length} deliveries`, { deliveries: await Promise.all(list.map((d) => describe(o.store, d))) });
   } });
 
   defineRoute(app, WEBHOOK_REDELIVER, { POST: async ({ caller, input }) => {
     const { eventId } = input();
-    const d = await o.store.redeliver(caller.accountId, eventId, o.clock.now());
+    const d = await o.store.outbox.redeliver(caller.accountId, eventId, o.clock.now());
     if (!d) throw new FaxError('NOT_FOUND', `event ${eventId} (or no webhook URL is set)`, { field: 'eventId' });
     o.onEvent?.();
     return ok(`Event ${eventId} queued for redelivery`, { eventId, status: d.status });
@@ -62,7 +61,7 @@ export function registerWebhookRoutes(app: FastifyInstance, o: ApiOptions): void
 }
 
 async function describe(store: JobStore, d: DeliveryRecord) {
-  const attempts = await store.deliveryAttempts(d.id);
+  const attempts = await store.outbox.deliveryAttempts(d.id);
   return {
     eventId: d.eventId,
     type: d.type,

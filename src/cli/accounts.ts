@@ -5,11 +5,11 @@
 import { dirname, resolve, join } from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { emailProblem, openStore } from '../store/index.js';
-import { normalizeFaxNumber } from '../api/validate/index.js';
+import { normalizeFaxNumber } from '../api/index.js';
 import { checkWebhookUrl } from '../webhooks/index.js';
 import { args, str, UsageError } from './args.js';
 import { parseStoreOption } from './daemon.js';
-import { hashPassword, passwordProblem } from '../dashboard/index.js';
+import { hashPassword, passwordProblem } from '../accounts/index.js';
 
 export async function accountsCommand(argv: string[]): Promise<number> {
   const { values, positionals } = args(

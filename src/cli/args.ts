@@ -21,7 +21,7 @@ export function setCommand(name: string): void {
 type Options = NonNullable<ParseArgsConfig['options']>;
 
 /** The options as a user types them: `--via VALUE, --json`. */
-export function optionList(options: Options): string {
+function optionList(options: Options): string {
   return Object.entries(options)
     .map(([name, o]) => `--${name}${o.type === 'string' ? ' VALUE' : ''}${o.short ? ` (-${o.short})` : ''}`)
     .join(', ');

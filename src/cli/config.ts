@@ -10,17 +10,17 @@ import { GatewayConfigError, parseGateways, parseGatewaysJson, type GatewaysConf
 import { parseStoreUrl, redactStoreUrl, StoreUrlError } from '../store/index.js';
 import { UsageError } from './usage-error.js';
 
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+type LogLevel = (typeof LOG_LEVELS)[number];
 
-export interface RateLimitsConfig {
+interface RateLimitsConfig {
   perHour?: number;
   burst?: number;
   inFlight?: number;
 }
 
 /** The effective configuration (defaults applied; `store` null: the SQLite file in `data`). */
-export interface FaxstackConfig {
+interface FaxstackConfig {
   port: number;
   host: string;
   data: string;
@@ -40,9 +40,9 @@ export interface FaxstackConfig {
 }
 
 /** Where a value came from: the file's path, an environment variable or a flag. */
-export type ConfigSource = { kind: 'file'; path: string } | { kind: 'env'; name: string } | { kind: 'flag'; name: string };
+type ConfigSource = { kind: 'file'; path: string } | { kind: 'env'; name: string } | { kind: 'flag'; name: string };
 
-export interface ConfigProblem {
+interface ConfigProblem {
   /** JSON path of the key (`rateLimits.perHour`, `gateways[0].channels`). */
   path: string;
   source: ConfigSource;
@@ -58,7 +58,7 @@ export class ConfigError extends UsageError {
   }
 }
 
-export function describeSource(s: ConfigSource): string {
+function describeSource(s: ConfigSource): string {
   return s.kind === 'file' ? s.path : s.kind === 'env' ? s.name : s.name;
 }
 

@@ -43,12 +43,6 @@ export function parseStoreOption(v: string): StoreLocation | null {
   }
 }
 
-/** `--grace SECONDS`: how long calls in progress may finish on shutdown. */
-export function parseGrace(v: string): number {
-  if (!/^\d+(\.\d+)?$/.test(v) || Number(v) > 3600) throw new UsageError(`--grace must be 0-3600 seconds, got ${v}`);
-  return Math.round(Number(v) * 1000);
-}
-
 /** Test facilities for spawned processes: a shifted clock and slower virtual pages (as for serve). */
 export function testFacilities(): { clock: SystemClock; virtualTiming: VirtualLineTiming } {
   const clock = new SystemClock(Number(process.env.FAXSTACK_CLOCK_OFFSET_MS ?? 0));

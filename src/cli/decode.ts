@@ -2,7 +2,7 @@
 // recording (demodulated: both directions, one per channel, or mixed in one) or a pcap of the
 // T.38 (UDPTL) packets — printing the T.30 frames with timestamps, the negotiated mode, the
 // training checks and each page, and writing the pages as TIFF class F. The analysis lives in
-// transport/capture; this is the command around it.
+// src/analysis; this is the command around it.
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import { FaxError } from '../shared/errors.js';
@@ -14,10 +14,10 @@ import {
   reportLines,
   type AnalyzeCaptureOptions,
   type SampleEncoding,
-} from '../transport/capture/index.js';
+} from '../analysis/index.js';
 import { args, str, UsageError } from './args.js';
 
-export const DECODE_USAGE = `usage: faxstack decode CAPTURE [--format wav|raw|pcap|auto] [--pages-out OUT.tif | --out DIR] [--json]
+const DECODE_USAGE = `usage: faxstack decode CAPTURE [--format wav|raw|pcap|auto] [--pages-out OUT.tif | --out DIR] [--json]
                        [--channels 1|2] [--law ulaw|alaw|s16le] [--caller HOST:PORT]
   CAPTURE      a WAV file (8000 Hz; 16-bit PCM, µ-law or A-law; stereo: channel 0 the caller,
                channel 1 the answerer; mono: both sides mixed), raw audio (8000 Hz), or a pcap of
@@ -38,7 +38,7 @@ const MAX_FILE_BYTES = 1 << 30;
 const FORMATS = ['wav', 'raw', 'pcap', 'auto', 'ulaw', 'alaw', 's16le'] as const;
 const LAWS: readonly SampleEncoding[] = ['ulaw', 'alaw', 's16le'];
 
-export interface DecodeIo {
+interface DecodeIo {
   stdout: { write(s: string): unknown };
   stderr: { write(s: string): unknown };
 }

@@ -3,7 +3,7 @@
 import { VERSION } from '../shared/version.js';
 import { setCommand } from './args.js';
 
-export const USAGE = `usage: faxstack <command> [options]
+const USAGE = `usage: faxstack <command> [options]
 
 commands:
   serve [--port 8080] [--host 127.0.0.1] [--data ./data] [--store sqlite:PATH|postgres://...]
@@ -41,7 +41,7 @@ commands:
 `;
 
 /** A command's own part of USAGE: its lines, from its name to the next command. */
-export function commandUsage(command: string): string | null {
+function commandUsage(command: string): string | null {
   const lines = USAGE.split('\n');
   const first = lines.findIndex((l) => l.startsWith(`  ${command} `) || l === `  ${command}`);
   if (first < 0) return null;

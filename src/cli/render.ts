@@ -3,14 +3,12 @@
 // written as one TIFF class F file, optionally with a PNG preview of each page.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { closeRenderPool, composeFax, writeTiffF } from '../documents/index.js';
-import type { RenderQuality } from '../documents/layout.js';
-import { previewPng } from '../documents/preview.js';
+import { closeRenderPool, composeFax, previewPng, type RenderQuality, writeTiffF } from '../documents/index.js';
 import { FaxError } from '../shared/errors.js';
 import { args, str, UsageError } from './args.js';
 import { loadDocuments } from './documents.js';
 
-export const RENDER_USAGE = `usage: faxstack render FILE... --out OUT.tif [--quality Low|Standard|HD] [--pages 1-3,5]...
+const RENDER_USAGE = `usage: faxstack render FILE... --out OUT.tif [--quality Low|Standard|HD] [--pages 1-3,5]...
                        [--compression mh|mr|mmr] [--subject S] [--from-name N] [--to-name N] [--message M]
                        [--from-number NUM] [--to-number NUM] [--no-header] [--preview-dir DIR] [--json]
   --pages        once: applies to every file; once per file: applies to the files in order
@@ -21,7 +19,7 @@ export const RENDER_USAGE = `usage: faxstack render FILE... --out OUT.tif [--qua
 const QUALITIES: readonly RenderQuality[] = ['Low', 'Standard', 'HD'];
 const COMPRESSIONS = ['mh', 'mr', 'mmr'] as const;
 
-export interface RenderIo {
+interface RenderIo {
   stdout: { write(s: string): unknown };
   stderr: { write(s: string): unknown };
   /** The time shown in the header and on the cover (default now). */

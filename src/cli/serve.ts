@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { createLogger } from '../shared/log.js';
 import { startService, VERSION } from '../service.js';
 import { redactStoreUrl, type JobStore } from '../store/index.js';
-import { hashPassword } from '../dashboard/index.js';
+import { hashPassword } from '../accounts/index.js';
 import { closeEncodePool, closeRenderPool, configureRenderPool } from '../documents/index.js';
 import { args } from './args.js';
 import { CONFIG_FLAGS, parseStoreOption, testFacilities } from './daemon.js';

@@ -15,10 +15,10 @@ export interface SipVia {
 }
 
 export type Via = DirectAddress | SipVia;
-export type OpenLine = DirectLine;
+type OpenLine = DirectLine;
 
 /** `sip:NUMBER@HOST[:PORT][;transport=udp|tcp]`; null when `raw` is not a sip: URI. */
-export function parseSipVia(raw: string, flag: string): SipVia | null {
+function parseSipVia(raw: string, flag: string): SipVia | null {
   try {
     const a = parseSipAddress(raw, flag);
     return a && { kind: 'sip', ...a };

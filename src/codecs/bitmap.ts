@@ -63,7 +63,7 @@ export function fillBlack(data: Uint8Array, off: number, x0: number, x1: number)
 }
 
 /** Mask of the bits of the last byte of a row that lie inside the width. */
-export function lastByteMask(width: number): number {
+function lastByteMask(width: number): number {
   const r = width & 7;
   return r === 0 ? 0xff : (0xff00 >>> r) & 0xff;
 }

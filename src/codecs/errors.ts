@@ -2,7 +2,7 @@
 // that knows the input (TIFF reader, T.30 receiver) turns them into a FaxError or a count
 // of bad lines.
 
-export type CodecErrorKind =
+type CodecErrorKind =
   | 'bad_code' // bits that are no valid code in the current state
   | 'bad_line_length' // runs that overflow the width, or a line ending short of it
   | 'premature_eol' // an EOL in the middle of a line

@@ -44,7 +44,7 @@ export const OVERLONG_RUN_LIMIT = 1 << 16;
 export const LINE_OVERLONG = 1 << 30;
 
 /** readRun result for bits that are no code of this colour. */
-export const RUN_BAD_CODE = -1;
+const RUN_BAD_CODE = -1;
 /** readRun result when the bits are an EOL (left unconsumed). */
 export const RUN_EOL = -2;
 

@@ -3,7 +3,7 @@
 export * from './bitmap.js';
 export { BitReader } from './bit-reader.js';
 export { BitWriter } from './bit-writer.js';
-export { CodecError, type CodecErrorKind } from './errors.js';
+export { CodecError } from './errors.js';
 export { encodeMH, decodeMH, createMHDecoder } from './mh.js';
 export { encodeMR, decodeMR, createMRDecoder } from './mr.js';
 export { encodeMMR, decodeMMR, createMMRDecoder } from './mmr.js';
@@ -18,5 +18,4 @@ export type {
   MMREncodeOptions,
   MREncodeOptions,
   T4DecodeOptions,
-  T4EncodeOptions,
 } from './types.js';

@@ -175,7 +175,7 @@ export abstract class PageDecoder implements StreamDecoder {
 }
 
 /** A decoding error where only zero bits (or nothing) remain is reported as 'truncated'. */
-export function asTruncation(err: CodecError, r: BitReader): CodecError {
+function asTruncation(err: CodecError, r: BitReader): CodecError {
   if (err.kind === 'too_large' || err.kind === 'truncated' || err.kind === 'unsupported') return err;
   // The reader stands where the failing code was read.
   const onlyZeros = r.remaining <= 0 || r.countZeros(r.remaining) >= r.remaining;

@@ -12,7 +12,7 @@ import { EOL_BITS, EOL_CODE } from './t4-tables.js';
 import { encode2DLine } from './two-d.js';
 import { MAX_WIDTH } from './types.js';
 
-export interface T4StreamEncoding {
+interface T4StreamEncoding {
   /** 0 for MH; the K factor for MR. */
   k: number;
   form: 'fax' | 'tiff' | 'rle';

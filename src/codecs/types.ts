@@ -2,7 +2,7 @@
 
 import type { Bitmap } from './bitmap.js';
 
-export interface T4EncodeOptions {
+interface T4EncodeOptions {
   /**
    * 'fax' (default): the page as sent on the line, EOL before every line and RTC at the end
    * (T.4 4.1.2–4.1.4). 'tiff': what libtiff writes and expects in a Compression 3 strip

@@ -6,7 +6,7 @@ import type { JobRecord } from '../store/index.js';
 
 export type Tone = 'ok' | 'bad' | 'muted' | 'busy' | 'wait';
 
-export interface FaxWords {
+interface FaxWords {
   /** The badge: "Delivered", "Failed", "Scheduled", "Dialing"... */
   label: string;
   tone: Tone;

@@ -6,8 +6,8 @@ import type { Clock } from '../shared/clock.js';
 import { FaxError } from '../shared/errors.js';
 import type { Caller, FaxFiles, FaxService } from '../jobs/index.js';
 import type { Account, JobStore } from '../store/index.js';
-import type { WebhookUrlPolicy } from '../webhooks/target.js';
-import type { AuthFailureLimiter } from '../api/rate-limit.js';
+import type { AuthFailureLimiter } from '../accounts/index.js';
+import type { WebhookUrlPolicy } from '../webhooks/index.js';
 import type { Session } from './session.js';
 import type { DashboardUser } from './permissions.js';
 import type { Frame, Nav } from './views.js';
@@ -35,8 +35,6 @@ export interface Ctx {
   /** Who is signed in (role checked by routes.ts against permissions.ts). */
   user: DashboardUser | null;
   csrf: string;
-  cookies: string[];
-  secure: boolean;
 }
 
 /** A signed-in request. */

@@ -10,8 +10,8 @@
 //    the badge, the status line and the progress. Bounded: it stops when none is sending any more,
 //    after 30 minutes, or on any answer that is not the expected JSON. A detail page marked
 //    data-live-reload reloads once its fax finished (pages, attempts appear).
-export const LIVE_POLL_MS = 1500;
-export const LIVE_MAX_MS = 30 * 60_000;
+const LIVE_POLL_MS = 1500;
+const LIVE_MAX_MS = 30 * 60_000;
 
 export const LIVE_JS = `'use strict';
 (function () {

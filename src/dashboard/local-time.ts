@@ -3,7 +3,7 @@
 // to add to local time to get UTC, e.g. -60 in Paris in winter). Without the script the field
 // stays empty and the time is read as UTC, which the form then says.
 
-export interface TimezoneOffset {
+interface TimezoneOffset {
   /** The field as received ('' when absent or invalid). */
   text: string;
   /** Milliseconds to add to a local wall-clock time read as UTC to get the instant. */

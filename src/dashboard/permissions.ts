@@ -7,7 +7,7 @@
 // they see templates and use them in faxes, but only a Primary uploads or deletes them.
 import { FaxError } from '../shared/errors.js';
 import type { Account, JobStore, UserRole } from '../store/index.js';
-import { OWNER_USER_ID } from './session.js';
+import { OWNER_USER_ID } from '../accounts/index.js';
 
 /** The signed-in person: a user of the account, or the account-name sign-in (id 0, a Primary). */
 export interface DashboardUser {

@@ -34,7 +34,7 @@ export interface Draft {
   files: { fileName: string; data: Buffer }[];
 }
 
-export interface PreviewLimits {
+interface PreviewLimits {
   ttlMs: number;
   perAccount: number;
   maxBytes: number;

@@ -1,10 +1,11 @@
-// The dashboard under /dashboard (docs/architecture.md, layer 11): sessions, CSRF, security headers and
-// sign-in here; the sections (faxes, settings, webhooks, ...) in pages/, one module each, given
-// a `Dashboard` (kit.ts). Every page is scoped to the signed-in account; an id of another
-// account is a 404, exactly like an unknown one.
+// The dashboard under /dashboard (docs/architecture.md, layer 11): sessions, CSRF, security headers
+// and sign-in (the password check itself is src/accounts/) here; the sections (faxes, settings,
+// webhooks, ...) in pages/, one module each, given a `Dashboard` (kit.ts). Every page is scoped to
+// the signed-in account; an id of another account is a 404, exactly like an unknown one.
+import fastifyCookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { FaxError } from '../shared/errors.js';
-import { AuthFailureLimiter } from '../api/rate-limit.js';
+import { AuthFailureLimiter, passwordHashOf, signIn } from '../accounts/index.js';
 import { body, type Ctx, type Dashboard, type DashboardOptions, type Handler, type SignedIn } from './kit.js';
 import { registerFaxPages } from './pages/faxes.js';
 import { registerSettingsPages } from './pages/settings.js';
@@ -16,8 +17,7 @@ import { registerApiReference } from './pages/api-reference.js';
 import { registerTemplatePages } from './pages/templates.js';
 import { registerUploads, uploadError } from './uploads.js';
 import { LIVE_JS } from './live.js';
-import { burnPasswordCheck, MAX_PASSWORD_LENGTH, verifyPassword } from './password.js';
-import { cookie, CSRF_COOKIE, newCsrfCookieValue, OWNER_USER_ID, parseCookies, SESSION_COOKIE, SESSION_TTL_MS, SessionSigner } from './session.js';
+import { cookieOptions, CSRF_COOKIE, newCsrfCookieValue, SESSION_COOKIE, SESSION_TTL_MS, SessionSigner } from './session.js';
 import { layout, signInPage, type Frame, type Nav } from './views.js';
 import { STYLE_CSS } from './style.js';
 import { LOGO_SVG } from './icons.js';
@@ -49,31 +49,26 @@ const NOTICES: Record<string, string> = {
 export function registerDashboard(app: FastifyInstance, o: DashboardOptions): void {
   const signer = new SessionSigner(o.sessionSecret);
   const limiter = o.signInLimiter ?? new AuthFailureLimiter(o.clock, { maxFailures: 10, windowMs: 15 * 60_000 });
+  app.register(fastifyCookie);
 
   async function context(req: FastifyRequest, reply: FastifyReply): Promise<Ctx> {
-    const jar = parseCookies(req.headers.cookie);
-    const secure = req.protocol === 'https';
-    const session = await signer.verify(jar.get(SESSION_COOKIE), o.clock.now(), (accountId, userId) =>
-      userId === OWNER_USER_ID ? o.store.passwordHash(accountId) : o.store.users.userPasswordHash(accountId, userId));
+    const session = await signer.verify(req.cookies[SESSION_COOKIE], o.clock.now(), (accountId, userId) => passwordHashOf(o.store, accountId, userId));
     const found = session ? await o.store.getAccount(session.accountId) : null;
     const user = found && session ? await sessionUser(o.store, found, session.userId) : null;
     const account = user ? found : null;
-    const cookies: string[] = [];
-    let csrfCookie = jar.get(CSRF_COOKIE);
+    let csrfCookie = req.cookies[CSRF_COOKIE];
     if (!csrfCookie || !/^[A-Za-z0-9_-]{24}$/.test(csrfCookie)) {
       csrfCookie = newCsrfCookieValue();
-      cookies.push(cookie(CSRF_COOKIE, csrfCookie, { secure }));
+      reply.setCookie(CSRF_COOKIE, csrfCookie, cookieOptions());
     }
-    return { req, reply, session: account ? session : null, account, user, csrf: signer.csrfToken(csrfCookie, account ? session : null), cookies, secure };
+    return { req, reply, session: account ? session : null, account, user, csrf: signer.csrfToken(csrfCookie, account ? session : null) };
   }
 
   function send(c: Ctx, status: number, body: string | Buffer, type = 'text/html; charset=utf-8'): FastifyReply {
-    if (c.cookies.length) c.reply.header('Set-Cookie', c.cookies);
     return c.reply.code(status).type(type).send(body);
   }
 
   function redirect(c: Ctx, to: string): FastifyReply {
-    if (c.cookies.length) c.reply.header('Set-Cookie', c.cookies);
     return c.reply.code(303).header('Location', to).send();
   }
 
@@ -121,8 +116,7 @@ export function registerDashboard(app: FastifyInstance, o: DashboardOptions): vo
   }
 
   function csrfOk(c: Ctx): boolean {
-    const jar = parseCookies(c.req.headers.cookie);
-    return signer.checkCsrf(jar.get(CSRF_COOKIE), c.session, body(c.req)._csrf);
+    return signer.checkCsrf(c.req.cookies[CSRF_COOKIE], c.session, body(c.req)._csrf);
   }
 
   app.addHook('onSend', async (req, reply) => {
@@ -162,36 +156,22 @@ export function registerDashboard(app: FastifyInstance, o: DashboardOptions): vo
       reply.header('Retry-After', String(block.retryAfterSec));
       return page(c, 429, 'Sign in', null, signInPage(c.csrf, name), { error: `Too many failed sign-ins from this address: try again in ${block.retryAfterSec} s.` });
     }
-    // The name is an account name (its own password, or one of its Primary users') or a user's email.
-    let accountId: number | null = null;
-    let userId = OWNER_USER_ID;
-    let passwordHash = '';
-    if (name && password && password.length <= MAX_PASSWORD_LENGTH) {
-      const candidates = [
-        ...(await o.store.signInCandidates(name)).map((cand) => ({ ...cand, userId: OWNER_USER_ID })),
-        ...(await o.store.users.signInCandidates(name)),
-      ];
-      if (candidates.length === 0) await burnPasswordCheck(password);
-      for (const cand of candidates) {
-        if (await verifyPassword(password, cand.passwordHash)) ((accountId = cand.accountId), (userId = cand.userId), (passwordHash = cand.passwordHash));
-        if (accountId !== null) break;
-      }
-    }
-    if (accountId === null) {
+    const who = await signIn(o.store, name, password);
+    if (!who) {
       limiter.recordFailure(req.ip);
       return page(c, 401, 'Sign in', null, signInPage(c.csrf, name), { error: 'The account name or the password is wrong.' });
     }
-    // A fresh CSRF cookie with the new session (no token from before sign-in stays valid).
-    c.cookies.splice(0);
-    c.cookies.push(cookie(SESSION_COOKIE, signer.issue(accountId, userId, passwordHash, o.clock.now()), { secure: c.secure, maxAgeSec: SESSION_TTL_MS / 1000 }));
-    c.cookies.push(cookie(CSRF_COOKIE, newCsrfCookieValue(), { secure: c.secure }));
+    // A fresh CSRF cookie with the new session (no token from before sign-in stays valid; it
+    // replaces one context() may have set).
+    reply.setCookie(SESSION_COOKIE, signer.issue(who.accountId, who.userId, who.passwordHash, o.clock.now()), cookieOptions(SESSION_TTL_MS / 1000));
+    reply.setCookie(CSRF_COOKIE, newCsrfCookieValue(), cookieOptions());
     return redirect(c, '/dashboard/home');
   });
 
   app.post('/dashboard/sign-out', async (req, reply) => {
     const c = await context(req, reply);
     if (!csrfOk(c)) return problem(c, 403, 'The form expired or did not come from this site: reload the page and try again.');
-    c.cookies.push(cookie(SESSION_COOKIE, '', { secure: c.secure, maxAgeSec: 0 }));
+    reply.setCookie(SESSION_COOKIE, '', cookieOptions(0));
     return redirect(c, '/dashboard/sign-in?done=signed-out');
   });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { OWNER_USER_ID, SESSION_TTL_MS, SessionSigner } from './session.js';
+import { OWNER_USER_ID } from '../accounts/index.js';
+import { SESSION_TTL_MS, SessionSigner } from './session.js';
 
 describe('dashboard sessions', () => {
   const hashes = new Map<string, string>([['7.0', 'scrypt$owner'], ['7.5', 'scrypt$member'], ['8.5', 'scrypt$other']]);

@@ -1,17 +1,20 @@
-// Dashboard sessions as signed cookies (HMAC-SHA-256 under a server secret) and CSRF tokens.
-// A session names the account and the user (0: the account's own password, i.e. the account-name
-// sign-in, which acts as a Primary), its expiry and a tag of that user's password hash, so
-// changing the password (or removing the user) ends every session of that user. The role is not
-// in the cookie: it is read from the store on every request, so a role change applies at once. CSRF: a random `fs_csrf` cookie and a form
-// token that is the HMAC of it and of the session (signed double submit), checked on every POST.
+// Why ours: the session MAC binds the user's password hash (@fastify/cookie's `signed` cannot); the CSRF
+// token binds the session too, one check for urlencoded and multipart forms (@fastify/csrf-protection adds no protection).
+// Dashboard sessions as signed cookies (HMAC-SHA-256 under a server secret) and CSRF tokens; the
+// cookies themselves are parsed and written by @fastify/cookie (registered in routes.ts, options
+// below). A session names the account and the user (0: the account's own password, i.e. the
+// account-name sign-in, which acts as a Primary), its expiry and a tag of that user's password
+// hash, so changing the password (or removing the user) ends every session of that user. The role
+// is not in the cookie: it is read from the store on every request, so a role change applies at
+// once. CSRF: a random `fs_csrf` cookie and a form token that is the HMAC of it and of the session
+// (signed double submit), checked on every POST.
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { CookieSerializeOptions } from '@fastify/cookie';
 
 export const SESSION_COOKIE = 'fs_session';
 export const CSRF_COOKIE = 'fs_csrf';
-export const COOKIE_PATH = '/dashboard';
+const COOKIE_PATH = '/dashboard';
 export const SESSION_TTL_MS = 12 * 3600_000;
-/** The user id of the account-name sign-in (the account's own password; always a Primary). */
-export const OWNER_USER_ID = 0;
 
 export interface Session {
   accountId: number;
@@ -83,21 +86,7 @@ function equal(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-export function parseCookies(header: string | undefined): Map<string, string> {
-  const out = new Map<string, string>();
-  if (!header) return out;
-  for (const part of header.split(';')) {
-    const i = part.indexOf('=');
-    if (i < 0) continue;
-    const name = part.slice(0, i).trim();
-    if (!out.has(name)) out.set(name, part.slice(i + 1).trim());
-  }
-  return out;
-}
-
-export function cookie(name: string, value: string, o: { secure: boolean; maxAgeSec?: number }): string {
-  const parts = [`${name}=${value}`, `Path=${COOKIE_PATH}`, 'HttpOnly', 'SameSite=Lax'];
-  if (o.maxAgeSec !== undefined) parts.push(`Max-Age=${o.maxAgeSec}`);
-  if (o.secure) parts.push('Secure');
-  return parts.join('; ');
+/** HttpOnly, SameSite=Lax, Secure when the request came over https, under /dashboard; no Max-Age: ends with the browser. */
+export function cookieOptions(maxAgeSec?: number): CookieSerializeOptions {
+  return { path: COOKIE_PATH, httpOnly: true, sameSite: 'lax', secure: 'auto', ...(maxAgeSec !== undefined ? { maxAge: maxAgeSec } : {}) };
 }

@@ -5,8 +5,7 @@
 import multipart, { type MultipartFile } from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { FaxError } from '../shared/errors.js';
-import { MAX_FILES } from '../api/validate/send.js';
-import { DEFAULT_BODY_LIMIT } from '../api/app.js';
+import { DEFAULT_BODY_LIMIT, MAX_FILES } from '../api/index.js';
 
 /** One uploaded file as the handler sees it. */
 export interface Upload {
@@ -14,7 +13,7 @@ export interface Upload {
   data: Buffer;
 }
 
-export interface UploadLimits {
+interface UploadLimits {
   /** All files of one request together, in bytes (default: the API's body limit, 20 MiB). */
   maxBytes: number;
   /** Files per request (default: the API's 20 attachments). */

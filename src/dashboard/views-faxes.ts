@@ -12,7 +12,7 @@ const STATUSES: { s: FaxStatus; label: string }[] = [
   { s: 'sending', label: 'In progress' }, { s: 'delivered', label: 'Delivered / received' }, { s: 'failed', label: 'Failed' }, { s: 'canceled', label: 'Canceled' },
 ];
 
-export interface FaxFilter {
+interface FaxFilter {
   status: FaxStatus | null;
   /** The search box (numbers, subjects, job ids). */
   q: string;
@@ -31,7 +31,7 @@ export function badge(j: JobRecord): Safe {
 }
 
 /** The line under the badge: the reason of a failure, the scheduled time, the retry, the pages. */
-export function statusLine(j: JobRecord): Safe {
+function statusLine(j: JobRecord): Safe {
   const w = faxWords(j);
   const extra = j.status === 'sending' && j.stage === 'scheduled' && j.sendAtMs !== null
     ? html`for ${when(j.sendAtMs)}`
@@ -108,7 +108,7 @@ export function liveParts(j: JobRecord): { status: Safe; detail: Safe; steps: Sa
 
 const pagesLong = (j: JobRecord) => `${j.transferredPages} of ${pagesText(j.totalPages)} ${j.direction === 'received' ? 'received' : 'confirmed'}`;
 
-export interface FaxView {
+interface FaxView {
   job: JobRecord;
   attempts: AttemptRecord[];
   documents: { index: number; fileName: string }[];

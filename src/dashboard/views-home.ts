@@ -8,7 +8,7 @@ import { icon } from './icons.js';
 import { faxTable } from './views-faxes.js';
 import { money } from './views.js';
 
-export interface HomeView {
+interface HomeView {
   account: Account;
   primary: boolean;
   month: { label: string; faxes: number; pages: number; delivered: number; finished: number; spendCents: number; inProgress: number };

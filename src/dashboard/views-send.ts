@@ -5,7 +5,7 @@ import { html, type Safe } from './html.js';
 import { csrfField, when } from './views.js';
 import { icon } from './icons.js';
 import { thumbs } from './views-faxes.js';
-import { MAX_MESSAGE, MAX_NAME, MAX_SUBJECT } from '../api/validate/send.js';
+import { MAX_MESSAGE, MAX_NAME, MAX_SUBJECT } from '../api/index.js';
 
 /** What the user typed, shown again when the form comes back with an error. */
 export interface SendValues {
@@ -103,7 +103,7 @@ ${librarySelect('templateId', 'Cover-page template', choices.templates, v.templa
 </form>`;
 }
 
-export interface PreviewView {
+interface PreviewView {
   id: string;
   numbers: string[];
   fromNumber: string;

@@ -6,7 +6,7 @@ import type { DashboardUser } from './permissions.js';
 import { html, type Safe } from './html.js';
 import { csrfField, money, postButton, when } from './views.js';
 
-export interface SettingsView {
+interface SettingsView {
   account: Account;
   user: DashboardUser;
   keys: ApiKeySummary[];

@@ -5,7 +5,7 @@ import type { TemplateKind, TemplateRecord } from '../store/index.js';
 import { html, type Safe } from './html.js';
 import { csrfField, postButton, when } from './views.js';
 
-export interface TemplatesView {
+interface TemplatesView {
   templates: TemplateRecord[];
   /** The user may upload and delete (permissions.ts); otherwise they see the list and previews. */
   manage: boolean;

@@ -5,7 +5,7 @@ import { html, type Safe } from './html.js';
 import { csrfField, postButton, when } from './views.js';
 import { icon } from './icons.js';
 
-export interface UsersView {
+interface UsersView {
   account: Account;
   users: User[];
   /** Whether the account-name sign-in (the account's own password) is set: it acts as a Primary. */

@@ -97,7 +97,7 @@ export const sendAction = () => html`<a class="btn primary" href="/dashboard/sen
 
 export const csrfField = (token: string) => html`<input type="hidden" name="_csrf" value="${token}">`;
 
-export type ButtonKind = 'primary' | 'secondary' | 'danger' | 'ghost' | `${'primary' | 'secondary' | 'danger' | 'ghost'} ${'small' | 'solid'}`;
+type ButtonKind = 'primary' | 'secondary' | 'danger' | 'ghost' | `${'primary' | 'secondary' | 'danger' | 'ghost'} ${'small' | 'solid'}`;
 
 export const postButton = (action: string, csrf: string, label: string, hidden: Record<string, string> = {}, kind: ButtonKind = 'secondary', ic?: IconName) =>
   html`<form method="post" action="${action}" class="inline">${csrfField(csrf)}${Object.entries(hidden).map(([k, v]) => html`<input type="hidden" name="${k}" value="${v}">`)}<button type="submit" class="btn ${kind}">${ic ? icon(ic) : ''}<span>${label}</span></button></form>`;
@@ -132,7 +132,7 @@ export function when(ms: number | null, o: { seconds?: boolean } = {}): Safe {
 
 export const money = (cents: number) => `${cents < 0 ? '−' : ''}$${(Math.abs(cents) / 100).toFixed(2)}`;
 
-export interface DeliveryView {
+interface DeliveryView {
   d: DeliveryRecord;
   attempts: DeliveryAttempt[];
 }

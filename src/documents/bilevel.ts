@@ -3,7 +3,7 @@
 // block of the page from how much of it is continuous mid-tone — a gray shape on a text page is
 // screened while the text around it stays crisp. Floyd–Steinberg is kept for comparisons.
 
-import { createBitmap, type Bitmap } from '../codecs/bitmap.js';
+import { createBitmap, type Bitmap } from '../codecs/index.js';
 import { PHOTO_SCREEN, screenFor, type Screen } from './halftone.js';
 
 /** An 8-bit grayscale page, row-major, tightly packed; 0 = black, 255 = white. */

@@ -4,7 +4,7 @@
 
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
-import type { Bitmap } from '../codecs/bitmap.js';
+import type { Bitmap } from '../codecs/index.js';
 import { encodePage, type EncodeSettings } from './encode-worker.js';
 import { workerEntry } from './worker-pool.js';
 

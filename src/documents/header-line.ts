@@ -3,7 +3,7 @@
 // Courier-Bold, drawn once per resolution into a glyph atlas through the PDF renderer (no system
 // fonts) and then copied glyph by glyph, so stamping 200 pages costs microseconds each.
 
-import { createBitmap, type Bitmap } from '../codecs/bitmap.js';
+import { createBitmap, type Bitmap } from '../codecs/index.js';
 import { thresholdPage } from './bilevel.js';
 import type { FaxResolution } from './layout.js';
 import { buildPdf, FONT_RESOURCE, pdfLiteral, pdfNumber, toWinAnsi } from './pdf-writer.js';

@@ -7,6 +7,7 @@ export * from './fetch.js';
 export * from './page-count.js';
 export * from './page-ranges.js';
 export * from './sniff.js';
+export { decodeUtf8 } from './render-text.js';
 export { RESOLUTIONS, resolutionFor, pageLines, layoutPage, type FaxResolution, type Paper, type Placement, type RenderQuality } from './layout.js';
 export { RenderTimeout, PAGE_CPU_BUDGET_MS, PAGE_WALL_BUDGET_MS, type BudgetOptions } from './render-budget.js';
 export { toBilevel, classifyPage, thresholdPage, ditherPage, type BilevelMode, type GrayPage } from './bilevel.js';

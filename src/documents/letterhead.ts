@@ -2,7 +2,7 @@
 // page, and the cover's fields (cover-page.ts, without its "FAX" title) are drawn over it from
 // LETTERHEAD_TOP_MM below the top edge. Both are rendered at the fax's resolution; the page is
 // their union (a pixel is black where either is black).
-import type { Bitmap } from '../codecs/bitmap.js';
+import type { Bitmap } from '../codecs/index.js';
 import type { DocumentFormat } from './sniff.js';
 
 export interface Letterhead {

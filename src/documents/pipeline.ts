@@ -6,7 +6,7 @@
 
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
-import type { Bitmap } from '../codecs/bitmap.js';
+import type { Bitmap } from '../codecs/index.js';
 import { FaxError } from '../shared/errors.js';
 import { coverPagePdf, type CoverInfo } from './cover-page.js';
 import { addInk } from './letterhead.js';

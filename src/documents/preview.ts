@@ -1,7 +1,7 @@
 // PNG previews of fax pages exactly as transmitted: every pixel of the 1-bit page, black or
 // white, no smoothing — written as a 1-bit palette PNG.
 
-import type { Bitmap } from '../codecs/bitmap.js';
+import type { Bitmap } from '../codecs/index.js';
 
 export interface PreviewOptions {
   /** The page's resolution; default 204 × 196 (fine). */

@@ -2,7 +2,7 @@
 // text/photo choice of bilevel.ts. The pipeline (pipeline.ts) normally runs this inside a render
 // worker (render-worker.ts) so a hostile file can be stopped at its deadline and memory limit.
 
-import type { Bitmap } from '../codecs/bitmap.js';
+import type { Bitmap } from '../codecs/index.js';
 import { FaxError } from '../shared/errors.js';
 import { toBilevel, type BilevelMode } from './bilevel.js';
 import { resolutionFor, type RenderQuality } from './layout.js';

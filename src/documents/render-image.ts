@@ -6,7 +6,7 @@
 // re-wrapped by tiff-ojpeg.ts; an extra sample of unspecified meaning is not taken for alpha).
 
 import type { Sharp } from 'sharp';
-import type { Bitmap } from '../codecs/bitmap.js';
+import type { Bitmap } from '../codecs/index.js';
 import { FaxError } from '../shared/errors.js';
 import { createGrayPage, type GrayPage } from './bilevel.js';
 import { decodeBmp } from './bmp.js';

@@ -54,7 +54,7 @@ export type FaxCallEvent =
   /** Sending: page `page` of `pagesTotal` was confirmed by the receiver. Receiving: page `page` arrived (`pagesTotal` null). */
   | { type: 'page'; page: number; pagesTotal: number | null };
 
-export interface DirectSendOptions extends T30Options {
+interface DirectSendOptions extends T30Options {
   /** Our identification (TSI), normally our number; '' for none. */
   ident?: string;
   signal?: AbortSignal;
@@ -63,7 +63,7 @@ export interface DirectSendOptions extends T30Options {
   startedMs?: number;
 }
 
-export function negotiatedMode(p: T30Params): NegotiatedCallMode {
+function negotiatedMode(p: T30Params): NegotiatedCallMode {
   return { bitRate: p.modem.bitRate, modulation: p.modem.modulation, ecm: p.ecm, compression: p.coding, resolution: p.resolution, xDpi: p.xDpi, yDpi: p.yDpi };
 }
 
@@ -135,7 +135,7 @@ function callResult(
   };
 }
 
-export interface DirectReceiveOptions extends T30Options {
+interface DirectReceiveOptions extends T30Options {
   /** Our identification (CSI); '' for none. */
   ident?: string;
   signal?: AbortSignal;

@@ -14,7 +14,7 @@ import type { T30FrontEnd } from '../t30/index.js';
 export type DirectAddress = { kind: 'udptl'; host: string; port: number } | { kind: 'audio'; url: AudioUrl };
 
 /** The forms parseDirectAddress accepts, as words for messages. */
-export const DIRECT_FORMS = 'udptl://HOST:PORT, pcm://HOST:PORT or rtp://HOST:PORT?codec=pcmu|pcma';
+const DIRECT_FORMS = 'udptl://HOST:PORT, pcm://HOST:PORT or rtp://HOST:PORT?codec=pcmu|pcma';
 
 const invalid = (what: string, message: string): FaxError => new FaxError('INVALID_PARAMETER', `${what}: ${message}`, { field: what });
 

@@ -9,7 +9,7 @@ import { GatewayConfigError, type Gateway } from './gateways.js';
 import type { GatewayLineFactory } from './gateway-pool.js';
 import type { VirtualDelivery } from './virtual-line.js';
 
-export interface GatewayLineContext {
+interface GatewayLineContext {
   clock: Clock;
   logger: Logger;
   /** The line of a `media: "virtual"` gateway. */
@@ -29,7 +29,7 @@ export interface GatewayLineContext {
  * options are repeated here structurally so that this file builds without that module.
  * ---- SIP WIRING: if SipLine's options change, adapt `makeSipLine` below, nothing else. ----
  */
-export interface SipLineOptionsLike {
+interface SipLineOptionsLike {
   name: string;
   address: string;
   transport: 'udp' | 'tcp';

@@ -18,7 +18,7 @@ export type Reservation = 'reserved' | 'full' | 'no-route';
  * A line with a limited number of channels. The dispatcher reserves a channel for a job as
  * it leases it (so a leased job never waits for one) and leases only while channels are free.
  */
-export interface SlottedLine extends FaxLine {
+interface SlottedLine extends FaxLine {
   /** Channels free now, over every gateway. */
   freeSlots(): number;
   /**
@@ -65,7 +65,7 @@ interface Waiter {
   grant: (route: Route) => void;
 }
 
-export interface GatewayPoolOptions {
+interface GatewayPoolOptions {
   logger?: Logger;
   /** Called whenever a channel becomes free (the dispatcher looks for due jobs). */
   onSlotFree?: () => void;

@@ -2,13 +2,13 @@
 // which numbers each one serves and how a number is rewritten before it is dialed. The entry
 // points read them from a JSON file; validation is strict and every error names its field.
 
-export type GatewayMedia = 't38' | 'audio' | 't38-or-audio' | 'virtual';
-export type GatewayTransport = 'udp' | 'tcp';
+type GatewayMedia = 't38' | 'audio' | 't38-or-audio' | 'virtual';
+type GatewayTransport = 'udp' | 'tcp';
 
-export const GATEWAY_MEDIA: readonly GatewayMedia[] = ['t38', 'audio', 't38-or-audio', 'virtual'];
-export const GATEWAY_TRANSPORTS: readonly GatewayTransport[] = ['udp', 'tcp'];
+const GATEWAY_MEDIA: readonly GatewayMedia[] = ['t38', 'audio', 't38-or-audio', 'virtual'];
+const GATEWAY_TRANSPORTS: readonly GatewayTransport[] = ['udp', 'tcp'];
 
-export interface RewriteRule {
+interface RewriteRule {
   /** Regular expression on the E.164 number (`+` and digits). */
   match: RegExp;
   /** Replacement, with `$1`... for the groups of `match`. */
@@ -45,7 +45,7 @@ export interface Gateway {
   register?: { expiresS?: number };
 }
 
-export interface GatewayRetryPolicy {
+interface GatewayRetryPolicy {
   maxAttempts: number;
   retryDelaysMs: number[];
 }
@@ -58,8 +58,8 @@ export interface GatewaysConfig {
   retry?: GatewayRetryPolicy;
 }
 
-export const DEFAULT_GATEWAY_LINE = 'gateways';
-export const DEFAULT_SIP_PORT = 5060;
+const DEFAULT_GATEWAY_LINE = 'gateways';
+const DEFAULT_SIP_PORT = 5060;
 
 /** A configuration that is not valid; `field` is the path of the offending value (`gateways[1].channels`). */
 export class GatewayConfigError extends Error {

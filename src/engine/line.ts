@@ -1,11 +1,11 @@
 // The boundary between jobs and transmission: a FaxLine places one call and reports its
-// progress and outcome. The virtual line implements it today; the T.30 engine over T.38,
-// audio modems and SIP implements the same interface later, so jobs and the store never change.
+// progress and outcome. The virtual line, direct lines and the SIP line per gateway (T.30 over
+// T.38 or the audio modems) all implement it, so jobs and the store do not know which one calls.
 
 import type { FaxPages } from '../documents/index.js';
 import type { T30Params } from '../t30/index.js';
 
-export type LineQuality = 'Low' | 'Standard' | 'HD';
+type LineQuality = 'Low' | 'Standard' | 'HD';
 export type CallStage = 'dialing' | 'transmitting';
 
 export interface CallRequest {

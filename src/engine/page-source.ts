@@ -3,8 +3,7 @@
 // here — lines (and, from 408 dpi, pixels) merged by OR so thin strokes survive.
 import { createBitmap, type Bitmap } from '../codecs/index.js';
 import type { FaxPages } from '../documents/index.js';
-import type { PageSource, SourcePage, T30Params } from '../t30/index.js';
-import type { Resolution } from '../t30/modes.js';
+import type { PageSource, Resolution, SourcePage, T30Params } from '../t30/index.js';
 
 /** T.30 resolutions by (x, y) dpi as we render them, best first. */
 const LADDER: { resolution: Resolution; xDpi: number; yDpi: number }[] = [

@@ -19,7 +19,7 @@ import { answerInbound, numberOf, type InboundContext, type SipInboundOptions } 
 import type { CallDetail, CallProgress, CallRequest, CallResult, FaxLine } from './line.js';
 import { sendOverFrontEnd } from './t30-call.js';
 
-export type SipLineMedia = 't38' | 'audio' | 't38-or-audio';
+type SipLineMedia = 't38' | 'audio' | 't38-or-audio';
 
 export interface SipLineOptions {
   name: string;

@@ -1,13 +1,10 @@
-// One fax call over any T.30 front end (T.38 today, audio modems later): the prepared pages as
+// One fax call over any T.30 front end (T.38, or the audio modems): the prepared pages as
 // T.30's source, progress and the result mapped onto the FaxLine contract, and the receiving
 // side that turns accepted pages into TIFF class F.
 import type { Clock } from '../shared/clock.js';
-import { ERRORS } from '../shared/errors.js';
 import { endsWithEofb, writeTiffF } from '../documents/index.js';
-import { T30Session, type PageSource, type ReceivedPage, type T30FrontEnd, type T30Result } from '../t30/index.js';
+import { type Coding, type PageSource, type ReceivedPage, type Resolution, type T30FrontEnd, type T30Params, type T30Result, T30Session } from '../t30/index.js';
 import type { Bitmap } from '../codecs/index.js';
-import type { Coding, Resolution } from '../t30/modes.js';
-import type { T30Params } from '../t30/index.js';
 import type { CallDetail, CallProgress, CallRequest, CallResult } from './line.js';
 import { pageSource } from './page-source.js';
 
@@ -132,9 +129,4 @@ export function receivedTiff(pages: ReceivedPage[]): ReceivedFax['tiff'] {
     { compression: 'mmr' },
   );
   return { data, pageCount: decoded.length, width: first.bitmap.width, xDpi: first.params.xDpi, yDpi: first.params.yDpi };
-}
-
-/** A result for a call that never reached T.30 (the line could not be opened). */
-export function lineFailure(req: CallRequest, message: string): CallResult {
-  return { code: ERRORS.CALL_REJECTED.code, message, lastConfirmedPage: req.firstPage - 1, aborted: false, detail: {} };
 }

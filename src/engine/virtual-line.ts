@@ -32,7 +32,7 @@ export const DEFAULT_VIRTUAL_TIMING: VirtualLineTiming = {
 };
 
 /** The documented test numbers: last four digits → outcome. */
-export const VIRTUAL_OUTCOMES: Readonly<Record<string, { error: ErrorName; afterPages?: number; detail: string }>> = {
+const VIRTUAL_OUTCOMES: Readonly<Record<string, { error: ErrorName; afterPages?: number; detail: string }>> = {
   '0486': { error: 'LINE_BUSY', detail: 'the far end is busy' },
   '0480': { error: 'NO_ANSWER', detail: 'no answer' },
   '0999': { error: 'NO_FAX_MACHINE', detail: 'no CED/DIS before T1 expired' },
@@ -50,7 +50,7 @@ export interface VirtualDelivery {
   fax: ReceivedFax;
 }
 
-export interface VirtualLineOptions {
+interface VirtualLineOptions {
   timing?: VirtualLineTiming;
   /** Called with what the far end received (the service stores it as a received fax). */
   onReceived?: (delivery: VirtualDelivery) => Promise<void>;

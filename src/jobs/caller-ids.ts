@@ -1,11 +1,11 @@
 // An account's caller IDs: the numbers besides its own fax number that fax-send's `callerId`
-// may give. The rules of adding and removing one, for every front end (the API; the dashboard's
-// settings page has the same rules and should call these).
+// may give. The rules of adding and removing one, for every front end (the API's customer routes
+// and the dashboard's settings page).
 import { FaxError } from '../shared/errors.js';
 import type { Account, CallerId, JobStore } from '../store/index.js';
 
 /** Caller IDs one account may register. */
-export const MAX_CALLER_IDS = 50;
+const MAX_CALLER_IDS = 50;
 
 /** Registers `number` (canonical E.164) as a caller ID of `account`. */
 export async function addCallerId(store: JobStore, account: Account, number: string, nowMs: number): Promise<CallerId[]> {

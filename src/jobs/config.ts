@@ -30,7 +30,7 @@ export const DEFAULT_JOBS_CONFIG: JobsConfig = {
   },
 };
 
-export const DEFAULT_LINE_POLICY: LinePolicy = { maxAttempts: 3, retryDelaysMs: [5 * 60_000, 15 * 60_000] };
+const DEFAULT_LINE_POLICY: LinePolicy = { maxAttempts: 3, retryDelaysMs: [5 * 60_000, 15 * 60_000] };
 
 export function linePolicy(cfg: JobsConfig, line: string): LinePolicy {
   return cfg.lines[line] ?? DEFAULT_LINE_POLICY;

@@ -29,7 +29,7 @@ import { linePolicy, type JobsConfig } from './config.js';
 import { prepareJob, type FetchPolicy } from './prepare.js';
 import { decideRetry } from './retry.js';
 
-export interface DispatcherOptions {
+interface DispatcherOptions {
   store: JobStore;
   clock: Clock;
   /** Unique per process: leases carry it. */
@@ -63,7 +63,7 @@ export interface DispatcherOptions {
 /** Times a job whose render ran out of time on a busy node is put back before it fails with -3109. */
 export const RENDER_BUDGET_RETRIES = 2;
 /** Wait before the first such retry; doubled for the next. */
-export const RENDER_BUDGET_RETRY_MS = 30_000;
+const RENDER_BUDGET_RETRY_MS = 30_000;
 
 /** The mode a call negotiated, in the words of a job's detail. */
 export interface NegotiatedMode {
@@ -505,6 +505,6 @@ function asJobError(err: unknown): { code: number; message: string } {
  * between) handle ECM badly, and a retry without it is what fax operators do. Training trouble
  * needs no such step: T.30 already falls back to lower rates within the call.
  */
-export function ecmFallback(attempts: readonly AttemptRecord[]): boolean {
+function ecmFallback(attempts: readonly AttemptRecord[]): boolean {
   return attempts.some((a) => a.detail.ecm === true && (a.code === ERRORS.PAGE_FAILED.code || a.code === ERRORS.CALL_DROPPED.code));
 }

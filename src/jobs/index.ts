@@ -5,4 +5,4 @@ export * from './prepare.js';
 export * from './service.js';
 export * from './dispatcher.js';
 export { storeChannels } from './store-channels.js';
-export { addCallerId, removeCallerId, MAX_CALLER_IDS } from './caller-ids.js';
+export { addCallerId, removeCallerId } from './caller-ids.js';

@@ -3,12 +3,7 @@
 // transmitted — cover page, every selected page, the header line on each — encode it in the
 // worker pool and store it as TIFF class F. Resends and restarts reuse the stored pages.
 import { FaxError } from '../shared/errors.js';
-import {
-  composeFax, countPages, encodePool, fetchDocument, parsePageSelection, selectPages, sniffFormat,
-  type ComposedFax, type DocumentFormat, type FaxDocument, type Letterhead,
-} from '../documents/index.js';
-import { decodeUtf8 } from '../documents/render-text.js';
-import { writeTiffF } from '../documents/index.js';
+import { type ComposedFax, composeFax, countPages, decodeUtf8, type DocumentFormat, encodePool, type FaxDocument, fetchDocument, type Letterhead, parsePageSelection, selectPages, sniffFormat, writeTiffF } from '../documents/index.js';
 import type { JobRecord, JobStore } from '../store/index.js';
 
 export interface FetchPolicy {
@@ -16,11 +11,11 @@ export interface FetchPolicy {
   allowHosts: string[];
 }
 
-export interface PreparedJob {
+interface PreparedJob {
   totalPages: number;
 }
 
-export interface PrepareOptions {
+interface PrepareOptions {
   owner: string;
   nowMs: number;
   fetch: FetchPolicy;
@@ -62,7 +57,7 @@ export async function prepareJob(store: JobStore, job: JobRecord, opts: PrepareO
 }
 
 /** The job's fields that shape its pages (the dashboard previews a fax before it is a job). */
-export type FaxLook = Pick<JobRecord, 'quality' | 'cover' | 'fromNumber' | 'toNumber'>;
+type FaxLook = Pick<JobRecord, 'quality' | 'cover' | 'fromNumber' | 'toNumber'>;
 
 /**
  * Composes the fax exactly as it is transmitted: cover page, the selected pages, the header line on each.
@@ -83,7 +78,7 @@ export function composeJobFax(job: FaxLook, documents: FaxDocument[], opts: Comp
   });
 }
 
-export interface ComposeJobOptions {
+interface ComposeJobOptions {
   nowMs: number;
   maxPages: number;
   signal?: AbortSignal;
@@ -91,7 +86,7 @@ export interface ComposeJobOptions {
 }
 
 /** A cover-page template as the renderer takes it: a text template or a letterhead. */
-export type CoverTemplate = { template: string } | { background: Letterhead };
+type CoverTemplate = { template: string } | { background: Letterhead };
 
 /** The job's cover-page template (kept after the template is deleted, for jobs like this one). */
 export async function templateFor(store: JobStore, job: Pick<JobRecord, 'accountId'>, templateId: string): Promise<CoverTemplate> {

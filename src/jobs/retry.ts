@@ -3,7 +3,7 @@
 import { errorByCode } from '../shared/errors.js';
 import type { LinePolicy } from './config.js';
 
-export type RetryDecision = { retry: true; delayMs: number } | { retry: false };
+type RetryDecision = { retry: true; delayMs: number } | { retry: false };
 
 /** `attemptsMade` counts completed attempts including the one that just ended. */
 export function decideRetry(code: number, attemptsMade: number, policy: LinePolicy): RetryDecision {

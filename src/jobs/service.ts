@@ -3,8 +3,7 @@
 import type { Clock } from '../shared/clock.js';
 import { FaxError, withField } from '../shared/errors.js';
 import { decodeMMR } from '../codecs/index.js';
-import { countPages, previewPng, sniffFormat, tiffToPdf, readTiffDirectories } from '../documents/index.js';
-import { parsePageSelection, selectPages } from '../documents/page-ranges.js';
+import { countPages, parsePageSelection, previewPng, readTiffDirectories, selectPages, sniffFormat, tiffToPdf } from '../documents/index.js';
 import { jobEvent } from '../store/index.js';
 import type {
   CoverFields, FaxQuality, JobDocument, JobListFilter, JobRecord, JobStore, KeyMode, NewDocument, NewJob, PreparedFax, UserRole,
@@ -26,13 +25,13 @@ export interface SendInput {
   files: { fileName: string; fileUrl: string | null; data: Buffer | null; pages: string[] | null }[];
 }
 
-export interface SendResult {
+interface SendResult {
   jobIds: number[];
   replayed: boolean;
   scheduled: boolean;
 }
 
-export interface FaxServiceOptions {
+interface FaxServiceOptions {
   store: JobStore;
   clock: Clock;
   config: JobsConfig;
@@ -193,7 +192,7 @@ export class FaxService {
   }
 }
 
-export type FaxFileFormat = 'tiff' | 'pdf';
+type FaxFileFormat = 'tiff' | 'pdf';
 
 export class FaxFiles {
   constructor(private readonly store: JobStore) {}

@@ -3,17 +3,16 @@
 // a preview with sample fields, and the look-ups fax-send makes. Scoped by account throughout.
 import type { Clock } from '../shared/clock.js';
 import { FaxError, withField } from '../shared/errors.js';
-import { checkCoverTemplate, composeFax, countPages, previewPng, sniffFormat, type CoverInfo, type DocumentFormat } from '../documents/index.js';
-import { decodeUtf8 } from '../documents/render-text.js';
+import { checkCoverTemplate, composeFax, countPages, type CoverInfo, decodeUtf8, type DocumentFormat, previewPng, sniffFormat } from '../documents/index.js';
 import type { JobStore, TemplateKind, TemplateRecord } from '../store/index.js';
 import type { JobsConfig } from './config.js';
 import { templateFor } from './prepare.js';
 import type { Caller } from './caller.js';
 
 /** Records an account may keep (templates and smart documents together). */
-export const MAX_TEMPLATES_PER_ACCOUNT = 100;
+const MAX_TEMPLATES_PER_ACCOUNT = 100;
 
-export interface TemplateUpload {
+interface TemplateUpload {
   kind: TemplateKind;
   name: string;
   fileName: string;
@@ -21,7 +20,7 @@ export interface TemplateUpload {
 }
 
 /** The fields a template preview is filled with. */
-export const SAMPLE_FIELDS: Readonly<CoverInfo> = {
+const SAMPLE_FIELDS: Readonly<CoverInfo> = {
   subject: 'Sample subject',
   fromName: 'Sample Sender',
   senderNumber: '+1 555 0100',

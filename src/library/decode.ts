@@ -1,9 +1,9 @@
 // The library's call analyser: a recorded fax call (WAV or raw audio, or a pcap of T.38) read back
 // into its T.30 frames, the negotiated mode and the pages, as `faxstack decode` prints them.
-// Wraps transport/capture's analyzeCapture.
+// Wraps analyzeCapture of src/analysis.
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { analyzeCapture, pagesTiff, reportJson, type AnalyzeCaptureOptions, type ReportEntry } from '../transport/capture/index.js';
+import { analyzeCapture, pagesTiff, reportJson, type AnalyzeCaptureOptions, type ReportEntry } from '../analysis/index.js';
 
 /** How to read the recording; everything is guessed from the bytes (and the file name) when left out. */
 export interface DecodeCallOptions {

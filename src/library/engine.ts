@@ -137,7 +137,7 @@ export interface FaxEngineOptions {
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 /** What the HTTP plugin (http.ts) needs of an engine; not part of the public API. */
-export interface EngineParts {
+interface EngineParts {
   daemon: RunningDaemon;
   service: FaxService;
   clock: SystemClock;

@@ -75,7 +75,7 @@ export function errorByCode(code: number): ErrorDef | undefined {
   return byCode.get(code);
 }
 
-export function formatMessage(name: ErrorName, ...args: unknown[]): string {
+function formatMessage(name: ErrorName, ...args: unknown[]): string {
   let i = 0;
   return ERRORS[name].template.replace(/%s/g, () => (i < args.length ? String(args[i++]) : ''));
 }

@@ -25,7 +25,7 @@ export interface RateDecision {
 export const HOUR_MS = 3_600_000;
 
 /** One account's state at the moment of a decision. */
-export interface RateState {
+interface RateState {
   /** Requests admitted within the last hour (at > now - 1 h). */
   hourly: number;
   /** The oldest of them (Unix ms), null when there is none. */

@@ -4,14 +4,15 @@
 // completion), webhooks/ and api/ can all use them.
 import { randomUUID } from 'node:crypto';
 import { unixSeconds } from '../shared/clock.js';
-import type { Direction, FaxStatus, JobRecord, NewEvent, Stage } from './types.js';
+import type { Direction, FaxStatus, JobRecord, Stage } from './types.js';
+import type { NewEvent } from './outbox-types.js';
 
-export const EVENT_FAX_COMPLETED = 'fax.completed';
-export const EVENT_FAX_RECEIVED = 'fax.received';
+const EVENT_FAX_COMPLETED = 'fax.completed';
+const EVENT_FAX_RECEIVED = 'fax.received';
 export const EVENT_WEBHOOK_TEST = 'webhook.test';
 
 /** The fax object's fields (docs/api.md), in that order, without `direction`. */
-export interface FaxEventData {
+interface FaxEventData {
   jobId: number;
   fromNumber: string;
   toNumber: string;
@@ -36,7 +37,7 @@ export interface FaxObject extends FaxEventData {
   sendAt: string | null;
 }
 
-export interface FaxEventBody<T extends string = string, D = unknown> {
+interface FaxEventBody<T extends string = string, D = unknown> {
   event: T;
   /** Unix seconds at which the event was emitted. */
   timestamp: number;

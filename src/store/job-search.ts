@@ -1,7 +1,7 @@
 // The search box of the faxes list as a store filter (JobListFilter.query): one rule, read by
 // both engines. A term matches a job whose subject contains it (case-insensitive, ASCII), whose
 // to/from number contains its digits (when it reads like a number), or whose id it is.
-export interface JobSearch {
+interface JobSearch {
   /** Lower-cased text to find in the cover subject. */
   text: string;
   /** Digits to find in to_number/from_number; null when the term is not number-like. */

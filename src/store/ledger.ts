@@ -18,7 +18,7 @@ export function reservationMoves(reservedCents: number, wantedCents: number): Le
   return [];
 }
 
-export interface Settlement {
+interface Settlement {
   moves: LedgerMove[];
   /** What the job is charged in the end (its `charged_cents`). */
   chargeCents: number;

@@ -4,9 +4,9 @@
 // as is; `migrationStatements` maps that closed set of types to PostgreSQL, and a migration
 // that cannot be said in the subset carries its own `postgres` statements.
 
-export type Dialect = 'sqlite' | 'postgres';
+type Dialect = 'sqlite' | 'postgres';
 
-export interface Migration {
+interface Migration {
   version: number;
   name: string;
   /** The common-subset statements (run as is by SQLite). */

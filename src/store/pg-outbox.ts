@@ -5,8 +5,7 @@
 import type pg from 'pg';
 import { all, one, type Client, type PgSql } from './pg-sql.js';
 import { toDelivery, toDeliveryAttempt } from './rows.js';
-import type { WebhookOutbox } from './outbox-types.js';
-import type { DeliveryAttempt, DeliveryRecord, NewEvent } from './types.js';
+import type { DeliveryAttempt, DeliveryRecord, NewEvent, WebhookOutbox } from './outbox-types.js';
 
 /** NOTIFY channel: a webhook delivery became due. */
 export const DELIVERIES_CHANNEL = 'faxstack_deliveries';

@@ -25,12 +25,12 @@ export const typeParsers = {
   },
 } as unknown as pg.CustomTypesConfig;
 
-export function sqlState(e: unknown): string | undefined {
+function sqlState(e: unknown): string | undefined {
   const code = typeof e === 'object' && e !== null ? (e as { code?: unknown }).code : undefined;
   return typeof code === 'string' ? code : undefined;
 }
 
-export function isRetryable(e: unknown): boolean {
+function isRetryable(e: unknown): boolean {
   return RETRYABLE.has(sqlState(e) ?? '');
 }
 

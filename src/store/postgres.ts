@@ -22,8 +22,9 @@ import type {
   LineFilter,
   Account, ApiKeyInfo, ApiKeySummary, AttemptRecord, CreateJobsResult, CreatedAccount,
   FaxQuality, IdempotencyInput, JobDocument, JobListFilter, JobRecord, JobStore, KeyMode, LedgerEntry, NewDocument,
-  NewEvent, NewJob, PreparedFax, Stage, StoreStats, TerminalOutcome,
+  NewJob, PreparedFax, Stage, StoreStats, TerminalOutcome,
 } from './types.js';
+import type { NewEvent } from './outbox-types.js';
 
 const STARTED = `('preparing', 'dialing', 'transmitting')`;
 /** NOTIFY channels: a job became due (payload: its line), a webhook delivery became due. */
@@ -45,7 +46,7 @@ export class PostgresJobStore implements JobStore {
   readonly coordination: PgCoordination;
   readonly pool: pg.Pool;
   private readonly listener: PgListener;
-  /** The webhook outbox facet; the outbox methods below hand over to it. */
+  /** The webhook outbox facet (outbox-types.ts). */
   readonly outbox: PgOutbox;
 
   /** `config`: a `postgres://` URL or pg pool options. */
@@ -648,17 +649,6 @@ export class PostgresJobStore implements JobStore {
     await this.outbox.insertEventIn(c, job.accountId, job.jobId, event(done), nowMs);
     return done;
   }
-
-  // ---------------------------------------------------------------- webhook outbox (pg-outbox.ts)
-
-  insertEvent(...a: Parameters<JobStore['insertEvent']>) { return this.outbox.insertEvent(...a); }
-  claimDueDeliveries(...a: Parameters<JobStore['claimDueDeliveries']>) { return this.outbox.claimDueDeliveries(...a); }
-  recordDeliveryAttempt(...a: Parameters<JobStore['recordDeliveryAttempt']>) { return this.outbox.recordDeliveryAttempt(...a); }
-  nextDeliveryDueAtMs() { return this.outbox.nextDeliveryDueAtMs(); }
-  listDeliveries(...a: Parameters<JobStore['listDeliveries']>) { return this.outbox.listDeliveries(...a); }
-  deliveryAttempts(...a: Parameters<JobStore['deliveryAttempts']>) { return this.outbox.deliveryAttempts(...a); }
-  getDeliveryByEventId(...a: Parameters<JobStore['getDeliveryByEventId']>) { return this.outbox.getDeliveryByEventId(...a); }
-  redeliver(...a: Parameters<JobStore['redeliver']>) { return this.outbox.redeliver(...a); }
 
   // ---------------------------------------------------------------- operations
 

@@ -3,12 +3,11 @@
 import type {
   Account,
   AttemptRecord,
-  DeliveryAttempt,
-  DeliveryRecord,
   JobDocument,
   JobRecord,
   LedgerEntry,
 } from './types.js';
+import type { DeliveryAttempt, DeliveryRecord } from './outbox-types.js';
 
 export interface AccountRow {
   id: number;

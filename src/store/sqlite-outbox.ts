@@ -3,8 +3,7 @@
 // (a job finishing or a fax received writes its event atomically with the change).
 import type { SqliteSql } from './sqlite-sql.js';
 import { toDelivery, toDeliveryAttempt } from './rows.js';
-import type { WebhookOutbox } from './outbox-types.js';
-import type { DeliveryAttempt, DeliveryRecord, NewEvent } from './types.js';
+import type { DeliveryAttempt, DeliveryRecord, NewEvent, WebhookOutbox } from './outbox-types.js';
 
 export class SqliteOutbox implements WebhookOutbox {
   constructor(private readonly sql: SqliteSql) {}

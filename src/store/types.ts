@@ -4,6 +4,7 @@
 
 import type { TemplateStore } from './templates-types.js';
 import type { UserStore } from './users-types.js';
+import type { NewEvent, WebhookOutbox } from './outbox-types.js';
 import type { ApiKeyInfo, ApiKeySummary, KeyMode } from './key-types.js';
 export type { ApiKeyInfo, ApiKeySummary, KeyMode } from './key-types.js';
 import type { CoordinationStore } from './coordination-types.js';
@@ -13,7 +14,6 @@ export type Stage = 'scheduled' | 'queued' | 'preparing' | 'dialing' | 'transmit
 export type Direction = 'sent' | 'received';
 export type FaxQuality = 'Low' | 'Standard' | 'HD';
 
-export const FINISHED: readonly FaxStatus[] = ['delivered', 'canceled', 'failed'];
 /** Stages at which a job has not started dialing (cancel is allowed). */
 export const CANCELABLE_STAGES: readonly Stage[] = ['scheduled', 'queued'];
 
@@ -182,42 +182,6 @@ export interface TerminalOutcome {
   detail?: Record<string, unknown>;
 }
 
-/** A webhook event to insert in the outbox atomically with the transition that caused it. */
-export interface NewEvent {
-  eventId: string;
-  type: string;
-  /** Exact raw body to POST (signed as is on every attempt). */
-  body: string;
-}
-
-export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'skipped';
-
-export interface DeliveryRecord {
-  id: number;
-  eventId: string;
-  accountId: number;
-  jobId: number | null;
-  type: string;
-  body: string;
-  url: string | null;
-  status: DeliveryStatus;
-  /** Attempts made in the current cycle (a redelivery starts a new cycle). */
-  attempts: number;
-  nextAttemptAtMs: number | null;
-  createdAtMs: number;
-  leaseOwner: string | null;
-  leaseUntilMs: number | null;
-}
-
-export interface DeliveryAttempt {
-  deliveryId: number;
-  attempt: number;
-  atMs: number;
-  httpStatus: number | null;
-  latencyMs: number;
-  error: string | null;
-}
-
 export interface LedgerEntry {
   id: number;
   accountId: number;
@@ -248,6 +212,8 @@ export interface JobStore {
   readonly templates: TemplateStore;
   /** Users (Primary/Member), caller IDs, key revocation (users-types.ts). */
   readonly users: UserStore;
+  /** Webhook events and their deliveries (outbox-types.ts). */
+  readonly outbox: WebhookOutbox;
   /** Rate limits and gateway channel slots shared by every node on the store (coordination-types.ts). */
   readonly coordination: CoordinationStore;
   /** Applies pending migrations (versioned, idempotent). */
@@ -349,27 +315,6 @@ export interface JobStore {
    * leased by `owner` or is already finished (nothing is written twice).
    */
   completeJob(input: { jobId: number; owner: string | null; outcome: TerminalOutcome; nowMs: number; event: (job: JobRecord) => NewEvent }): Promise<JobRecord | null>;
-
-  // -- webhook outbox --
-  claimDueDeliveries(input: { owner: string; nowMs: number; leaseMs: number; limit: number }): Promise<DeliveryRecord[]>;
-  /**
-   * Records one attempt and the delivery's next state: delivered, failed for good, or
-   * pending again at `nextAttemptAtMs`.
-   */
-  recordDeliveryAttempt(input: {
-    deliveryId: number;
-    owner: string;
-    attempt: Omit<DeliveryAttempt, 'deliveryId' | 'attempt'>;
-    next: { status: 'delivered' } | { status: 'failed' } | { status: 'pending'; nextAttemptAtMs: number };
-  }): Promise<void>;
-  nextDeliveryDueAtMs(): Promise<number | null>;
-  listDeliveries(accountId: number, limit: number): Promise<DeliveryRecord[]>;
-  deliveryAttempts(deliveryId: number): Promise<DeliveryAttempt[]>;
-  getDeliveryByEventId(accountId: number, eventId: string): Promise<DeliveryRecord | null>;
-  /** Starts a new delivery cycle for an event (same event id and body). */
-  redeliver(accountId: number, eventId: string, nowMs: number): Promise<DeliveryRecord | null>;
-  /** Inserts a standalone event (test events, received faxes). */
-  insertEvent(accountId: number, jobId: number | null, event: NewEvent, nowMs: number): Promise<DeliveryRecord>;
 
   // -- operations --
   /** Counts for monitoring: jobs by status and stage, pages sent, webhook backlog. */

@@ -91,7 +91,7 @@ export interface UserStore {
 /** The unique key of an email: trimmed and lower-cased (case-insensitive uniqueness). */
 export const emailKey = (email: string): string => email.trim().toLowerCase();
 
-export const MAX_EMAIL_LENGTH = 254;
+const MAX_EMAIL_LENGTH = 254;
 const EMAIL = /^[^\s@<>"',;]{1,64}@[^\s@<>"',;.][^\s@<>"',;]*\.[^\s@<>"',;]+$/;
 
 /** Says why a sign-in email is refused (a plain `local@domain.tld`), or null when it is acceptable. */

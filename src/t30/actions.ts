@@ -8,7 +8,7 @@ import type { MachineInput } from './types.js';
 
 type FrameInput = Extract<MachineInput, { kind: 'frame' }>;
 
-export interface PhaseEntries {
+interface PhaseEntries {
   // phase B (phase-b.ts)
   sendDcs(d: Draft): void;
   /** Steps the caller's rate down after a failed training; false when no lower rate is left. */

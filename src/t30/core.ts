@@ -15,7 +15,7 @@ import type { ChunkList, MachineInput, Phase, StateName, T30Action, T30Result, T
 export const TIMER_DEFAULTS: Readonly<Record<TimerName, number>> = { T1: 35_000, T2: 6_000, T3: 10_000, T4: 3_000, T5: 60_000 };
 
 /** Silence between our own transmissions of different modulations (T.30 5.3.2: 75 ms ± 20). */
-export const GAP_MS = 75;
+const GAP_MS = 75;
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 

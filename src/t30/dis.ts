@@ -74,7 +74,7 @@ const DIS_FLAGS = {
   kGreaterThan4: 122,
 } as const;
 
-export type DisFlags = Record<keyof typeof DIS_FLAGS, boolean>;
+type DisFlags = Record<keyof typeof DIS_FLAGS, boolean>;
 
 /** A decoded DIS or DTC. */
 export interface Dis extends DisFlags {
@@ -194,7 +194,7 @@ export function encodeDcs(dcs: Dcs): Uint8Array {
   return finish(fif);
 }
 
-export type DcsDecode = { ok: true; dcs: Dcs } | { ok: false; reason: string };
+type DcsDecode = { ok: true; dcs: Dcs } | { ok: false; reason: string };
 
 export function decodeDcs(fif: Uint8Array): DcsDecode {
   if (fif.length < 3) return { ok: false, reason: `DCS FIF of ${fif.length} octets (at least 3)` };

@@ -95,10 +95,10 @@ export function fcfName(byte: number): string {
   return decodeFcf(byte).name ?? `0x${byte.toString(16).padStart(2, '0')}`;
 }
 
-export const ADDRESS_FIELD = 0xff;
+const ADDRESS_FIELD = 0xff;
 /** Control field: 0x13 ends a sequence of frames (final bit), 0x03 otherwise (T.30 5.3). */
-export const CONTROL_FINAL = 0x13;
-export const CONTROL_NON_FINAL = 0x03;
+const CONTROL_FINAL = 0x13;
+const CONTROL_NON_FINAL = 0x03;
 
 /** An HDLC frame without its FCS: address, control, FCF, FIF. */
 export function buildFrame(fcf: number, info: ArrayLike<number> = [], final = true): Uint8Array {

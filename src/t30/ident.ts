@@ -2,7 +2,7 @@
 // SUB/SID/PWD/SEP/PSA addresses share one 20-octet format — the string sent last character
 // first, padded with spaces. NSF/NSS/NSC carry a T.35 country code and vendor data kept raw.
 
-export const IDENT_OCTETS = 20;
+const IDENT_OCTETS = 20;
 
 /**
  * T.30 allows the digits, '+' and space (and '#', '*' in SUB/SID/PWD); real machines send any

@@ -1,7 +1,7 @@
 // T.30: the fax session protocol, as a pure machine driven by a front end (front-end.ts).
 export * from './front-end.js';
 export { Fcf, fcfByte, decodeFcf, fcfName, buildFrame, parseFrame, type FcfName, type ParsedFrame, type PostMessage } from './fcf.js';
-export { decodeDis, encodeDis, decodeDcs, encodeDcs, decodeCtc, encodeCtc, DIS_DEFAULTS, type Dis, type Dcs, type DcsDecode } from './dis.js';
+export { decodeDis, encodeDis, decodeDcs, encodeDcs, decodeCtc, encodeCtc, DIS_DEFAULTS, type Dis, type Dcs } from './dis.js';
 export { encodeIdent, decodeIdent, decodeNsf, type NonStandardFacilities } from './ident.js';
 export {
   RESOLUTIONS,
@@ -14,21 +14,18 @@ export {
   type RateStep,
   type RecordingLength,
   type Resolution,
-  type ResolutionInfo,
   type ScanLineMs,
   type ScanLineTimes,
 } from './modes.js';
 export { chooseMode, disFor, paramsFromDcs, type PageFormats, type T30Params } from './negotiate.js';
-export { codePage, decodePage, copyQuality, isCodedPage, type CodedPage, type CopyQuality, type SourcePage } from './page-coding.js';
+export { codePage, decodePage, copyQuality, type CodedPage, type CopyQuality, type SourcePage } from './page-coding.js';
 export { completionCode, completionMessage, COMPLETION_NAMES, type Completion } from './completion.js';
 export { TIMER_DEFAULTS } from './core.js';
 export { createT30, step } from './machine.js';
-export { T30Session, type T30Progress, type T30SessionOptions } from './session.js';
+export { T30Session, type T30Progress } from './session.js';
 export type {
   AnswererConfig,
-  AppInput,
   CallerConfig,
-  CommonConfig,
   PageSource,
   Phase,
   ReceivedPage,

@@ -27,7 +27,7 @@ export type RecordingLength = 'a4' | 'b4' | 'unlimited';
 /** Minimum scan-line times a DCS can name (ms). */
 export type ScanLineMs = 0 | 5 | 10 | 20 | 40;
 
-export interface ResolutionInfo {
+interface ResolutionInfo {
   /** Nominal dots per inch across and down (R8 = 204, 3.85 l/mm = 98 …). */
   xDpi: number;
   yDpi: number;

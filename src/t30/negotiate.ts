@@ -53,7 +53,7 @@ export interface TransmitterCaps {
   codings: readonly Coding[];
 }
 
-export type Choice =
+type Choice =
   | { ok: true; params: T30Params }
   | { ok: false; completion: 'T30_ERR_INCOMPATIBLE' | 'T30_ERR_NORESSUPPORT' | 'T30_ERR_NOSIZESUPPORT'; detail: string };
 

@@ -30,7 +30,7 @@ export interface CodedPage {
 
 export type SourcePage = Bitmap | CodedPage;
 
-export function isCodedPage(p: SourcePage): p is CodedPage {
+function isCodedPage(p: SourcePage): p is CodedPage {
   return (p as Partial<CodedPage>).kind === 'coded';
 }
 

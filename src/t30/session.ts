@@ -18,7 +18,7 @@ export type T30Progress =
   | { kind: 'page-received'; page: ReceivedPage }
   | { kind: 'done'; result: T30Result };
 
-export interface T30SessionOptions {
+interface T30SessionOptions {
   config: T30Config;
   frontEnd: T30FrontEnd;
   clock: Clock;

@@ -51,7 +51,7 @@ export type StateName =
 /** T.30 5.4.3 timers. */
 export type TimerName = 'T1' | 'T2' | 'T3' | 'T4' | 'T5';
 
-export type AppInput =
+type AppInput =
   | { kind: 'start' }
   /** End the call now (DCN when the line is up); the result is T30_ERR_CALLDROPPED. */
   | { kind: 'abort'; reason?: string }
@@ -117,7 +117,7 @@ export interface PageSource {
   get(index: number, params: T30Params): SourcePage;
 }
 
-export interface CommonConfig {
+interface CommonConfig {
   /** Our identification (TSI or CSI): up to 20 printable characters. */
   ident?: string;
   /** Answerer: an NSF FIF to send before CSI/DIS (T.35 country code first), raw. The caller sends no NSS. */
@@ -177,7 +177,7 @@ export interface RemoteInfo {
 /** Received data as an append-only list (O(1) per chunk, nothing shared is mutated). */
 export type ChunkList = { readonly chunk: Uint8Array; readonly prev: ChunkList; readonly bytes: number } | null;
 
-export interface TxProgress {
+interface TxProgress {
   /** Index in the source of the page in hand. */
   page: number;
   /** That page coded for the current params. */
@@ -224,7 +224,7 @@ export interface RxProgress {
   longTrain: boolean;
 }
 
-export interface ResolvedCommon {
+interface ResolvedCommon {
   ident: string;
   nsf?: Uint8Array;
   modems: ModemSupport;

@@ -3,4 +3,4 @@
 export { signBody, verifySignature, SIGNATURE_HEADER } from './sign.js';
 export { checkWebhookUrl, guardedLookup, isNonPublicAddress, WebhookTargetError, type WebhookUrlPolicy } from './target.js';
 export { postWebhook, type PostOptions, type PostResult } from './post.js';
-export { WebhookWorker, DEFAULT_RETRY_DELAYS_MS, type WebhookWorkerOptions } from './worker.js';
+export { WebhookWorker, type WebhookWorkerOptions } from './worker.js';

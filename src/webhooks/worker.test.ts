@@ -79,11 +79,11 @@ function worker(opts: Partial<WebhookWorkerOptions> = {}): WebhookWorker {
 }
 
 async function insertTestEvent(): Promise<DeliveryRecord> {
-  return store.insertEvent(account.id, null, newEvent('webhook.test', testEventBody(account.id, clock.now())), clock.now());
+  return store.outbox.insertEvent(account.id, null, newEvent('webhook.test', testEventBody(account.id, clock.now())), clock.now());
 }
 
 async function delivery(eventId: string): Promise<DeliveryRecord> {
-  const d = await store.getDeliveryByEventId(account.id, eventId);
+  const d = await store.outbox.getDeliveryByEventId(account.id, eventId);
   if (!d) throw new Error(`no delivery for ${eventId}`);
   return d;
 }
@@ -129,7 +129,7 @@ describe('WebhookWorker', () => {
     expect(verifySignature(r.body, account.webhookSecret, String(r.headers['x-service-signature']))).toBe(true);
 
     expect(await delivery(d.eventId)).toMatchObject({ status: 'delivered', attempts: 1, leaseOwner: null });
-    expect(await store.deliveryAttempts(d.id)).toEqual([{ deliveryId: d.id, attempt: 1, atMs: T0, httpStatus: 200, latencyMs: 0, error: null }]);
+    expect(await store.outbox.deliveryAttempts(d.id)).toEqual([{ deliveryId: d.id, attempt: 1, atMs: T0, httpStatus: 200, latencyMs: 0, error: null }]);
   });
 
   it('a new event is sent as soon as notify() is called', async () => {
@@ -167,7 +167,7 @@ describe('WebhookWorker', () => {
     expect(new Set(receiver.requests.map((r) => r.headers['x-service-event-id']))).toEqual(new Set([d.eventId]));
 
     expect(await delivery(d.eventId)).toMatchObject({ status: 'failed', attempts: 6, nextAttemptAtMs: null });
-    const attempts = await store.deliveryAttempts(d.id);
+    const attempts = await store.outbox.deliveryAttempts(d.id);
     expect(attempts.map((a) => [a.attempt, a.atMs, a.httpStatus, a.error])).toEqual(sentAt.map((ms, i) => [i + 1, ms, 500, 'HTTP 500']));
 
     // failed for good: nothing more, however long we wait
@@ -183,7 +183,7 @@ describe('WebhookWorker', () => {
     await w.whenIdle();
     expect(receiver.requests.map((r) => r.url)).toEqual(['/hook']);
     expect(await delivery(d.eventId)).toMatchObject({ status: 'pending', attempts: 1, nextAttemptAtMs: T0 + 5 * MIN });
-    expect((await store.deliveryAttempts(d.id))[0]).toMatchObject({ httpStatus: 302, error: 'HTTP 302' });
+    expect((await store.outbox.deliveryAttempts(d.id))[0]).toMatchObject({ httpStatus: 302, error: 'HTTP 302' });
   });
 
   it('a receiver that never answers times out after 10 s of clock time', async () => {
@@ -196,7 +196,7 @@ describe('WebhookWorker', () => {
     expect((await delivery(d.eventId)).attempts).toBe(0);
     await clock.advance(1);
     await w.whenIdle();
-    expect(await store.deliveryAttempts(d.id)).toEqual([
+    expect(await store.outbox.deliveryAttempts(d.id)).toEqual([
       { deliveryId: d.id, attempt: 1, atMs: T0, httpStatus: null, latencyMs: 10_000, error: 'timed out' },
     ]);
     // the wait before retry 1 starts when the failure is known
@@ -236,7 +236,7 @@ describe('WebhookWorker', () => {
     expect(rotated.webhookSecret).not.toBe(account.webhookSecret);
 
     await clock.advance(MIN);
-    expect(await store.redeliver(account.id, d.eventId, clock.now())).toMatchObject({ status: 'pending', attempts: 0 });
+    expect(await store.outbox.redeliver(account.id, d.eventId, clock.now())).toMatchObject({ status: 'pending', attempts: 0 });
     w.notify();
     await w.whenIdle();
 
@@ -256,7 +256,7 @@ describe('WebhookWorker', () => {
     w.start();
     await w.whenIdle();
     expect(receiver.requests).toHaveLength(0);
-    const [a] = await store.deliveryAttempts(d.id);
+    const [a] = await store.outbox.deliveryAttempts(d.id);
     expect(a).toMatchObject({ attempt: 1, httpStatus: null });
     expect(a!.error).toMatch(/non-public address: 127\.0\.0\.1/);
     expect((await delivery(d.eventId)).status).toBe('pending');

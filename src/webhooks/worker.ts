@@ -14,7 +14,7 @@ import { signBody, SIGNATURE_HEADER } from './sign.js';
 import { checkWebhookUrl, type WebhookUrlPolicy } from './target.js';
 
 const MINUTE_MS = 60_000;
-export const DEFAULT_RETRY_DELAYS_MS: readonly number[] = [5, 10, 20, 30, 60].map((m) => m * MINUTE_MS);
+const DEFAULT_RETRY_DELAYS_MS: readonly number[] = [5, 10, 20, 30, 60].map((m) => m * MINUTE_MS);
 
 export interface WebhookWorkerOptions {
   store: JobStore;
@@ -167,7 +167,7 @@ export class WebhookWorker {
       for (;;) {
         const free = this.concurrency - this.inFlight.size;
         if (free <= 0) break; // a finishing delivery notifies again
-        const claimed = await this.store.claimDueDeliveries({ owner: this.owner, nowMs: this.clock.now(), leaseMs: this.leaseMs, limit: free });
+        const claimed = await this.store.outbox.claimDueDeliveries({ owner: this.owner, nowMs: this.clock.now(), leaseMs: this.leaseMs, limit: free });
         for (const d of claimed) this.launch(d);
         if (claimed.length < free) break;
       }
@@ -181,7 +181,7 @@ export class WebhookWorker {
   private async scheduleWake(): Promise<void> {
     // The store counts a leased delivery as due when its lease ends, so ours in flight do not
     // make this spin; the poll bounds the wait for events other processes insert.
-    const next = await this.store.nextDeliveryDueAtMs();
+    const next = await this.store.outbox.nextDeliveryDueAtMs();
     if (this.stopped) return;
     const delay = next === null ? this.pollMs : Math.min(this.pollMs, Math.max(0, next - this.clock.now()));
     // Due now but every slot busy: the delivery that finishes notifies.
@@ -220,7 +220,7 @@ export class WebhookWorker {
       : delay === undefined
         ? ({ status: 'failed' } as const)
         : ({ status: 'pending', nextAttemptAtMs: endMs + delay } as const);
-    await this.store.recordDeliveryAttempt({
+    await this.store.outbox.recordDeliveryAttempt({
       deliveryId: d.id,
       owner: this.owner,
       attempt: { atMs: startMs, httpStatus: result.status, latencyMs: endMs - startMs, error },

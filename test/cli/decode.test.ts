@@ -13,7 +13,7 @@ import { decodeCommand } from '../../src/cli/decode.js';
 import { UsageError } from '../../src/cli/args.js';
 import { readTiff } from '../../src/documents/tiff-read.js';
 import { mixDown, recordCall, renderCall } from '../kit/call-synth.js';
-import { writePcap, writeWav } from '../../src/transport/capture/index.js';
+import { writePcap, writeWav } from '../../src/analysis/index.js';
 import { textPage } from '../vectors/synthetic-pages.js';
 
 let dir: string;

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { demoPassword } from '../../src/cli/serve.js';
-import { verifyPassword } from '../../src/dashboard/index.js';
+import { verifyPassword } from '../../src/accounts/index.js';
 import { openSqliteStore } from '../../src/store/index.js';
 
 describe('the demo account dashboard password', () => {

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { firstDifference } from '../../src/codecs/index.js';
 import { readTiff } from '../../src/documents/tiff-read.js';
 import { RESOLUTIONS } from '../../src/t30/index.js';
-import { analyzeCapture, readWav, writeWav, type ReportEntry } from '../../src/transport/capture/index.js';
+import { analyzeCapture, readWav, writeWav, type ReportEntry } from '../../src/analysis/index.js';
 import { mixDown } from '../kit/call-synth.js';
 import { MODULATION, readSidecar, SESSIONS_DIR, sidecarFiles, type Sidecar } from './sessions.js';
 

@@ -13,7 +13,7 @@ import { readTiff } from '../../src/documents/tiff-read.js';
 import { ManualClock } from '../../src/shared/clock.js';
 import { T30Session, type ReceivedPage, type T30FrontEnd } from '../../src/t30/index.js';
 import { AudioFrontEnd } from '../../src/transport/audio/index.js';
-import { readPcap, readWav } from '../../src/transport/capture/index.js';
+import { readPcap, readWav } from '../../src/analysis/index.js';
 import { T38FrontEnd, type DatagramTransport } from '../../src/transport/t38/index.js';
 import { endpointKey, MODULATION, readSidecar, SESSIONS_DIR, sidecarFiles, type Sidecar } from './sessions.js';
 

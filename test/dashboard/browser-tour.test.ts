@@ -7,7 +7,7 @@
 import { mkdirSync } from 'node:fs';
 import sharp from 'sharp';
 import { expect, it } from 'vitest';
-import { hashPassword } from '../../src/dashboard/index.js';
+import { hashPassword } from '../../src/accounts/index.js';
 import { jobEvent } from '../../src/store/fax-object.js';
 import { b64, NUM, runUntil } from '../e2e/harness.js';
 import { ARTIFACTS, axeViolations, describeInBrowser, layoutProblems, PASSWORD, timesLocalized, VIEWPORTS, type ViewportName } from './browser-kit.js';

@@ -2,7 +2,7 @@
 // the test key and uses it against the API; screenshots go to test-artifacts/dashboard/.
 // Skipped when chromium is missing locally; under CI (process.env.CI) a missing browser fails.
 import { expect, it } from 'vitest';
-import { hashPassword } from '../../src/dashboard/index.js';
+import { hashPassword } from '../../src/accounts/index.js';
 import { ARTIFACTS, navLink, describeInBrowser } from './browser-kit.js';
 
 describeInBrowser('dashboard in a browser', (suite) => {

@@ -4,7 +4,7 @@
 // inert, an oversized upload gets FILE_TOO_LARGE's message, a broken PDF a clear error (no 500).
 // Also the faxes list's date filter, live.json and the API reference page.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../src/dashboard/index.js';
+import { hashPassword } from '../../src/accounts/index.js';
 import { DEFAULT_UPLOAD_LIMITS } from '../../src/dashboard/uploads.js';
 import { NUM, runUntil, startHarness, textDoc, type Harness } from '../e2e/harness.js';
 import { Browser, type Page } from './client.js';

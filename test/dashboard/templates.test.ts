@@ -3,7 +3,7 @@
 // 404 like an unknown one); names render inert; a template with an unknown placeholder comes
 // back with the -3000 message; Members manage them only as far as permissions.ts allows (-3007).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../src/dashboard/index.js';
+import { hashPassword } from '../../src/accounts/index.js';
 import { permissionError } from '../../src/dashboard/permissions.js';
 import { startHarness, textDoc, type Harness } from '../e2e/harness.js';
 import { Browser, type Page } from './client.js';

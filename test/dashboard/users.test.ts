@@ -4,7 +4,7 @@
 // XSS in names and emails inert, revoked keys refused by the API (-3009), removed users' and
 // changed passwords' sessions ended, callerId checked against the registered caller IDs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../src/dashboard/index.js';
+import { hashPassword } from '../../src/accounts/index.js';
 import type { User } from '../../src/store/index.js';
 import { inline, NUM, startHarness, type Account, type Harness } from '../e2e/harness.js';
 import { Browser, type Page } from './client.js';
@@ -45,7 +45,7 @@ async function snapshot(t: Team) {
   const users = await s.users.listUsers(t.id);
   return {
     account: await s.getAccount(t.id), keys: await s.apiKeys(t.id), users, callerIds: await s.users.callerIds(t.id),
-    deliveries: await s.listDeliveries(t.id, 100), ownPassword: await s.passwordHash(t.id),
+    deliveries: await s.outbox.listDeliveries(t.id, 100), ownPassword: await s.passwordHash(t.id),
     passwords: await Promise.all(users.map((u) => s.users.userPasswordHash(t.id, u.id))),
     userKeys: await Promise.all(users.map((u) => s.users.userKeys(t.id, u.id))),
   };

@@ -3,7 +3,7 @@
 // account key and then usable as fax-send's callerId, the envelope's errors (duplicate, own
 // number, unknown), and a Member's key reads but may not change them (-3007, nothing changed).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../src/dashboard/index.js';
+import { hashPassword } from '../../src/accounts/index.js';
 import { expectError, inline, NUM, startHarness, type Harness } from './harness.js';
 
 let h: Harness;

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { verifyPassword } from '../../src/dashboard/index.js';
+import { verifyPassword } from '../../src/accounts/index.js';
 import { openSqliteStore } from '../../src/store/index.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

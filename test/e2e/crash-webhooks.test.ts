@@ -138,13 +138,13 @@ async function killMidWebhook(eng: Engine): Promise<void> {
     await waitFor(async () => {
       const jobs = await Promise.all(jobIds.map((id) => s.getJobById(id)));
       if (!jobs.every((j) => j && j.status !== 'sending')) return false;
-      const deliveries = await s.listDeliveries(acct.accountId, 1000);
+      const deliveries = await s.outbox.listDeliveries(acct.accountId, 1000);
       return deliveries.length >= JOBS + testEvents && deliveries.every((d) => d.status === 'delivered');
     }, 60_000, `every fax.completed to be delivered (seed ${seed})`, 200);
 
     // Nothing lost, nothing changed: every stored event arrived, every copy of it (cut or
     // answered) with its one body and signature; one fax.completed event per job.
-    const deliveries = await s.listDeliveries(acct.accountId, 1000);
+    const deliveries = await s.outbox.listDeliveries(acct.accountId, 1000);
     expect(deliveries, `one event per job and test event (seed ${seed})`).toHaveLength(JOBS + testEvents);
     expect(new Set(rcv.arrivals.map((a) => a.eventId)), `only stored events arrived (seed ${seed})`).toEqual(new Set(deliveries.map((d) => d.eventId)));
     for (const d of deliveries) {

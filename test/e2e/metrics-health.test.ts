@@ -119,7 +119,7 @@ describe('/metrics latencies', () => {
     ];
     for (const id of jobs) await h.finish(a, id);
     // Every fax.completed delivered (a hung or refused one on its retry 5 minutes later).
-    await runUntil(clock, async () => (await h!.svc.store.listDeliveries(a.id, 10)).every((d) => d.status === 'delivered'), { stepMs: 1000, maxMs: 20 * 60_000, what: 'every webhook delivered' });
+    await runUntil(clock, async () => (await h!.svc.store.outbox.listDeliveries(a.id, 10)).every((d) => d.status === 'delivered'), { stepMs: 1000, maxMs: 20 * 60_000, what: 'every webhook delivered' });
     await h.svc.webhooks.whenIdle();
 
     // Expected from the store: one attempt per virtual-line job (maxAttempts 1).
@@ -158,8 +158,8 @@ describe('/metrics latencies', () => {
 
     // Webhooks: 4 events, 6 attempts (a timeout, a 500, four 2xx).
     const byClass = new Map<string, number[]>();
-    for (const d of await h.svc.store.listDeliveries(a.id, 10)) {
-      for (const at of await h.svc.store.deliveryAttempts(d.id)) {
+    for (const d of await h.svc.store.outbox.listDeliveries(a.id, 10)) {
+      for (const at of await h.svc.store.outbox.deliveryAttempts(d.id)) {
         const cls = at.httpStatus === null ? 'none' : `${Math.floor(at.httpStatus / 100)}xx`;
         byClass.set(cls, [...(byClass.get(cls) ?? []), at.latencyMs]);
       }

@@ -109,7 +109,7 @@ withPgProcesses<Node>({ name: 'API nodes on PostgreSQL', what: 'e2e', placeholde
         return JSON.parse(r.raw.toString()) as { event: string; data: { jobId: number } };
       });
       expect(events.map((e) => e.data.jobId).sort((x, y) => x - y)).toEqual([...jobIds].sort((x, y) => x - y));
-      const deliveries = await s.listDeliveries(acct.accountId, 100);
+      const deliveries = await s.outbox.listDeliveries(acct.accountId, 100);
       expect(deliveries).toHaveLength(jobIds.length);
       for (const d of deliveries) expect(d).toMatchObject({ status: 'delivered', attempts: 1 });
       expect(new Set(rcv.received.map((r) => r.headers['x-service-event-id'])).size).toBe(jobIds.length);

@@ -91,7 +91,7 @@ describe('restart between send and delivery', () => {
     await h2.clock.advance(3 * 3600_000);
     await h2.svc.webhooks.whenIdle();
     expect(rcv.received).toHaveLength(1);
-    expect((await h2.svc.store.listDeliveries(a.id, 10)).filter((d) => d.jobId === jobId)).toHaveLength(1);
+    expect((await h2.svc.store.outbox.listDeliveries(a.id, 10)).filter((d) => d.jobId === jobId)).toHaveLength(1);
   });
 
   it('a graceful stop mid-transmission re-queues the call; the next start resumes it, charged once', async () => {
@@ -179,7 +179,7 @@ describe('restart between webhook retries', () => {
   it('the retry schedule continues from the stored next attempt, with the same event id; nothing doubled', async () => {
     const { h1, rcv, a } = await setup();
     const { first, eventId, t0 } = await failedOnce(h1, rcv, a);
-    expect((await h1.svc.store.getDeliveryByEventId(a.id, eventId))?.nextAttemptAtMs).toBe(t0 + 5 * MIN);
+    expect((await h1.svc.store.outbox.getDeliveryByEventId(a.id, eventId))?.nextAttemptAtMs).toBe(t0 + 5 * MIN);
     await abandon(h1);
 
     const h2 = await restart(h1.dataDir, t0 + MIN);
@@ -196,9 +196,9 @@ describe('restart between webhook retries', () => {
     expect(second.raw.equals(first.raw)).toBe(true);
     expect(signatureValid(second.raw, a.webhookSecret, second.headers['x-service-signature'])).toBe(true);
 
-    const d = await h2.svc.store.getDeliveryByEventId(a.id, eventId);
+    const d = await h2.svc.store.outbox.getDeliveryByEventId(a.id, eventId);
     expect(d?.status).toBe('delivered');
-    expect((await h2.svc.store.deliveryAttempts(d!.id)).map((x) => [x.atMs - t0, x.httpStatus])).toEqual([[0, 500], [5 * MIN, 200]]);
+    expect((await h2.svc.store.outbox.deliveryAttempts(d!.id)).map((x) => [x.atMs - t0, x.httpStatus])).toEqual([[0, 500], [5 * MIN, 200]]);
     await h2.clock.advance(3 * 3600_000);
     await h2.svc.webhooks.whenIdle();
     expect(rcv.received).toHaveLength(2);
@@ -214,7 +214,7 @@ describe('restart between webhook retries', () => {
     await h2.svc.webhooks.whenIdle();
     expect(second.atMs).toBe(t0 + 7 * MIN);
     expect(second.headers['x-service-event-id']).toBe(eventId);
-    expect((await h2.svc.store.getDeliveryByEventId(a.id, eventId))?.status).toBe('delivered');
+    expect((await h2.svc.store.outbox.getDeliveryByEventId(a.id, eventId))?.status).toBe('delivered');
   });
 });
 

@@ -3,7 +3,7 @@
 // unchanged); it follows the user's role at once; revoked, or its user removed, it answers
 // 401 / -3009. Account keys keep acting as a Primary.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../src/dashboard/index.js';
+import { hashPassword } from '../../src/accounts/index.js';
 import type { User } from '../../src/store/index.js';
 import { Browser } from '../dashboard/client.js';
 import { expectError, inline, NUM, startHarness, type Account, type Harness } from './harness.js';
@@ -67,7 +67,7 @@ describe("users' own API keys", () => {
       expect(r.body.message).toMatch(/^No permission for this action: .* belongs to a Member/);
     }
     expect(await h.svc.store.getAccount(t.id)).toEqual(before);
-    expect(await h.svc.store.listDeliveries(t.id, 10)).toEqual([]);
+    expect(await h.svc.store.outbox.listDeliveries(t.id, 10)).toEqual([]);
     expect((await h.call('/customer/template-list', { key })).body.data).toEqual({ templates: [] });
   });
 

@@ -3,7 +3,7 @@
 // A real receiver on loopback; retry times are checked on the ManualClock.
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningService } from '../../src/service.js';
-import { hashPassword } from '../../src/dashboard/index.js';
+import { hashPassword } from '../../src/accounts/index.js';
 import { pgAvailability, startPgServer, type PgServer } from '../store/pg-server.js';
 import { Browser } from '../dashboard/client.js';
 import {
@@ -48,9 +48,9 @@ async function cancelEvent(acct: Account = a): Promise<number> {
 }
 
 async function deliveryOf(eventId: string) {
-  const d = await h.svc.store.getDeliveryByEventId(a.id, eventId);
+  const d = await h.svc.store.outbox.getDeliveryByEventId(a.id, eventId);
   if (!d) throw new Error(`no delivery for ${eventId}`);
-  return { d, attempts: await h.svc.store.deliveryAttempts(d.id) };
+  return { d, attempts: await h.svc.store.outbox.deliveryAttempts(d.id) };
 }
 
 const json = (r: ReceivedRequest) => JSON.parse(r.raw.toString('utf8')) as { event: string; timestamp: number; data: Record<string, unknown> };

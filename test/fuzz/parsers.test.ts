@@ -14,7 +14,7 @@ import { createT30, step } from '../../src/t30/machine.js';
 import type { T30Config, T30Input } from '../../src/t30/types.js';
 import { decodeRtp, encodeRtp, looksLikeRtcp } from '../../src/transport/rtp/rtp.js';
 import { RtpError } from '../../src/transport/rtp/errors.js';
-import { analyzeCapture, CaptureError, readPcap, readWav, sniffCapture, writePcap, writeWav } from '../../src/transport/capture/index.js';
+import { analyzeCapture, CaptureError, readPcap, readWav, sniffCapture, writePcap, writeWav } from '../../src/analysis/index.js';
 import { encodeUdptl } from '../../src/transport/t38/udptl.js';
 import { encodeIfp } from '../../src/transport/t38/ifp.js';
 import { GatewayConfigError, parseGatewaysJson } from '../../src/engine/gateways.js';

@@ -30,7 +30,7 @@ import {
   type T30Result,
 } from '../../src/t30/index.js';
 import { createMemoryLink, T38FrontEnd, type MemoryLinkOptions, type T38FrontEndOptions } from '../../src/transport/t38/index.js';
-import type { Side } from '../../src/transport/capture/index.js';
+import type { Side } from '../../src/analysis/index.js';
 
 export interface RecordedCommand {
   side: Side;

@@ -128,7 +128,7 @@ export function jobStoreContract(name: string, open: () => Promise<{ store: JobS
       expect((await store.getAccount(accountId))!.balanceCents).toBe(93);
       const ledger = await store.ledger(accountId);
       expect(ledger.reduce((s, l) => s + l.amountCents, 0)).toBe(93);
-      const deliveries = await store.listDeliveries(accountId, 10);
+      const deliveries = await store.outbox.listDeliveries(accountId, 10);
       expect(deliveries).toHaveLength(1);
       expect(deliveries[0]).toMatchObject({ jobId: id, status: 'pending', url: 'http://127.0.0.1:1/hook', attempts: 0 });
       expect(await store.attempts(id)).toMatchObject([{ attempt: 1, code: 0, pagesTransferred: 1 }]);
@@ -245,35 +245,35 @@ export function jobStoreContract(name: string, open: () => Promise<{ store: JobS
       expect(job).toMatchObject({ direction: 'received', status: 'delivered', stage: null, totalPages: 2, transferredPages: 2, callEndMs: T0 + 30_000, chargedCents: 0 });
       expect((await store.preparedFax(accountId, job.jobId))!.tiff).toEqual(fax.tiff);
       expect((await store.listJobs(accountId, { limit: 10, direction: 'received' })).map((j) => j.jobId)).toEqual([job.jobId]);
-      const [d] = await store.listDeliveries(accountId, 10);
+      const [d] = await store.outbox.listDeliveries(accountId, 10);
       expect(d).toMatchObject({ type: 'fax.received', jobId: job.jobId, status: 'pending' });
       expect((await store.getAccount(accountId))!.balanceCents).toBe(100);
     });
 
     it('webhook outbox: claim, attempts, retry, failure, redelivery', async () => {
-      const d = await store.insertEvent(accountId, null, { eventId: 'e1', type: 'webhook.test', body: '{"event":"webhook.test"}' }, T0);
+      const d = await store.outbox.insertEvent(accountId, null, { eventId: 'e1', type: 'webhook.test', body: '{"event":"webhook.test"}' }, T0);
       expect(d.status).toBe('pending');
-      const claimed = await store.claimDueDeliveries({ owner: 'W', nowMs: T0, leaseMs: 60_000, limit: 10 });
+      const claimed = await store.outbox.claimDueDeliveries({ owner: 'W', nowMs: T0, leaseMs: 60_000, limit: 10 });
       expect(claimed.map((c) => c.eventId)).toEqual(['e1']);
-      expect(await store.claimDueDeliveries({ owner: 'X', nowMs: T0, leaseMs: 60_000, limit: 10 })).toEqual([]);
-      await store.recordDeliveryAttempt({ deliveryId: d.id, owner: 'W', attempt: { atMs: T0, httpStatus: 500, latencyMs: 3, error: null }, next: { status: 'pending', nextAttemptAtMs: T0 + 300_000 } });
-      expect(await store.nextDeliveryDueAtMs()).toBe(T0 + 300_000);
-      expect(await store.claimDueDeliveries({ owner: 'W', nowMs: T0 + 299_999, leaseMs: 60_000, limit: 10 })).toEqual([]);
-      await store.claimDueDeliveries({ owner: 'W', nowMs: T0 + 300_000, leaseMs: 60_000, limit: 10 });
-      await store.recordDeliveryAttempt({ deliveryId: d.id, owner: 'W', attempt: { atMs: T0 + 300_000, httpStatus: null, latencyMs: 10_000, error: 'timeout' }, next: { status: 'failed' } });
-      expect(await store.getDeliveryByEventId(accountId, 'e1')).toMatchObject({ status: 'failed', attempts: 2, nextAttemptAtMs: null });
-      expect((await store.deliveryAttempts(d.id)).map((a) => [a.attempt, a.httpStatus, a.error])).toEqual([[1, 500, null], [2, null, 'timeout']]);
-      const again = await store.redeliver(accountId, 'e1', T0 + 400_000);
+      expect(await store.outbox.claimDueDeliveries({ owner: 'X', nowMs: T0, leaseMs: 60_000, limit: 10 })).toEqual([]);
+      await store.outbox.recordDeliveryAttempt({ deliveryId: d.id, owner: 'W', attempt: { atMs: T0, httpStatus: 500, latencyMs: 3, error: null }, next: { status: 'pending', nextAttemptAtMs: T0 + 300_000 } });
+      expect(await store.outbox.nextDeliveryDueAtMs()).toBe(T0 + 300_000);
+      expect(await store.outbox.claimDueDeliveries({ owner: 'W', nowMs: T0 + 299_999, leaseMs: 60_000, limit: 10 })).toEqual([]);
+      await store.outbox.claimDueDeliveries({ owner: 'W', nowMs: T0 + 300_000, leaseMs: 60_000, limit: 10 });
+      await store.outbox.recordDeliveryAttempt({ deliveryId: d.id, owner: 'W', attempt: { atMs: T0 + 300_000, httpStatus: null, latencyMs: 10_000, error: 'timeout' }, next: { status: 'failed' } });
+      expect(await store.outbox.getDeliveryByEventId(accountId, 'e1')).toMatchObject({ status: 'failed', attempts: 2, nextAttemptAtMs: null });
+      expect((await store.outbox.deliveryAttempts(d.id)).map((a) => [a.attempt, a.httpStatus, a.error])).toEqual([[1, 500, null], [2, null, 'timeout']]);
+      const again = await store.outbox.redeliver(accountId, 'e1', T0 + 400_000);
       expect(again).toMatchObject({ status: 'pending', attempts: 0, eventId: 'e1', body: '{"event":"webhook.test"}' });
       const other = await store.createAccount({ name: 'x', balanceCents: 0, faxNumber: '+14155550198', nowMs: T0 });
-      expect(await store.redeliver(other.account.id, 'e1', T0)).toBeNull();
+      expect(await store.outbox.redeliver(other.account.id, 'e1', T0)).toBeNull();
     });
 
     it('an event with no webhook URL is kept as skipped', async () => {
       await store.setWebhook(accountId, { url: null });
-      const d = await store.insertEvent(accountId, null, { eventId: 'e2', type: 'webhook.test', body: '{}' }, T0);
+      const d = await store.outbox.insertEvent(accountId, null, { eventId: 'e2', type: 'webhook.test', body: '{}' }, T0);
       expect(d.status).toBe('skipped');
-      expect(await store.claimDueDeliveries({ owner: 'W', nowMs: T0 + 1e9, leaseMs: 1, limit: 10 })).toEqual([]);
+      expect(await store.outbox.claimDueDeliveries({ owner: 'W', nowMs: T0 + 1e9, leaseMs: 1, limit: 10 })).toEqual([]);
     });
 
     it('rotating the webhook secret changes it', async () => {

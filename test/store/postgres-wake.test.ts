@@ -78,10 +78,10 @@ withPgServer({ name: 'PostgreSQL change notifications', what: 'wake', placeholde
         const { account } = await a.createAccount({ name: 'a', balanceCents: 0, faxNumber: '+14155550100', webhookUrl: url, nowMs: clock.now() });
         worker.start();
         await worker.whenIdle();
-        await a.insertEvent(account.id, null, { eventId: 'evt-wake', type: 'fax.test', body: '{}' }, clock.now());
+        await a.outbox.insertEvent(account.id, null, { eventId: 'evt-wake', type: 'fax.test', body: '{}' }, clock.now());
         await vi.waitFor(() => expect(received).toEqual(['evt-wake']), { timeout: 20_000, interval: 50 });
         await worker.whenIdle();
-        expect((await a.getDeliveryByEventId(account.id, 'evt-wake'))?.status).toBe('delivered');
+        expect((await a.outbox.getDeliveryByEventId(account.id, 'evt-wake'))?.status).toBe('delivered');
       } finally {
         await worker.stop();
         http.close();

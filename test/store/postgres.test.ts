@@ -96,11 +96,11 @@ withPgServer({ name: 'PostgreSQL store', what: 'store' }, (server) => {
       try {
         const [a] = stores;
         const { account } = await a!.createAccount({ name: 'n', balanceCents: 0, faxNumber: '+1', webhookUrl: 'http://127.0.0.1:1/h', nowMs: T0 });
-        for (let i = 0; i < 40; i++) await a!.insertEvent(account.id, null, { eventId: `e${i}`, type: 'webhook.test', body: '{}' }, T0);
+        for (let i = 0; i < 40; i++) await a!.outbox.insertEvent(account.id, null, { eventId: `e${i}`, type: 'webhook.test', body: '{}' }, T0);
         const claimed = await Promise.all(stores.map(async (s, i) => {
           const mine: string[] = [];
           for (;;) {
-            const got = await s.claimDueDeliveries({ owner: `w${i}`, nowMs: T0, leaseMs: 60_000, limit: 3 });
+            const got = await s.outbox.claimDueDeliveries({ owner: `w${i}`, nowMs: T0, leaseMs: 60_000, limit: 3 });
             if (got.length === 0) return mine;
             mine.push(...got.map((d) => d.eventId));
           }
@@ -147,7 +147,7 @@ withPgServer({ name: 'PostgreSQL store', what: 'store' }, (server) => {
         const done = await Promise.all([a!, b!, a!, b!].map((s) => s.completeJob({ jobId: id, owner: null, outcome, nowMs: T0 + 1, event: ev })));
         expect(done.filter((d) => d !== null)).toHaveLength(1);
         expect((await a!.getAccount(account.id))!.balanceCents).toBe(86);
-        expect(await a!.listDeliveries(account.id, 10)).toHaveLength(1);
+        expect(await a!.outbox.listDeliveries(account.id, 10)).toHaveLength(1);
       } finally {
         await close();
       }
@@ -171,7 +171,7 @@ withPgServer({ name: 'PostgreSQL store', what: 'store' }, (server) => {
         await woke;
         expect(lines).toEqual(['gateways']);
         woke = next();
-        await b!.insertEvent(account.id, null, { eventId: 'e1', type: 'webhook.test', body: '{}' }, T0);
+        await b!.outbox.insertEvent(account.id, null, { eventId: 'e1', type: 'webhook.test', body: '{}' }, T0);
         await woke;
         expect(deliveries).toBe(1);
         unsubscribe();

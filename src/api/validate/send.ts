@@ -4,7 +4,7 @@
 
 import { Type } from 'typebox';
 import { FaxError, type ErrorName } from '../../shared/errors.js';
-import type { Direction, FaxQuality, FaxStatus, JobListFilter } from '../../store/types.js';
+import type { Direction, FaxQuality, FaxStatus, JobListFilter } from '../../store/index.js';
 import { parseIsoDateTime } from './datetime.js';
 import { MAX_RECIPIENTS, normalizeFaxNumber, parseRecipients } from './numbers.js';
 import { formatPageRange, parsePageSelection, type PageRange } from './pages.js';

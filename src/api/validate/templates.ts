@@ -2,7 +2,7 @@
 // (docs/api.md decision 15). Pure functions; no fastify here.
 import { Type } from 'typebox';
 import { FaxError } from '../../shared/errors.js';
-import { TEMPLATE_KINDS, type TemplateKind } from '../../store/templates-types.js';
+import { TEMPLATE_KINDS, type TemplateKind } from '../../store/index.js';
 import { absent, field, request } from './schema.js';
 import { decodeBase64, MAX_FILE_NAME } from './send.js';
 import { widthField } from './requests.js';

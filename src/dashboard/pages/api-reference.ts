@@ -1,7 +1,7 @@
 // Dashboard: the API reference, rendered from the same OpenAPI document /v1/openapi.json serves
 // (openApiDocument): every endpoint with its parameters, body fields and responses, and the
 // error-code table the document's description carries. Rendered once, escaped like every page.
-import { openApiDocument } from '../../api/openapi.js';
+import { openApiDocument } from '../../api/index.js';
 import { html, type Safe } from '../html.js';
 import type { Dashboard } from '../kit.js';
 
@@ -59,7 +59,7 @@ ${rows.map((r) => html`<tr><td><code>${r.name}</code></td>${hasWhere ? html`<td>
 </tbody></table></div>`;
 }
 
-export function apiReference(doc: Document): Safe {
+function apiReference(doc: Document): Safe {
   const base = doc.servers[0]?.url ?? '';
   const lines = doc.info.description.split('\n');
   const intro = lines.filter((l) => l.trim() !== '' && !l.startsWith('|'));

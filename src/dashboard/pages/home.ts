@@ -8,7 +8,7 @@ import { sendAction } from '../views.js';
 import type { DayCount } from '../chart.js';
 
 const DAY_MS = 86_400_000;
-export const CHART_DAYS = 14;
+const CHART_DAYS = 14;
 /** Jobs read for the overview at most (a busy account's month is summed from its first ones). */
 const MAX_JOBS = 5000;
 

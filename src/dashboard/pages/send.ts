@@ -3,7 +3,7 @@
 // errors), rendered by the dispatcher's composition (composeJobFax: cover page, pages, header
 // line) and shown as PNGs; confirming creates the job(s) through FaxService like the API does.
 import { FaxError } from '../../shared/errors.js';
-import { parseSendRequest, SEND_AT_SKEW_MS } from '../../api/validate/send.js';
+import { parseSendRequest, SEND_AT_SKEW_MS } from '../../api/index.js';
 import { composeJobFax, templateFor, type SendInput } from '../../jobs/index.js';
 import { countPages, MAX_FAX_PAGES, previewPng, selectPages, sniffFormat, type DocumentFormat, type FaxDocument } from '../../documents/index.js';
 import type { FaxQuality, KeyMode } from '../../store/index.js';
@@ -14,7 +14,7 @@ import { EMPTY_SEND, previewPage, sendForm, type KeptFiles, type SendChoices, ty
 import { localToIso, timezoneOffset } from '../local-time.js';
 
 /** Pages rendered for a preview (the cover page counts); the rest of the fax is counted, not drawn. */
-export const PREVIEW_PAGES = 20;
+const PREVIEW_PAGES = 20;
 /** Preview pages are drawn at most this wide (HD pages are twice as wide as the others). */
 const PREVIEW_WIDTH = 1728;
 

@@ -2,15 +2,12 @@
 // confirmation), caller IDs, the signed-in user's password, balance and ledger. Who may post
 // what is decided by permissions.ts (keys and caller IDs: Primary only).
 import { FaxError } from '../../shared/errors.js';
-import { normalizeFaxNumber } from '../../api/validate/index.js';
+import { normalizeFaxNumber } from '../../api/index.js';
 import type { KeyMode } from '../../store/index.js';
+import { addCallerId, removeCallerId } from '../../jobs/index.js';
 import { body, type Dashboard, type SignedIn } from '../kit.js';
-import { hashPassword, passwordProblem, verifyPassword } from '../password.js';
-import { OWNER_USER_ID } from '../session.js';
+import { hashPassword, OWNER_USER_ID, passwordHashOf, passwordProblem, verifyPassword } from '../../accounts/index.js';
 import { revokeConfirmPage, settingsPage } from '../views-settings.js';
-
-/** Registered caller IDs per account at most (the list is a page, not a number bank). */
-export const MAX_CALLER_IDS = 50;
 
 function keyMode(c: SignedIn): KeyMode {
   const mode = body(c.req).mode;
@@ -65,14 +62,13 @@ export function registerSettingsPages(d: Dashboard): void {
   // -- caller IDs
   d.route('POST', '/dashboard/settings/caller-ids', async (c) => {
     const number = normalizeFaxNumber(body(c.req).number, 'callerId');
-    if (number === c.account.faxNumber) throw new FaxError('CONFLICT', `${number} is the account's own fax number: it is always allowed`);
-    if ((await d.o.store.users.callerIds(c.account.id)).length >= MAX_CALLER_IDS) throw new FaxError('CONFLICT', `An account has at most ${MAX_CALLER_IDS} caller IDs: remove one first`);
-    if (!(await d.o.store.users.addCallerId(c.account.id, number, d.o.clock.now()))) throw new FaxError('CONFLICT', `${number} is already a caller ID of this account`);
+    await addCallerId(d.o.store, c.account, number, d.o.clock.now());
     return d.redirect(c, '/dashboard/settings?done=caller-id-added');
   });
   d.route('POST', '/dashboard/settings/caller-ids/remove', async (c) => {
     const raw = body(c.req).number;
-    if (typeof raw !== 'string' || !(await d.o.store.users.removeCallerId(c.account.id, raw))) throw new FaxError('NOT_FOUND', 'no such caller ID');
+    if (typeof raw !== 'string') throw new FaxError('NOT_FOUND', 'no such caller ID');
+    await removeCallerId(d.o.store, c.account, raw);
     return d.redirect(c, '/dashboard/settings?done=caller-id-removed');
   });
 
@@ -81,7 +77,7 @@ export function registerSettingsPages(d: Dashboard): void {
     const b = body(c.req);
     const current = typeof b.current === 'string' ? b.current : '';
     const next = typeof b.password === 'string' ? b.password : '';
-    const own = c.user.id === OWNER_USER_ID ? await d.o.store.passwordHash(c.account.id) : await d.o.store.users.userPasswordHash(c.account.id, c.user.id);
+    const own = await passwordHashOf(d.o.store, c.account.id, c.user.id);
     if (!own || !(await verifyPassword(current, own))) throw new FaxError('INVALID_PARAMETER', 'the current password is wrong', { field: 'current' });
     const problem = passwordProblem(next);
     if (problem) throw new FaxError('INVALID_PARAMETER', problem, { field: 'password' });

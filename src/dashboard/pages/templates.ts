@@ -2,7 +2,7 @@
 // with sample fields), upload (multipart, uploads.ts), delete. Uploads go through the same
 // validation as customer/template-create; another account's id is a 404 like an unknown one.
 import { FaxError } from '../../shared/errors.js';
-import { templateUpload } from '../../api/validate/templates.js';
+import { templateUpload } from '../../api/index.js';
 import { body, caller, type Dashboard, type SignedIn } from '../kit.js';
 import { permissionError } from '../permissions.js';
 import { DEFAULT_UPLOAD_LIMITS, uploads } from '../uploads.js';

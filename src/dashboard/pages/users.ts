@@ -4,11 +4,10 @@
 import { FaxError } from '../../shared/errors.js';
 import { emailProblem, USER_ROLES, type User, type UserChange, type UserRole } from '../../store/index.js';
 import { body, type Dashboard, type SignedIn } from '../kit.js';
-import { hashPassword, passwordProblem } from '../password.js';
-import { OWNER_USER_ID } from '../session.js';
+import { hashPassword, OWNER_USER_ID, passwordProblem } from '../../accounts/index.js';
 import { removeUserConfirmPage, usersPage } from '../views-users.js';
 
-export const MAX_DISPLAY_NAME = 100;
+const MAX_DISPLAY_NAME = 100;
 
 function role(v: unknown): UserRole {
   const r = USER_ROLES.find((x) => x === v);

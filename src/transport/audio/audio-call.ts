@@ -10,12 +10,12 @@
 //   await call.close();
 import { SystemClock, type Clock } from '../../shared/clock.js';
 import { LineClock, startAudioPump, type AudioPump, type AudioPumpResult, type AudioUrl } from '../rtp/index.js';
-import { openUdpTransport, type UdpEndpoint } from '../t38/udp.js';
+import { openUdpTransport, type UdpEndpoint } from '../t38/index.js';
 import { AudioFrontEnd } from './front-end.js';
 
 export type AudioPacing = 'realtime' | 'lockstep';
 
-export interface AudioCallOptions {
+interface AudioCallOptions {
   url: AudioUrl;
   /** 'caller' sends to `url`; 'answerer' listens on it and answers whoever sends first. */
   role: 'caller' | 'answerer';
@@ -33,7 +33,7 @@ export interface AudioCallOptions {
   idleMs?: number;
 }
 
-export interface AudioCall {
+interface AudioCall {
   frontEnd: AudioFrontEnd;
   /** The clock T.30 must use for this call. */
   clock: Clock;

@@ -14,7 +14,7 @@ const FAST_PREAMBLE_MS = 200;
 /** Longest ECM frame we send: 256 octets of data + address, control, FCF, frame number. */
 const MAX_FRAME = 260;
 
-export interface AudioTxOptions {
+interface AudioTxOptions {
   /** Send level of the modems, dBm0 (default −13, spandsp's fax default is in the same range). */
   levelDbm0: number;
 }

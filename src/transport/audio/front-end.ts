@@ -11,12 +11,12 @@ import type { FrontEndCommand, FrontEndEvent, T30FrontEnd } from '../../t30/inde
 import { AudioRx, type AudioRxStats } from './audio-rx.js';
 import { AudioTx } from './audio-tx.js';
 
-export interface AudioFrontEndOptions {
+interface AudioFrontEndOptions {
   /** Transmit level of the modems and tones' modems, dBm0 (default −13). */
   txLevelDbm0?: number;
 }
 
-export interface AudioFrontEndStats extends AudioRxStats {
+interface AudioFrontEndStats extends AudioRxStats {
   /** Samples processed (received and sent). */
   samples: number;
 }

@@ -10,8 +10,7 @@ import { decodeRtp, encodeRtp, looksLikeRtcp, PT_CN, PT_PCMA, PT_PCMU, PT_TELEPH
 export type AudioCodecName = 'pcm' | 'pcmu' | 'pcma';
 export const AUDIO_CODECS: readonly AudioCodecName[] = ['pcm', 'pcmu', 'pcma'];
 
-export const SAMPLE_RATE_HZ = 8000;
-export const FRAME_MS = 20;
+const SAMPLE_RATE_HZ = 8000;
 /** Samples of one 20 ms frame. */
 export const FRAME_SAMPLES = 160;
 /** Longest frame a decoder takes by default (60 ms: RFC 3551's longest usual ptime for G.711). */
@@ -31,9 +30,9 @@ export interface AudioFrame {
   ssrc?: number;
 }
 
-export type IgnoredKind = 'telephone-event' | 'comfort-noise' | 'rtcp' | 'payload-type' | 'empty';
+type IgnoredKind = 'telephone-event' | 'comfort-noise' | 'rtcp' | 'payload-type' | 'empty';
 
-export type DecodedDatagram =
+type DecodedDatagram =
   | { kind: 'audio'; frame: AudioFrame }
   | { kind: 'ignored'; why: IgnoredKind }
   | { kind: 'error'; error: RtpError };

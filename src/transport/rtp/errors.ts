@@ -2,7 +2,7 @@
 // decoders return these instead of throwing, so a hostile datagram is counted and dropped and
 // never reaches the socket handler as an exception (docs/architecture.md, house rules: peer behaviour is not an exception).
 
-export type RtpErrorKind =
+type RtpErrorKind =
   | 'truncated' // the datagram ended inside a field (header, CSRC list, extension, padding)
   | 'bad_version' // RTP version other than 2 (RFC 3550 5.1)
   | 'invalid' // structurally impossible (zero padding count, odd PCM length, empty payload)

@@ -11,7 +11,7 @@ import { FRAME_SAMPLES, MAX_FRAME_SAMPLES } from './audio-codec.js';
 import { RtpError } from './errors.js';
 import { seqDelta } from './rtp.js';
 
-export interface ReceiveBufferOptions {
+interface ReceiveBufferOptions {
   /** Samples held before playout starts, and again after an underrun (default 480 = 60 ms; 0: at once). */
   targetSamples?: number;
   /** Most frames held (default 50); a frame further ahead pushes the oldest out. */

@@ -3,8 +3,8 @@
 // PCMA = 8. decodeRtp() returns a typed error for malformed input instead of throwing.
 import { RtpError } from './errors.js';
 
-export const RTP_VERSION = 2;
-export const RTP_HEADER_BYTES = 12;
+const RTP_VERSION = 2;
+const RTP_HEADER_BYTES = 12;
 /** RFC 3551 Table 4: G.711 µ-law. */
 export const PT_PCMU = 0;
 /** RFC 3551 Table 4: G.711 A-law. */
@@ -26,7 +26,7 @@ export interface RtpHeader {
   ssrc: number;
 }
 
-export interface RtpPacket extends RtpHeader {
+interface RtpPacket extends RtpHeader {
   /** The payload without padding (a view into the datagram). */
   payload: Uint8Array;
   /** CSRC identifiers present (skipped). */
@@ -37,9 +37,9 @@ export interface RtpPacket extends RtpHeader {
   paddingBytes: number;
 }
 
-export type RtpDecodeResult = { ok: true; packet: RtpPacket } | { ok: false; error: RtpError };
+type RtpDecodeResult = { ok: true; packet: RtpPacket } | { ok: false; error: RtpError };
 
-export interface RtpEncodeOptions {
+interface RtpEncodeOptions {
   /** Padding octets to append (1..255, the last one holds the count); default none. */
   paddingBytes?: number;
 }

@@ -7,7 +7,7 @@
 // lets the session expire), and our own re-INVITE to T.38 (T.38 Annex D; 491 glare retried
 // after the RFC 3261 14.1 pause). The answering side of a dialog is IncomingSipCall (incoming.ts).
 import type { Clock, TimerHandle } from '../../shared/clock.js';
-import { answerT38, type T38SessionParams } from '../t38/session-params.js';
+import { answerT38, type T38SessionParams } from '../t38/index.js';
 import { digestAnswer, formatAuthorization, parseChallenge, type DigestCredentials } from './digest.js';
 import { buildSdp, sectionOrder, selectMedia, type G711, type LocalMedia, type RemoteMedia } from './sdp.js';
 import { randomToken, type SipHop, type SipMessage, type SipStack } from './stack.js';
@@ -22,7 +22,7 @@ export interface LocalMediaCapabilities {
   audio?: { port: number; codecs: G711[] };
 }
 
-export interface OutgoingCallOptions {
+interface OutgoingCallOptions {
   stack: SipStack;
   clock: Clock;
   /** Request-URI: `sip:NUMBER@HOST:PORT` (with `;transport=tcp` for TCP). */
@@ -54,7 +54,7 @@ export type InviteOutcome =
   /** Aborted by the signal before an answer (CANCEL sent, or answered and hung up at once). */
   | { kind: 'cancelled'; status: number };
 
-export type CallState = 'idle' | 'calling' | 'incoming' | 'confirmed' | 'terminated';
+type CallState = 'idle' | 'calling' | 'incoming' | 'confirmed' | 'terminated';
 
 export const ALLOW = 'INVITE, ACK, CANCEL, BYE, OPTIONS, UPDATE, INFO';
 const RETRY_GLARE_MS = [2100, 4000] as const;

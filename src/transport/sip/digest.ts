@@ -57,7 +57,7 @@ export function parseChallenge(h: string | Record<string, unknown>): DigestChall
 
 const md5 = (s: string): string => createHash('md5').update(s, 'utf8').digest('hex');
 
-export interface DigestInput {
+interface DigestInput {
   method: string;
   uri: string;
   /** Nonce count, 1 for the first request with this nonce. */
@@ -66,7 +66,7 @@ export interface DigestInput {
   cnonce?: string;
 }
 
-export interface DigestAnswer {
+interface DigestAnswer {
   response: string;
   /** Header parameters in the order they are written. */
   params: Array<[string, string]>;

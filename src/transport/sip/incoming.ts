@@ -5,13 +5,13 @@
 // session timers, BYE) is SipCall's dialog.
 import sip from 'sip';
 import type { Clock, TimerHandle } from '../../shared/clock.js';
-import { answerT38 } from '../t38/session-params.js';
+import { answerT38 } from '../t38/index.js';
 import { ALLOW, SipCall, parseSessionExpires, type LocalMediaCapabilities } from './call.js';
 import { sectionOrder, selectMedia, type RemoteMedia } from './sdp.js';
 import type { SipHop, SipMessage, SipStack } from './stack.js';
 
 /** An INVITE no dialog claimed, to be answered. */
-export interface IncomingCallOptions {
+interface IncomingCallOptions {
   stack: SipStack;
   clock: Clock;
   invite: SipMessage;

@@ -5,7 +5,7 @@ export * from './errors.js';
 export * from './digest.js';
 export * from './sdp.js';
 export * from './status.js';
-export { createSipStack, randomToken, type SipHop, type SipMessage, type SipStack, type SipStackOptions, type SipTransportKind, type RequestHandler } from './stack.js';
+export { createSipStack, randomToken, type SipHop, type SipMessage, type SipStack, type RequestHandler } from './stack.js';
 export * from './call.js';
 export * from './incoming.js';
 export * from './register.js';

@@ -6,7 +6,7 @@ import type { Clock, TimerHandle } from '../../shared/clock.js';
 import { digestAnswer, formatAuthorization, parseChallenge, type DigestChallenge, type DigestCredentials } from './digest.js';
 import { randomToken, type SipHop, type SipMessage, type SipStack } from './stack.js';
 
-export interface RegistrationOptions {
+interface RegistrationOptions {
   stack: SipStack;
   clock: Clock;
   /** Where REGISTER goes (the registrar, or the outbound proxy). */

@@ -3,7 +3,7 @@
 // section, or both), what the far end's answer or re-offer selects, and our answer to a re-offer.
 import sdpTransform from 'sdp-transform';
 import { isIPv6 } from 'node:net';
-import { formatT38Attributes, parseT38Attributes, type T38SessionParams } from '../t38/session-params.js';
+import { formatT38Attributes, parseT38Attributes, type T38SessionParams } from '../t38/index.js';
 import { SipError } from './errors.js';
 
 export type G711 = 'pcmu' | 'pcma';
@@ -31,7 +31,7 @@ export type RemoteMedia =
   | { kind: 'audio'; host: string; port: number; codec: G711 };
 
 /** One m= section as read from the far end's SDP. */
-export interface RemoteSection {
+interface RemoteSection {
   type: string;
   port: number;
   protocol: string;

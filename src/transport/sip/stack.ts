@@ -10,14 +10,14 @@ import sip, { type Remote, type SipMessage } from 'sip';
 import { SipError } from './errors.js';
 
 export type { SipMessage } from 'sip';
-export type SipTransportKind = 'udp' | 'tcp';
+type SipTransportKind = 'udp' | 'tcp';
 
 export interface SipHop {
   host: string;
   port: number;
 }
 
-export interface SipStackOptions {
+interface SipStackOptions {
   transport: SipTransportKind;
   /** Address written in Via and Contact, and in SDP by the call layer (default 127.0.0.1). */
   publicAddress?: string;

@@ -2,7 +2,7 @@
 // and every other failure as "rejected or unreachable" with the status in the message.
 import { ERRORS, outcomeMessage, type ErrorName } from '../../shared/errors.js';
 
-export interface SipFailure {
+interface SipFailure {
   name: ErrorName;
   code: number;
   message: string;

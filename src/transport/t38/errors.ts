@@ -2,7 +2,7 @@
 // what is wrong and where; receivers count and drop bad input, so peer behaviour never
 // becomes an exception above this layer (docs/architecture.md, house rules: "Peer behaviour is a completion code").
 
-export type T38ErrorKind =
+type T38ErrorKind =
   | 'truncated' // the input ended inside a field
   | 'trailing_bytes' // bytes left after a complete message
   | 'unknown_value' // an enumeration index no version of T.38 defines

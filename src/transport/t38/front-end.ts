@@ -67,7 +67,7 @@ export function frontEndOptionsFor(
   return { version: remote.version, rateManagement: remote.rateManagement, maxDatagram, errorCorrection: ec };
 }
 
-export interface T38FrontEndStats {
+interface T38FrontEndStats {
   datagramsSent: number;
   ifpSent: number;
   badIfp: number;

@@ -78,11 +78,11 @@ export const FIELD_TYPES = [
   'ci-message',
   'v34rate',
 ] as const;
-export type T38FieldType = (typeof FIELD_TYPES)[number];
+type T38FieldType = (typeof FIELD_TYPES)[number];
 const FIELD_ROOT = 8;
 
 /** field-data is OCTET STRING (SIZE (1..65535)). */
-export const MAX_FIELD_DATA = 65535;
+const MAX_FIELD_DATA = 65535;
 
 export interface IfpField {
   type: T38FieldType;

@@ -26,7 +26,7 @@ export interface MemoryLinkOptions {
   drop?: (datagram: Uint8Array, direction: 'a->b' | 'b->a', index: number) => boolean;
 }
 
-export interface MemoryLinkStats {
+interface MemoryLinkStats {
   sent: number;
   delivered: number;
   lost: number;
@@ -34,12 +34,12 @@ export interface MemoryLinkStats {
   reordered: number;
 }
 
-export interface MemoryLink {
+interface MemoryLink {
   a: MemoryTransport;
   b: MemoryTransport;
 }
 
-export class MemoryTransport implements DatagramTransport {
+class MemoryTransport implements DatagramTransport {
   readonly stats: MemoryLinkStats = { sent: 0, delivered: 0, lost: 0, duplicated: 0, reordered: 0 };
   /** @internal */ peer!: MemoryTransport;
   private messageCb: ((d: Uint8Array) => void) | undefined;

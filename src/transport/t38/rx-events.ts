@@ -12,7 +12,7 @@ import type { FrontEndEvent, ModemSpec, RxMode } from '../../t30/index.js';
 import type { IfpPacket, T38DataType, T38Indicator } from './ifp.js';
 import { bitRateOf, dataTypeFor, modemOfIndicator } from './modems.js';
 
-export interface RxEventsOptions {
+interface RxEventsOptions {
   emit: (event: FrontEndEvent) => void;
   /** What T.30 listens for now. */
   listening: () => RxMode;

@@ -6,7 +6,7 @@ import type { T38Version } from './ifp.js';
 import type { ErrorCorrection } from './udptl.js';
 
 export type RateManagement = 'transferredTCF' | 'localTCF';
-export type UdpEc = 't38UDPRedundancy' | 't38UDPFEC' | 't38UDPNoEC';
+type UdpEc = 't38UDPRedundancy' | 't38UDPFEC' | 't38UDPNoEC';
 
 export interface T38SessionParams {
   /** T38FaxVersion (absent in SDP means 0). */

@@ -10,7 +10,7 @@ import { isIP, isIPv6 } from 'node:net';
 import { T38Error } from './errors.js';
 import type { DatagramTransport } from './transport.js';
 
-export interface UdpTransportOptions {
+interface UdpTransportOptions {
   /** Local address (default 0.0.0.0, or :: when the remote is IPv6). */
   bindHost?: string;
   /** Local port (default 0: any free port). */
@@ -25,7 +25,7 @@ export interface UdpEndpoint {
   port: number;
 }
 
-export interface UdpTransportStats {
+interface UdpTransportStats {
   sent: number;
   received: number;
   /** Datagrams from addresses other than the far end, before the socket was connected. */

@@ -17,7 +17,7 @@ export interface UdptlDelivery {
   lostBefore: number;
 }
 
-export interface UdptlReceiverOptions {
+interface UdptlReceiverOptions {
   onIfp: (delivery: UdptlDelivery) => void;
   /** Packets buffered ahead of the next one due (power of two, 8..1024; default 64). */
   window?: number;

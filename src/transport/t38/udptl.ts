@@ -7,7 +7,7 @@ import { T38Error } from './errors.js';
 import { FRAGMENT, PerReader, PerWriter, readLengthAndOctets, writeLengthAndOctets } from './per.js';
 
 /** error-recovery CHOICE of UDPTLPacket. */
-export type ErrorRecovery =
+type ErrorRecovery =
   /** The IFP packets of seq-1, seq-2, ... (newest first). */
   | { type: 'secondary-ifp-packets'; packets: Uint8Array[] }
   /**
@@ -136,7 +136,7 @@ function integerOctets(n: number): Uint8Array {
   return Uint8Array.from(out);
 }
 
-export interface UdptlDecodeLimits {
+interface UdptlDecodeLimits {
   /** Largest primary/secondary IFP or FEC entry accepted (default MAX_UDPTL_PAYLOAD). */
   maxIfp?: number;
   /** Most secondary packets or FEC entries accepted (default 64). */
@@ -244,7 +244,7 @@ function readSequenceOf<T>(r: PerReader, maxItems: number, read: () => T): T[] {
   return out;
 }
 
-export interface UdptlSenderOptions {
+interface UdptlSenderOptions {
   errorCorrection: ErrorCorrection;
   /** The far end's T38FaxMaxDatagram: recovery data that would exceed it is left out. */
   maxDatagram?: number;

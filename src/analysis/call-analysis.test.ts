@@ -2,9 +2,9 @@
 // back together across a PPR retransmission, a page with frames that never came, who sent what
 // in a mono capture (polling included), and the TCF measure.
 import { describe, expect, it } from 'vitest';
-import { encodeMMR, firstDifference, reverseBits } from '../../codecs/index.js';
-import { buildFrame, DIS_DEFAULTS, encodeDcs, encodeDis, fcfByte, type Dcs, type FcfName, type ModemSpec } from '../../t30/index.js';
-import { noise } from '../../../test/vectors/synthetic-pages.js';
+import { encodeMMR, firstDifference, reverseBits } from '../codecs/index.js';
+import { buildFrame, DIS_DEFAULTS, encodeDcs, encodeDis, fcfByte, type Dcs, type FcfName, type ModemSpec } from '../t30/index.js';
+import { noise } from '../../test/vectors/synthetic-pages.js';
 import { analyzeCall, measureTcf, type ReportEntry } from './call-analysis.js';
 import type { BurstEvent, HeardFrame, LineEvent, Source } from './line-events.js';
 

@@ -2,8 +2,8 @@
 // collect by frame number until a PPS names their page and block; frames sent again after a
 // PPR fill the holes; a page is whole once its PPS-Q (MPS/EOP/EOM) is confirmed, or when the
 // call moves on. The result is the page's coded data in the codecs' bit order.
-import { reverseBits } from '../../codecs/index.js';
-import { parseFrame, type Dcs, type ModemSpec, type PostMessage } from '../../t30/index.js';
+import { reverseBits } from '../codecs/index.js';
+import { parseFrame, type Dcs, type ModemSpec, type PostMessage } from '../t30/index.js';
 import type { BurstEvent, Side } from './line-events.js';
 
 /** A page as far as it came. */

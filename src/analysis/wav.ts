@@ -3,7 +3,7 @@
 // channel. Built for hostile input: nothing is allocated from a declared size, only from the
 // bytes actually present (a data chunk that claims 4 GiB in a 1 kB file yields 1 kB of audio and
 // a warning), every structure is bounds-checked, and each failure is a CaptureError.
-import { ALAW_TO_LINEAR, alawEncode, ULAW_TO_LINEAR, ulawEncode } from '../../../native-free-dsp/index.js';
+import { ALAW_TO_LINEAR, alawEncode, ULAW_TO_LINEAR, ulawEncode } from '../../native-free-dsp/index.js';
 import { CaptureError } from './errors.js';
 
 /** How samples are stored: 16-bit little-endian linear, or 8-bit G.711. */
@@ -23,7 +23,7 @@ export interface AudioCapture {
   warnings: string[];
 }
 
-export interface AudioLimits {
+interface AudioLimits {
   /** Longest capture accepted, seconds (default 3600: 57.6 MB of samples per channel). */
   maxSeconds?: number;
 }

@@ -1,12 +1,12 @@
 // The decode report: a capture's call as timestamped lines (`mm:ss.mmm  caller→answerer  DCS
 // V.17 14400, ECM, MMR, R8×3.85, A4`), as one JSON object, and its pages as a TIFF class F file.
-import { writeTiffF, type TiffCompression } from '../../documents/index.js';
+import { writeTiffF, type TiffCompression } from '../documents/index.js';
 import type { AnalyzedPage, CallAnalysis, ReportEntry } from './call-analysis.js';
 import { modemText } from './describe.js';
 import type { Side } from './line-events.js';
 
 /** What the report needs to know of the capture besides the call. */
-export interface ReportInput {
+interface ReportInput {
   /** `stereo WAV, µ-law, 62.3 s` */
   description: string;
   call: CallAnalysis;
@@ -50,7 +50,7 @@ export function describeEntry(e: ReportEntry): { label: string; text: string } {
   }
 }
 
-export function pageText(p: AnalyzedPage): string {
+function pageText(p: AnalyzedPage): string {
   const how = [modemText(p.modem), ...(p.ecm ? ['ECM'] : []), p.coding.toUpperCase(), ...(p.frames !== undefined ? [`${p.frames} frames`] : [])].join(', ');
   const size = p.bitmap ? `${p.width}×${p.height}, ${p.badRows} bad row${p.badRows === 1 ? '' : 's'}` : 'not decoded';
   return `${size}${p.error ? ` (${p.error})` : ''} [${how}]`;
@@ -68,7 +68,7 @@ export function reportLines(r: ReportInput): string[] {
   return lines;
 }
 
-export function summaryLines(c: CallAnalysis): string[] {
+function summaryLines(c: CallAnalysis): string[] {
   const out: string[] = [];
   if (c.frames.ok + c.frames.bad === 0) return ['no T.30 frames found: no fax call in this capture?'];
   out.push(c.mode ? `mode: ${c.mode.text}${c.mode.confirmed ? '' : ' (no CFR seen)'}` : 'mode: no DCS seen');

@@ -17,13 +17,13 @@ import {
   type V17BitRate,
   type V27terBitRate,
   type V29BitRate,
-} from '../../../native-free-dsp/index.js';
-import { decodeCtc, decodeDcs, parseFrame, type ModemSpec } from '../../t30/index.js';
-import { trainingIndicator, trainingMs } from '../t38/index.js';
+} from '../../native-free-dsp/index.js';
+import { decodeCtc, decodeDcs, parseFrame, type ModemSpec } from '../t30/index.js';
+import { trainingIndicator, trainingMs } from '../transport/t38/index.js';
 import type { AudioCapture } from './wav.js';
 import { BitCollector, type BurstEvent, type HeardFrame, type LineEvent, type Source } from './line-events.js';
 
-export interface AudioAnalysisOptions {
+interface AudioAnalysisOptions {
   /** Sources of the channels (default: stereo caller/answerer, mono 'mixed'). */
   sources?: Source[];
 }

@@ -2,7 +2,7 @@
 // or hostile files (truncated, odd sizes, absurd declared sizes) rejected with the right reason
 // or read as far as their bytes go — never allocating from a declared size.
 import { describe, expect, it } from 'vitest';
-import { alawToLinear, linearToAlaw, linearToUlaw, ulawToLinear } from '../../../native-free-dsp/index.js';
+import { alawToLinear, linearToAlaw, linearToUlaw, ulawToLinear } from '../../native-free-dsp/index.js';
 import { CaptureError, type CaptureErrorReason } from './errors.js';
 import { readRaw, readWav, sniffCapture, writeWav } from './wav.js';
 

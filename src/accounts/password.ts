@@ -1,5 +1,6 @@
-// Dashboard passwords: scrypt (memory-hard, RFC 7914) with a per-password random salt. The
-// stored string carries its parameters, so they can be raised later without breaking old hashes.
+// Account and user passwords (the dashboard's sign-in, `faxstack accounts`): scrypt (memory-hard,
+// RFC 7914) with a per-password random salt. The stored string carries its parameters, so they can
+// be raised later without breaking old hashes.
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
 /** N = 2^15, r = 8, p = 1: 32 MiB and a few tens of milliseconds per hash. */
@@ -7,7 +8,7 @@ const N = 32768;
 const R = 8;
 const P = 1;
 const KEY_BYTES = 32;
-export const MIN_PASSWORD_LENGTH = 8;
+const MIN_PASSWORD_LENGTH = 8;
 export const MAX_PASSWORD_LENGTH = 1024;
 
 function scryptAsync(password: string, salt: Buffer, o: ScryptOptions): Promise<Buffer> {

@@ -6,8 +6,8 @@
 // that are not UDPTL (SIP, RTP, anything else) are counted and skipped. The side that sends the
 // first UDPTL packet is the caller unless told otherwise. T.38 version 0 and 1+ encode field
 // types differently, so both readings are tried and the one that makes sense is kept.
-import { reverseBits } from '../../codecs/index.js';
-import { parseFrame, type ModemSpec } from '../../t30/index.js';
+import { reverseBits } from '../codecs/index.js';
+import { parseFrame, type ModemSpec } from '../t30/index.js';
 import {
   decodeIfp,
   decodeIfpPrefix,
@@ -20,11 +20,11 @@ import {
   type T38Indicator,
   type T38Version,
   type UdptlDelivery,
-} from '../t38/index.js';
+} from '../transport/t38/index.js';
 import { BitCollector, type BurstEvent, type HeardFrame, type LineEvent, type Side } from './line-events.js';
 import { endpointText, type Endpoint, type UdpDatagram } from './pcap.js';
 
-export interface T38AnalysisOptions {
+interface T38AnalysisOptions {
   /** The caller's endpoint (default: whoever sends the first UDPTL packet). */
   caller?: Endpoint;
   /** T.38 version of the IFP encoding (default: tried both ways, the better reading kept). */
@@ -50,7 +50,7 @@ export interface T38AnalysisStats {
   badIfp: number;
 }
 
-export interface T38Analysis {
+interface T38Analysis {
   events: LineEvent[];
   stats: T38AnalysisStats;
 }

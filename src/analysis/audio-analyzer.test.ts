@@ -3,13 +3,13 @@
 // call with a failed TCF and a fallback. The analyzer must name every frame and its sender, the
 // mode, the TCF verdict, and give back each page pixel for pixel, much faster than real time.
 import { describe, expect, it } from 'vitest';
-import { LineModel } from '../../../native-free-dsp/index.js';
-import { encodeMH, firstDifference, type Bitmap } from '../../codecs/index.js';
-import { buildFrame, DIS_DEFAULTS, encodeDcs, encodeDis, encodeIdent, fcfByte, type Dcs, type FcfName, type ModemSpec } from '../../t30/index.js';
-import { textPage } from '../../../test/vectors/synthetic-pages.js';
+import { LineModel } from '../../native-free-dsp/index.js';
+import { encodeMH, firstDifference, type Bitmap } from '../codecs/index.js';
+import { buildFrame, DIS_DEFAULTS, encodeDcs, encodeDis, encodeIdent, fcfByte, type Dcs, type FcfName, type ModemSpec } from '../t30/index.js';
+import { textPage } from '../../test/vectors/synthetic-pages.js';
 import { analyzeCapture } from './analyze.js';
 import type { CallAnalysis, ReportEntry } from './call-analysis.js';
-import { mixDown, recordCall, renderCall, type RecordCallOptions, type RecordedCommand } from '../../../test/kit/call-synth.js';
+import { mixDown, recordCall, renderCall, type RecordCallOptions, type RecordedCommand } from '../../test/kit/call-synth.js';
 import { writeWav, type SampleEncoding } from './wav.js';
 
 const frameNames = (c: CallAnalysis) => c.entries.filter((e): e is Extract<ReportEntry, { kind: 'frame' }> => e.kind === 'frame').map((e) => `${e.from === 'caller' ? '>' : '<'}${e.name}`);

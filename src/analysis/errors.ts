@@ -1,6 +1,6 @@
 // Why a capture could not be read. Every reader failure is a CaptureError: a FaxError with the
 // code INVALID_FILE_FORMAT (-3006, kind 'invalid'), and a reason a test or a tool can match on.
-import { FaxError } from '../../shared/errors.js';
+import { FaxError } from '../shared/errors.js';
 
 export type CaptureErrorReason =
   | 'unknown_format' // neither WAV nor pcap, and nothing says it is raw audio

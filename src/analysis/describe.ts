@@ -1,6 +1,6 @@
 // Words for what T.30 frames say: modems, modes (DCS), capabilities (DIS/DTC), identities and
 // the ECM frames (T.30 Table 2, 5.3.6; T.4 Annex A), as the decode report prints them.
-import type { Dcs, Dis, ModemSpec, Resolution } from '../../t30/index.js';
+import type { Dcs, Dis, ModemSpec, Resolution } from '../t30/index.js';
 
 const MODULATION: Record<ModemSpec['modulation'], string> = { v17: 'V.17', v29: 'V.29', v27ter: 'V.27ter' };
 
@@ -20,7 +20,7 @@ const RESOLUTION: Record<Resolution, string> = {
   '400_400': '400×400',
 };
 
-export function resolutionText(r: Resolution): string {
+function resolutionText(r: Resolution): string {
   return RESOLUTION[r];
 }
 

@@ -1,9 +1,9 @@
 // The decode report: its time format, the words of each kind of entry, the JSON form (plain
 // data, no bitmaps) and the TIFF of the pages.
 import { describe, expect, it } from 'vitest';
-import { firstDifference } from '../../codecs/index.js';
-import { readTiff } from '../../documents/index.js';
-import { textPage } from '../../../test/vectors/synthetic-pages.js';
+import { firstDifference } from '../codecs/index.js';
+import { readTiff } from '../documents/index.js';
+import { textPage } from '../../test/vectors/synthetic-pages.js';
 import type { AnalyzedPage, CallAnalysis, ReportEntry } from './call-analysis.js';
 import { describeEntry, formatTime, pagesTiff, reportJson, reportLines } from './report.js';
 

@@ -3,13 +3,13 @@
 // from the capture rebuilt from redundancy; SIP, RTP and other calls' packets skipped and
 // counted; the caller found by the first packet or named; local TCF.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { firstDifference, type Bitmap } from '../../codecs/index.js';
-import { textPage } from '../../../test/vectors/synthetic-pages.js';
-import { seededRandom } from '../t38/index.js';
+import { firstDifference, type Bitmap } from '../codecs/index.js';
+import { textPage } from '../../test/vectors/synthetic-pages.js';
+import { seededRandom } from '../transport/t38/index.js';
 import { analyzeCapture } from './analyze.js';
 import type { CallAnalysis, ReportEntry } from './call-analysis.js';
 import { writePcap, type Endpoint, type PcapRecordInput, type WritePcapOptions } from './pcap.js';
-import { recordCall, type RecordCallOptions, type RecordedCall } from '../../../test/kit/call-synth.js';
+import { recordCall, type RecordCallOptions, type RecordedCall } from '../../test/kit/call-synth.js';
 
 const CALLER: Endpoint = { host: '192.0.2.10', port: 40000 };
 const ANSWERER: Endpoint = { host: '203.0.113.5', port: 5004 };

@@ -2,7 +2,7 @@
 // HDLC frames, and high-speed bursts (TCF, non-ECM image data, or ECM HDLC frames). Both
 // analyzers produce these — audio-analyzer.ts by demodulating, t38-analyzer.ts from IFP
 // packets — and call-analysis.ts reads them as one T.30 call.
-import type { ModemSpec } from '../../t30/index.js';
+import type { ModemSpec } from '../t30/index.js';
 
 export type Side = 'caller' | 'answerer';
 /** Who sent a signal: known for stereo audio and T.38; 'mixed' for mono audio (worked out from content). */

@@ -4,7 +4,7 @@
 // non-ECM page from its image data, and puts ECM pages back together from their FCD frames by
 // page, block and frame number (ecm-pages.ts).
 // Mono captures say nothing of who sent what: frames are attributed by their meaning.
-import { CodecError, createMHDecoder, createMMRDecoder, createMRDecoder, type Bitmap, type DecodedPage } from '../../codecs/index.js';
+import { CodecError, createMHDecoder, createMMRDecoder, createMRDecoder, type Bitmap, type DecodedPage } from '../codecs/index.js';
 import {
   decodeCtc,
   decodeDcs,
@@ -19,7 +19,7 @@ import {
   type Dcs,
   type ModemSpec,
   type PostMessage,
-} from '../../t30/index.js';
+} from '../t30/index.js';
 import { EcmPages, type EcmPageData } from './ecm-pages.js';
 import { capabilitiesText, hex, modemText, modeText, pprCount } from './describe.js';
 import type { BurstEvent, HeardFrame, LineEvent, Side, Source } from './line-events.js';

@@ -1,6 +1,6 @@
 // One entry point for a capture file: works out what it is (WAV, raw audio, pcap), reads it,
 // runs the matching analyzer and reads the result as a T.30 call.
-import type { T38Version } from '../t38/index.js';
+import type { T38Version } from '../transport/t38/index.js';
 import { analyzeAudio, type AudioAnalysisStats } from './audio-analyzer.js';
 import { analyzeCall, type CallAnalysis } from './call-analysis.js';
 import { CaptureError } from './errors.js';
@@ -9,7 +9,7 @@ import type { Endpoint } from './pcap.js';
 import { analyzeT38, type T38AnalysisStats } from './t38-analyzer.js';
 import { CAPTURE_SAMPLE_RATE, readRaw, readWav, sniffCapture, type AudioCapture, type SampleEncoding } from './wav.js';
 
-export type CaptureFormat = 'wav' | 'raw' | 'pcap';
+type CaptureFormat = 'wav' | 'raw' | 'pcap';
 
 export interface AnalyzeCaptureOptions {
   /** Default 'auto': by the file's first bytes, then its name. */
@@ -26,7 +26,7 @@ export interface AnalyzeCaptureOptions {
   maxSeconds?: number;
 }
 
-export interface CaptureAnalysis {
+interface CaptureAnalysis {
   format: CaptureFormat;
   /** `stereo WAV, µ-law, 62.3 s` */
   description: string;
@@ -46,7 +46,7 @@ const RAW_EXTENSIONS: Record<string, SampleEncoding> = {
 const ENCODING_NAME: Record<SampleEncoding, string> = { s16le: '16-bit PCM', ulaw: 'µ-law', alaw: 'A-law' };
 
 /** Which reader a file needs. Throws CaptureError when nothing tells. */
-export function captureFormat(bytes: Uint8Array, opts: Pick<AnalyzeCaptureOptions, 'format' | 'name' | 'encoding'> = {}): CaptureFormat {
+function captureFormat(bytes: Uint8Array, opts: Pick<AnalyzeCaptureOptions, 'format' | 'name' | 'encoding'> = {}): CaptureFormat {
   if (opts.format && opts.format !== 'auto') return opts.format;
   const sniffed = sniffCapture(bytes);
   if (sniffed === 'pcapng') throw new CaptureError('unsupported', 'pcapng is not supported; convert it with: editcap -F pcap in.pcapng out.pcap');

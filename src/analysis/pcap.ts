@@ -22,7 +22,7 @@ export interface UdpDatagram {
   payload: Uint8Array;
 }
 
-export interface PcapStats {
+interface PcapStats {
   records: number;
   udp: number;
   /** Records that are not UDP over IP (TCP, ARP, ICMP …). */
@@ -33,7 +33,7 @@ export interface PcapStats {
   damaged: number;
 }
 
-export interface PcapCapture {
+interface PcapCapture {
   linkType: number;
   nanoseconds: boolean;
   datagrams: UdpDatagram[];
@@ -41,7 +41,7 @@ export interface PcapCapture {
   warnings: string[];
 }
 
-export interface PcapLimits {
+interface PcapLimits {
   /** Most records read (default 2 000 000). */
   maxRecords?: number;
 }
@@ -49,7 +49,7 @@ export interface PcapLimits {
 /** libpcap's own ceiling on a record (MAXIMUM_SNAPLEN). */
 const MAX_RECORD = 262_144;
 
-export const LINKTYPE = { NULL: 0, ETHERNET: 1, RAW_OPENBSD: 12, RAW_BSDOS: 14, RAW: 101, LOOP: 108, LINUX_SLL: 113, IPV4: 228, IPV6: 229, LINUX_SLL2: 276 } as const;
+const LINKTYPE = { NULL: 0, ETHERNET: 1, RAW_OPENBSD: 12, RAW_BSDOS: 14, RAW: 101, LOOP: 108, LINUX_SLL: 113, IPV4: 228, IPV6: 229, LINUX_SLL2: 276 } as const;
 
 /** Where the IP packet starts in a record of this link type; -1 when it carries no IP. */
 function ipOffset(link: number, b: Uint8Array): number {
