@@ -40,6 +40,8 @@ export class PrbsGenerator {
   private readonly tap: number;
   private readonly invert: number;
   private readonly mask: number;
+  private readonly shiftLast: number;
+  private readonly shiftTap: number;
   private reg = 0;
 
   constructor(opts: PrbsGeneratorOptions) {
@@ -49,6 +51,8 @@ export class PrbsGenerator {
     this.tap = p.tap;
     this.invert = p.inverted ? 1 : 0;
     this.mask = (1 << p.stages) - 1;
+    this.shiftLast = p.stages - 1;
+    this.shiftTap = p.tap - 1;
     this.restart();
   }
 
@@ -59,8 +63,9 @@ export class PrbsGenerator {
 
   /** The next bit, 0 or 1. An arrow property so it can be handed to a modem as its bit source. */
   readonly getBit = (): number => {
-    const b = nextBit(this.reg, this.stages, this.tap);
-    this.reg = ((this.reg << 1) | b) & this.mask;
+    const r = this.reg;
+    const b = ((r >>> this.shiftLast) ^ (r >>> this.shiftTap)) & 1; // nextBit(), its shifts precomputed
+    this.reg = ((r << 1) | b) & this.mask;
     return b ^ this.invert;
   };
 
