@@ -80,6 +80,8 @@ export class HdlcTx {
   readonly maxFrameBytes: number;
   private readonly onStatus: ((ev: HdlcTxStatus) => void) | undefined;
   private readonly queue: number[][] = [];
+  /** Line-bit arrays of frames already sent, for stuff() to reuse (a few at most). */
+  private readonly free: number[][] = [];
   /** Current segment and the read position in it. */
   private seg: number[] = FLAG_BITS;
   private pos = 0;
@@ -142,6 +144,7 @@ export class HdlcTx {
   abort(): void {
     if (!this.inFrame) return;
     this.inFrame = false;
+    this.recycle(this.seg);
     this.seg = ABORT_BITS;
     this.pos = 0;
     this.len = ABORT_BITS.length;
@@ -160,6 +163,7 @@ export class HdlcTx {
     if (this.inFrame) {
       // A frame just ended: its closing flag (and any extra inter-frame flags) come next.
       this.inFrame = false;
+      this.recycle(this.seg);
       this.flagsOwed = this.interFrameFlags;
     }
     if (this.flagsOwed > 0) {
@@ -203,24 +207,28 @@ export class HdlcTx {
     const fcsBytes = this.crcBits / 8;
     const fcs = this.crcBits === 16 ? fcs16(frame) : fcs32(frame);
     const total = n + fcsBytes;
-    // Two passes over the table: the length first, so the array is made once at its size.
+    // Into the line-bit array of a frame already sent when there is one (no allocation, no
+    // garbage): overwritten in place, grown by push() and cut to length, it stays packed.
+    const bits = this.free.pop() ?? [];
+    const had = bits.length;
     let ones = 0;
-    let size = 0;
-    for (let k = 0; k < total; k++) {
-      const e = STUFF[(ones << 8) | (k < n ? frame[k]! : (fcs >>> (8 * (k - n))) & 0xff)]!;
-      size += (e >> 10) & 15;
-      ones = e >> 14;
-    }
-    const bits = new Array<number>(size);
-    ones = 0;
     let at = 0;
     for (let k = 0; k < total; k++) {
       const e = STUFF[(ones << 8) | (k < n ? frame[k]! : (fcs >>> (8 * (k - n))) & 0xff)]!;
       const len = (e >> 10) & 15;
-      for (let b = 0; b < len; b++) bits[at++] = (e >> b) & 1;
+      for (let b = 0; b < len; b++, at++) {
+        if (at < had) bits[at] = (e >> b) & 1;
+        else bits.push((e >> b) & 1);
+      }
       ones = e >> 14;
     }
+    if (at < had) bits.length = at;
     return bits;
+  }
+
+  /** Keeps a sent frame's line-bit array for the next stuff(). */
+  private recycle(bits: number[]): void {
+    if (this.free.length < 4) this.free.push(bits);
   }
 
   private reportUnderflow(): void {
