@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { PrbsGenerator } from '../../native-free-dsp/src/ber/prbs.js';
 import { LineModel, type LineModelOptions } from '../../native-free-dsp/src/line-model/line-model.js';
-import { youngGrowth } from '../../native-free-dsp/src/common/heap-probe.js';
+import { youngGrowth } from './heap-probe.js';
 import { runLink, type LinkResult } from './modem-link.js';
 import { END_OF_DATA, type GetBit, type ModemRxStatus, type ModemTxStatus, type PutBit } from '../../native-free-dsp/src/common/types.js';
 

@@ -7,7 +7,7 @@ import { BerTester, PrbsGenerator } from '../ber/prbs.js';
 import { DspArgumentError } from '../errors.js';
 import { LineModel } from '../line-model/line-model.js';
 import { meanSquareToDbm0 } from '../power/levels.js';
-import { youngGrowth } from '../common/heap-probe.js';
+import { youngGrowth } from '../../../test/kit/heap-probe.js';
 import { END_OF_DATA, type ModemRxStatus } from '../common/types.js';
 import { runV17Link, type V17LinkResult } from '../../../test/kit/modem-link.js';
 import { V17Rx } from './v17-rx.js';
@@ -226,7 +226,7 @@ describe('argument checks', () => {
 // "Nothing allocated per sample": after 10 s in which the JIT compiles (and, for the receiver,
 // the training runs, whose rarely run code V8 leaves in the interpreter: some 100-300 KB of
 // short-lived heap, once per burst), the young generation stays flat over 2 s rounds
-// (common/heap-probe.ts).
+// (test/kit/heap-probe.ts).
 
 describe.each([
   {
