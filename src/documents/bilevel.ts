@@ -201,11 +201,16 @@ export function halftonePage(page: GrayPage, regions?: RegionMap, screen: Screen
   const { size, thresholds } = screen;
   const words = grayWords(data);
   const cols = Math.ceil(width / REGION_BLOCK);
+  // Each row of the screen tiled across the page once, so a pixel's threshold is one read.
+  const tiles = new Uint8Array(size * width);
+  for (let r = 0; r < size; r++) for (let x = 0; x < width; x++) tiles[r * width + x] = thresholds[r * size + (x % size)]!;
+  // Pure black and white pixels screen alike at any threshold in 1..255 (pureBits).
+  const pureOk = thresholds.every((t) => t >= 1);
   // Blocks are two output bytes wide (REGION_BLOCK = 16): each block is screened or thresholded whole.
   for (let y = 0; y < height; y++) {
     const src = y * width;
     const dst = y * stride;
-    const row = (y % size) * size;
+    const row = (y % size) * width;
     const blockRow = regions ? ((y / REGION_BLOCK) | 0) * regions.cols : 0;
     for (let bx = 0; bx < cols; bx++) {
       const x0 = bx * REGION_BLOCK;
@@ -214,11 +219,28 @@ export function halftonePage(page: GrayPage, regions?: RegionMap, screen: Screen
         thresholdSpan(data, words, src, x0, x1, threshold, out, dst);
         continue;
       }
-      let tx = x0 % size;
-      for (let x = x0; x < x1; x++) {
-        if (data[src + x]! < thresholds[row + tx]!) out[dst + (x >>> 3)]! |= 0x80 >>> (x & 7);
-        if (++tx === size) tx = 0;
+      let x = x0;
+      for (; x + 8 <= x1; x += 8) {
+        const s = src + x;
+        if (pureOk && words !== null && (s & 3) === 0) {
+          const pure = pureBits(words[s >>> 2]!, words[(s >>> 2) + 1]!);
+          if (pure >= 0) {
+            out[dst + (x >>> 3)] = pure;
+            continue;
+          }
+        }
+        const t = row + x;
+        out[dst + (x >>> 3)] =
+          (data[s]! < tiles[t]! ? 0x80 : 0) |
+          (data[s + 1]! < tiles[t + 1]! ? 0x40 : 0) |
+          (data[s + 2]! < tiles[t + 2]! ? 0x20 : 0) |
+          (data[s + 3]! < tiles[t + 3]! ? 0x10 : 0) |
+          (data[s + 4]! < tiles[t + 4]! ? 0x08 : 0) |
+          (data[s + 5]! < tiles[t + 5]! ? 0x04 : 0) |
+          (data[s + 6]! < tiles[t + 6]! ? 0x02 : 0) |
+          (data[s + 7]! < tiles[t + 7]! ? 0x01 : 0);
       }
+      for (; x < x1; x++) if (data[src + x]! < tiles[row + x]!) out[dst + (x >>> 3)]! |= 0x80 >>> (x & 7);
     }
   }
   return bm;
