@@ -8,6 +8,7 @@
 //
 //   node --import tsx bench/run.ts render      (or: npm run bench -- render)
 //   BENCH_ROUNDS=3   rounds per measurement (best is kept)
+//   BENCH_PDFJS=0    leave out pdfjs alone (slow at HD; its column then reads n/a)
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
@@ -111,7 +112,7 @@ export async function run(): Promise<BenchReport> {
     // Warm-up: PDFium and pdfjs in this thread, the worker pools.
     await renderDocument(docs[0]!.pdf, 'pdf', { pages: [1], quality: 'Low', isolate: false });
     await renderDocument(docs[0]!.pdf, 'pdf', { pages: all, quality: 'Low' });
-    await pdfjsOnly(docs[0]!.pdf, 'Low');
+    if (process.env.BENCH_PDFJS !== '0') await pdfjsOnly(docs[0]!.pdf, 'Low');
     await encodePool().encodeAll([(await renderDocument(docs[0]!.pdf, 'pdf', { pages: [1], quality: 'Low', isolate: false }))[0]!], { compression: 'mmr' });
 
     for (const { name, pdf } of docs) {
@@ -128,7 +129,7 @@ export async function run(): Promise<BenchReport> {
           const pages = await renderDocument(pdf, 'pdf', { pages: all, quality, timeoutMs: 600_000 });
           await encodePool().encodeAll(pages, { compression: 'mmr' });
         });
-        r.pdfjs1 = await best(rounds, () => pdfjsOnly(pdf, quality));
+        if (process.env.BENCH_PDFJS !== '0') r.pdfjs1 = await best(rounds, () => pdfjsOnly(pdf, quality));
         if (hasGs) {
           const gs = (first: number, last: number, out: string): Promise<unknown> =>
             exec('gs', ['-q', '-dNOPAUSE', '-dBATCH', '-dSAFER', '-sDEVICE=tiffg4', `-r${xDpi}x${yDpi}`, `-dFirstPage=${first}`, `-dLastPage=${last}`, `-sOutputFile=${out}`, file]);

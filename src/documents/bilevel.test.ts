@@ -232,6 +232,59 @@ describe('toBilevel', () => {
   });
 });
 
+describe('word-at-a-time paths', () => {
+  /** Text in pure black and white (PDFium, anti-aliasing off), a gray picture, a pale tint and paper. */
+  function mixedPage(width: number, height: number, offset: number, picture: boolean): GrayPage {
+    const data = new Uint8Array(width * height + offset).subarray(offset);
+    data.fill(255);
+    let seed = 7;
+    const rnd = (): number => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        const i = y * width + x;
+        if (y % 20 < 12 && x % 30 < 22 && rnd() < 0.4) data[i] = 0; // glyph-like ink
+        if (picture && y > 60 && y < 140 && x > 50 && x < 170) data[i] = 60 + ((x * 3 + y) % 140); // a picture
+        if (y > 150 && y < 170) data[i] = 230; // a tint
+      }
+    }
+    return { width, height, data };
+  }
+
+  // An aligned page goes through the 32-bit words, an unaligned copy pixel by pixel: same bits.
+  it.each([
+    [1728, true],
+    [1728, false],
+    [203, true],
+    [64, false],
+  ])('gives the same pages from aligned and unaligned gray data (width %i, picture %s)', (width, picture) => {
+    const aligned = mixedPage(width, 190, 0, picture);
+    const unaligned = mixedPage(width, 190, 1, picture);
+    expect(aligned.data.byteOffset % 4).toBe(0);
+    expect(unaligned.data.byteOffset % 4).toBe(1);
+    for (const [xDpi, yDpi] of [[204, 98], [204, 196], [408, 391]] as const) {
+      expect(classifyRegions(aligned, xDpi)).toEqual(classifyRegions(unaligned, xDpi));
+      for (const mode of ['auto', 'text', 'photo'] as const) {
+        const a = toBilevel(aligned, mode, xDpi, yDpi);
+        const b = toBilevel(unaligned, mode, xDpi, yDpi);
+        expect(a.mode).toBe(b.mode);
+        expect(Buffer.from(a.bitmap.data).equals(Buffer.from(b.bitmap.data))).toBe(true);
+      }
+      // The whole page screened: each pixel against its own cell of the (possibly oblong) screen.
+      const screen = screenFor(xDpi, yDpi);
+      const photo = toBilevel(aligned, 'photo', xDpi, yDpi).bitmap;
+      for (let y = 0; y < aligned.height; y++) {
+        for (let x = 0; x < aligned.width; x++) {
+          const ink = aligned.data[y * aligned.width + x]! < screen.thresholds[(y % screen.height) * screen.width + (x % screen.width)]!;
+          const bit = (photo.data[y * photo.stride + (x >>> 3)]! >>> (7 - (x & 7))) & 1;
+          if (bit !== (ink ? 1 : 0)) expect({ x, y, bit }).toEqual({ x, y, bit: ink ? 1 : 0 });
+        }
+      }
+    }
+    for (const t of [0, 1, 128, 255, 256]) expect(Buffer.from(thresholdPage(aligned, t).data).equals(Buffer.from(thresholdPage(unaligned, t).data))).toBe(true);
+    expect(toBilevel(aligned, 'auto', 204).mode).toBe(picture ? 'photo' : 'text');
+  });
+});
+
 describe('rgbaToGray', () => {
   it('uses Rec. 601 luma', () => {
     const out = rgbaToGray(new Uint8Array([255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 255, 255]), new Uint8Array(4));

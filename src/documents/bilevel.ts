@@ -54,32 +54,106 @@ export interface RegionMap {
   photoBlocks: number;
 }
 
+/** Two 32-bit words of white gray pixels (0xff × 8) ANDed: -1 as an int32. */
+const WHITE8 = -1;
+
+/**
+ * The bits of eight pixels (two little-endian words of gray) when each is pure black (0x00) or
+ * white (0xff), as PDFium draws text with anti-aliasing off; -1 when any is another gray. Every
+ * threshold in 1..255 gives the same bits, and neither is a mid-tone.
+ */
+function pureBits(w0: number, w1: number): number {
+  // A byte is 0x00 or 0xff when its bits 0..6 equal their left neighbours.
+  if (((w0 ^ (w0 >>> 1)) & 0x7f7f7f7f) !== 0 || ((w1 ^ (w1 >>> 1)) & 0x7f7f7f7f) !== 0) return -1;
+  // Bit 0 of each black byte, gathered into 4 bits (pixel 0 highest) by one multiplication.
+  return ((Math.imul(~w0 & 0x01010101, 0x80402010) >>> 28) << 4) | (Math.imul(~w1 & 0x01010101, 0x80402010) >>> 28);
+}
+
+/** A 32-bit view of gray data, so white paper is skipped eight pixels at a time; null when unaligned. */
+function grayWords(data: Uint8Array): Uint32Array | null {
+  return (data.byteOffset & 3) === 0 ? new Uint32Array(data.buffer, data.byteOffset, data.length >>> 2) : null;
+}
+
+/** Adds the pixels [from, to) of a mid-tone run to the counters of the blocks they fall in. */
+function countRun(counts: Int32Array, from: number, to: number): void {
+  for (let i = from; i < to; ) {
+    const b = (i / REGION_BLOCK) | 0;
+    const end = Math.min(to, (b + 1) * REGION_BLOCK);
+    counts[b]! += end - i;
+    i = end;
+  }
+}
+
 /**
  * Marks the blocks that are pictures: mid-tone runs at least 1 mm long (`xDpi`) cover half the
  * block. Anti-aliased glyph edges and 50 % gray text strokes are shorter and stay thresholded.
  * Each picture then grows by one block all round so its soft edges are screened too (a black or
- * white pixel is the same either way; only mid-tones differ). One pass over the page; the row of
- * counters is allocated once.
+ * white pixel is the same either way; only mid-tones differ).
  */
 export function classifyRegions(page: GrayPage, xDpi = 204): RegionMap {
+  return scanPage(page, xDpi, TEXT_THRESHOLD).regions;
+}
+
+/**
+ * One pass over the page for both first steps of toBilevel: the regions of classifyRegions and
+ * the page thresholded at `threshold` (what a page without pictures becomes). White paper, most
+ * of a text page, goes eight pixels at a time.
+ */
+function scanPage(page: GrayPage, xDpi: number, threshold: number): { regions: RegionMap; bitmap: Bitmap } {
   const { width, height, data } = page;
   const minRun = Math.max(3, Math.round(xDpi / 25.4));
   const cols = Math.ceil(width / REGION_BLOCK);
   const rows = Math.ceil(height / REGION_BLOCK);
   const counts = new Int32Array(cols);
   const found = new Uint8Array(cols * rows);
+  const bitmap = createBitmap(width, height);
+  const out = bitmap.data;
+  const words = grayWords(data);
   for (let by = 0; by < rows; by++) {
     counts.fill(0);
     const y1 = Math.min(height, (by + 1) * REGION_BLOCK);
     for (let y = by * REGION_BLOCK; y < y1; y++) {
       const o = y * width;
+      const dst = y * bitmap.stride;
+      // A mid-tone run starts at `start`; any other pixel ends it (and counts it when ≥ minRun).
       let start = 0;
-      for (let x = 0; x <= width; x++) {
-        const g = x < width ? data[o + x]! : 0;
+      let x = 0;
+      while (x + 8 <= width) {
+        const s = o + x;
+        if (words !== null && (s & 3) === 0 && (words[s >>> 2]! & words[(s >>> 2) + 1]!) === WHITE8) {
+          if (x - start >= minRun) countRun(counts, start, x);
+          x += 8;
+          while (x + 8 <= width && (words[(o + x) >>> 2]! & words[((o + x) >>> 2) + 1]!) === WHITE8) x += 8;
+          start = x; // the byte stays 0
+          continue;
+        }
+        const pure = words !== null && (s & 3) === 0 ? pureBits(words[s >>> 2]!, words[(s >>> 2) + 1]!) : -1;
+        if (pure >= 0) {
+          if (x - start >= minRun) countRun(counts, start, x);
+          out[dst + (x >>> 3)] = pure;
+          x += 8;
+          start = x;
+          continue;
+        }
+        let byte = 0;
+        for (let k = 0; k < 8; k++) {
+          const g = data[s + k]!;
+          if (g < threshold) byte |= 0x80 >>> k;
+          if (g >= MID_LOW && g <= MID_HIGH) continue;
+          if (x + k - start >= minRun) countRun(counts, start, x + k);
+          start = x + k + 1;
+        }
+        out[dst + (x >>> 3)] = byte;
+        x += 8;
+      }
+      for (; x < width; x++) {
+        const g = data[o + x]!;
+        if (g < threshold) out[dst + (x >>> 3)]! |= 0x80 >>> (x & 7);
         if (g >= MID_LOW && g <= MID_HIGH) continue;
-        if (x - start >= minRun) for (let i = start; i < x; i++) counts[(i / REGION_BLOCK) | 0]!++;
+        if (x - start >= minRun) countRun(counts, start, x);
         start = x + 1;
       }
+      if (width - start >= minRun) countRun(counts, start, width);
     }
     const blockRows = y1 - by * REGION_BLOCK;
     for (let bx = 0; bx < cols; bx++) {
@@ -87,6 +161,11 @@ export function classifyRegions(page: GrayPage, xDpi = 204): RegionMap {
       if (counts[bx]! >= PHOTO_BLOCK_FRACTION * area) found[by * cols + bx] = 1;
     }
   }
+  return { regions: growRegions(found, cols, rows), bitmap };
+}
+
+/** The photo blocks grown by one block all round. */
+function growRegions(found: Uint8Array, cols: number, rows: number): RegionMap {
   const photo = new Uint8Array(cols * rows);
   let photoBlocks = 0;
   for (let by = 0; by < rows; by++) {
@@ -120,19 +199,84 @@ export function halftonePage(page: GrayPage, regions?: RegionMap, screen: Screen
   const out = bm.data;
   const stride = bm.stride;
   const { width: tileWidth, height: tileHeight, thresholds } = screen;
+  const words = grayWords(data);
+  const cols = Math.ceil(width / REGION_BLOCK);
+  // Each row of the screen tiled across the page once, so a pixel's threshold is one read.
+  const tiles = new Uint8Array(tileHeight * width);
+  for (let r = 0; r < tileHeight; r++) for (let x = 0; x < width; x++) tiles[r * width + x] = thresholds[r * tileWidth + (x % tileWidth)]!;
+  // Pure black and white pixels screen alike at any threshold in 1..255 (pureBits).
+  const pureOk = thresholds.every((t) => t >= 1);
+  // Blocks are two output bytes wide (REGION_BLOCK = 16): each block is screened or thresholded whole.
   for (let y = 0; y < height; y++) {
     const src = y * width;
     const dst = y * stride;
-    const row = (y % tileHeight) * tileWidth;
+    const row = (y % tileHeight) * width;
     const blockRow = regions ? ((y / REGION_BLOCK) | 0) * regions.cols : 0;
-    let tx = 0;
-    for (let x = 0; x < width; x++) {
-      const photo = regions === undefined || regions.photo[blockRow + ((x / REGION_BLOCK) | 0)] === 1;
-      if (data[src + x]! < (photo ? thresholds[row + tx]! : threshold)) out[dst + (x >>> 3)]! |= 0x80 >>> (x & 7);
-      if (++tx === tileWidth) tx = 0;
+    for (let bx = 0; bx < cols; bx++) {
+      const x0 = bx * REGION_BLOCK;
+      const x1 = Math.min(width, x0 + REGION_BLOCK);
+      if (regions !== undefined && regions.photo[blockRow + bx] !== 1) {
+        thresholdSpan(data, words, src, x0, x1, threshold, out, dst);
+        continue;
+      }
+      let x = x0;
+      for (; x + 8 <= x1; x += 8) {
+        const s = src + x;
+        if (pureOk && words !== null && (s & 3) === 0) {
+          const pure = pureBits(words[s >>> 2]!, words[(s >>> 2) + 1]!);
+          if (pure >= 0) {
+            out[dst + (x >>> 3)] = pure;
+            continue;
+          }
+        }
+        const t = row + x;
+        out[dst + (x >>> 3)] =
+          (data[s]! < tiles[t]! ? 0x80 : 0) |
+          (data[s + 1]! < tiles[t + 1]! ? 0x40 : 0) |
+          (data[s + 2]! < tiles[t + 2]! ? 0x20 : 0) |
+          (data[s + 3]! < tiles[t + 3]! ? 0x10 : 0) |
+          (data[s + 4]! < tiles[t + 4]! ? 0x08 : 0) |
+          (data[s + 5]! < tiles[t + 5]! ? 0x04 : 0) |
+          (data[s + 6]! < tiles[t + 6]! ? 0x02 : 0) |
+          (data[s + 7]! < tiles[t + 7]! ? 0x01 : 0);
+      }
+      for (; x < x1; x++) if (data[src + x]! < tiles[row + x]!) out[dst + (x >>> 3)]! |= 0x80 >>> (x & 7);
     }
   }
   return bm;
+}
+
+/** Thresholds the pixels [x0, x1) of the gray row at `src` into the (zeroed) bit row at `dst`. */
+function thresholdSpan(data: Uint8Array, words: Uint32Array | null, src: number, x0: number, x1: number, threshold: number, out: Uint8Array, dst: number): void {
+  let x = x0;
+  // Pure black and white pixels threshold alike at any threshold in 1..255.
+  const fast = words !== null && threshold >= 1 && threshold <= 255;
+  if ((x & 7) === 0) {
+    for (; x + 8 <= x1; x += 8) {
+      const s = src + x;
+      // Eight white pixels leave their byte 0.
+      if (fast && (s & 3) === 0) {
+        const w0 = words[s >>> 2]!;
+        const w1 = words[(s >>> 2) + 1]!;
+        if ((w0 & w1) === WHITE8) continue;
+        const pure = pureBits(w0, w1);
+        if (pure >= 0) {
+          out[dst + (x >>> 3)] = pure;
+          continue;
+        }
+      }
+      out[dst + (x >>> 3)] =
+        (data[s]! < threshold ? 0x80 : 0) |
+        (data[s + 1]! < threshold ? 0x40 : 0) |
+        (data[s + 2]! < threshold ? 0x20 : 0) |
+        (data[s + 3]! < threshold ? 0x10 : 0) |
+        (data[s + 4]! < threshold ? 0x08 : 0) |
+        (data[s + 5]! < threshold ? 0x04 : 0) |
+        (data[s + 6]! < threshold ? 0x02 : 0) |
+        (data[s + 7]! < threshold ? 0x01 : 0);
+    }
+  }
+  for (; x < x1; x++) if (data[src + x]! < threshold) out[dst + (x >>> 3)]! |= 0x80 >>> (x & 7);
 }
 
 export interface PageClass {
@@ -173,27 +317,8 @@ export function classifyPage(page: GrayPage, xDpi = 204): PageClass {
 export function thresholdPage(page: GrayPage, threshold = TEXT_THRESHOLD): Bitmap {
   const { width, height, data } = page;
   const bm = createBitmap(width, height);
-  const out = bm.data;
-  const stride = bm.stride;
-  for (let y = 0; y < height; y++) {
-    const src = y * width;
-    const dst = y * stride;
-    let x = 0;
-    // Whole bytes first: eight pixels at a time.
-    for (let i = 0; x + 8 <= width; i++, x += 8) {
-      const s = src + x;
-      out[dst + i] =
-        ((data[s]! < threshold ? 0x80 : 0) |
-          (data[s + 1]! < threshold ? 0x40 : 0) |
-          (data[s + 2]! < threshold ? 0x20 : 0) |
-          (data[s + 3]! < threshold ? 0x10 : 0) |
-          (data[s + 4]! < threshold ? 0x08 : 0) |
-          (data[s + 5]! < threshold ? 0x04 : 0) |
-          (data[s + 6]! < threshold ? 0x02 : 0) |
-          (data[s + 7]! < threshold ? 0x01 : 0));
-    }
-    for (; x < width; x++) if (data[src + x]! < threshold) out[dst + (x >>> 3)]! |= 0x80 >>> (x & 7);
-  }
+  const words = grayWords(data);
+  for (let y = 0; y < height; y++) thresholdSpan(data, words, y * width, 0, width, threshold, bm.data, y * bm.stride);
   return bm;
 }
 
@@ -247,8 +372,8 @@ export function ditherPage(page: GrayPage): Bitmap {
 export function toBilevel(page: GrayPage, mode: BilevelMode | 'auto' = 'auto', xDpi = 204, yDpi = xDpi): { bitmap: Bitmap; mode: BilevelMode } {
   if (mode === 'text') return { bitmap: thresholdPage(page), mode };
   if (mode === 'photo') return { bitmap: halftonePage(page, undefined, screenFor(xDpi, yDpi)), mode };
-  const regions = classifyRegions(page, xDpi);
-  if (regions.photoBlocks === 0) return { bitmap: thresholdPage(page), mode: 'text' };
+  const { regions, bitmap } = scanPage(page, xDpi, TEXT_THRESHOLD);
+  if (regions.photoBlocks === 0) return { bitmap, mode: 'text' };
   return { bitmap: halftonePage(page, regions, screenFor(xDpi, yDpi)), mode: 'photo' };
 }
 

@@ -31,18 +31,30 @@ export function headerBandLines(res: FaxResolution): number {
   return Math.round(HEADER_BAND_MM * res.linesPerMm);
 }
 
+const formats = new Map<string, Intl.DateTimeFormat>();
+
+/** One formatter per time zone (building one costs more than a page's header line). */
+function dateTimeFormat(timeZone: string): Intl.DateTimeFormat {
+  let f = formats.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+      timeZoneName: 'short',
+    });
+    if (formats.size < 64) formats.set(timeZone, f);
+  }
+  return f;
+}
+
 /** "2025-05-01 14:03 UTC" in the given zone. */
 export function formatDateTime(d: Date, timeZone = 'UTC'): string {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-    timeZoneName: 'short',
-  }).formatToParts(d);
+  const parts = dateTimeFormat(timeZone).formatToParts(d);
   const get = (t: string): string => parts.find((p) => p.type === t)?.value ?? '';
   return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')} ${get('timeZoneName')}`.trim();
 }

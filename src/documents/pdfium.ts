@@ -99,6 +99,36 @@ export interface PdfiumDraw {
   clip: { left: number; top: number; right: number; bottom: number };
 }
 
+/**
+ * One FPDF gray bitmap kept for a document's pages while they have the same size: pages are drawn
+ * into wasm memory and read from there, with no bitmap allocated or copied out per page.
+ */
+class PdfiumCanvas {
+  private handle = 0;
+  private width = 0;
+  private height = 0;
+  constructor(private readonly m: WrappedPdfiumModule) {}
+
+  /** The bitmap for a width × height page, filled white. */
+  clear(width: number, height: number): number {
+    const { m } = this;
+    if (!this.handle || width !== this.width || height !== this.height) {
+      this.destroy();
+      this.handle = m.FPDFBitmap_CreateEx(width, height, FPDFBITMAP_GRAY, 0, 0);
+      if (!this.handle) throw new Error(`PDFium could not allocate a ${width}×${height} bitmap`);
+      this.width = width;
+      this.height = height;
+    }
+    m.FPDFBitmap_FillRect(this.handle, 0, 0, width, height, 0xffffffff);
+    return this.handle;
+  }
+
+  destroy(): void {
+    if (this.handle) this.m.FPDFBitmap_Destroy(this.handle);
+    this.handle = 0;
+  }
+}
+
 export class PdfiumPage {
   constructor(
     private readonly m: WrappedPdfiumModule,
@@ -108,32 +138,41 @@ export class PdfiumPage {
     readonly height: number,
     /** The page's own /Rotate, in degrees clockwise. */
     readonly rotate: 0 | 90 | 180 | 270,
+    private readonly canvas: PdfiumCanvas,
   ) {}
 
   /** Draws the page onto `out` (filled white first); out.data is width × height gray bytes. */
   render(out: GrayPage, d: PdfiumDraw): void {
+    out.data.set(this.draw(out.width, out.height, d).data);
+  }
+
+  /**
+   * Draws the page on a white width × height gray page and returns it as a view of the wasm
+   * memory: valid until this document draws again or closes (and not across a memory growth),
+   * so it is read at once, not kept.
+   */
+  draw(width: number, height: number, d: PdfiumDraw): GrayPage {
     const { m } = this;
     const heap = m.pdfium as unknown as Heap;
-    const bitmap = m.FPDFBitmap_CreateEx(out.width, out.height, FPDFBITMAP_GRAY, 0, 0);
-    if (!bitmap) throw new Error(`PDFium could not allocate a ${out.width}×${out.height} bitmap`);
-    const args = heap._malloc(40);
-    try {
-      m.FPDFBitmap_FillRect(bitmap, 0, 0, out.width, out.height, 0xffffffff);
-      if (d.clip.right > d.clip.left && d.clip.bottom > d.clip.top) {
+    const bitmap = this.canvas.clear(width, height);
+    if (d.clip.right > d.clip.left && d.clip.bottom > d.clip.top) {
+      const args = heap._malloc(40);
+      try {
         const f32 = new Float32Array(heap.HEAPU8.buffer, args, 10);
         f32.set(d.matrix, 0);
         f32.set([d.clip.left, d.clip.top, d.clip.right, d.clip.bottom], 6);
         m.FPDF_RenderPageBitmapWithMatrix(bitmap, this.handle, args, args + 24, RENDER_FLAGS);
+      } finally {
+        heap._free(args);
       }
-      const stride = m.FPDFBitmap_GetStride(bitmap);
-      const buf = m.FPDFBitmap_GetBuffer(bitmap);
-      const src = heap.HEAPU8; // read after rendering: memory may have grown
-      if (stride === out.width) out.data.set(src.subarray(buf, buf + out.width * out.height));
-      else for (let y = 0; y < out.height; y++) out.data.set(src.subarray(buf + y * stride, buf + y * stride + out.width), y * out.width);
-    } finally {
-      heap._free(args);
-      m.FPDFBitmap_Destroy(bitmap);
     }
+    const stride = m.FPDFBitmap_GetStride(bitmap);
+    const buf = m.FPDFBitmap_GetBuffer(bitmap);
+    const src = heap.HEAPU8; // read after rendering: memory may have grown
+    if (stride === width) return { width, height, data: src.subarray(buf, buf + width * height) };
+    const data = new Uint8Array(width * height);
+    for (let y = 0; y < height; y++) data.set(src.subarray(buf + y * stride, buf + y * stride + width), y * width);
+    return { width, height, data };
   }
 
   close(): void {
@@ -142,12 +181,15 @@ export class PdfiumPage {
 }
 
 export class PdfiumDocument {
+  private readonly canvas: PdfiumCanvas;
   private constructor(
     private readonly m: WrappedPdfiumModule,
     private handle: number,
     private bytesPtr: number,
     readonly pageCount: number,
-  ) {}
+  ) {
+    this.canvas = new PdfiumCanvas(m);
+  }
 
   /** Opens a document from memory with an empty password; throws `{ pdfiumError }` when PDFium refuses it. */
   static async open(bytes: Uint8Array): Promise<PdfiumDocument> {
@@ -171,11 +213,12 @@ export class PdfiumDocument {
     const handle = m.FPDF_LoadPage(this.handle, index);
     if (!handle) return null;
     const rotate = (((m.FPDFPage_GetRotation(handle) % 4) + 4) % 4) * 90;
-    return new PdfiumPage(m, handle, m.FPDF_GetPageWidthF(handle), m.FPDF_GetPageHeightF(handle), rotate as 0 | 90 | 180 | 270);
+    return new PdfiumPage(m, handle, m.FPDF_GetPageWidthF(handle), m.FPDF_GetPageHeightF(handle), rotate as 0 | 90 | 180 | 270, this.canvas);
   }
 
   close(): void {
     if (!this.handle) return;
+    this.canvas.destroy();
     this.m.FPDF_CloseDocument(this.handle);
     (this.m.pdfium as unknown as Heap)._free(this.bytesPtr);
     this.handle = 0;

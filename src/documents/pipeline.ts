@@ -21,6 +21,7 @@ import {
   type RenderDocumentOptions,
   type RenderedPage,
 } from './render-document.js';
+import { compiledPdfium, type WasmModule } from './pdfium.js';
 import { hardStopMs } from './render-budget.js';
 import { fromWire, type AtlasTaskOutput, type RenderTaskInput, type RenderTaskOutput } from './render-worker.js';
 import type { DocumentFormat } from './sniff.js';
@@ -73,6 +74,16 @@ function renderPool(): Piscina {
     });
   }
   return pool;
+}
+
+/**
+ * PDFium compiled in this thread and handed to every render worker with its task: compiled once
+ * per process instead of once per worker, and the workers share its compiled (and tiered-up) code.
+ * Null when it cannot be compiled here; the workers then compile their own.
+ */
+function pdfiumForWorkers(format: DocumentFormat): Promise<WasmModule | undefined> {
+  if (format !== 'pdf' && format !== 'text') return Promise.resolve(undefined); // drawn without PDFium
+  return compiledPdfium().catch(() => undefined);
 }
 
 /** Stops the render workers (tests, shutdown). The next render starts a new pool. */
@@ -158,7 +169,7 @@ async function renderRange(bytes: Uint8Array, format: DocumentFormat, opts: Rend
   const { signal, isolate: _isolate, budgetClock: _clock, ...rest } = opts;
   const shared = bytes.buffer instanceof SharedArrayBuffer;
   const copy = shared ? bytes : new Uint8Array(bytes); // moved to the worker; the caller keeps its buffer
-  const task: RenderTaskInput = { ...rest, pages: [...opts.pages], bytes: copy, format };
+  const task: RenderTaskInput = { ...rest, pages: [...opts.pages], bytes: copy, format, pdfium: await pdfiumForWorkers(format) };
   // The worker keeps its own deadline or per-page budget; ours, later, is the hard stop of a
   // worker that never yields: a little after a fixed deadline, or scaled by the pages.
   const timeoutMs = opts.timeoutMs ?? hardStopMs(opts.pages.length, opts.budget);
@@ -266,7 +277,8 @@ function headerAtlasFor(quality: RenderQuality, isolate: boolean, signal: AbortS
   if (!isolate) return headerAtlas(resolutionFor(quality));
   let a = atlases.get(quality);
   if (!a) {
-    a = runInPool<AtlasTaskOutput>({ quality }, 'atlasTask', 'pdf', DOCUMENT_TIMEOUT_MS, signal).then((out) => {
+    a = pdfiumForWorkers('pdf').then(async (pdfium) => {
+      const out = await runInPool<AtlasTaskOutput>({ quality, pdfium }, 'atlasTask', 'pdf', DOCUMENT_TIMEOUT_MS, signal);
       if (!out.ok) throw fromWire(out.error);
       return out.atlas;
     });

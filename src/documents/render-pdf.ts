@@ -39,7 +39,8 @@ async function openWithPdfium(bytes: Uint8Array): Promise<PdfiumDocument | null>
 /**
  * Renders the selected pages (1-based, in order, repeats allowed) onto fax pages of `res`.
  * Yields one gray page per fax page (more than one per PDF page when a long page is split) with
- * the PDF page it shows. The gray buffer is reused for the next page: consume it before resuming.
+ * the PDF page it shows. The gray page lives in PDFium's memory and is redrawn for the next page:
+ * consume it before resuming.
  */
 export async function* renderPdfPages(
   bytes: Uint8Array,
@@ -58,7 +59,6 @@ export async function* renderPdfPages(
     yield* pdfjsPages(bytes, pages, res, opts);
     return;
   }
-  const grays = new Map<string, GrayPage>();
   let done = 0;
   try {
     for (const n of pages) {
@@ -72,11 +72,8 @@ export async function* renderPdfPages(
       if (!page) throw invalid(`PDF page ${n} could not be read`);
       try {
         for (const placement of layoutPage(page.width, page.height, res, { reserveTop: opts.reserveTop })) {
-          const key = `${placement.width}x${placement.height}`;
-          let gray = grays.get(key);
-          if (!gray) grays.set(key, (gray = { width: placement.width, height: placement.height, data: new Uint8Array(placement.width * placement.height) }));
-          page.render(gray, placementDraw(page, placement));
-          yield { gray, page: n };
+          // A view of PDFium's memory (pdfium.ts draw): read by the consumer before it resumes us.
+          yield { gray: page.draw(placement.width, placement.height, placementDraw(page, placement)), page: n };
         }
       } finally {
         page.close();

@@ -6,6 +6,7 @@ import { Piscina } from 'piscina';
 import { FaxError, type ErrorName } from '../shared/errors.js';
 import { headerAtlas, type HeaderAtlas } from './header-line.js';
 import { resolutionFor, type RenderQuality } from './layout.js';
+import { compiledPdfium, type WasmModule } from './pdfium.js';
 import { RenderTimeout, type BudgetReason } from './render-budget.js';
 import { renderDocumentInThread, type PageMode, type RenderDocumentOptions } from './render-document.js';
 import type { DocumentFormat } from './sniff.js';
@@ -13,6 +14,8 @@ import type { DocumentFormat } from './sniff.js';
 export interface RenderTaskInput extends Omit<RenderDocumentOptions, 'signal' | 'budgetClock'> {
   bytes: Uint8Array;
   format: DocumentFormat;
+  /** PDFium compiled once by the pool's owner: a worker then skips compiling (and tiering up) its own. */
+  pdfium?: WasmModule;
 }
 
 export interface WireError {
@@ -50,6 +53,7 @@ function move<T extends object>(value: T, buffers: ArrayBufferLike[]): T {
 }
 
 export async function renderTask(task: RenderTaskInput): Promise<RenderTaskOutput> {
+  if (task.pdfium) void compiledPdfium(task.pdfium);
   try {
     // Ranges of one document share its bytes (SharedArrayBuffer); decoders want a buffer of their own.
     const bytes = task.bytes.buffer instanceof SharedArrayBuffer ? Buffer.from(task.bytes) : Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.byteLength);
@@ -62,7 +66,8 @@ export async function renderTask(task: RenderTaskInput): Promise<RenderTaskOutpu
   }
 }
 
-export async function atlasTask(task: { quality: RenderQuality }): Promise<AtlasTaskOutput> {
+export async function atlasTask(task: { quality: RenderQuality; pdfium?: WasmModule }): Promise<AtlasTaskOutput> {
+  if (task.pdfium) void compiledPdfium(task.pdfium);
   try {
     const atlas = await headerAtlas(resolutionFor(task.quality));
     // The atlas stays cached here; send a copy.
