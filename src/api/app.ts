@@ -10,7 +10,7 @@ import { errorReply, fromFrameworkError } from './envelope.js';
 import { AuthFailureLimiter } from '../accounts/index.js';
 import { MemoryRateLimiter, type RateDecision } from './rate-limit.js';
 import { parseFormBody } from './validate/index.js';
-import { isRecord, type ApiOptions } from './route.js';
+import type { ApiOptions } from './route.js';
 import { registerFaxRoutes } from './routes-fax.js';
 import { registerMetaRoutes } from './routes-meta.js';
 import { registerTemplateRoutes } from './routes-templates.js';

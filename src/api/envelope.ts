@@ -27,7 +27,7 @@ export function ok<D>(message: string, data: D, status = 1): Envelope<D> {
   return { status, message, data };
 }
 
-export interface ErrorReply {
+interface ErrorReply {
   http: number;
   body: Envelope<{ code: number; field?: string }>;
 }

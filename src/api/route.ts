@@ -63,7 +63,7 @@ export interface RouteContext<F extends Fields = Fields, H extends Fields = Fiel
 }
 
 type OperationOf<E, M extends Method> = E extends { [K in M]: Operation<infer F, infer H> } ? RouteContext<F, H> : never;
-export type Handlers<E extends Endpoint> = { [M in Method & keyof E]: (ctx: OperationOf<E, M>) => Promise<unknown> };
+type Handlers<E extends Endpoint> = { [M in Method & keyof E]: (ctx: OperationOf<E, M>) => Promise<unknown> };
 
 /**
  * Registers an endpoint under /v1 that answers its methods, and POST with `_method` naming one of

@@ -36,7 +36,7 @@ export function registerMetaRoutes(app: FastifyInstance, o: ApiOptions): void {
 }
 
 /** Readiness probes give up after this long (the store's connect retries can take 15 s; probes time out in seconds). */
-export const READY_TIMEOUT_MS = 2000;
+const READY_TIMEOUT_MS = 2000;
 
 /** Null when the store answers within `timeoutMs` (real time: a probe's budget), else why not. */
 export async function storeProblem(store: Pick<JobStore, 'getAccount'>, timeoutMs = READY_TIMEOUT_MS): Promise<Error | null> {
@@ -60,7 +60,7 @@ export async function metricsText(o: { store: Pick<JobStore, 'stats'>; metrics?:
 }
 
 /** The store's counts (shared by every node on it) and this process's calls, from a registry made for this scrape. */
-export function prometheusText(stats: StoreStats, callsInProgress: number | null, uptimeSec: number): Promise<string> {
+function prometheusText(stats: StoreStats, callsInProgress: number | null, uptimeSec: number): Promise<string> {
   const registers = [new Registry()];
   const jobs = new Gauge({ name: 'faxstack_jobs', help: 'Jobs in the store by status and stage (stage "" once finished).', labelNames: ['status', 'stage'], registers });
   for (const j of stats.jobs) jobs.set({ status: j.status, stage: j.stage ?? '' }, j.count);

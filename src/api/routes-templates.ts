@@ -8,7 +8,7 @@ import { TEMPLATE_CREATE_ENDPOINT, TEMPLATE_DELETE, TEMPLATE_LIST, TEMPLATE_PREV
 import { templateRequest } from './validate/index.js';
 
 /** The API shape of a template or smart document. */
-export function templateObject(t: TemplateRecord) {
+function templateObject(t: TemplateRecord) {
   return {
     id: t.id, kind: t.kind, name: t.name, fileName: t.fileName, format: t.format, pageCount: t.pageCount,
     size: t.byteLength, createdAt: new Date(t.createdAtMs).toISOString(),

@@ -32,7 +32,7 @@ const V4_TABLE = V4_RANGES.map(([base, bits, reason]) => ({
 }));
 
 /** Dotted quad → unsigned 32-bit integer, or null. */
-export function v4ToInt(ip: string): number | null {
+function v4ToInt(ip: string): number | null {
   if (!isIPv4(ip)) return null;
   return ip.split('.').reduce((acc, part) => ((acc << 8) | Number(part)) >>> 0, 0);
 }

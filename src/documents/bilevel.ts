@@ -43,10 +43,10 @@ export function createGrayPage(width: number, height: number, fill = 255): GrayP
 /** Side of the square blocks the text/photo choice is made for, in pixels (2 mm at 204 dpi). */
 export const REGION_BLOCK = 16;
 /** A block is a picture when at least this fraction of it lies in mid-tone runs of 1 mm or more. */
-export const PHOTO_BLOCK_FRACTION = 0.5;
+const PHOTO_BLOCK_FRACTION = 0.5;
 
 /** The text/photo choice per REGION_BLOCK × REGION_BLOCK block: 1 = halftone, 0 = threshold. */
-export interface RegionMap {
+interface RegionMap {
   cols: number;
   rows: number;
   photo: Uint8Array;
@@ -279,7 +279,7 @@ function thresholdSpan(data: Uint8Array, words: Uint32Array | null, src: number,
   for (; x < x1; x++) if (data[src + x]! < threshold) out[dst + (x >>> 3)]! |= 0x80 >>> (x & 7);
 }
 
-export interface PageClass {
+interface PageClass {
   mode: BilevelMode;
   /** Fraction of the sampled pixels in mid-tone runs of at least 1 mm. */
   photoFraction: number;

@@ -4,7 +4,7 @@
 
 import { FaxError } from '../shared/errors.js';
 
-export interface RgbaImage {
+interface RgbaImage {
   width: number;
   height: number;
   /** width × height × 4, top row first. */
@@ -13,7 +13,7 @@ export interface RgbaImage {
 
 const bad = (detail: string): FaxError => new FaxError('INVALID_FILE_FORMAT', `BMP ${detail}`);
 
-export interface BmpHeader {
+interface BmpHeader {
   width: number;
   height: number;
   topDown: boolean;

@@ -10,7 +10,7 @@ import { workerEntry } from './worker-pool.js';
 
 export type { EncodeSettings, FaxCompression } from './encode-worker.js';
 
-export interface EncodePoolOptions {
+interface EncodePoolOptions {
   /** Worker threads (default: available parallelism). */
   threads?: number;
 }

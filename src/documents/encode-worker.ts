@@ -21,7 +21,7 @@ export interface EncodeSettings {
   minScanLineBits?: number;
 }
 
-export interface EncodeTask extends EncodeSettings {
+interface EncodeTask extends EncodeSettings {
   bitmap: Bitmap;
 }
 

@@ -21,7 +21,7 @@ export interface FaxPages {
 }
 
 /** A page's stored T.6 data (first bit in the MSB of each byte). */
-export interface StoredT6Page {
+interface StoredT6Page {
   coding: 'mmr';
   width: number;
   height: number;

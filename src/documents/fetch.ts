@@ -29,7 +29,7 @@ export interface FetchDocumentOptions {
   clock?: Pick<Clock, 'setTimer' | 'clearTimer'>;
 }
 
-export interface FetchedDocument {
+interface FetchedDocument {
   data: Buffer;
   contentType: string | null;
   /** The URL the document finally came from, after redirects. */

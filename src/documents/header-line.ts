@@ -10,9 +10,9 @@ import { buildPdf, FONT_RESOURCE, pdfLiteral, pdfNumber, toWinAnsi } from './pdf
 import { renderPdfPageAt } from './render-pdf.js';
 
 /** Height of the header band: 5.2 mm, i.e. 20 / 40 / 80 lines at 3.85 / 7.7 / 15.4 lines per mm. */
-export const HEADER_BAND_MM = 5.2;
+const HEADER_BAND_MM = 5.2;
 /** Courier-Bold 9 pt: 5.4 pt per column, about 113 columns on a 215 mm line. */
-export const HEADER_FONT_SIZE = 9;
+const HEADER_FONT_SIZE = 9;
 /** Left and right margin of the header text. */
 const HEADER_MARGIN_MM = 6;
 
@@ -97,7 +97,7 @@ export function headerAtlas(res: FaxResolution): Promise<HeaderAtlas> {
 }
 
 /** Renders the glyph atlas (uncached). */
-export async function buildHeaderAtlas(res: FaxResolution): Promise<HeaderAtlas> {
+async function buildHeaderAtlas(res: FaxResolution): Promise<HeaderAtlas> {
   const band = headerBandLines(res);
   const advancePt = HEADER_FONT_SIZE * 0.6;
   // Every code followed by a space, so a glyph's overhang never touches its neighbour's cell.

@@ -51,7 +51,7 @@ export function closestPaper(aspect: number): Paper {
  * page is split into several pages instead (receipts, web-page captures); Legal, A3, B-sizes and
  * everything squatter are scaled onto one page.
  */
-export const SPLIT_BELOW_WIDTH_FRACTION = 0.5;
+const SPLIT_BELOW_WIDTH_FRACTION = 0.5;
 /** Most fax pages one source page is split into; longer pages are scaled down to fit this many. */
 export const MAX_SPLIT_PAGES = 10;
 /** Pixels per inch assumed for an image that states no density (the fax grid across: 1 pixel → 1 fax pixel). */
@@ -59,9 +59,9 @@ export const NOMINAL_IMAGE_DPI = 204;
 /** An image of unknown density whose longer side is under this many inches is enlarged to it (icons, 162 × 20 labels). */
 export const MIN_IMAGE_INCHES = 1;
 /** An image of unknown density at least this many pixels on its shorter side, and no longer than PAGE_LIKE_MAX_ASPECT, is a page. */
-export const PAGE_LIKE_MIN_PIXELS = 400;
+const PAGE_LIKE_MIN_PIXELS = 400;
 /** Legal is 1.65, a 16:9 screenshot 1.78; labels, banners and receipts are longer. */
-export const PAGE_LIKE_MAX_ASPECT = 1.8;
+const PAGE_LIKE_MAX_ASPECT = 1.8;
 /** A landscape page is turned only when upright it would have to shrink below 1 / this (Letter-wide half-letter stays upright). */
 const ROTATE_ABOVE_LINE = 1.05;
 /** A split that would spill less than this fraction of a page onto its last part is shrunk onto one part fewer. */
@@ -99,7 +99,7 @@ export interface Placement {
   fit: LayoutFit;
 }
 
-export interface LayoutOptions {
+interface LayoutOptions {
   /** Lines kept free at the top of every page for the header line (content is fitted below). */
   reserveTop?: number;
   /**

@@ -10,10 +10,10 @@ import type { DocumentFormat } from './sniff.js';
 /** Sanity cap for one document; the 200-page fax limit is the caller's to apply. */
 export const MAX_DOCUMENT_PAGES = 10_000;
 /** Largest width or height accepted for an image or TIFF page, in pixels. */
-export const MAX_IMAGE_DIMENSION = 30_000;
+const MAX_IMAGE_DIMENSION = 30_000;
 export const TEXT_COLUMNS = 80;
 export const TEXT_LINES_PER_PAGE = 60;
-export const TEXT_TAB_WIDTH = 8;
+const TEXT_TAB_WIDTH = 8;
 
 const corrupt = (detail: string): FaxError => new FaxError('INVALID_FILE_FORMAT', detail);
 const tooMany = (what: string): FaxError =>
@@ -214,7 +214,7 @@ const TAG_IMAGE_WIDTH = 256;
 const TAG_IMAGE_LENGTH = 257;
 
 /** Walks the IFD chain of a classic TIFF or a BigTIFF; each directory is a page. */
-export function countTiffPages(bytes: Buffer): number {
+function countTiffPages(bytes: Buffer): number {
   if (bytes.length < 8) throw corrupt('TIFF header is truncated');
   const le = bytes[0] === 0x49;
   const u16 = (o: number): number => (le ? bytes.readUInt16LE(o) : bytes.readUInt16BE(o));
@@ -275,7 +275,7 @@ export function countTiffPages(bytes: Buffer): number {
 
 // ------------------------------------------------------------------------------------- images
 
-export interface ImageSize {
+interface ImageSize {
   width: number;
   height: number;
 }

@@ -26,9 +26,9 @@ export interface EncryptInfo {
 }
 
 /** Decrypts the data of stream `num gen`; null when it cannot (bad padding). */
-export type StreamDecryptor = (num: number, gen: number, data: Buffer) => Buffer | null;
+type StreamDecryptor = (num: number, gen: number, data: Buffer) => Buffer | null;
 
-export type Unlock = { ok: true; decrypt: StreamDecryptor } | { ok: false; reason: 'password' | 'unsupported' };
+type Unlock = { ok: true; decrypt: StreamDecryptor } | { ok: false; reason: 'password' | 'unsupported' };
 
 const md5 = (...parts: Buffer[]): Buffer => {
   const h = createHash('md5');

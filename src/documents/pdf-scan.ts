@@ -9,7 +9,7 @@ import { inflateSync, constants as zlibConstants } from 'node:zlib';
 import { FaxError } from '../shared/errors.js';
 import { unlockWithEmptyPassword, type EncryptInfo } from './pdf-crypt.js';
 
-export interface PdfName {
+interface PdfName {
   readonly kind: 'name';
   readonly name: string;
 }
@@ -22,7 +22,7 @@ export interface PdfDict {
   readonly kind: 'dict';
   readonly map: Map<string, PdfValue>;
 }
-export interface PdfString {
+interface PdfString {
   readonly kind: 'string';
   /** The decoded bytes, kept only where asked for (the encryption dictionary and /ID). */
   readonly bytes?: Buffer;
@@ -51,14 +51,14 @@ export interface PdfScan {
 }
 
 /** Total bytes that inflating object streams may produce (decompression-bomb guard). */
-export const PDF_INFLATE_BUDGET = 50 * 1024 * 1024;
+const PDF_INFLATE_BUDGET = 50 * 1024 * 1024;
 /**
  * How much may be read outside streams, in value units: a number 1, a name, string or reference
  * 2, an array 2, a dictionary 8 (a Map is the costliest value). Real documents use a few
  * thousand per page; without a cap, 15 MB of tiny objects, of trailers or one array of two
  * million references took 100–170 MB of heap on the request thread just to count pages.
  */
-export const PDF_MAX_VALUES = 1_000_000;
+const PDF_MAX_VALUES = 1_000_000;
 const MAX_NESTING = 64;
 /** Longest stream data looked at for being blank (a content stream of white space only). */
 const BLANK_STREAM_MAX = 64;

@@ -22,9 +22,8 @@ export interface PdfPageSpec {
   content: string;
 }
 
-/** A4 and Letter in points. */
+/** A4 in points. */
 export const A4_POINTS = { width: 595.28, height: 841.89 } as const;
-export const LETTER_POINTS = { width: 612, height: 792 } as const;
 
 const num = (v: number): string => (Number.isInteger(v) ? String(v) : v.toFixed(2));
 
@@ -124,11 +123,6 @@ export function pdfLiteral(latin1: string): string {
 /** `(text) Tj`-ready literal of any text, through toWinAnsi(). */
 export function pdfText(text: string): string {
   return pdfLiteral(toWinAnsi(text).latin1);
-}
-
-/** Width of text in points in a standard font (Courier: 600/1000 em; others estimated for layout only). */
-export function monospaceWidth(chars: number, size: number): number {
-  return chars * size * 0.6;
 }
 
 export { num as pdfNumber };

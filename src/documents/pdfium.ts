@@ -18,7 +18,7 @@ const FPDF_GRAYSCALE = 0x08;
 const FPDF_RENDER_NO_SMOOTHTEXT = 0x1000;
 const FPDF_RENDER_NO_SMOOTHIMAGE = 0x2000;
 const FPDF_RENDER_NO_SMOOTHPATH = 0x4000;
-export const RENDER_FLAGS = FPDF_ANNOT | FPDF_GRAYSCALE | FPDF_RENDER_NO_SMOOTHTEXT | FPDF_RENDER_NO_SMOOTHIMAGE | FPDF_RENDER_NO_SMOOTHPATH;
+const RENDER_FLAGS = FPDF_ANNOT | FPDF_GRAYSCALE | FPDF_RENDER_NO_SMOOTHTEXT | FPDF_RENDER_NO_SMOOTHIMAGE | FPDF_RENDER_NO_SMOOTHPATH;
 /** FPDFBitmap_Gray: one byte per pixel. */
 const FPDFBITMAP_GRAY = 1;
 
@@ -38,7 +38,7 @@ let wasmModule: Promise<WasmModule> | undefined;
 let instance: Promise<WrappedPdfiumModule> | undefined;
 
 /** The wasm file inside the installed package (never copied into our sources or dist/). */
-export function pdfiumWasmPath(): string {
+function pdfiumWasmPath(): string {
   return createRequire(import.meta.url).resolve('@embedpdf/pdfium/pdfium.wasm');
 }
 
@@ -54,13 +54,13 @@ export function compiledPdfium(given?: WasmModule): Promise<WasmModule> {
  * render worker's heapMb), so a hostile file meets the same memory cap under either renderer.
  * Past it, allocation fails inside PDFium, which traps; render-pdf.ts then lets pdfjs try.
  */
-export function pdfiumMemoryCapBytes(): number {
+function pdfiumMemoryCapBytes(): number {
   const mb = resourceLimits.maxOldGenerationSizeMb;
   return (mb && mb > 0 ? mb : 1024) * 1024 * 1024;
 }
 
 /** The PDFium instance of this thread, initialised on first use. */
-export function loadPdfium(): Promise<WrappedPdfiumModule> {
+function loadPdfium(): Promise<WrappedPdfiumModule> {
   instance ??= (async () => {
     const [{ init }, compiled] = await Promise.all([import('@embedpdf/pdfium'), compiledPdfium()]);
     const m = await init({

@@ -2,7 +2,6 @@ import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { blackIn, fixture, inkBox } from '../../test/helpers/documents.js';
 import { bitmapEquals } from '../codecs/bitmap.js';
-import { FaxError } from '../shared/errors.js';
 import { headerBandLines } from './header-line.js';
 import { RESOLUTIONS } from './layout.js';
 import { buildPdf } from './pdf-writer.js';

@@ -51,7 +51,7 @@ export async function configureRenderPool(opts: RenderPoolOptions): Promise<void
   await closeRenderPool();
 }
 
-export interface PipelineOptions {
+interface PipelineOptions {
   /**
    * Render in a worker thread (default true): deadline enforced by terminating the worker,
    * heap capped. false renders in the calling thread (tools, tests), deadline checked cooperatively.

@@ -18,7 +18,7 @@ export interface PreviewOptions {
 }
 
 /** 1 bit (1 = black) → 8-bit gray (0 = black), one byte per pixel. */
-export function bitmapToGrayBytes(bm: Bitmap): Buffer {
+function bitmapToGrayBytes(bm: Bitmap): Buffer {
   const { width, height, stride, data } = bm;
   const out = Buffer.alloc(width * height, 255);
   for (let y = 0; y < height; y++) {

@@ -22,17 +22,17 @@ let sharpModule: Promise<SharpFn> | undefined;
 const loadSharp = (): Promise<SharpFn> => (sharpModule ??= import('sharp').then((m) => m.default));
 
 /** Largest image decoded, in pixels (a 600 dpi A4 scan is 35 MP; a 48 MP phone photo passes). */
-export const MAX_IMAGE_PIXELS = 100_000_000;
+const MAX_IMAGE_PIXELS = 100_000_000;
 
 export type ImageFormat = 'png' | 'jpeg' | 'gif' | 'webp' | 'bmp' | 'tiff';
 
-export interface ImageRenderOptions {
+interface ImageRenderOptions {
   reserveTop?: number;
   signal?: AbortSignal;
 }
 
 /** An image page decoded to gray, upright, at its own resolution. */
-export interface GraySource extends GrayPage {
+interface GraySource extends GrayPage {
   /** Pixel density when known and not square (fax TIFFs: 204 × 98); otherwise both 0. */
   xDpi: number;
   yDpi: number;
@@ -62,7 +62,7 @@ function checkPixels(format: ImageFormat, size: { width: number; height: number 
 }
 
 /** Number of pages sharp sees: TIFF directories; one for everything else (a GIF's first frame). */
-export async function imagePageCount(bytes: Buffer, format: ImageFormat): Promise<number> {
+async function imagePageCount(bytes: Buffer, format: ImageFormat): Promise<number> {
   if (format !== 'tiff') return 1;
   const sharp = await loadSharp();
   try {
@@ -130,7 +130,7 @@ function tiffTags(bytes: Buffer, page: number): Ifd | null {
  * text edges sharp when shrinking a scan). A stated density gives the printed size (non-square
  * sources, xDpi ≠ yDpi, keep their real proportions); without one, layout.ts decides. Yields one GrayPage per fax page; each is a new buffer.
  */
-export async function* placeGraySource(src: GraySource, res: FaxResolution, opts: ImageRenderOptions = {}): AsyncGenerator<GrayPage> {
+async function* placeGraySource(src: GraySource, res: FaxResolution, opts: ImageRenderOptions = {}): AsyncGenerator<GrayPage> {
   const known = src.xDpi > 0 && src.yDpi > 0;
   const square = !known || src.xDpi === src.yDpi;
   const w = square ? src.width : src.width / src.xDpi;
@@ -203,12 +203,12 @@ export type SourcePage = ({ gray: GrayPage } | { bitmap: Bitmap }) & { /** 1-bas
 const sameDpi = (a: number, b: number): boolean => Math.abs(a - b) <= 0.03 * b;
 
 /** A fax page as it is: the line width of `res` and its vertical resolution (the horizontal too, if stated). */
-export function isPassThrough(dir: TiffDirectory, res: FaxResolution): boolean {
+function isPassThrough(dir: TiffDirectory, res: FaxResolution): boolean {
   return dir.width === res.width && dir.yDpi !== null && sameDpi(dir.yDpi, res.yDpi) && (dir.xDpi === null || sameDpi(dir.xDpi, res.xDpi));
 }
 
 /** 1-bit (1 = black) → gray (0 = black). */
-export function bitmapToGray(bm: Bitmap): GrayPage {
+function bitmapToGray(bm: Bitmap): GrayPage {
   const { width, height, stride, data } = bm;
   const out = new Uint8Array(width * height).fill(255);
   for (let y = 0; y < height; y++) {

@@ -14,7 +14,7 @@ import { drawnRotation, NEEDS_PASSWORD, pdfjsPageAt, pdfjsPages, type PdfRenderO
 export { PDF_MAX_IMAGE_PIXELS, type PdfRenderOptions } from './render-pdfjs.js';
 
 /** Pages drawn per call at most (the 200-page fax limit, with room for the cover). */
-export const PDF_MAX_PAGES = 200;
+const PDF_MAX_PAGES = 200;
 
 const invalid = (detail: string): FaxError => new FaxError('INVALID_FILE_FORMAT', detail);
 
@@ -95,7 +95,7 @@ export async function* renderPdfPages(
 }
 
 /** The matrix and clip that put a page where the layout places it (quarter turns clockwise, then scales). */
-export function placementDraw(page: Pick<PdfiumPage, 'width' | 'height' | 'rotate'>, p: Placement): PdfiumDraw {
+function placementDraw(page: Pick<PdfiumPage, 'width' | 'height' | 'rotate'>, p: Placement): PdfiumDraw {
   const rotate = drawnRotation(p, page.rotate);
   const { width: W, height: H } = page;
   const turned = rotate === 0 ? W : H; // width of the page after the turn

@@ -17,14 +17,14 @@ type Pdfjs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 
 let pdfjsPromise: Promise<Pdfjs> | undefined;
 /** pdfjs-dist, loaded once per thread on first use (it is large). */
-export function loadPdfjs(): Promise<Pdfjs> {
+function loadPdfjs(): Promise<Pdfjs> {
   pdfjsPromise ??= import('pdfjs-dist/legacy/build/pdf.mjs');
   return pdfjsPromise;
 }
 
 let assets: { standardFontDataUrl: string; cMapUrl: string; wasmUrl: string } | undefined;
 /** Directories of pdfjs-dist's font, CMap and wasm data (trailing slash: pdfjs appends file names). */
-export function pdfjsAssets(): { standardFontDataUrl: string; cMapUrl: string; wasmUrl: string } {
+function pdfjsAssets(): { standardFontDataUrl: string; cMapUrl: string; wasmUrl: string } {
   if (!assets) {
     const root = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
     assets = {
@@ -42,7 +42,7 @@ const invalid = (detail: string): FaxError => new FaxError('INVALID_FILE_FORMAT'
 export const NEEDS_PASSWORD = 'encrypted PDF: it needs a password to open (remove the password protection and send it again)';
 
 /** Opens a PDF with rendering-safe options; maps pdfjs's failures to precise FaxErrors. */
-export async function openPdf(bytes: Uint8Array): Promise<PDFDocumentProxy> {
+async function openPdf(bytes: Uint8Array): Promise<PDFDocumentProxy> {
   if (!Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 1029)).includes('%PDF-', 0, 'latin1')) {
     throw invalid('not a PDF (no %PDF- header in the first 1024 bytes)');
   }
@@ -92,7 +92,7 @@ export function drawnRotation(p: Placement, pageRotate: number): 0 | 90 | 270 {
 }
 
 /** The size of a page as displayed (CropBox within MediaBox, /Rotate applied), in points. */
-export function pageSize(page: PDFPageProxy): { width: number; height: number } {
+function pageSize(page: PDFPageProxy): { width: number; height: number } {
   const [x0, y0, x1, y1] = page.view as [number, number, number, number];
   const w = Math.abs(x1 - x0);
   const h = Math.abs(y1 - y0);

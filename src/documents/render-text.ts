@@ -10,8 +10,8 @@ import { A4_POINTS, buildPdf, FONT_RESOURCE, pdfLiteral, pdfNumber, toWinAnsi, t
 import { renderPdfPages, type PdfRenderOptions } from './render-pdf.js';
 
 /** Courier 10 pt: 6 pt per column, 80 columns = 480 pt (169 mm); 12 pt leading, 60 lines = 720 pt (254 mm). */
-export const TEXT_FONT_SIZE = 10;
-export const TEXT_LEADING = 12;
+const TEXT_FONT_SIZE = 10;
+const TEXT_LEADING = 12;
 
 /** UTF-8 bytes → text (a leading BOM dropped; invalid sequences become U+FFFD, then `?`). */
 export function decodeUtf8(bytes: Uint8Array): string {
@@ -21,7 +21,7 @@ export function decodeUtf8(bytes: Uint8Array): string {
 }
 
 /** One A4 page of monospace lines, centred: 57.6 pt side margins, 61 pt top and bottom. */
-export function textPageSpec(lines: readonly string[]): PdfPageSpec {
+function textPageSpec(lines: readonly string[]): PdfPageSpec {
   const { width, height } = A4_POINTS;
   const left = (width - TEXT_COLUMNS * TEXT_FONT_SIZE * 0.6) / 2;
   const top = (height - TEXT_LINES_PER_PAGE * TEXT_LEADING) / 2;

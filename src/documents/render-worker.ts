@@ -18,7 +18,7 @@ export interface RenderTaskInput extends Omit<RenderDocumentOptions, 'signal' | 
   pdfium?: WasmModule;
 }
 
-export interface WireError {
+interface WireError {
   name: ErrorName;
   message: string;
   field: string | undefined;

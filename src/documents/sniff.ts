@@ -5,7 +5,7 @@
 export type DocumentFormat = 'pdf' | 'tiff' | 'png' | 'jpeg' | 'gif' | 'webp' | 'bmp' | 'text';
 
 /** How far into the file a PDF header may start (readers tolerate leading junk, Acrobat: 1024). */
-export const PDF_HEADER_WINDOW = 1024;
+const PDF_HEADER_WINDOW = 1024;
 /** Prefix examined to decide whether a file is text. */
 export const TEXT_SNIFF_BYTES = 64 * 1024;
 

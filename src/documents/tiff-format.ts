@@ -63,10 +63,7 @@ export const Compression = { NONE: 1, CCITT_RLE: 2, CCITT_T4: 3, CCITT_T6: 4, OJ
 
 /** T4Options bits (TIFF 6.0 section 11). */
 export const T4_2D = 1;
-export const T4_UNCOMPRESSED = 2;
 export const T4_FILL_BITS = 4;
-/** T6Options bit 1: uncompressed mode allowed. */
-export const T6_UNCOMPRESSED = 2;
 
 /** NewSubfileType bits. */
 export const SUBFILE_REDUCED = 1;

@@ -45,7 +45,7 @@ export class TiffError extends FaxError {
   }
 }
 
-export interface ReadTiffOptions {
+interface ReadTiffOptions {
   /** Widest page accepted (default 10 000 pixels). */
   maxWidth?: number;
   /** Tallest page accepted (default 100 000 rows). */
@@ -56,7 +56,7 @@ export interface ReadTiffOptions {
   maxPages?: number;
 }
 
-export type TiffCompressionName = 'none' | 'rle' | 'mh' | 'mr' | 'mmr' | 'packbits';
+type TiffCompressionName = 'none' | 'rle' | 'mh' | 'mr' | 'mmr' | 'packbits';
 
 /** A page's directory: what it says about the page, and its raw strips. */
 export interface TiffDirectory {

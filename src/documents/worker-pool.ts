@@ -4,7 +4,7 @@
 
 import { fileURLToPath } from 'node:url';
 
-export interface WorkerEntry {
+interface WorkerEntry {
   /** Absolute path of the worker module. */
   filename: string;
   /** execArgv for the worker thread: `--import tsx` for TypeScript sources, nothing otherwise. */

@@ -6,7 +6,7 @@ import { decodeMMR } from '../codecs/index.js';
 import { countPages, parsePageSelection, previewPng, readTiffDirectories, selectPages, sniffFormat, tiffToPdf } from '../documents/index.js';
 import { jobEvent } from '../store/index.js';
 import type {
-  CoverFields, FaxQuality, JobDocument, JobListFilter, JobRecord, JobStore, KeyMode, NewDocument, NewJob, PreparedFax, UserRole,
+  CoverFields, FaxQuality, JobDocument, JobListFilter, JobRecord, JobStore, NewDocument, NewJob, PreparedFax,
 } from '../store/index.js';
 import { linePolicy, type JobsConfig } from './config.js';
 import type { Caller } from './caller.js';

@@ -7,11 +7,11 @@ import { decodeDcs, decodeDis, encodeDcs, encodeDis } from './dis.js';
 import { buildFrame, Fcf, fcfByte } from './fcf.js';
 import { encodeIdent } from './ident.js';
 import { ratesFor, TCF_DURATION_MS } from './modes.js';
-import { chooseMode, dcsFor, disFor, paramsFromDcs, withRate, type PageFormats } from './negotiate.js';
+import { chooseMode, dcsFor, disFor, paramsFromDcs, withRate } from './negotiate.js';
 import { enter, provide } from './actions.js';
 import { answerer, caller, formatsFor, freshRx } from './roles.js';
-import { TCF_EMPTY, tcfAdd, tcfPassed } from './tcf.js';
-import type { MachineInput, ResolvedAnswerer, ResolvedCaller, RxProgress } from './types.js';
+import { tcfAdd, tcfPassed } from './tcf.js';
+import type { MachineInput } from './types.js';
 
 // ---- caller ---------------------------------------------------------------------------
 

@@ -119,7 +119,7 @@ describe('Member permissions (-3007)', () => {
     expect(await snapshot(t)).toEqual(before);
     // The same table is allowed to the Primary (not 403): the check is the role, not the route.
     const boss = await signedIn(t.primary.email);
-    for (const [method, path] of table.filter(([m]) => m === 'GET')) expect((await boss.get(path)).status, path).toBe(200);
+    for (const [, path] of table.filter(([m]) => m === 'GET')) expect((await boss.get(path)).status, path).toBe(200);
   });
 
   it('lets a Member use faxes (list, detail, cancel, resend) and read settings without key prefixes', async () => {

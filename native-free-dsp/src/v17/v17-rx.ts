@@ -228,7 +228,6 @@ export class V17Rx {
 
   // decoding
   private readonly point = doubleArray(2);
-  private diff = 0;
   private mse = 0;
 
   // Values handed between the per-T/2 and per-symbol steps. Fields, not arguments: a double

@@ -4,7 +4,7 @@
 const ISO =
   /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)$/;
 
-export type DateTimeResult = { ok: true; ms: number } | { ok: false; reason: string };
+type DateTimeResult = { ok: true; ms: number } | { ok: false; reason: string };
 
 /** Parses `2026-03-01T09:30:00Z`, `2026-03-01T10:30:00.5+01:00`, `2026-03-01 09:30Z`, `…+0100`. */
 export function parseIsoDateTime(s: string): DateTimeResult {

@@ -7,9 +7,9 @@
 
 import { FaxError } from '../../shared/errors.js';
 
-export const FORM_MAX_DEPTH = 5;
+const FORM_MAX_DEPTH = 5;
 export const FORM_MAX_INDEX = 1000;
-export const FORM_MAX_PAIRS = 10_000;
+const FORM_MAX_PAIRS = 10_000;
 
 /** Keys that could reach Object.prototype through a naive merge; pairs using them are ignored. */
 const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype']);

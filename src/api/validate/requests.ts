@@ -8,7 +8,7 @@ import { parseJobId } from './send.js';
 
 const invalid = (message: string, field: string) => new FaxError('INVALID_PARAMETER', message, { field });
 
-export const jobIdField = (description?: string) =>
+const jobIdField = (description?: string) =>
   field(Type.Integer({ minimum: 1, ...(description ? { description } : {}) }), (v, f) => parseJobId(v, f));
 
 /** An image width in pixels for thumbnails; absent: the page's own width. */
@@ -62,7 +62,7 @@ export const NUMBER_REQUEST = request({
   number: field(Type.String({ description: 'E.164' }), (v, f) => normalizeFaxNumber(v, f)),
 });
 
-export const MAX_WEBHOOK_URL = 2048;
+const MAX_WEBHOOK_URL = 2048;
 
 /** POST webhook-settings; the URL policy (which hosts) comes in the context. */
 export const WEBHOOK_SETTINGS_REQUEST = request({

@@ -17,7 +17,7 @@ export interface ParseContext {
  * Reads one field: `raw` is the value as given (undefined when absent), `earlier` the fields
  * already parsed (schema order), for rules that join two fields. Refuses with a FaxError naming `field`.
  */
-export type Parser<T> = (raw: unknown, field: string, ctx: ParseContext, earlier: Readonly<Record<string, unknown>>) => T;
+type Parser<T> = (raw: unknown, field: string, ctx: ParseContext, earlier: Readonly<Record<string, unknown>>) => T;
 
 // A symbol, and not enumerable: the document (JSON) never shows it.
 const PARSE = Symbol('faxstack.parse');

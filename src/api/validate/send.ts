@@ -12,16 +12,16 @@ import { absent, field, own, request, type ParseContext } from './schema.js';
 
 export const MAX_FILES = 20;
 export const MAX_FILE_NAME = 255;
-export const MAX_URL_LENGTH = 2048;
+const MAX_URL_LENGTH = 2048;
 export const MAX_SUBJECT = 200;
 export const MAX_NAME = 200;
 export const MAX_MESSAGE = 4000;
-export const MAX_ID = 100;
+const MAX_ID = 100;
 /** How far in the past a send_at may lie and still be accepted (see parseSendAt). */
 export const SEND_AT_SKEW_MS = 1000;
 export const SEND_AT_MAX_AHEAD_MS = 365 * 24 * 3600 * 1000;
 
-export interface CoverInput {
+interface CoverInput {
   subject?: string;
   fromName?: string;
   toName?: string;
@@ -39,7 +39,7 @@ export interface SendFile {
   ranges: PageRange[] | null;
 }
 
-export interface SendRequest {
+interface SendRequest {
   /** Distinct recipients, canonical E.164; one job each. */
   numbers: string[];
   callerId: string | null;
@@ -53,7 +53,7 @@ export interface SendRequest {
   files: SendFile[];
 }
 
-export interface SendOptions {
+interface SendOptions {
   nowMs: number;
   maxFiles?: number;
   maxRecipients?: number;
@@ -305,12 +305,12 @@ function parsePositiveInt(value: unknown, field: string, name: ErrorName, max: n
   return n;
 }
 
-export const LIST_DEFAULT_LIMIT = 20;
-export const LIST_MAX_LIMIT = 100;
+const LIST_DEFAULT_LIMIT = 20;
+const LIST_MAX_LIMIT = 100;
 const STATUSES: readonly FaxStatus[] = ['sending', 'delivered', 'canceled', 'failed'];
 const DIRECTIONS: readonly Direction[] = ['sent', 'received'];
 
-export type ListQuery = JobListFilter;
+type ListQuery = JobListFilter;
 
 const instant = (description: string) => Type.Optional(Type.String({ description: `${description}: ISO 8601 date-time with a zone, or Unix seconds` }));
 

@@ -7,9 +7,9 @@ import { absent, field, request } from './schema.js';
 import { decodeBase64, MAX_FILE_NAME } from './send.js';
 import { widthField } from './requests.js';
 
-export const MAX_TEMPLATE_NAME = 100;
+const MAX_TEMPLATE_NAME = 100;
 
-export interface TemplateCreateRequest {
+interface TemplateCreateRequest {
   kind: TemplateKind;
   name: string;
   fileName: string;
@@ -19,7 +19,7 @@ export interface TemplateCreateRequest {
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 const invalid = (message: string, field: string) => new FaxError('INVALID_PARAMETER', message, { field });
 
-export function parseTemplateKind(v: unknown, field = 'kind'): TemplateKind {
+function parseTemplateKind(v: unknown, field = 'kind'): TemplateKind {
   if (typeof v === 'string' && (TEMPLATE_KINDS as readonly string[]).includes(v)) return v as TemplateKind;
   throw invalid(`${field} must be "template" (a cover page) or "smartDocument" (appended after the attachments)`, field);
 }
@@ -43,10 +43,6 @@ export const TEMPLATE_CREATE = request({
 /** kind, name and fileName as the dashboard's upload gives them beside the file: the same fields. */
 const TEMPLATE_UPLOAD = request({ kind: KIND, fileName: FILE_NAME, name: NAME });
 
-export function parseTemplateCreate(p: Record<string, unknown>): TemplateCreateRequest {
-  return templateRequest(TEMPLATE_CREATE.parse(p));
-}
-
 /** kind, name and fileName of `p` with the file's bytes (the dashboard's upload gives them as a file). */
 export function templateUpload(p: Record<string, unknown>, data: Buffer): TemplateCreateRequest {
   return templateRequest({ ...TEMPLATE_UPLOAD.parse(p), fileData: data });
@@ -59,7 +55,7 @@ export function templateRequest(r: ReturnType<typeof TEMPLATE_CREATE.parse>): Te
 }
 
 /** A template or smart document id as given (`tpl_...`, `sdoc_...`); any other text is simply not found. */
-export function parseTemplateId(v: unknown, field = 'id'): string {
+function parseTemplateId(v: unknown, field = 'id'): string {
   if (typeof v !== 'string' || v.trim() === '') throw invalid(`${field} is required: the id of a template or smart document`, field);
   const s = v.trim();
   if (s.length > 100 || /[\u0000-\u001f\u007f]/.test(s)) throw invalid(`${field} is not a template or smart document id`, field);

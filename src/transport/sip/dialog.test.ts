@@ -4,7 +4,6 @@ import sip from 'sip';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../shared/clock.js';
 import { DEFAULT_T38_PARAMS } from '../t38/session-params.js';
-import { SipCall } from './call.js';
 import { IncomingSipCall } from './incoming.js';
 import { SipRegistration } from './register.js';
 import type { RequestHandler, SipMessage, SipStack } from './stack.js';

@@ -35,7 +35,7 @@ export type ErrorCorrection =
 export const MAX_UDPTL_PAYLOAD = 65507;
 
 export function encodeUdptl(packet: UdptlPacket): Uint8Array {
-  const { seq, primary, errorRecovery } = packet;
+  const { seq, primary } = packet;
   if (!Number.isInteger(seq) || seq < 0 || seq > 0xffff) throw new T38Error('bad_parameter', `seq-number ${seq} outside 0..65535`);
   if (primary.length === 0) throw new T38Error('invalid', 'empty primary IFP packet');
   return encodeOctets(packet) ?? encodePerUdptl(packet);
