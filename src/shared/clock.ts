@@ -49,11 +49,37 @@ export class SystemClock implements Clock {
   }
 }
 
-interface ManualTimer {
-  id: number;
-  at: number;
-  seq: number;
-  fn: () => void;
+/**
+ * Timers of a clock that moves only when told to (ManualClock here, the audio pump's LineClock):
+ * kept in the order they fall due, equal times in the order they were set.
+ */
+export class TimerQueue {
+  private next = 1;
+  private timers: { id: number; at: number; fn: () => void }[] = [];
+
+  add(at: number, fn: () => void): TimerHandle {
+    const timer = { id: this.next++, at, fn };
+    let i = this.timers.length;
+    while (i > 0 && this.timers[i - 1]!.at > at) i--;
+    this.timers.splice(i, 0, timer);
+    return { id: timer.id };
+  }
+
+  remove(handle: TimerHandle | undefined): void {
+    if (!handle) return;
+    const i = this.timers.findIndex((x) => x.id === handle.id);
+    if (i >= 0) this.timers.splice(i, 1);
+  }
+
+  /** The earliest timer if it falls due at or before `target`, taken out of the queue. */
+  takeDue(target: number): { at: number; fn: () => void } | undefined {
+    const first = this.timers[0];
+    return first && first.at <= target ? this.timers.shift() : undefined;
+  }
+
+  get size(): number {
+    return this.timers.length;
+  }
 }
 
 /**
@@ -63,9 +89,7 @@ interface ManualTimer {
  */
 export class ManualClock implements Clock {
   private t: number;
-  private next = 1;
-  private seq = 0;
-  private timers: ManualTimer[] = [];
+  private readonly timers = new TimerQueue();
   private readonly held = new Set<Promise<void>>();
 
   constructor(startMs = Date.UTC(2026, 0, 1)) {
@@ -77,14 +101,11 @@ export class ManualClock implements Clock {
   }
 
   setTimer(delayMs: number, fn: () => void): TimerHandle {
-    const timer: ManualTimer = { id: this.next++, at: this.t + Math.max(0, delayMs), seq: this.seq++, fn };
-    this.timers.push(timer);
-    return { id: timer.id };
+    return this.timers.add(this.t + Math.max(0, delayMs), fn);
   }
 
   clearTimer(handle: TimerHandle | undefined): void {
-    if (!handle) return;
-    this.timers = this.timers.filter((x) => x.id !== handle.id);
+    this.timers.remove(handle);
   }
 
   hold(work: Promise<unknown>): void {
@@ -97,7 +118,7 @@ export class ManualClock implements Clock {
 
   /** Number of timers waiting to fire. */
   pending(): number {
-    return this.timers.length;
+    return this.timers.size;
   }
 
   /** Moves time forward by `ms`, firing every timer that falls due on the way. */
@@ -105,9 +126,8 @@ export class ManualClock implements Clock {
     const target = this.t + ms;
     for (;;) {
       await this.quiesce();
-      const due = this.earliest();
-      if (!due || due.at > target) break;
-      this.timers = this.timers.filter((x) => x !== due);
+      const due = this.timers.takeDue(target);
+      if (!due) break;
       this.t = Math.max(this.t, due.at);
       due.fn();
     }
@@ -127,12 +147,6 @@ export class ManualClock implements Clock {
   /** Sets the time directly (never backwards), firing what falls due. */
   async set(ms: number): Promise<void> {
     await this.advance(Math.max(0, ms - this.t));
-  }
-
-  private earliest(): ManualTimer | undefined {
-    let best: ManualTimer | undefined;
-    for (const x of this.timers) if (!best || x.at < best.at || (x.at === best.at && x.seq < best.seq)) best = x;
-    return best;
   }
 }
 

@@ -2,19 +2,11 @@
 // so the timers above it (T.30's T1–T4) run in the audio's time, as in lockstep and as spandsp's
 // t30_timer_update(samples) — a timer cannot expire while audio that arrived before it is still
 // waiting, behind a late event loop, to be processed. Timers fire between blocks, in time order.
-import type { Clock, TimerHandle } from '../../shared/clock.js';
-
-interface LineTimer {
-  id: number;
-  at: number;
-  fn: () => void;
-}
+import { TimerQueue, type Clock, type TimerHandle } from '../../shared/clock.js';
 
 export class LineClock implements Clock {
   private t: number;
-  private next = 1;
-  /** Waiting timers, in the order they fall due (equal times in the order set). */
-  private timers: LineTimer[] = [];
+  private readonly timers = new TimerQueue();
 
   constructor(startMs: number) {
     this.t = startMs;
@@ -25,24 +17,17 @@ export class LineClock implements Clock {
   }
 
   setTimer(delayMs: number, fn: () => void): TimerHandle {
-    const timer: LineTimer = { id: this.next++, at: this.t + Math.max(0, delayMs), fn };
-    let i = this.timers.length;
-    while (i > 0 && this.timers[i - 1]!.at > timer.at) i--;
-    this.timers.splice(i, 0, timer);
-    return { id: timer.id };
+    return this.timers.add(this.t + Math.max(0, delayMs), fn);
   }
 
   clearTimer(handle: TimerHandle | undefined): void {
-    if (!handle) return;
-    const i = this.timers.findIndex((x) => x.id === handle.id);
-    if (i >= 0) this.timers.splice(i, 1);
+    this.timers.remove(handle);
   }
 
   /** Moves line time on by `ms` (a block's duration), firing each timer that falls due on the way. */
   advance(ms: number): void {
     const target = this.t + ms;
-    for (let due = this.timers[0]; due && due.at <= target; due = this.timers[0]) {
-      this.timers.shift();
+    for (let due = this.timers.takeDue(target); due; due = this.timers.takeDue(target)) {
       this.t = Math.max(this.t, due.at);
       due.fn();
     }
