@@ -86,6 +86,11 @@ export class PgSql {
     this.pool = new pg.Pool(config);
     // An idle client that loses its connection must not crash the process; the next query reconnects.
     this.pool.on('error', () => {});
+    // pg-pool removes its own listener when it hands a client out, before the caller can add
+    // one; a FATAL (server shutting down) read together with the answer that freed the client
+    // would find no listener and end the process. Every client keeps one for its whole life: the
+    // client is then not queryable, and the caller's next query fails as a lost connection.
+    this.pool.on('connect', (client) => client.on('error', () => {}));
     // A server restarting refuses connections for a moment: connecting (nothing sent yet, so
     // always safe to repeat) is retried with a backoff instead of failing the caller's work —
     // a fax must not fail because the database restarted. pool.query connects through

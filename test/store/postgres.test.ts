@@ -4,8 +4,9 @@
 // failed instead when CI is set (.ci/run installs it).
 import { describe, expect, it } from 'vitest';
 import pg from 'pg';
+import { connect, createServer, type Socket } from 'node:net';
 import { MIGRATIONS, isStoreUnavailable, type JobRecord, type NewJob } from '../../src/store/index.js';
-import { all, one } from '../../src/store/pg-sql.js';
+import { PgSql, all, one } from '../../src/store/pg-sql.js';
 import { openStore } from '../../src/store/open.js';
 import { PostgresJobStore, openPostgresStore } from '../../src/store/postgres.js';
 import { jobStoreContract } from './contract.js';
@@ -234,5 +235,52 @@ withPgServer({ name: 'PostgreSQL store', what: 'store' }, (server) => {
         await close();
       }
     });
+    it('a connection the server ends in the same packet as its answer, while the pool hands it to the next caller, ends nothing but that connection', async () => {
+      // PostgreSQL shutting down ("fast"/"immediate") sends FATAL 57P01 and closes. When that
+      // arrives in the same read as a query's ReadyForQuery, pg-pool has already handed the client
+      // to a waiting caller (its error listener removed) before the caller could add its own: the
+      // 'error' event had no listener and ended the daemon (CI, test/e2e/crash-pg-restart.test.ts).
+      // A proxy in front of the real server puts the two in one packet, every time.
+      const url = new URL((await server.createDatabase()).replace('@/', '@socket/'));
+      const upstream = `${url.searchParams.get('host')}/.s.PGSQL.${url.searchParams.get('port')}`;
+      const fatal = pgErrorPacket('FATAL', '57P01', 'terminating connection due to administrator command');
+      const sockets = new Set<Socket>();
+      const proxy = createServer((down) => {
+        const up = connect(upstream);
+        for (const s of [down, up]) sockets.add(s), s.on('error', () => {});
+        let poisoned = false;
+        down.on('data', (b) => ((poisoned ||= b.includes('poison-tag')), up.write(b)));
+        up.on('data', (b) => {
+          // 'Z' + length 5 + status: the answer is complete; end it with the server's goodbye.
+          if (poisoned && b.length >= 6 && b[b.length - 6] === 0x5a) return void (down.end(Buffer.concat([b, fatal])), up.destroy());
+          down.write(b);
+        });
+        down.on('close', () => up.destroy());
+        up.on('close', () => down.destroy());
+      });
+      await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+      const port = (proxy.address() as { port: number }).port;
+      const sql = new PgSql({ connectionString: `postgres://faxstack@127.0.0.1:${port}${url.pathname}`, max: 1 });
+      try {
+        const first = sql.pool.query(`SELECT 1 AS "poison-tag"`);
+        // Waits for the only connection, and is handed it as the goodbye arrives.
+        const second = sql.tx(async (c) => (await c.query('SELECT 2 AS x')).rows[0].x as number);
+        expect((await first).rows).toEqual([{ 'poison-tag': 1 }]);
+        expect(await second).toBe(2);
+      } finally {
+        await sql.pool.end();
+        for (const s of sockets) s.destroy();
+        proxy.close();
+      }
+    });
   });
 });
+
+/** A PostgreSQL ErrorResponse message ('E'), as the server sends it. */
+function pgErrorPacket(severity: string, code: string, message: string): Buffer {
+  const fields = Buffer.from(`S${severity}\0V${severity}\0C${code}\0M${message}\0\0`, 'utf8');
+  const head = Buffer.alloc(5);
+  head.write('E', 0);
+  head.writeInt32BE(fields.length + 4, 1);
+  return Buffer.concat([head, fields]);
+}
