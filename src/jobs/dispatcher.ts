@@ -24,7 +24,7 @@ import { LONG_BUCKETS_MS, type Histogram, type MetricsRegistry } from '../shared
 import { isSlotted, type CallResult, type FaxLine } from '../engine/index.js';
 import { faxPagesFromTiff, RenderTimeout } from '../documents/index.js';
 import { isStoreUnavailable, jobEvent } from '../store/index.js';
-import type { AttemptRecord, JobRecord, JobStore, LineFilter, Stage, TerminalOutcome } from '../store/index.js';
+import type { AttemptRecord, FinishedAttempt, JobRecord, JobStore, LineFilter, Stage, TerminalOutcome } from '../store/index.js';
 import { linePolicy, type JobsConfig } from './config.js';
 import { prepareJob, type FetchPolicy } from './prepare.js';
 import { decideRetry } from './retry.js';
@@ -352,8 +352,9 @@ export class Dispatcher {
         return;
       }
       this.renderRetries.delete(job.jobId);
-      if (!(await store.updateProgress(job.jobId, owner, { totalPages, nowMs: clock.now() }))) return;
-      if (job.keyMode === 'live' && !(await store.adjustReservation(job.jobId, totalPages * job.priceCentsPerPage, clock.now()))) {
+      const counted = await store.setPageCount(job.jobId, owner, totalPages, clock.now());
+      if (counted === 'lease_lost') return;
+      if (counted === 'insufficient_balance') {
         await this.finish(job, { status: 'failed', code: ERRORS.INSUFFICIENT_BALANCE.code, message: `Insufficient account balance for ${totalPages} pages`, transferredPages: 0 });
         return;
       }
@@ -378,12 +379,6 @@ export class Dispatcher {
       await this.finish(job, { status: 'delivered', code: 0, message: 'Fax delivered', transferredPages: totalPages });
       return;
     }
-    const prepared = await store.preparedFax(job.accountId, job.jobId);
-    if (!prepared) {
-      await this.finish(job, { status: 'failed', code: ERRORS.INTERNAL.code, message: outcomeMessage('INTERNAL', 'the prepared pages are missing'), transferredPages: job.transferredPages });
-      return;
-    }
-    const pages = faxPagesFromTiff(prepared.tiff);
     if (this.stopped || abort.signal.aborted) {
       // Stopping: no new call. The job waits in the queue for the next process.
       await store.requeueJob(job.jobId, owner, clock.now(), clock.now());
@@ -396,9 +391,15 @@ export class Dispatcher {
       return;
     }
     running.calling = true;
-    const ecm = ecmFallback(await store.attempts(job.jobId)) ? false : undefined;
     const dialMs = clock.now();
-    const attempt = await store.startAttempt(job.jobId, owner, dialMs);
+    // One transaction opens the attempt and reads what the call needs (pages, earlier attempts).
+    const started = await store.startAttempt(job.jobId, owner, dialMs);
+    if (!started) {
+      await this.finish(job, { status: 'failed', code: ERRORS.INTERNAL.code, message: outcomeMessage('INTERNAL', 'the prepared pages are missing'), transferredPages: job.transferredPages });
+      return;
+    }
+    const { attempt, fax } = started;
+    const ecm = ecmFallback(started.earlier) ? false : undefined;
     if (attempt === 1) this.metrics?.queueWait.observe([], dialMs - Math.max(job.createdAtMs, job.sendAtMs ?? 0));
     log.info({ attempt, line: job.line, firstPage, totalPages, ...(ecm === false ? { ecm } : {}) }, 'calling');
     // Progress arrives synchronously from the line; writes are chained in order.
@@ -406,9 +407,10 @@ export class Dispatcher {
     const write = (patch: { stage?: Stage; transferredPages?: number }) => {
       chain = chain.then(() => store.updateProgress(job.jobId, owner, { ...patch, nowMs: clock.now() })).catch((err) => log.error({ err }, 'progress write failed'));
     };
-    const result: CallResult = await line
-      .call(
-        { jobId: job.jobId, fromNumber: job.fromNumber, toNumber: job.toNumber, quality: job.quality, totalPages, firstPage, ident: job.fromNumber, pages, ...(ecm === false ? { ecm } : {}) },
+    // Pages that cannot be read back end the attempt like any other failure inside the call.
+    const result: CallResult = await Promise.resolve()
+      .then(() => line.call(
+        { jobId: job.jobId, fromNumber: job.fromNumber, toNumber: job.toNumber, quality: job.quality, totalPages, firstPage, ident: job.fromNumber, pages: faxPagesFromTiff(fax.tiff), ...(ecm === false ? { ecm } : {}) },
         {
           stage: (stage) => (log.info({ stage }, `stage ${stage}`), write({ stage }), this.observe({ type: 'progress', jobId: job.jobId, stage, totalPages })),
           pageConfirmed: (page) => (log.info({ page }, 'page confirmed'), write({ transferredPages: page }), this.observe({ type: 'progress', jobId: job.jobId, pageConfirmed: page, totalPages })),
@@ -418,7 +420,7 @@ export class Dispatcher {
           }),
         },
         abort.signal,
-      )
+      ))
       .catch((err): CallResult => ({ code: ERRORS.INTERNAL.code, message: outcomeMessage('INTERNAL', String(err)), lastConfirmedPage: firstPage - 1, aborted: false, detail: {} }));
     await chain;
     const pagesTransferred = Math.max(0, result.lastConfirmedPage - firstPage + 1);
@@ -428,20 +430,22 @@ export class Dispatcher {
       ? { code: ERRORS.INTERNAL.code, message: 'Attempt interrupted: the service stopped', detail: { ...result.detail, interrupted: true } }
       : { code: result.code, message: result.message, detail: result.detail };
     const endMs = clock.now();
-    await store.finishAttempt(job.jobId, attempt, { ...outcome, pagesTransferred, nowMs: endMs });
+    const closed = { attempt, ...outcome, pagesTransferred };
     const callOutcome = result.aborted ? 'interrupted' : result.code === 0 ? 'delivered' : 'failed';
     this.metrics?.callDuration.observe([callOutcome], endMs - dialMs);
     this.metrics?.callPages.observe([callOutcome], pagesTransferred);
     log.info({ code: result.code, pages: result.lastConfirmedPage, aborted: result.aborted }, result.message);
+    if (result.code === 0 && !result.aborted) {
+      // The attempt is closed in the transaction that finishes the job.
+      await this.finish(job, { status: 'delivered', code: 0, message: result.message, transferredPages: totalPages, detail: result.detail }, closed);
+      return;
+    }
+    const attempts = await store.finishAttempt(job.jobId, attempt, { ...closed, nowMs: endMs });
     if (result.aborted) {
       await store.requeueJob(job.jobId, owner, clock.now(), clock.now());
       return;
     }
-    if (result.code === 0) {
-      await this.finish(job, { status: 'delivered', code: 0, message: result.message, transferredPages: totalPages, detail: result.detail });
-      return;
-    }
-    const made = (await store.attempts(job.jobId)).filter((a) => !a.detail.interrupted).length;
+    const made = attempts.filter((a) => !a.detail.interrupted).length;
     const decision = decideRetry(result.code, made, linePolicy(this.o.config, job.line));
     const nextAt = clock.now() + (decision.retry ? decision.delayMs : 0);
     if (decision.retry && nextAt < job.deadlineMs) {
@@ -452,9 +456,10 @@ export class Dispatcher {
     await this.finish(job, { status: 'failed', code: result.code, message: result.message, transferredPages: result.lastConfirmedPage, detail: result.detail });
   }
 
-  private async finish(job: JobRecord, outcome: TerminalOutcome): Promise<void> {
+  /** Finishes the job (and closes `attempt`, the call that ended it, in the same transaction). */
+  private async finish(job: JobRecord, outcome: TerminalOutcome, attempt?: FinishedAttempt): Promise<void> {
     const now = this.o.clock.now();
-    const done = await this.o.store.completeJob({ jobId: job.jobId, owner: this.o.owner, outcome, nowMs: now, event: (j) => jobEvent(j, now) });
+    const done = await this.o.store.completeJob({ jobId: job.jobId, owner: this.o.owner, outcome, nowMs: now, event: (j) => jobEvent(j, now), ...(attempt ? { attempt } : {}) });
     if (done) {
       this.o.logger.info({ jobId: job.jobId, faxStatus: done.status, code: done.code }, 'job finished');
       this.o.onEvent?.();

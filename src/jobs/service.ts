@@ -4,7 +4,7 @@ import type { Clock } from '../shared/clock.js';
 import { FaxError, withField } from '../shared/errors.js';
 import { decodeMMR } from '../codecs/index.js';
 import { countPages, parsePageSelection, previewPng, readTiffDirectories, selectPages, sniffFormat, tiffToPdf } from '../documents/index.js';
-import { jobEvent } from '../store/index.js';
+import { jobEvent, reservationCents } from '../store/index.js';
 import type {
   CoverFields, FaxQuality, JobDocument, JobListFilter, JobRecord, JobStore, NewDocument, NewJob, PreparedFax,
 } from '../store/index.js';
@@ -102,7 +102,7 @@ export class FaxService {
     if (pages > config.maxPages) throw new FaxError('INVALID_PARAMETER', `the fax has ${pages} pages; the limit is ${config.maxPages}`, { field: 'faxData' });
 
     const line = caller.mode === 'test' ? 'virtual' : config.liveLine;
-    const reserveCents = caller.mode === 'live' ? pages * config.pricePerPageCents : 0;
+    const reserveCents = reservationCents({ keyMode: caller.mode, priceCentsPerPage: config.pricePerPageCents }, pages);
     const jobs: NewJob[] = input.numbers.map((toNumber) => ({
       toNumber,
       fromNumber: input.callerId ?? account.faxNumber,
@@ -161,7 +161,7 @@ export class FaxService {
         toNumber: faxNumber ?? original.toNumber, fromNumber: original.fromNumber, quality: original.quality, cover: original.cover,
         templateId: original.templateId, smartDocumentId: original.smartDocumentId, sendAtMs: null, deadlineMs: now + config.deadlineMs,
         line, maxAttempts: linePolicy(config, line).maxAttempts, totalPages: original.totalPages, priceCentsPerPage: config.pricePerPageCents,
-        reserveCents: caller.mode === 'live' ? original.totalPages * config.pricePerPageCents : 0, originalJobId: jobId,
+        reserveCents: reservationCents({ keyMode: caller.mode, priceCentsPerPage: config.pricePerPageCents }, original.totalPages), originalJobId: jobId,
       },
     });
     if (r.kind === 'insufficient_balance') throw new FaxError('INSUFFICIENT_BALANCE', `resending needs ${cents(r.neededCents)}, the balance is ${cents(r.balanceCents)}`);

@@ -6,6 +6,7 @@ export * from './users-types.js';
 export * from './coordination-types.js';
 export * from './coordination-rate.js';
 export { MIGRATIONS, migrationStatements } from './migrations.js';
+export { reservationCents } from './ledger.js';
 export { generateApiKey, hashApiKey, generateWebhookSecret, keyPrefix } from './keys.js';
 export { SqliteJobStore, openSqliteStore } from './sqlite.js';
 export { PostgresJobStore, openPostgresStore } from './postgres.js';

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { reservationMoves, settlement } from './ledger.js';
+import { reservationCents, reservationMoves, settlement } from './ledger.js';
+
+describe('reservationCents', () => {
+  it('holds back the pages at their price on a live key, nothing on a test key', () => {
+    expect(reservationCents({ keyMode: 'live', priceCentsPerPage: 7 }, 3)).toBe(21);
+    expect(reservationCents({ keyMode: 'test', priceCentsPerPage: 7 }, 3)).toBe(0);
+  });
+});
 
 describe('reservationMoves', () => {
   it.each([

@@ -10,6 +10,14 @@ export interface LedgerMove {
   amountCents: number;
 }
 
+/**
+ * What a job holds back from the balance for `pages` pages: their price on a live key, nothing on a
+ * test key (test faxes are never charged).
+ */
+export function reservationCents(job: Pick<JobRecord, 'keyMode' | 'priceCentsPerPage'>, pages: number): number {
+  return job.keyMode === 'live' ? pages * job.priceCentsPerPage : 0;
+}
+
 /** Moves that bring a job's reservation from `reservedCents` to `wantedCents` (none when equal). */
 export function reservationMoves(reservedCents: number, wantedCents: number): LedgerMove[] {
   const diff = wantedCents - reservedCents;
@@ -33,7 +41,7 @@ interface Settlement {
 export function settlement(job: Pick<JobRecord, 'reservedCents' | 'keyMode' | 'priceCentsPerPage'>, transferredPages: number, balanceCents: number): Settlement {
   const moves: LedgerMove[] = [];
   if (job.reservedCents > 0) moves.push({ kind: 'release', amountCents: job.reservedCents });
-  const wanted = job.keyMode === 'live' ? transferredPages * job.priceCentsPerPage : 0;
+  const wanted = reservationCents(job, transferredPages);
   const chargeCents = Math.max(0, Math.min(wanted, balanceCents + job.reservedCents));
   if (chargeCents > 0) moves.push({ kind: 'charge', amountCents: chargeCents });
   return { moves, chargeCents };

@@ -12,17 +12,17 @@ import { MIGRATIONS, migrationStatements } from './migrations.js';
 import { PgListener } from './pg-listener.js';
 import { DELIVERIES_CHANNEL, PgOutbox } from './pg-outbox.js';
 import { generateApiKey, generateWebhookSecret, hashApiKey, keyPrefix } from './keys.js';
-import { reservationMoves, settlement, type LedgerMove } from './ledger.js';
+import { reservationCents, reservationMoves, settlement, type LedgerMove } from './ledger.js';
 import { jobSearch } from './job-search.js';
 import {
-  toAccount, toAttempt, toJob, toJobDocument, toLedger,
+  stageMessage, toAccount, toAttempt, toJob, toJobDocument, toLedger, toPreparedFax,
   type AccountRow, type JobRow,
 } from './rows.js';
 import type {
   LineFilter,
   Account, ApiKeyInfo, ApiKeySummary, AttemptRecord, CreateJobsResult, CreatedAccount,
   FaxQuality, IdempotencyInput, JobDocument, JobListFilter, JobRecord, JobStore, KeyMode, LedgerEntry, NewDocument,
-  NewJob, PreparedFax, Stage, StoreStats, TerminalOutcome,
+  NewJob, PreparedFax, Stage, StartedAttempt, StoreStats, TerminalOutcome, AttemptOutcome, FinishedAttempt,
 } from './types.js';
 import type { NewEvent } from './outbox-types.js';
 
@@ -428,7 +428,11 @@ export class PostgresJobStore implements JobStore {
   }
 
   async attempts(jobId: number): Promise<AttemptRecord[]> {
-    return (await all(this.pool, 'SELECT * FROM attempts WHERE job_id = $1 ORDER BY attempt', [jobId])).map(toAttempt);
+    return this.attemptsOf(this.pool, jobId);
+  }
+
+  private async attemptsOf(c: Client | pg.Pool, jobId: number): Promise<AttemptRecord[]> {
+    return (await all(c, 'SELECT * FROM attempts WHERE job_id = $1 ORDER BY attempt', [jobId])).map(toAttempt);
   }
 
   async findAccountByFaxNumber(faxNumber: string): Promise<Account | null> {
@@ -483,11 +487,7 @@ export class PostgresJobStore implements JobStore {
 
   async preparedFax(accountId: number, jobId: number): Promise<PreparedFax | null> {
     const r = await one(this.pool, 'SELECT p.* FROM prepared_faxes p JOIN jobs j ON j.prepared_id = p.id WHERE j.id = $1 AND j.account_id = $2', [jobId, accountId]);
-    if (!r) return null;
-    return {
-      id: Number(r.id), tiff: r.tiff as Buffer, pageCount: Number(r.page_count), quality: r.quality as FaxQuality,
-      width: Number(r.width), xDpi: Number(r.x_dpi), yDpi: Number(r.y_dpi),
-    };
+    return r ? toPreparedFax(r) : null;
   }
 
   async cancelJob(input: { accountId: number; jobId: number; nowMs: number; message: string; event: (job: JobRecord) => NewEvent }) {
@@ -582,31 +582,43 @@ export class PostgresJobStore implements JobStore {
     });
   }
 
-  async adjustReservation(jobId: number, reserveCents: number, nowMs: number): Promise<boolean> {
+  async setPageCount(jobId: number, owner: string, totalPages: number, nowMs: number): Promise<'ok' | 'lease_lost' | 'insufficient_balance'> {
     return this.tx(async (c) => {
       const job = await this.job(c, jobId, true);
-      if (!job) return false;
-      if (!(await this.apply(c, job.accountId, jobId, reservationMoves(job.reservedCents, reserveCents), nowMs))) return false;
+      if (!job || job.status !== 'sending' || job.leaseOwner !== owner) return 'lease_lost';
+      await c.query('UPDATE jobs SET total_pages = $1, message = $2, updated_at = $3 WHERE id = $4', [totalPages, stageMessage(job.stage), nowMs, jobId]);
+      // Reserved by ledger.ts.
+      const reserveCents = reservationCents(job, totalPages);
+      if (!(await this.apply(c, job.accountId, jobId, reservationMoves(job.reservedCents, reserveCents), nowMs))) return 'insufficient_balance';
       await c.query('UPDATE jobs SET reserved_cents = $1 WHERE id = $2', [reserveCents, jobId]);
-      return true;
+      return 'ok';
     });
   }
 
-  async startAttempt(jobId: number, owner: string, nowMs: number): Promise<number> {
+  async startAttempt(jobId: number, owner: string, nowMs: number): Promise<StartedAttempt | null> {
     return this.tx(async (c) => {
       const job = await this.job(c, jobId, true);
       if (!job || job.leaseOwner !== owner) throw new Error(`job ${jobId} is not leased by ${owner}`);
-      const last = await one<{ n: number | null }>(c, 'SELECT MAX(attempt) n FROM attempts WHERE job_id = $1', [jobId]);
-      const n = (last?.n ?? 0) + 1;
+      const fax = job.preparedId === null ? undefined : await one(c, 'SELECT * FROM prepared_faxes WHERE id = $1', [job.preparedId]);
+      if (!fax) return null;
+      const earlier = await this.attemptsOf(c, jobId);
+      const n = (earlier.at(-1)?.attempt ?? 0) + 1;
       await c.query('INSERT INTO attempts (job_id, attempt, started_at) VALUES ($1, $2, $3)', [jobId, n, nowMs]);
       await c.query('UPDATE jobs SET attempts = attempts + 1, updated_at = $1 WHERE id = $2', [nowMs, jobId]);
-      return n;
+      return { attempt: n, fax: toPreparedFax(fax), earlier };
     });
   }
 
-  async finishAttempt(jobId: number, attempt: number, o: { code: number; message: string; pagesTransferred: number; detail?: Record<string, unknown>; nowMs: number }): Promise<void> {
-    await this.pool.query('UPDATE attempts SET ended_at = $1, code = $2, message = $3, pages_transferred = $4, detail = $5 WHERE job_id = $6 AND attempt = $7', [
-      o.nowMs, o.code, o.message, o.pagesTransferred, JSON.stringify(o.detail ?? {}), jobId, attempt,
+  async finishAttempt(jobId: number, attempt: number, o: AttemptOutcome & { nowMs: number }): Promise<AttemptRecord[]> {
+    return this.tx(async (c) => {
+      await this.closeAttempt(c, jobId, { ...o, attempt }, o.nowMs);
+      return this.attemptsOf(c, jobId);
+    });
+  }
+
+  private async closeAttempt(c: Client, jobId: number, a: FinishedAttempt, nowMs: number): Promise<void> {
+    await c.query('UPDATE attempts SET ended_at = $1, code = $2, message = $3, pages_transferred = $4, detail = $5 WHERE job_id = $6 AND attempt = $7', [
+      nowMs, a.code, a.message, a.pagesTransferred, JSON.stringify(a.detail ?? {}), jobId, a.attempt,
     ]);
   }
 
@@ -623,8 +635,9 @@ export class PostgresJobStore implements JobStore {
     });
   }
 
-  async completeJob(input: { jobId: number; owner: string | null; outcome: TerminalOutcome; nowMs: number; event: (job: JobRecord) => NewEvent }): Promise<JobRecord | null> {
+  async completeJob(input: { jobId: number; owner: string | null; outcome: TerminalOutcome; nowMs: number; event: (job: JobRecord) => NewEvent; attempt?: FinishedAttempt }): Promise<JobRecord | null> {
     return this.tx(async (c) => {
+      if (input.attempt) await this.closeAttempt(c, input.jobId, input.attempt, input.nowMs);
       const job = await this.job(c, input.jobId, true);
       if (!job || job.status !== 'sending') return null;
       if (input.owner !== null && job.leaseOwner !== input.owner) return null;
@@ -657,17 +670,6 @@ export class PostgresJobStore implements JobStore {
     const pages = await one<{ n: number }>(this.pool, `SELECT COALESCE(SUM(transferred_pages), 0) n FROM jobs WHERE direction = 'sent'`);
     const backlog = await one<{ n: number }>(this.pool, `SELECT COUNT(*) n FROM deliveries WHERE status = 'pending'`);
     return { jobs, pagesSent: pages?.n ?? 0, webhookBacklog: backlog?.n ?? 0 };
-  }
-}
-
-function stageMessage(stage: Stage | null): string {
-  switch (stage) {
-    case 'scheduled': return 'Fax scheduled';
-    case 'queued': return 'Fax queued';
-    case 'preparing': return 'Preparing documents';
-    case 'dialing': return 'Dialing';
-    case 'transmitting': return 'Transmitting pages';
-    default: return '';
   }
 }
 

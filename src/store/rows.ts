@@ -3,9 +3,12 @@
 import type {
   Account,
   AttemptRecord,
+  FaxQuality,
   JobDocument,
   JobRecord,
   LedgerEntry,
+  PreparedFax,
+  Stage,
 } from './types.js';
 import type { DeliveryAttempt, DeliveryRecord } from './outbox-types.js';
 
@@ -134,6 +137,25 @@ export function toAttempt(r: Record<string, unknown>): AttemptRecord {
     pagesTransferred: num(r.pages_transferred),
     detail: JSON.parse(String(r.detail || '{}')) as Record<string, unknown>,
   };
+}
+
+export function toPreparedFax(r: Record<string, unknown>): PreparedFax {
+  return {
+    id: num(r.id), tiff: r.tiff as Buffer, pageCount: num(r.page_count), quality: r.quality as FaxQuality,
+    width: num(r.width), xDpi: num(r.x_dpi), yDpi: num(r.y_dpi),
+  };
+}
+
+/** The job's `message` while it is at `stage`. */
+export function stageMessage(stage: Stage | null): string {
+  switch (stage) {
+    case 'scheduled': return 'Fax scheduled';
+    case 'queued': return 'Fax queued';
+    case 'preparing': return 'Preparing documents';
+    case 'dialing': return 'Dialing';
+    case 'transmitting': return 'Transmitting pages';
+    default: return '';
+  }
 }
 
 export function toDelivery(r: Record<string, unknown>): DeliveryRecord {

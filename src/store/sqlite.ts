@@ -9,16 +9,16 @@ import { SqliteOutbox } from './sqlite-outbox.js';
 import { MIGRATIONS } from './migrations.js';
 import { jobSearch } from './job-search.js';
 import { generateApiKey, generateWebhookSecret, hashApiKey, keyPrefix } from './keys.js';
-import { reservationMoves, settlement, type LedgerMove } from './ledger.js';
+import { reservationCents, reservationMoves, settlement, type LedgerMove } from './ledger.js';
 import {
-  toAccount, toAttempt, toJob, toJobDocument, toLedger,
+  stageMessage, toAccount, toAttempt, toJob, toJobDocument, toLedger, toPreparedFax,
   type AccountRow, type JobRow,
 } from './rows.js';
 import type {
   LineFilter,
   Account, ApiKeyInfo, ApiKeySummary, AttemptRecord, CreateJobsResult, CreatedAccount,
   FaxQuality, IdempotencyInput, JobDocument, JobListFilter, JobRecord, JobStore, KeyMode, LedgerEntry, NewDocument,
-  NewJob, PreparedFax, Stage, StoreStats, TerminalOutcome,
+  NewJob, PreparedFax, Stage, StartedAttempt, StoreStats, TerminalOutcome, AttemptOutcome, FinishedAttempt,
 } from './types.js';
 import type { NewEvent } from './outbox-types.js';
 
@@ -345,6 +345,10 @@ export class SqliteJobStore implements JobStore {
   }
 
   async attempts(jobId: number): Promise<AttemptRecord[]> {
+    return this.attemptsSync(jobId);
+  }
+
+  private attemptsSync(jobId: number): AttemptRecord[] {
     return (this.stmt('SELECT * FROM attempts WHERE job_id = ? ORDER BY attempt').all(jobId) as Record<string, unknown>[]).map(toAttempt);
   }
 
@@ -399,11 +403,7 @@ export class SqliteJobStore implements JobStore {
     const r = this.stmt(
       `SELECT p.* FROM prepared_faxes p JOIN jobs j ON j.prepared_id = p.id WHERE j.id = ? AND j.account_id = ?`,
     ).get(jobId, accountId) as Record<string, unknown> | undefined;
-    if (!r) return null;
-    return {
-      id: Number(r.id), tiff: r.tiff as Buffer, pageCount: Number(r.page_count), quality: r.quality as FaxQuality,
-      width: Number(r.width), xDpi: Number(r.x_dpi), yDpi: Number(r.y_dpi),
-    };
+    return r ? toPreparedFax(r) : null;
   }
 
   async cancelJob(input: { accountId: number; jobId: number; nowMs: number; message: string; event: (job: JobRecord) => NewEvent }) {
@@ -478,31 +478,43 @@ export class SqliteJobStore implements JobStore {
     });
   }
 
-  async adjustReservation(jobId: number, reserveCents: number, nowMs: number): Promise<boolean> {
+  async setPageCount(jobId: number, owner: string, totalPages: number, nowMs: number): Promise<'ok' | 'lease_lost' | 'insufficient_balance'> {
     return this.tx(() => {
       const job = this.jobSync(jobId);
-      if (!job) return false;
-      if (!this.apply(job.accountId, jobId, reservationMoves(job.reservedCents, reserveCents), nowMs)) return false;
+      if (!job || job.status !== 'sending' || job.leaseOwner !== owner) return 'lease_lost';
+      this.stmt('UPDATE jobs SET total_pages = ?, message = ?, updated_at = ? WHERE id = ?').run(totalPages, stageMessage(job.stage), nowMs, jobId);
+      // Reserved by ledger.ts.
+      const reserveCents = reservationCents(job, totalPages);
+      if (!this.apply(job.accountId, jobId, reservationMoves(job.reservedCents, reserveCents), nowMs)) return 'insufficient_balance';
       this.stmt('UPDATE jobs SET reserved_cents = ? WHERE id = ?').run(reserveCents, jobId);
-      return true;
+      return 'ok';
     });
   }
 
-  async startAttempt(jobId: number, owner: string, nowMs: number): Promise<number> {
+  async startAttempt(jobId: number, owner: string, nowMs: number): Promise<StartedAttempt | null> {
     return this.tx(() => {
       const job = this.jobSync(jobId);
       if (!job || job.leaseOwner !== owner) throw new Error(`job ${jobId} is not leased by ${owner}`);
-      const last = this.stmt('SELECT MAX(attempt) n FROM attempts WHERE job_id = ?').get(jobId) as { n: number | null };
-      const n = (last.n ?? 0) + 1;
+      const fax = this.stmt('SELECT * FROM prepared_faxes WHERE id = ?').get(job.preparedId) as Record<string, unknown> | undefined;
+      if (!fax) return null;
+      const earlier = this.attemptsSync(jobId);
+      const n = (earlier.at(-1)?.attempt ?? 0) + 1;
       this.stmt('INSERT INTO attempts (job_id, attempt, started_at) VALUES (?, ?, ?)').run(jobId, n, nowMs);
       this.stmt('UPDATE jobs SET attempts = attempts + 1, updated_at = ? WHERE id = ?').run(nowMs, jobId);
-      return n;
+      return { attempt: n, fax: toPreparedFax(fax), earlier };
     });
   }
 
-  async finishAttempt(jobId: number, attempt: number, o: { code: number; message: string; pagesTransferred: number; detail?: Record<string, unknown>; nowMs: number }): Promise<void> {
+  async finishAttempt(jobId: number, attempt: number, o: AttemptOutcome & { nowMs: number }): Promise<AttemptRecord[]> {
+    return this.tx(() => {
+      this.closeAttempt(jobId, { ...o, attempt }, o.nowMs);
+      return this.attemptsSync(jobId);
+    });
+  }
+
+  private closeAttempt(jobId: number, a: FinishedAttempt, nowMs: number): void {
     this.stmt('UPDATE attempts SET ended_at = ?, code = ?, message = ?, pages_transferred = ?, detail = ? WHERE job_id = ? AND attempt = ?')
-      .run(o.nowMs, o.code, o.message, o.pagesTransferred, JSON.stringify(o.detail ?? {}), jobId, attempt);
+      .run(nowMs, a.code, a.message, a.pagesTransferred, JSON.stringify(a.detail ?? {}), jobId, a.attempt);
   }
 
   async requeueJob(jobId: number, owner: string, nextAttemptAtMs: number, nowMs: number): Promise<boolean> {
@@ -515,8 +527,9 @@ export class SqliteJobStore implements JobStore {
     );
   }
 
-  async completeJob(input: { jobId: number; owner: string | null; outcome: TerminalOutcome; nowMs: number; event: (job: JobRecord) => NewEvent }): Promise<JobRecord | null> {
+  async completeJob(input: { jobId: number; owner: string | null; outcome: TerminalOutcome; nowMs: number; event: (job: JobRecord) => NewEvent; attempt?: FinishedAttempt }): Promise<JobRecord | null> {
     return this.tx(() => {
+      if (input.attempt) this.closeAttempt(input.jobId, input.attempt, input.nowMs);
       const job = this.jobSync(input.jobId);
       if (!job || job.status !== 'sending') return null;
       if (input.owner !== null && job.leaseOwner !== input.owner) return null;
@@ -547,17 +560,6 @@ export class SqliteJobStore implements JobStore {
     const pages = this.stmt(`SELECT COALESCE(SUM(transferred_pages), 0) n FROM jobs WHERE direction = 'sent'`).get() as { n: number };
     const backlog = this.stmt(`SELECT COUNT(*) n FROM deliveries WHERE status = 'pending'`).get() as { n: number };
     return { jobs, pagesSent: pages.n, webhookBacklog: backlog.n };
-  }
-}
-
-function stageMessage(stage: Stage | null): string {
-  switch (stage) {
-    case 'scheduled': return 'Fax scheduled';
-    case 'queued': return 'Fax queued';
-    case 'preparing': return 'Preparing documents';
-    case 'dialing': return 'Dialing';
-    case 'transmitting': return 'Transmitting pages';
-    default: return '';
   }
 }
 

@@ -147,6 +147,27 @@ export interface AttemptRecord {
   detail: Record<string, unknown>;
 }
 
+/** How an attempt ended (its row in `attempts`). */
+export interface AttemptOutcome {
+  code: number;
+  message: string;
+  pagesTransferred: number;
+  detail?: Record<string, unknown>;
+}
+
+/** An attempt to close together with the job it ended (`completeJob`). */
+export interface FinishedAttempt extends AttemptOutcome {
+  attempt: number;
+}
+
+/** What `startAttempt` hands the dispatcher: the attempt's number and what its call needs. */
+export interface StartedAttempt {
+  attempt: number;
+  fax: PreparedFax;
+  /** The job's attempts before this one (oldest first). */
+  earlier: AttemptRecord[];
+}
+
 export interface IdempotencyInput {
   key: string;
   /** Hash of the request body, so a reused key with another body is refused. */
@@ -303,18 +324,29 @@ export interface JobStore {
   nextDueAtMs(input?: LineFilter): Promise<number | null>;
   /** Progress of a leased job; false when the lease was lost. */
   updateProgress(jobId: number, owner: string, patch: { stage?: Stage; totalPages?: number; transferredPages?: number; detail?: Record<string, unknown>; nowMs: number }): Promise<boolean>;
-  /** Changes the reservation to `reserveCents` (exact page count known); false when the balance is short. */
-  adjustReservation(jobId: number, reserveCents: number, nowMs: number): Promise<boolean>;
-  startAttempt(jobId: number, owner: string, nowMs: number): Promise<number>;
-  finishAttempt(jobId: number, attempt: number, outcome: { code: number; message: string; pagesTransferred: number; detail?: Record<string, unknown>; nowMs: number }): Promise<void>;
+  /**
+   * The exact page count of a leased job, once its pages are prepared: records it and brings the
+   * reservation to that many pages (ledger.ts), in one transaction. `lease_lost`: nothing written;
+   * `insufficient_balance`: the count is recorded, the reservation left as it was.
+   */
+  setPageCount(jobId: number, owner: string, totalPages: number, nowMs: number): Promise<'ok' | 'lease_lost' | 'insufficient_balance'>;
+  /**
+   * Opens the next attempt of a leased job and hands the caller what the call needs, in one
+   * transaction: the prepared pages and the attempts before this one. Null (nothing written) when
+   * the job has no prepared pages; throws when the job is not leased by `owner`.
+   */
+  startAttempt(jobId: number, owner: string, nowMs: number): Promise<StartedAttempt | null>;
+  /** Closes an attempt; resolves to every attempt of the job, this one included. */
+  finishAttempt(jobId: number, attempt: number, outcome: AttemptOutcome & { nowMs: number }): Promise<AttemptRecord[]>;
   /** Puts a leased job back in the queue for another attempt at `nextAttemptAtMs`. */
   requeueJob(jobId: number, owner: string, nextAttemptAtMs: number, nowMs: number): Promise<boolean>;
   /**
    * Finishes a job: terminal status, settles the ledger (charge transferred pages, release
    * the rest) and inserts its webhook event, all atomically. False when the job was not
-   * leased by `owner` or is already finished (nothing is written twice).
+   * leased by `owner` or is already finished (nothing is written twice). With `attempt`, that
+   * attempt is closed in the same transaction (the call that ended the job).
    */
-  completeJob(input: { jobId: number; owner: string | null; outcome: TerminalOutcome; nowMs: number; event: (job: JobRecord) => NewEvent }): Promise<JobRecord | null>;
+  completeJob(input: { jobId: number; owner: string | null; outcome: TerminalOutcome; nowMs: number; event: (job: JobRecord) => NewEvent; attempt?: FinishedAttempt }): Promise<JobRecord | null>;
 
   // -- operations --
   /** Counts for monitoring: jobs by status and stage, pages sent, webhook backlog. */

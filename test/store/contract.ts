@@ -18,6 +18,8 @@ function newJob(over: Partial<NewJob> = {}): NewJob {
   };
 }
 
+const pagesOf = (pageCount: number) => ({ tiff: Buffer.from(`II*\0fake-tiff-${pageCount}`), pageCount, quality: 'Standard' as const, width: 1728, xDpi: 204, yDpi: 196 });
+
 const doc = { fileName: 'a.pdf', fileUrl: null, data: Buffer.from('%PDF-1.4 test'), format: 'pdf', pageCount: 2 };
 
 export function jobStoreContract(name: string, open: () => Promise<{ store: JobStore; reopen: () => Promise<JobStore> }>): void {
@@ -120,9 +122,19 @@ export function jobStoreContract(name: string, open: () => Promise<{ store: JobS
       expect(await store.leaseDueJobs({ owner: 'B', nowMs: T0 + 1000, leaseMs: 30_000, limit: 10 })).toEqual([]);
       expect(await store.updateProgress(id, 'B', { stage: 'dialing', nowMs: T0 })).toBe(false);
       expect(await store.updateProgress(id, 'A', { stage: 'transmitting', transferredPages: 1, nowMs: T0 })).toBe(true);
-      const n = await store.startAttempt(id, 'A', T0);
-      await store.finishAttempt(id, n, { code: 0, message: 'ok', pagesTransferred: 1, nowMs: T0 + 5000 });
-      const done = await store.completeJob({ jobId: id, owner: 'A', outcome: { status: 'failed', code: -3107, message: 'page 2 failed', transferredPages: 1 }, nowMs: T0 + 5000, event: ev() });
+      expect(await store.savePreparedFax(id, 'A', pagesOf(2), T0)).toBe(true);
+      // One call opens the attempt and hands back the pages and the attempts before it.
+      await expect(store.startAttempt(id, 'B', T0)).rejects.toThrow();
+      expect(await store.startAttempt(id, 'A', T0)).toMatchObject({ attempt: 1, fax: { ...pagesOf(2), id: expect.any(Number) }, earlier: [] });
+      expect(await store.finishAttempt(id, 1, { code: -3101, message: 'busy', pagesTransferred: 0, nowMs: T0 + 1000 })).toMatchObject([
+        { attempt: 1, code: -3101, message: 'busy', endedAtMs: T0 + 1000 },
+      ]);
+      expect(await store.startAttempt(id, 'A', T0 + 2000)).toMatchObject({ attempt: 2, earlier: [{ attempt: 1, code: -3101 }] });
+      // The attempt that ended the job is closed in the transaction that completes it.
+      const done = await store.completeJob({
+        jobId: id, owner: 'A', outcome: { status: 'failed', code: -3107, message: 'page 2 failed', transferredPages: 1 }, nowMs: T0 + 5000, event: ev(),
+        attempt: { attempt: 2, code: -3107, message: 'page 2 failed', pagesTransferred: 1, detail: { ecm: true } },
+      });
       expect(done).toMatchObject({ status: 'failed', stage: null, code: -3107, transferredPages: 1, chargedCents: 7, reservedCents: 0, callEndMs: T0 + 5000 });
       expect(await store.completeJob({ jobId: id, owner: 'A', outcome: { status: 'delivered', code: 0, message: '', transferredPages: 2 }, nowMs: T0, event: ev() })).toBeNull();
       expect((await store.getAccount(accountId))!.balanceCents).toBe(93);
@@ -131,12 +143,25 @@ export function jobStoreContract(name: string, open: () => Promise<{ store: JobS
       const deliveries = await store.outbox.listDeliveries(accountId, 10);
       expect(deliveries).toHaveLength(1);
       expect(deliveries[0]).toMatchObject({ jobId: id, status: 'pending', url: 'http://127.0.0.1:1/hook', attempts: 0 });
-      expect(await store.attempts(id)).toMatchObject([{ attempt: 1, code: 0, pagesTransferred: 1 }]);
+      expect(await store.attempts(id)).toMatchObject([
+        { attempt: 1, code: -3101, pagesTransferred: 0 },
+        { attempt: 2, startedAtMs: T0 + 2000, endedAtMs: T0 + 5000, code: -3107, pagesTransferred: 1, detail: { ecm: true } },
+      ]);
+      expect(await store.getJob(accountId, id)).toMatchObject({ attempts: 2 });
+    });
+
+    it('starts no attempt for a job without prepared pages', async () => {
+      const id = ((await create()) as { jobIds: number[] }).jobIds[0]!;
+      await store.leaseDueJobs({ owner: 'A', nowMs: T0, leaseMs: 30_000, limit: 10 });
+      expect(await store.startAttempt(id, 'A', T0)).toBeNull();
+      expect(await store.attempts(id)).toEqual([]);
+      expect(await store.getJob(accountId, id)).toMatchObject({ attempts: 0 });
     });
 
     it('a job whose lease expired is taken over and its open attempt closed', async () => {
       const id = ((await create()) as { jobIds: number[] }).jobIds[0]!;
       await store.leaseDueJobs({ owner: 'A', nowMs: T0, leaseMs: 30_000, limit: 10 });
+      await store.savePreparedFax(id, 'A', pagesOf(2), T0);
       await store.startAttempt(id, 'A', T0);
       expect(await store.nextDueAtMs()).toBe(T0 + 30_000);
       const again = await store.leaseDueJobs({ owner: 'B', nowMs: T0 + 30_000, leaseMs: 30_000, limit: 10 });
@@ -198,13 +223,29 @@ export function jobStoreContract(name: string, open: () => Promise<{ store: JobS
       expect((await store.leaseDueJobs({ owner: 'A', nowMs: T0, leaseMs: 30_000, limit: 10, excludeLines: [] })).map((j) => j.jobId)).toEqual([v]);
     });
 
-    it('adjusts a reservation up and down, never below zero balance', async () => {
+    it('records the exact page count with its reservation, up and down, never below zero balance', async () => {
       const id = ((await create()) as { jobIds: number[] }).jobIds[0]!;
-      expect(await store.adjustReservation(id, 50, T0)).toBe(true);
-      expect((await store.getAccount(accountId))!.balanceCents).toBe(50);
-      expect(await store.adjustReservation(id, 101, T0)).toBe(false);
-      expect(await store.adjustReservation(id, 7, T0)).toBe(true);
-      expect((await store.getAccount(accountId))!.balanceCents).toBe(93);
+      const balance = async () => (await store.getAccount(accountId))!.balanceCents;
+      expect(await store.setPageCount(id, 'A', 3, T0)).toBe('lease_lost');
+      expect([await balance(), (await store.getJob(accountId, id))!.totalPages]).toEqual([86, 2]);
+      await store.leaseDueJobs({ owner: 'A', nowMs: T0, leaseMs: 30_000, limit: 10 });
+      expect(await store.setPageCount(id, 'B', 3, T0)).toBe('lease_lost');
+      expect(await store.setPageCount(id, 'A', 7, T0 + 1)).toBe('ok');
+      expect(await balance()).toBe(51);
+      expect(await store.getJob(accountId, id)).toMatchObject({ totalPages: 7, reservedCents: 49, updatedAtMs: T0 + 1, message: 'Preparing documents' });
+      // 15 pages need 105 cents; the account holds 100 with the reservation: the count is kept, the reservation is not.
+      expect(await store.setPageCount(id, 'A', 15, T0)).toBe('insufficient_balance');
+      expect(await balance()).toBe(51);
+      expect(await store.getJob(accountId, id)).toMatchObject({ totalPages: 15, reservedCents: 49 });
+      expect(await store.setPageCount(id, 'A', 1, T0)).toBe('ok');
+      expect(await balance()).toBe(93);
+      expect(await store.getJob(accountId, id)).toMatchObject({ totalPages: 1, reservedCents: 7 });
+      // A test key reserves nothing, whatever the count.
+      const t = (await store.createJobs({ accountId, keyMode: 'test', jobs: [newJob({ reserveCents: 0 })], documents: [doc], pages: [null], idempotency: null, nowMs: T0 })) as { jobIds: number[] };
+      await store.leaseDueJobs({ owner: 'A', nowMs: T0, leaseMs: 30_000, limit: 10 });
+      expect(await store.setPageCount(t.jobIds[0]!, 'A', 40, T0)).toBe('ok');
+      expect(await balance()).toBe(93);
+      expect(await store.getJob(accountId, t.jobIds[0]!)).toMatchObject({ totalPages: 40, reservedCents: 0 });
     });
 
     it('resend shares the documents of the original', async () => {
