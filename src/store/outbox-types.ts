@@ -29,6 +29,12 @@ export interface DeliveryRecord {
   leaseUntilMs: number | null;
 }
 
+/** A delivery as claimed for sending: with the secret its body is signed with now. */
+export interface ClaimedDelivery extends DeliveryRecord {
+  /** The account's current webhook secret (a rotated secret applies to retries too); null when the account is gone. */
+  signingSecret: string | null;
+}
+
 export interface DeliveryAttempt {
   deliveryId: number;
   attempt: number;
@@ -39,7 +45,8 @@ export interface DeliveryAttempt {
 }
 
 export interface WebhookOutbox {
-  claimDueDeliveries(input: { owner: string; nowMs: number; leaseMs: number; limit: number }): Promise<DeliveryRecord[]>;
+  /** Leases due deliveries to `owner`, each with the account's current URL and signing secret. */
+  claimDueDeliveries(input: { owner: string; nowMs: number; leaseMs: number; limit: number }): Promise<ClaimedDelivery[]>;
   /**
    * Records one attempt and the delivery's next state: delivered, failed for good, or
    * pending again at `nextAttemptAtMs`.

@@ -5,7 +5,7 @@
 import type pg from 'pg';
 import { all, one, type Client, type PgSql } from './pg-sql.js';
 import { toDelivery, toDeliveryAttempt } from './rows.js';
-import type { DeliveryAttempt, DeliveryRecord, NewEvent, WebhookOutbox } from './outbox-types.js';
+import type { ClaimedDelivery, DeliveryAttempt, DeliveryRecord, NewEvent, WebhookOutbox } from './outbox-types.js';
 
 /** NOTIFY channel: a webhook delivery became due. */
 export const DELIVERIES_CHANNEL = 'faxstack_deliveries';
@@ -38,7 +38,7 @@ export class PgOutbox implements WebhookOutbox {
   }
 
   /** Claims due deliveries (skipping those another worker is claiming). Each is sent to the account's current webhook URL when one is set. */
-  async claimDueDeliveries(input: { owner: string; nowMs: number; leaseMs: number; limit: number }): Promise<DeliveryRecord[]> {
+  async claimDueDeliveries(input: { owner: string; nowMs: number; leaseMs: number; limit: number }): Promise<ClaimedDelivery[]> {
     const rows = await all(
       this.sql.pool,
       `WITH due AS MATERIALIZED (
@@ -46,10 +46,10 @@ export class PgOutbox implements WebhookOutbox {
          ORDER BY next_attempt_at, id LIMIT $2 FOR UPDATE SKIP LOCKED)
        UPDATE deliveries d SET lease_owner = $3, lease_until = $4,
          url = COALESCE((SELECT webhook_url FROM accounts a WHERE a.id = d.account_id), d.url)
-       FROM due WHERE d.id = due.id RETURNING d.*`,
+       FROM due WHERE d.id = due.id RETURNING d.*, (SELECT webhook_secret FROM accounts a WHERE a.id = d.account_id) AS signing_secret`,
       [input.nowMs, input.limit, input.owner, input.nowMs + input.leaseMs],
     );
-    return rows.map(toDelivery).sort((a, b) => (a.nextAttemptAtMs ?? 0) - (b.nextAttemptAtMs ?? 0) || a.id - b.id);
+    return rows.map((r) => ({ ...toDelivery(r), signingSecret: (r.signing_secret as string | null) ?? null })).sort((a, b) => (a.nextAttemptAtMs ?? 0) - (b.nextAttemptAtMs ?? 0) || a.id - b.id);
   }
 
   async recordDeliveryAttempt(input: {

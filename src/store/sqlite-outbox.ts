@@ -3,7 +3,7 @@
 // (a job finishing or a fax received writes its event atomically with the change).
 import type { SqliteSql } from './sqlite-sql.js';
 import { toDelivery, toDeliveryAttempt } from './rows.js';
-import type { DeliveryAttempt, DeliveryRecord, NewEvent, WebhookOutbox } from './outbox-types.js';
+import type { ClaimedDelivery, DeliveryAttempt, DeliveryRecord, NewEvent, WebhookOutbox } from './outbox-types.js';
 
 export class SqliteOutbox implements WebhookOutbox {
   constructor(private readonly sql: SqliteSql) {}
@@ -38,7 +38,7 @@ export class SqliteOutbox implements WebhookOutbox {
   }
 
   /** Claims due deliveries. Each is sent to the account's current webhook URL when one is set. */
-  async claimDueDeliveries(input: { owner: string; nowMs: number; leaseMs: number; limit: number }): Promise<DeliveryRecord[]> {
+  async claimDueDeliveries(input: { owner: string; nowMs: number; leaseMs: number; limit: number }): Promise<ClaimedDelivery[]> {
     return this.sql.tx(() => {
       const rows = this.sql
         .stmt(
@@ -50,9 +50,10 @@ export class SqliteOutbox implements WebhookOutbox {
         `UPDATE deliveries SET lease_owner = ?, lease_until = ?,
            url = COALESCE((SELECT webhook_url FROM accounts WHERE accounts.id = deliveries.account_id), url) WHERE id = ?`,
       );
+      const secret = this.sql.stmt('SELECT a.webhook_secret s FROM accounts a JOIN deliveries d ON d.account_id = a.id WHERE d.id = ?');
       return rows.map((r) => {
         upd.run(input.owner, input.nowMs + input.leaseMs, r.id);
-        return this.delivery(r.id)!;
+        return { ...this.delivery(r.id)!, signingSecret: (secret.get(r.id) as { s: string } | undefined)?.s ?? null };
       });
     });
   }

@@ -8,7 +8,7 @@
 import type { Clock, TimerHandle } from '../shared/clock.js';
 import type { Logger } from '../shared/log.js';
 import { LATENCY_BUCKETS_MS, statusClass, type Counter, type Histogram, type MetricsRegistry } from '../shared/metrics.js';
-import type { DeliveryRecord, JobStore } from '../store/index.js';
+import type { ClaimedDelivery, JobStore } from '../store/index.js';
 import { postWebhook, type PostResult } from './post.js';
 import { signBody, SIGNATURE_HEADER } from './sign.js';
 import { checkWebhookUrl, type WebhookUrlPolicy } from './target.js';
@@ -196,7 +196,7 @@ export class WebhookWorker {
     });
   }
 
-  private launch(d: DeliveryRecord): void {
+  private launch(d: ClaimedDelivery): void {
     const p: Promise<void> = this.deliver(d)
       .catch((err: unknown) => this.log.error({ err, deliveryId: d.id, eventId: d.eventId }, 'webhook delivery failed to record'))
       .finally(() => {
@@ -207,7 +207,7 @@ export class WebhookWorker {
     this.inFlight.add(p);
   }
 
-  private async deliver(d: DeliveryRecord): Promise<void> {
+  private async deliver(d: ClaimedDelivery): Promise<void> {
     const attempt = d.attempts + 1;
     const startMs = this.clock.now();
     const result = await this.send(d, attempt);
@@ -234,9 +234,9 @@ export class WebhookWorker {
   }
 
   /** One POST; every failure (bad target, network, timeout) comes back as a PostResult. */
-  private async send(d: DeliveryRecord, attempt: number): Promise<PostResult> {
-    const account = await this.store.getAccount(d.accountId);
-    if (!account) return { status: null, error: 'account not found' };
+  private async send(d: ClaimedDelivery, attempt: number): Promise<PostResult> {
+    // The secret came with the claim: no round trip to the store for the account.
+    if (d.signingSecret === null) return { status: null, error: 'account not found' };
     if (!d.url) return { status: null, error: 'no webhook URL configured' };
     let url: URL;
     try {
@@ -254,7 +254,7 @@ export class WebhookWorker {
           'Content-Type': 'application/json',
           'User-Agent': this.userAgent,
           // Signed with the current secret, so a rotated secret applies to retries too.
-          [SIGNATURE_HEADER]: signBody(d.body, account.webhookSecret),
+          [SIGNATURE_HEADER]: signBody(d.body, d.signingSecret),
           'X-Service-Event-Id': d.eventId,
           'X-Service-Event': d.type,
           'X-Service-Delivery-Attempt': String(attempt),

@@ -296,11 +296,14 @@ export function jobStoreContract(name: string, open: () => Promise<{ store: JobS
       expect(d.status).toBe('pending');
       const claimed = await store.outbox.claimDueDeliveries({ owner: 'W', nowMs: T0, leaseMs: 60_000, limit: 10 });
       expect(claimed.map((c) => c.eventId)).toEqual(['e1']);
+      // The claim carries the account's current signing secret: the sender needs no other read.
+      expect(claimed[0]!.signingSecret).toBe((await store.getAccount(accountId))!.webhookSecret);
       expect(await store.outbox.claimDueDeliveries({ owner: 'X', nowMs: T0, leaseMs: 60_000, limit: 10 })).toEqual([]);
       await store.outbox.recordDeliveryAttempt({ deliveryId: d.id, owner: 'W', attempt: { atMs: T0, httpStatus: 500, latencyMs: 3, error: null }, next: { status: 'pending', nextAttemptAtMs: T0 + 300_000 } });
       expect(await store.outbox.nextDeliveryDueAtMs()).toBe(T0 + 300_000);
       expect(await store.outbox.claimDueDeliveries({ owner: 'W', nowMs: T0 + 299_999, leaseMs: 60_000, limit: 10 })).toEqual([]);
-      await store.outbox.claimDueDeliveries({ owner: 'W', nowMs: T0 + 300_000, leaseMs: 60_000, limit: 10 });
+      const rotated = await store.setWebhook(accountId, { rotateSecret: true });
+      expect((await store.outbox.claimDueDeliveries({ owner: 'W', nowMs: T0 + 300_000, leaseMs: 60_000, limit: 10 }))[0]!.signingSecret).toBe(rotated.webhookSecret);
       await store.outbox.recordDeliveryAttempt({ deliveryId: d.id, owner: 'W', attempt: { atMs: T0 + 300_000, httpStatus: null, latencyMs: 10_000, error: 'timeout' }, next: { status: 'failed' } });
       expect(await store.outbox.getDeliveryByEventId(accountId, 'e1')).toMatchObject({ status: 'failed', attempts: 2, nextAttemptAtMs: null });
       expect((await store.outbox.deliveryAttempts(d.id)).map((a) => [a.attempt, a.httpStatus, a.error])).toEqual([[1, 500, null], [2, null, 'timeout']]);
