@@ -32,7 +32,7 @@ afterEach(async () => {
   await store.close();
 });
 
-it('delivers a one-page fax in nine store calls after the lease: prepare 3, page count 1, attempt 1, progress 3, completion 1', async () => {
+it('delivers a one-page fax in eight store calls after the lease: prepare 2, page count 1, attempt 1, progress 3, completion 1', async () => {
   const clock = new ManualClock();
   store = await openSqliteStore(join(mkdtempSync(join(tmpdir(), 'faxstack-trips-')), 'fax.db'));
   const accountId = (await store.createAccount({ name: 'a', balanceCents: 1000, faxNumber: '+14155550100', nowMs: clock.now() })).account.id;
@@ -55,7 +55,7 @@ it('delivers a one-page fax in nine store calls after the lease: prepare 3, page
   const leased = counted.calls.indexOf('leaseDueJobs');
   const forTheFax = counted.calls.filter((c, i) => i > leased && c !== 'leaseDueJobs' && c !== 'nextDueAtMs');
   expect(forTheFax).toEqual([
-    'jobDocuments', 'documentBytes', 'savePreparedFax', // preparing
+    'jobDocumentContents', 'savePreparedFax', // preparing: the documents with their content, the pages
     'setPageCount', // the exact count and its reservation
     'startAttempt', // the attempt, its pages and the attempts before it
     'updateProgress', 'updateProgress', 'updateProgress', // dialing, transmitting, page 1 confirmed

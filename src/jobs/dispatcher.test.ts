@@ -112,14 +112,14 @@ describe('Dispatcher', () => {
   });
 
   it('a store connection lost while preparing puts the job back in the queue without spending an attempt', async () => {
-    // The first read of the document's bytes fails as a PostgreSQL restart does (57P01).
+    // The first read of the documents (with their bytes) fails as a PostgreSQL restart does (57P01).
     let failures = 1;
     const flaky = new Proxy(store, {
       get(target, prop, receiver) {
-        if (prop === 'documentBytes') {
+        if (prop === 'jobDocumentContents') {
           return async (id: number) => {
             if (failures-- > 0) throw Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
-            return target.documentBytes(id);
+            return target.jobDocumentContents(id);
           };
         }
         const v = Reflect.get(target, prop, receiver) as unknown;

@@ -30,11 +30,11 @@ interface PrepareOptions {
 export async function prepareJob(store: JobStore, job: JobRecord, opts: PrepareOptions): Promise<PreparedJob> {
   if (job.preparedId !== null) return { totalPages: job.totalPages };
   const documents: FaxDocument[] = [];
-  for (const d of await store.jobDocuments(job.jobId)) {
+  for (const d of await store.jobDocumentContents(job.jobId)) {
     const field = `faxData[${d.index}]`;
     let format = d.format as DocumentFormat | null;
     let count = d.pageCount;
-    let bytes = d.byteLength === null ? null : await store.documentBytes(d.documentId);
+    let bytes = d.byteLength === null ? null : d.data;
     if (bytes === null || format === null || count === null) {
       if (!d.fileUrl) throw new FaxError('IMAGE_NOT_FOUND', `${field} has no content`);
       const { data } = await fetchDocument(d.fileUrl, { maxBytes: opts.maxFileBytes, timeoutMs: opts.fetch.timeoutMs, allowHosts: opts.fetch.allowHosts });

@@ -416,6 +416,16 @@ export class PostgresJobStore implements JobStore {
     return rows.map(toJobDocument);
   }
 
+  async jobDocumentContents(jobId: number): Promise<(JobDocument & { data: Buffer | null })[]> {
+    const rows = await all(
+      this.pool,
+      `SELECT jd.idx, jd.document_id, jd.pages, d.file_name, d.file_url, d.format, d.page_count, d.byte_length, d.data
+       FROM job_documents jd JOIN documents d ON d.id = jd.document_id WHERE jd.job_id = $1 ORDER BY jd.idx`,
+      [jobId],
+    );
+    return rows.map((r) => ({ ...toJobDocument(r), data: (r.data as Buffer | null) ?? null }));
+  }
+
   async documentBytes(documentId: number): Promise<Buffer | null> {
     const r = await one<{ data: Buffer | null }>(this.pool, 'SELECT data FROM documents WHERE id = $1', [documentId]);
     return r?.data ?? null;

@@ -334,6 +334,15 @@ export class SqliteJobStore implements JobStore {
     return rows.map(toJobDocument);
   }
 
+  async jobDocumentContents(jobId: number): Promise<(JobDocument & { data: Buffer | null })[]> {
+    const rows = this.stmt(
+        `SELECT jd.idx, jd.document_id, jd.pages, d.file_name, d.file_url, d.format, d.page_count, d.byte_length, d.data
+         FROM job_documents jd JOIN documents d ON d.id = jd.document_id WHERE jd.job_id = ? ORDER BY jd.idx`,
+      )
+      .all(jobId) as Record<string, unknown>[];
+    return rows.map((r) => ({ ...toJobDocument(r), data: (r.data as Buffer | null) ?? null }));
+  }
+
   async documentBytes(documentId: number): Promise<Buffer | null> {
     const r = this.stmt('SELECT data FROM documents WHERE id = ?').get(documentId) as { data: Buffer | null } | undefined;
     return r?.data ?? null;

@@ -283,6 +283,8 @@ export interface JobStore {
   getJobById(jobId: number): Promise<JobRecord | null>;
   listJobs(accountId: number, filter: JobListFilter): Promise<JobRecord[]>;
   jobDocuments(jobId: number): Promise<JobDocument[]>;
+  /** The job's documents with their content (null until a fileUrl is fetched), in one read: what preparing needs. */
+  jobDocumentContents(jobId: number): Promise<(JobDocument & { data: Buffer | null })[]>;
   documentBytes(documentId: number): Promise<Buffer | null>;
   /** Stores fetched content of a fileUrl document. */
   setDocumentContent(documentId: number, data: Buffer, format: string, pageCount: number | null): Promise<void>;

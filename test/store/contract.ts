@@ -248,6 +248,18 @@ export function jobStoreContract(name: string, open: () => Promise<{ store: JobS
       expect(await store.getJob(accountId, t.jobIds[0]!)).toMatchObject({ totalPages: 40, reservedCents: 0 });
     });
 
+    it('hands out the documents of a job with their content in one read (null until a fileUrl is fetched)', async () => {
+      const id = ((await create()) as { jobIds: number[] }).jobIds[0]!;
+      const docs = await store.jobDocuments(id);
+      expect(await store.jobDocumentContents(id)).toEqual(docs.map((d) => ({ ...d, data: doc.data })));
+      const url = { fileName: 'b.pdf', fileUrl: 'https://example.com/b.pdf', data: null, format: null, pageCount: null };
+      const r = (await store.createJobs({ accountId, keyMode: 'test', jobs: [newJob({ reserveCents: 0 })], documents: [doc, url], pages: [null, ['2']], idempotency: null, nowMs: T0 })) as { jobIds: number[] };
+      const both = await store.jobDocumentContents(r.jobIds[0]!);
+      expect(both.map((d) => [d.index, d.fileName, d.pages, d.byteLength, d.data])).toEqual([[0, 'a.pdf', null, doc.data.length, doc.data], [1, 'b.pdf', ['2'], null, null]]);
+      await store.setDocumentContent(both[1]!.documentId, Buffer.from('%PDF-fetched'), 'pdf', 1);
+      expect((await store.jobDocumentContents(r.jobIds[0]!))[1]).toMatchObject({ format: 'pdf', pageCount: 1, data: Buffer.from('%PDF-fetched') });
+    });
+
     it('resend shares the documents of the original', async () => {
       const id = ((await create()) as { jobIds: number[] }).jobIds[0]!;
       const r = await store.createResend({ accountId, keyMode: 'test', originalJobId: id, job: newJob({ reserveCents: 0, originalJobId: id, toNumber: '+14155550124' }), nowMs: T0 });
