@@ -48,21 +48,7 @@ export class V17TrellisEncoder {
   }
 }
 
-/** For each next state, its four (predecessor, subset) branches. */
-const PRED_STATE = intArray(32);
 const NEXT = Array.from(V17_TRELLIS_NEXT);
-const PRED_SUBSET = intArray(32);
-(() => {
-  const fill = new Uint8Array(8);
-  for (let s = 0; s < 8; s++) {
-    for (let y21 = 0; y21 < 4; y21++) {
-      const ns = V17_TRELLIS_NEXT[s * 4 + y21]!;
-      const k = fill[ns]!++;
-      PRED_STATE[ns * 4 + k] = s;
-      PRED_SUBSET[ns * 4 + k] = (y21 << 1) | (s & 1);
-    }
-  }
-})();
 
 /** Decisions are traced back in blocks of this many symbols (one traceback per block). */
 export const V17_TRACEBACK_BLOCK = 8;
@@ -88,10 +74,12 @@ export class V17Viterbi {
    * reads them (the same rounding as subtracting it in a pass of its own, without that pass).
    */
   private bias = 0;
-  /** Ring of path memory: which of the 4 incoming branches survived, and its point label. */
+  /**
+   * Ring of path memory, per symbol and state: the surviving branch's point label << 3 | the
+   * state it came from (one read per traceback step, and no predecessor table in the chain).
+   */
   private readonly size: number;
-  private readonly branch: number[];
-  private readonly label: number[];
+  private readonly path: number[];
   private readonly scratch: Uint8Array;
   private pos = -1;
   private pushed = 0;
@@ -108,8 +96,7 @@ export class V17Viterbi {
     this.block = block;
     this.out = new Uint8Array(block);
     this.size = depth + block;
-    this.branch = intArray(this.size * 8);
-    this.label = intArray(this.size * 8);
+    this.path = intArray(this.size * 8);
     this.scratch = new Uint8Array(this.size);
     this.reset(0);
   }
@@ -118,8 +105,7 @@ export class V17Viterbi {
   reset(startState = 0): void {
     for (let s = 0; s < 8; s++) this.metric[s] = startState < 0 || s === startState ? 0 : 1e6;
     this.bias = 0;
-    this.branch.fill(0);
-    this.label.fill(0);
+    this.path.fill(0);
     this.pos = -1;
     this.pushed = 0;
     this.decided = 0;
@@ -139,12 +125,12 @@ export class V17Viterbi {
   decode(dist: Indexable, labels: Indexable): number {
     const metric = this.metric;
     const next = this.nextMetric;
-    const branch = this.branch;
-    const label = this.label;
+    const path = this.path;
     if (++this.pos === this.size) this.pos = 0;
     const at = this.pos * 8;
-    // Add-compare-select over the trellis, written out from its tables (PRED_STATE, PRED_SUBSET;
-    // the tests check one against the other): the metrics and distances stay in registers.
+    // Add-compare-select over the trellis of V17_TRELLIS_NEXT, written out (the tests check the
+    // metrics against a plain ACS over the table): the metrics and distances stay in registers.
+    // States 0-3 are entered from the even states, 4-7 from the odd ones.
     const bias = this.bias;
     const m0 = metric[0]! - bias;
     const m1 = metric[1]! - bias;
@@ -167,32 +153,31 @@ export class V17Viterbi {
     let m: number;
     let c: number;
     let k: number;
-    let k0: number;
+    let from: number;
     // Into state 0: from s0 by subset 0, s2 by subset 6, s4 by subset 2, s6 by subset 4.
     m = m0 + d0;
     k = 0;
-    k0 = 0;
+    from = 0;
     c = m2 + d6;
     if (c < m) {
       m = c;
       k = 6;
-      k0 = 1;
+      from = 2;
     }
     c = m4 + d2;
     if (c < m) {
       m = c;
       k = 2;
-      k0 = 2;
+      from = 4;
     }
     c = m6 + d4;
     if (c < m) {
       m = c;
       k = 4;
-      k0 = 3;
+      from = 6;
     }
     next[0] = m;
-    branch[at + 0] = k0;
-    label[at + 0] = labels[k]!;
+    path[at + 0] = (labels[k]! << 3) | from;
     if (m < best) {
       best = m;
       bestState = 0;
@@ -200,28 +185,27 @@ export class V17Viterbi {
     // Into state 1: from s0 by subset 6, s2 by subset 0, s4 by subset 4, s6 by subset 2.
     m = m0 + d6;
     k = 6;
-    k0 = 0;
+    from = 0;
     c = m2 + d0;
     if (c < m) {
       m = c;
       k = 0;
-      k0 = 1;
+      from = 2;
     }
     c = m4 + d4;
     if (c < m) {
       m = c;
       k = 4;
-      k0 = 2;
+      from = 4;
     }
     c = m6 + d2;
     if (c < m) {
       m = c;
       k = 2;
-      k0 = 3;
+      from = 6;
     }
     next[1] = m;
-    branch[at + 1] = k0;
-    label[at + 1] = labels[k]!;
+    path[at + 1] = (labels[k]! << 3) | from;
     if (m < best) {
       best = m;
       bestState = 1;
@@ -229,28 +213,27 @@ export class V17Viterbi {
     // Into state 2: from s0 by subset 2, s2 by subset 4, s4 by subset 0, s6 by subset 6.
     m = m0 + d2;
     k = 2;
-    k0 = 0;
+    from = 0;
     c = m2 + d4;
     if (c < m) {
       m = c;
       k = 4;
-      k0 = 1;
+      from = 2;
     }
     c = m4 + d0;
     if (c < m) {
       m = c;
       k = 0;
-      k0 = 2;
+      from = 4;
     }
     c = m6 + d6;
     if (c < m) {
       m = c;
       k = 6;
-      k0 = 3;
+      from = 6;
     }
     next[2] = m;
-    branch[at + 2] = k0;
-    label[at + 2] = labels[k]!;
+    path[at + 2] = (labels[k]! << 3) | from;
     if (m < best) {
       best = m;
       bestState = 2;
@@ -258,28 +241,27 @@ export class V17Viterbi {
     // Into state 3: from s0 by subset 4, s2 by subset 2, s4 by subset 6, s6 by subset 0.
     m = m0 + d4;
     k = 4;
-    k0 = 0;
+    from = 0;
     c = m2 + d2;
     if (c < m) {
       m = c;
       k = 2;
-      k0 = 1;
+      from = 2;
     }
     c = m4 + d6;
     if (c < m) {
       m = c;
       k = 6;
-      k0 = 2;
+      from = 4;
     }
     c = m6 + d0;
     if (c < m) {
       m = c;
       k = 0;
-      k0 = 3;
+      from = 6;
     }
     next[3] = m;
-    branch[at + 3] = k0;
-    label[at + 3] = labels[k]!;
+    path[at + 3] = (labels[k]! << 3) | from;
     if (m < best) {
       best = m;
       bestState = 3;
@@ -287,28 +269,27 @@ export class V17Viterbi {
     // Into state 4: from s1 by subset 1, s3 by subset 3, s5 by subset 7, s7 by subset 5.
     m = m1 + d1;
     k = 1;
-    k0 = 0;
+    from = 1;
     c = m3 + d3;
     if (c < m) {
       m = c;
       k = 3;
-      k0 = 1;
+      from = 3;
     }
     c = m5 + d7;
     if (c < m) {
       m = c;
       k = 7;
-      k0 = 2;
+      from = 5;
     }
     c = m7 + d5;
     if (c < m) {
       m = c;
       k = 5;
-      k0 = 3;
+      from = 7;
     }
     next[4] = m;
-    branch[at + 4] = k0;
-    label[at + 4] = labels[k]!;
+    path[at + 4] = (labels[k]! << 3) | from;
     if (m < best) {
       best = m;
       bestState = 4;
@@ -316,28 +297,27 @@ export class V17Viterbi {
     // Into state 5: from s1 by subset 5, s3 by subset 7, s5 by subset 3, s7 by subset 1.
     m = m1 + d5;
     k = 5;
-    k0 = 0;
+    from = 1;
     c = m3 + d7;
     if (c < m) {
       m = c;
       k = 7;
-      k0 = 1;
+      from = 3;
     }
     c = m5 + d3;
     if (c < m) {
       m = c;
       k = 3;
-      k0 = 2;
+      from = 5;
     }
     c = m7 + d1;
     if (c < m) {
       m = c;
       k = 1;
-      k0 = 3;
+      from = 7;
     }
     next[5] = m;
-    branch[at + 5] = k0;
-    label[at + 5] = labels[k]!;
+    path[at + 5] = (labels[k]! << 3) | from;
     if (m < best) {
       best = m;
       bestState = 5;
@@ -345,28 +325,27 @@ export class V17Viterbi {
     // Into state 6: from s1 by subset 7, s3 by subset 5, s5 by subset 1, s7 by subset 3.
     m = m1 + d7;
     k = 7;
-    k0 = 0;
+    from = 1;
     c = m3 + d5;
     if (c < m) {
       m = c;
       k = 5;
-      k0 = 1;
+      from = 3;
     }
     c = m5 + d1;
     if (c < m) {
       m = c;
       k = 1;
-      k0 = 2;
+      from = 5;
     }
     c = m7 + d3;
     if (c < m) {
       m = c;
       k = 3;
-      k0 = 3;
+      from = 7;
     }
     next[6] = m;
-    branch[at + 6] = k0;
-    label[at + 6] = labels[k]!;
+    path[at + 6] = (labels[k]! << 3) | from;
     if (m < best) {
       best = m;
       bestState = 6;
@@ -374,28 +353,27 @@ export class V17Viterbi {
     // Into state 7: from s1 by subset 3, s3 by subset 1, s5 by subset 5, s7 by subset 7.
     m = m1 + d3;
     k = 3;
-    k0 = 0;
+    from = 1;
     c = m3 + d1;
     if (c < m) {
       m = c;
       k = 1;
-      k0 = 1;
+      from = 3;
     }
     c = m5 + d5;
     if (c < m) {
       m = c;
       k = 5;
-      k0 = 2;
+      from = 5;
     }
     c = m7 + d7;
     if (c < m) {
       m = c;
       k = 7;
-      k0 = 3;
+      from = 7;
     }
     next[7] = m;
-    branch[at + 7] = k0;
-    label[at + 7] = labels[k]!;
+    path[at + 7] = (labels[k]! << 3) | from;
     if (m < best) {
       best = m;
       bestState = 7;
@@ -416,14 +394,15 @@ export class V17Viterbi {
     let s = state;
     let p = this.pos;
     const size = this.size;
-    const branch = this.branch;
+    const path = this.path;
     for (let d = 0; d < skip; d++) {
-      s = PRED_STATE[s * 4 + branch[p * 8 + s]!]!;
+      s = path[p * 8 + s]! & 7;
       if (--p < 0) p = size - 1;
     }
     for (let i = n - 1; i >= 0; i--) {
-      out[i] = this.label[p * 8 + s]!;
-      s = PRED_STATE[s * 4 + branch[p * 8 + s]!]!;
+      const v = path[p * 8 + s]!;
+      out[i] = v >> 3;
+      s = v & 7;
       if (--p < 0) p = size - 1;
     }
     this.decided += n;
