@@ -50,6 +50,27 @@ export class V17TrellisEncoder {
 
 const NEXT = Array.from(V17_TRELLIS_NEXT);
 
+/**
+ * The transmitter's per-symbol encoding in one lookup, built by running V17TrellisEncoder: for n
+ * data bits per symbol, entry (encoderState << n) | word, where encoderState = diff << 3 | state
+ * and `word` holds the symbol's scrambled bits in the order sent (the first in bit n−1, as
+ * Scrambler.scrambleWord returns them), is label | nextEncoderState << 8.
+ */
+export function v17EncodeTable(n: number): number[] {
+  const table = intArray(32 << n);
+  const enc = new V17TrellisEncoder();
+  for (let st = 0; st < 32; st++) {
+    for (let word = 0; word < 1 << n; word++) {
+      let q = 0; // Q1 (the first bit sent) in bit 0
+      for (let i = 0; i < n; i++) q |= ((word >> (n - 1 - i)) & 1) << i;
+      enc.reset(st >> 3, st & 7);
+      const label = enc.encode(q);
+      table[(st << n) | word] = label | (((enc.diff << 3) | enc.state) << 8);
+    }
+  }
+  return table;
+}
+
 /** Decisions are traced back in blocks of this many symbols (one traceback per block). */
 export const V17_TRACEBACK_BLOCK = 8;
 
