@@ -169,232 +169,209 @@ export class V17Viterbi {
     const d5 = dist[5]!;
     const d6 = dist[6]!;
     const d7 = dist[7]!;
+    // Each subset's label, shifted into place in a path word.
+    const l0 = labels[0]! << 3;
+    const l1 = labels[1]! << 3;
+    const l2 = labels[2]! << 3;
+    const l3 = labels[3]! << 3;
+    const l4 = labels[4]! << 3;
+    const l5 = labels[5]! << 3;
+    const l6 = labels[6]! << 3;
+    const l7 = labels[7]! << 3;
     let best = Infinity;
     let bestState = 0;
     let m: number;
     let c: number;
-    let k: number;
-    let from: number;
+    // The survivor's path word: its subset's label << 3 | the state it came from.
+    let w: number;
     // Into state 0: from s0 by subset 0, s2 by subset 6, s4 by subset 2, s6 by subset 4.
     m = m0 + d0;
-    k = 0;
-    from = 0;
+    w = l0;
     c = m2 + d6;
     if (c < m) {
       m = c;
-      k = 6;
-      from = 2;
+      w = l6 | 2;
     }
     c = m4 + d2;
     if (c < m) {
       m = c;
-      k = 2;
-      from = 4;
+      w = l2 | 4;
     }
     c = m6 + d4;
     if (c < m) {
       m = c;
-      k = 4;
-      from = 6;
+      w = l4 | 6;
     }
     next[0] = m;
-    path[at + 0] = (labels[k]! << 3) | from;
+    path[at + 0] = w;
     if (m < best) {
       best = m;
       bestState = 0;
     }
     // Into state 1: from s0 by subset 6, s2 by subset 0, s4 by subset 4, s6 by subset 2.
     m = m0 + d6;
-    k = 6;
-    from = 0;
+    w = l6 | 0;
     c = m2 + d0;
     if (c < m) {
       m = c;
-      k = 0;
-      from = 2;
+      w = l0 | 2;
     }
     c = m4 + d4;
     if (c < m) {
       m = c;
-      k = 4;
-      from = 4;
+      w = l4 | 4;
     }
     c = m6 + d2;
     if (c < m) {
       m = c;
-      k = 2;
-      from = 6;
+      w = l2 | 6;
     }
     next[1] = m;
-    path[at + 1] = (labels[k]! << 3) | from;
+    path[at + 1] = w;
     if (m < best) {
       best = m;
       bestState = 1;
     }
     // Into state 2: from s0 by subset 2, s2 by subset 4, s4 by subset 0, s6 by subset 6.
     m = m0 + d2;
-    k = 2;
-    from = 0;
+    w = l2 | 0;
     c = m2 + d4;
     if (c < m) {
       m = c;
-      k = 4;
-      from = 2;
+      w = l4 | 2;
     }
     c = m4 + d0;
     if (c < m) {
       m = c;
-      k = 0;
-      from = 4;
+      w = l0 | 4;
     }
     c = m6 + d6;
     if (c < m) {
       m = c;
-      k = 6;
-      from = 6;
+      w = l6 | 6;
     }
     next[2] = m;
-    path[at + 2] = (labels[k]! << 3) | from;
+    path[at + 2] = w;
     if (m < best) {
       best = m;
       bestState = 2;
     }
     // Into state 3: from s0 by subset 4, s2 by subset 2, s4 by subset 6, s6 by subset 0.
     m = m0 + d4;
-    k = 4;
-    from = 0;
+    w = l4 | 0;
     c = m2 + d2;
     if (c < m) {
       m = c;
-      k = 2;
-      from = 2;
+      w = l2 | 2;
     }
     c = m4 + d6;
     if (c < m) {
       m = c;
-      k = 6;
-      from = 4;
+      w = l6 | 4;
     }
     c = m6 + d0;
     if (c < m) {
       m = c;
-      k = 0;
-      from = 6;
+      w = l0 | 6;
     }
     next[3] = m;
-    path[at + 3] = (labels[k]! << 3) | from;
+    path[at + 3] = w;
     if (m < best) {
       best = m;
       bestState = 3;
     }
     // Into state 4: from s1 by subset 1, s3 by subset 3, s5 by subset 7, s7 by subset 5.
     m = m1 + d1;
-    k = 1;
-    from = 1;
+    w = l1 | 1;
     c = m3 + d3;
     if (c < m) {
       m = c;
-      k = 3;
-      from = 3;
+      w = l3 | 3;
     }
     c = m5 + d7;
     if (c < m) {
       m = c;
-      k = 7;
-      from = 5;
+      w = l7 | 5;
     }
     c = m7 + d5;
     if (c < m) {
       m = c;
-      k = 5;
-      from = 7;
+      w = l5 | 7;
     }
     next[4] = m;
-    path[at + 4] = (labels[k]! << 3) | from;
+    path[at + 4] = w;
     if (m < best) {
       best = m;
       bestState = 4;
     }
     // Into state 5: from s1 by subset 5, s3 by subset 7, s5 by subset 3, s7 by subset 1.
     m = m1 + d5;
-    k = 5;
-    from = 1;
+    w = l5 | 1;
     c = m3 + d7;
     if (c < m) {
       m = c;
-      k = 7;
-      from = 3;
+      w = l7 | 3;
     }
     c = m5 + d3;
     if (c < m) {
       m = c;
-      k = 3;
-      from = 5;
+      w = l3 | 5;
     }
     c = m7 + d1;
     if (c < m) {
       m = c;
-      k = 1;
-      from = 7;
+      w = l1 | 7;
     }
     next[5] = m;
-    path[at + 5] = (labels[k]! << 3) | from;
+    path[at + 5] = w;
     if (m < best) {
       best = m;
       bestState = 5;
     }
     // Into state 6: from s1 by subset 7, s3 by subset 5, s5 by subset 1, s7 by subset 3.
     m = m1 + d7;
-    k = 7;
-    from = 1;
+    w = l7 | 1;
     c = m3 + d5;
     if (c < m) {
       m = c;
-      k = 5;
-      from = 3;
+      w = l5 | 3;
     }
     c = m5 + d1;
     if (c < m) {
       m = c;
-      k = 1;
-      from = 5;
+      w = l1 | 5;
     }
     c = m7 + d3;
     if (c < m) {
       m = c;
-      k = 3;
-      from = 7;
+      w = l3 | 7;
     }
     next[6] = m;
-    path[at + 6] = (labels[k]! << 3) | from;
+    path[at + 6] = w;
     if (m < best) {
       best = m;
       bestState = 6;
     }
     // Into state 7: from s1 by subset 3, s3 by subset 1, s5 by subset 5, s7 by subset 7.
     m = m1 + d3;
-    k = 3;
-    from = 1;
+    w = l3 | 1;
     c = m3 + d1;
     if (c < m) {
       m = c;
-      k = 1;
-      from = 3;
+      w = l1 | 3;
     }
     c = m5 + d5;
     if (c < m) {
       m = c;
-      k = 5;
-      from = 5;
+      w = l5 | 5;
     }
     c = m7 + d7;
     if (c < m) {
       m = c;
-      k = 7;
-      from = 7;
+      w = l7 | 7;
     }
     next[7] = m;
-    path[at + 7] = (labels[k]! << 3) | from;
+    path[at + 7] = w;
     if (m < best) {
       best = m;
       bestState = 7;
