@@ -36,9 +36,13 @@ export interface V17Constellation {
     im: number[];
     candidates: number[];
     counts: number[];
-    /** Per cell: 1 when every subset has a single candidate there (then only), else 0. */
-    single: number[];
-    /** The single candidates, single[k] = 1: first[k·8 + s]. */
+    /**
+     * Per cell: when every subset has a single candidate there, the subset whose candidate is the
+     * nearest point everywhere in the cell (0…7), or OWNER_VARIES; else MANY_CANDIDATES.
+     */
+    owner: number[];
+    /** The single candidates (owner[k] < MANY_CANDIDATES): coordinates at xy[(k·8 + s)·2 …], labels at first[k·8 + s]. */
+    xy: number[];
     first: number[];
   };
 }
@@ -48,6 +52,9 @@ const GRID_RES = 2;
 const GRID_CELLS = 2 * GRID_HALF * GRID_RES;
 /** A cell meets at most this many Voronoi regions of one subset (checked when building). */
 const MAX_CANDIDATES = 4;
+/** Slicer cell kinds beyond an owning subset 0…7 (see V17Constellation.slicer.owner). */
+const OWNER_VARIES = 8;
+const MANY_CANDIDATES = 9;
 
 function build(bitRate: V17BitRate, table: Int8Array): V17Constellation {
   const size = table.length / 2;
@@ -88,18 +95,54 @@ function build(bitRate: V17BitRate, table: Int8Array): V17Constellation {
       }
     }
   }
-  const single: number[] = [];
+  const owner: number[] = [];
   const first: number[] = [];
+  const xy: number[] = [];
   for (let k = 0; k < GRID_CELLS * GRID_CELLS; k++) {
-    let one = 1;
+    let one = true;
     for (let s = 0; s < 8; s++) {
-      if (counts[k * 8 + s] !== 1) one = 0;
-      first.push(candidates[(k * 8 + s) * MAX_CANDIDATES]!);
+      const l = candidates[(k * 8 + s) * MAX_CANDIDATES]!;
+      if (counts[k * 8 + s] !== 1) one = false;
+      first.push(l);
+      xy.push(re[l]!, im[l]!);
     }
-    single.push(one);
+    owner.push(one ? cellOwner(re, im, size, first.slice(k * 8, k * 8 + 8), Math.floor(k / GRID_CELLS), k % GRID_CELLS) : MANY_CANDIDATES);
   }
-  const slicer = { re: toDoubles(re), im: toDoubles(im), candidates: Array.from(candidates), counts: Array.from(counts), single, first };
+  const slicer = { re: toDoubles(re), im: toDoubles(im), candidates: Array.from(candidates), counts: Array.from(counts), owner, xy: toDoubles(xy), first };
   return { bitRate, size, re, im, meanPower: power / size, candidates, counts, slicer };
+}
+
+/**
+ * The subset (index into `labels`, the cell's candidate of each subset) whose point is the nearest
+ * of the whole constellation everywhere in cell (ix, iy), or OWNER_VARIES. Voronoi regions are
+ * convex, so a cell whose corners (taken a hair inside, where a region's edge may run along the
+ * cell's) all have the same, strictly nearest, point lies in that point's region.
+ */
+function cellOwner(re: Float64Array, im: Float64Array, size: number, labels: number[], ix: number, iy: number): number {
+  const x0 = ix / GRID_RES - GRID_HALF;
+  const y0 = iy / GRID_RES - GRID_HALF;
+  const inset = 1e-9;
+  const side = 1 / GRID_RES - 2 * inset;
+  let owner = -1;
+  for (const [cx, cy] of [[0, 0], [1, 0], [0, 1], [1, 1]] as const) {
+    const x = x0 + inset + cx * side;
+    const y = y0 + inset + cy * side;
+    let best = -1;
+    let bestD = Infinity;
+    let second = Infinity;
+    for (let l = 0; l < size; l++) {
+      const d = (x - re[l]!) ** 2 + (y - im[l]!) ** 2;
+      if (d < bestD) {
+        second = bestD;
+        bestD = d;
+        best = l;
+      } else if (d < second) second = d;
+    }
+    if (second - bestD < 1e-12 || (owner >= 0 && best !== owner)) return OWNER_VARIES;
+    owner = best;
+  }
+  const s = labels.indexOf(owner);
+  return s < 0 ? OWNER_VARIES : s;
 }
 
 /**
@@ -184,20 +227,25 @@ export function sliceSubsets(c: V17Constellation, point: Indexable, dist: Indexa
   const im = t.im;
   let best = 0;
   let bestD = Infinity;
-  if (t.single[cellIndex] === 1) {
-    // One candidate per subset (most cells): no inner loops, whose varying trip counts cost
-    // mispredicted branches.
+  const owner = t.owner[cellIndex]!;
+  if (owner < MANY_CANDIDATES) {
+    // One candidate per subset (most cells), read in order: no inner loops, whose varying trip
+    // counts cost mispredicted branches; where one point is nearest in the whole cell, no
+    // comparisons either.
+    const xy = t.xy;
     const first = t.first;
-    for (let s = 0, k = cell; s < 8; s++, k++) {
-      const l = first[k]!;
-      const dx = x - re[l]!;
-      const dy = y - im[l]!;
-      const d = dx * dx + dy * dy;
-      dist[s] = d;
-      label[s] = l;
+    for (let s = 0, k = cell, i = cell * 2; s < 8; s++, k++, i += 2) {
+      const dx = x - xy[i]!;
+      const dy = y - xy[i + 1]!;
+      dist[s] = dx * dx + dy * dy;
+      label[s] = first[k]!;
+    }
+    if (owner !== OWNER_VARIES) return first[cell + owner]!;
+    for (let s = 0; s < 8; s++) {
+      const d = dist[s]!;
       if (d < bestD) {
         bestD = d;
-        best = l;
+        best = label[s]!;
       }
     }
     return best;

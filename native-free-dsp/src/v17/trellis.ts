@@ -48,21 +48,28 @@ export class V17TrellisEncoder {
   }
 }
 
-/** For each next state, its four (predecessor, subset) branches. */
-const PRED_STATE = intArray(32);
 const NEXT = Array.from(V17_TRELLIS_NEXT);
-const PRED_SUBSET = intArray(32);
-(() => {
-  const fill = new Uint8Array(8);
-  for (let s = 0; s < 8; s++) {
-    for (let y21 = 0; y21 < 4; y21++) {
-      const ns = V17_TRELLIS_NEXT[s * 4 + y21]!;
-      const k = fill[ns]!++;
-      PRED_STATE[ns * 4 + k] = s;
-      PRED_SUBSET[ns * 4 + k] = (y21 << 1) | (s & 1);
+
+/**
+ * The transmitter's per-symbol encoding in one lookup, built by running V17TrellisEncoder: for n
+ * data bits per symbol, entry (encoderState << n) | word, where encoderState = diff << 3 | state
+ * and `word` holds the symbol's scrambled bits in the order sent (the first in bit n−1, as
+ * Scrambler.scrambleWord returns them), is label | nextEncoderState << 8.
+ */
+export function v17EncodeTable(n: number): number[] {
+  const table = intArray(32 << n);
+  const enc = new V17TrellisEncoder();
+  for (let st = 0; st < 32; st++) {
+    for (let word = 0; word < 1 << n; word++) {
+      let q = 0; // Q1 (the first bit sent) in bit 0
+      for (let i = 0; i < n; i++) q |= ((word >> (n - 1 - i)) & 1) << i;
+      enc.reset(st >> 3, st & 7);
+      const label = enc.encode(q);
+      table[(st << n) | word] = label | (((enc.diff << 3) | enc.state) << 8);
     }
   }
-})();
+  return table;
+}
 
 /** Decisions are traced back in blocks of this many symbols (one traceback per block). */
 export const V17_TRACEBACK_BLOCK = 8;
@@ -88,10 +95,12 @@ export class V17Viterbi {
    * reads them (the same rounding as subtracting it in a pass of its own, without that pass).
    */
   private bias = 0;
-  /** Ring of path memory: which of the 4 incoming branches survived, and its point label. */
+  /**
+   * Ring of path memory, per symbol and state: the surviving branch's point label << 3 | the
+   * state it came from (one read per traceback step, and no predecessor table in the chain).
+   */
   private readonly size: number;
-  private readonly branch: number[];
-  private readonly label: number[];
+  private readonly path: number[];
   private readonly scratch: Uint8Array;
   private pos = -1;
   private pushed = 0;
@@ -108,8 +117,7 @@ export class V17Viterbi {
     this.block = block;
     this.out = new Uint8Array(block);
     this.size = depth + block;
-    this.branch = intArray(this.size * 8);
-    this.label = intArray(this.size * 8);
+    this.path = intArray(this.size * 8);
     this.scratch = new Uint8Array(this.size);
     this.reset(0);
   }
@@ -118,8 +126,7 @@ export class V17Viterbi {
   reset(startState = 0): void {
     for (let s = 0; s < 8; s++) this.metric[s] = startState < 0 || s === startState ? 0 : 1e6;
     this.bias = 0;
-    this.branch.fill(0);
-    this.label.fill(0);
+    this.path.fill(0);
     this.pos = -1;
     this.pushed = 0;
     this.decided = 0;
@@ -139,12 +146,12 @@ export class V17Viterbi {
   decode(dist: Indexable, labels: Indexable): number {
     const metric = this.metric;
     const next = this.nextMetric;
-    const branch = this.branch;
-    const label = this.label;
+    const path = this.path;
     if (++this.pos === this.size) this.pos = 0;
     const at = this.pos * 8;
-    // Add-compare-select over the trellis, written out from its tables (PRED_STATE, PRED_SUBSET;
-    // the tests check one against the other): the metrics and distances stay in registers.
+    // Add-compare-select over the trellis of V17_TRELLIS_NEXT, written out (the tests check the
+    // metrics against a plain ACS over the table): the metrics and distances stay in registers.
+    // States 0-3 are entered from the even states, 4-7 from the odd ones.
     const bias = this.bias;
     const m0 = metric[0]! - bias;
     const m1 = metric[1]! - bias;
@@ -162,240 +169,209 @@ export class V17Viterbi {
     const d5 = dist[5]!;
     const d6 = dist[6]!;
     const d7 = dist[7]!;
+    // Each subset's label, shifted into place in a path word.
+    const l0 = labels[0]! << 3;
+    const l1 = labels[1]! << 3;
+    const l2 = labels[2]! << 3;
+    const l3 = labels[3]! << 3;
+    const l4 = labels[4]! << 3;
+    const l5 = labels[5]! << 3;
+    const l6 = labels[6]! << 3;
+    const l7 = labels[7]! << 3;
     let best = Infinity;
     let bestState = 0;
     let m: number;
     let c: number;
-    let k: number;
-    let k0: number;
+    // The survivor's path word: its subset's label << 3 | the state it came from.
+    let w: number;
     // Into state 0: from s0 by subset 0, s2 by subset 6, s4 by subset 2, s6 by subset 4.
     m = m0 + d0;
-    k = 0;
-    k0 = 0;
+    w = l0;
     c = m2 + d6;
     if (c < m) {
       m = c;
-      k = 6;
-      k0 = 1;
+      w = l6 | 2;
     }
     c = m4 + d2;
     if (c < m) {
       m = c;
-      k = 2;
-      k0 = 2;
+      w = l2 | 4;
     }
     c = m6 + d4;
     if (c < m) {
       m = c;
-      k = 4;
-      k0 = 3;
+      w = l4 | 6;
     }
     next[0] = m;
-    branch[at + 0] = k0;
-    label[at + 0] = labels[k]!;
+    path[at + 0] = w;
     if (m < best) {
       best = m;
       bestState = 0;
     }
     // Into state 1: from s0 by subset 6, s2 by subset 0, s4 by subset 4, s6 by subset 2.
     m = m0 + d6;
-    k = 6;
-    k0 = 0;
+    w = l6 | 0;
     c = m2 + d0;
     if (c < m) {
       m = c;
-      k = 0;
-      k0 = 1;
+      w = l0 | 2;
     }
     c = m4 + d4;
     if (c < m) {
       m = c;
-      k = 4;
-      k0 = 2;
+      w = l4 | 4;
     }
     c = m6 + d2;
     if (c < m) {
       m = c;
-      k = 2;
-      k0 = 3;
+      w = l2 | 6;
     }
     next[1] = m;
-    branch[at + 1] = k0;
-    label[at + 1] = labels[k]!;
+    path[at + 1] = w;
     if (m < best) {
       best = m;
       bestState = 1;
     }
     // Into state 2: from s0 by subset 2, s2 by subset 4, s4 by subset 0, s6 by subset 6.
     m = m0 + d2;
-    k = 2;
-    k0 = 0;
+    w = l2 | 0;
     c = m2 + d4;
     if (c < m) {
       m = c;
-      k = 4;
-      k0 = 1;
+      w = l4 | 2;
     }
     c = m4 + d0;
     if (c < m) {
       m = c;
-      k = 0;
-      k0 = 2;
+      w = l0 | 4;
     }
     c = m6 + d6;
     if (c < m) {
       m = c;
-      k = 6;
-      k0 = 3;
+      w = l6 | 6;
     }
     next[2] = m;
-    branch[at + 2] = k0;
-    label[at + 2] = labels[k]!;
+    path[at + 2] = w;
     if (m < best) {
       best = m;
       bestState = 2;
     }
     // Into state 3: from s0 by subset 4, s2 by subset 2, s4 by subset 6, s6 by subset 0.
     m = m0 + d4;
-    k = 4;
-    k0 = 0;
+    w = l4 | 0;
     c = m2 + d2;
     if (c < m) {
       m = c;
-      k = 2;
-      k0 = 1;
+      w = l2 | 2;
     }
     c = m4 + d6;
     if (c < m) {
       m = c;
-      k = 6;
-      k0 = 2;
+      w = l6 | 4;
     }
     c = m6 + d0;
     if (c < m) {
       m = c;
-      k = 0;
-      k0 = 3;
+      w = l0 | 6;
     }
     next[3] = m;
-    branch[at + 3] = k0;
-    label[at + 3] = labels[k]!;
+    path[at + 3] = w;
     if (m < best) {
       best = m;
       bestState = 3;
     }
     // Into state 4: from s1 by subset 1, s3 by subset 3, s5 by subset 7, s7 by subset 5.
     m = m1 + d1;
-    k = 1;
-    k0 = 0;
+    w = l1 | 1;
     c = m3 + d3;
     if (c < m) {
       m = c;
-      k = 3;
-      k0 = 1;
+      w = l3 | 3;
     }
     c = m5 + d7;
     if (c < m) {
       m = c;
-      k = 7;
-      k0 = 2;
+      w = l7 | 5;
     }
     c = m7 + d5;
     if (c < m) {
       m = c;
-      k = 5;
-      k0 = 3;
+      w = l5 | 7;
     }
     next[4] = m;
-    branch[at + 4] = k0;
-    label[at + 4] = labels[k]!;
+    path[at + 4] = w;
     if (m < best) {
       best = m;
       bestState = 4;
     }
     // Into state 5: from s1 by subset 5, s3 by subset 7, s5 by subset 3, s7 by subset 1.
     m = m1 + d5;
-    k = 5;
-    k0 = 0;
+    w = l5 | 1;
     c = m3 + d7;
     if (c < m) {
       m = c;
-      k = 7;
-      k0 = 1;
+      w = l7 | 3;
     }
     c = m5 + d3;
     if (c < m) {
       m = c;
-      k = 3;
-      k0 = 2;
+      w = l3 | 5;
     }
     c = m7 + d1;
     if (c < m) {
       m = c;
-      k = 1;
-      k0 = 3;
+      w = l1 | 7;
     }
     next[5] = m;
-    branch[at + 5] = k0;
-    label[at + 5] = labels[k]!;
+    path[at + 5] = w;
     if (m < best) {
       best = m;
       bestState = 5;
     }
     // Into state 6: from s1 by subset 7, s3 by subset 5, s5 by subset 1, s7 by subset 3.
     m = m1 + d7;
-    k = 7;
-    k0 = 0;
+    w = l7 | 1;
     c = m3 + d5;
     if (c < m) {
       m = c;
-      k = 5;
-      k0 = 1;
+      w = l5 | 3;
     }
     c = m5 + d1;
     if (c < m) {
       m = c;
-      k = 1;
-      k0 = 2;
+      w = l1 | 5;
     }
     c = m7 + d3;
     if (c < m) {
       m = c;
-      k = 3;
-      k0 = 3;
+      w = l3 | 7;
     }
     next[6] = m;
-    branch[at + 6] = k0;
-    label[at + 6] = labels[k]!;
+    path[at + 6] = w;
     if (m < best) {
       best = m;
       bestState = 6;
     }
     // Into state 7: from s1 by subset 3, s3 by subset 1, s5 by subset 5, s7 by subset 7.
     m = m1 + d3;
-    k = 3;
-    k0 = 0;
+    w = l3 | 1;
     c = m3 + d1;
     if (c < m) {
       m = c;
-      k = 1;
-      k0 = 1;
+      w = l1 | 3;
     }
     c = m5 + d5;
     if (c < m) {
       m = c;
-      k = 5;
-      k0 = 2;
+      w = l5 | 5;
     }
     c = m7 + d7;
     if (c < m) {
       m = c;
-      k = 7;
-      k0 = 3;
+      w = l7 | 7;
     }
     next[7] = m;
-    branch[at + 7] = k0;
-    label[at + 7] = labels[k]!;
+    path[at + 7] = w;
     if (m < best) {
       best = m;
       bestState = 7;
@@ -416,14 +392,15 @@ export class V17Viterbi {
     let s = state;
     let p = this.pos;
     const size = this.size;
-    const branch = this.branch;
+    const path = this.path;
     for (let d = 0; d < skip; d++) {
-      s = PRED_STATE[s * 4 + branch[p * 8 + s]!]!;
+      s = path[p * 8 + s]! & 7;
       if (--p < 0) p = size - 1;
     }
     for (let i = n - 1; i >= 0; i--) {
-      out[i] = this.label[p * 8 + s]!;
-      s = PRED_STATE[s * 4 + branch[p * 8 + s]!]!;
+      const v = path[p * 8 + s]!;
+      out[i] = v >> 3;
+      s = v & 7;
       if (--p < 0) p = size - 1;
     }
     this.decided += n;

@@ -13,7 +13,7 @@ import { PassbandModulator } from '../common/modulator.js';
 import { Scrambler, V17_SCRAMBLER } from '../common/scrambler.js';
 import { END_OF_DATA, type GetBit, type TxStatusHandler } from '../common/types.js';
 import { ABCD_IM, ABCD_POWER, ABCD_RE, v17Constellation, type V17Constellation } from './constellation.js';
-import { V17TrellisEncoder } from './trellis.js';
+import { v17EncodeTable } from './trellis.js';
 import {
   bitsPerSymbol,
   BRIDGE_STEP,
@@ -62,14 +62,8 @@ const CDBA = CDBA_POINT;
 const STEP = BRIDGE_STEP;
 const WORD = BRIDGE_WORD;
 
-/** REVERSED[n][w]: the n bits of w in reverse order (n = 3…6). */
-const REVERSED: Uint8Array[] = Array.from({ length: 7 }, (_, n) =>
-  Uint8Array.from({ length: 1 << n }, (_, w) => {
-    let r = 0;
-    for (let i = 0; i < n; i++) r |= ((w >> i) & 1) << (n - 1 - i);
-    return r;
-  }),
-);
+/** ENCODE[n]: v17EncodeTable(n) for n = 3…6 data bits per symbol. */
+const ENCODE: number[][] = Array.from({ length: 7 }, (_, n) => (n < 3 ? [] : v17EncodeTable(n)));
 
 /** What the transmitter is sending; each stage lasts a fixed number of symbols except Data. */
 const enum Stage {
@@ -96,11 +90,12 @@ export class V17Tx {
   private readonly modulators = new Map<V17BitRate, PassbandModulator>();
   private modulator: PassbandModulator;
   private readonly scrambler = new Scrambler(V17_SCRAMBLER);
-  private readonly encoder = new V17TrellisEncoder();
+  /** Trellis encoder state, diff << 3 | convolutional state (see v17EncodeTable). */
+  private encoderState = 0;
   private constellation: V17Constellation;
   private bits = 0;
-  /** Word of `bits` bits → the same bits in reverse order. */
-  private reversed = REVERSED[6]!;
+  /** Scrambled word (first bit sent highest) and encoder state → label and next state. */
+  private encode = ENCODE[6]!;
   private gain = 0;
   private stage = Stage.Abab;
   private left = 0;
@@ -147,7 +142,7 @@ export class V17Tx {
     this.shortTrain = checkOneOf('V17Tx', 'shortTrain', shortTrain, [false, true]);
     this.constellation = v17Constellation(this.bitRate);
     this.bits = bitsPerSymbol(this.bitRate);
-    this.reversed = REVERSED[this.bits]!;
+    this.encode = ENCODE[this.bits]!;
     this.modulator = this.modulatorFor(this.bitRate);
     this.abcd = this.constellation.size;
     this.silence = this.modulator.silence;
@@ -156,7 +151,7 @@ export class V17Tx {
     this.scrambler.restart(V17_TRAINING_SEED);
     // The differential encoder starts from 1 after long and from 0 after short training (as
     // spandsp, which modems interwork with); the convolutional encoder from state 0.
-    this.encoder.reset(this.shortTrain ? 0 : 1, 0);
+    this.encoderState = (this.shortTrain ? 0 : 1) << 3;
     this.trainingPoint = 0;
     this.bridgeCount = 0;
     this.enter(this.tep ? Stage.TepTone : Stage.Abab);
@@ -230,12 +225,13 @@ export class V17Tx {
 
   /** IndexedSymbolSource: the next symbol's index in the modulator's alphabet; −1 once the shutdown sequence is over. */
   nextSymbol(): number {
+    if (this.stage === Stage.Data) return this.dataSymbol();
     if (this.left === 0) {
       while (this.left === 0 && this.stage !== Stage.Done) this.advance();
       if (this.stage === Stage.Done) return -1;
     }
     this.left--;
-    return this.stage === Stage.Data ? this.dataSymbol(this.scrambledWord(true)) : this.symbolFor(this.stage);
+    return this.symbolFor(this.stage);
   }
 
   private symbolFor(stage: Stage): number {
@@ -258,42 +254,41 @@ export class V17Tx {
       }
       case Stage.Ones:
       case Stage.ShutdownOnes:
-        return this.dataSymbol(this.scrambledWord(false));
+        return this.encodeWord((1 << this.bits) - 1);
       case Stage.Data:
-        return this.dataSymbol(this.scrambledWord(true));
+        return this.dataSymbol();
       default:
         return this.silence;
     }
   }
 
-  /** The next symbol's scrambled bits, Q1 in bit 0: data, or ones. */
-  private scrambledWord(data: boolean): number {
+  /** A data symbol: `bits` bits from the source (the first in the highest place), ones after its end. */
+  private dataSymbol(): number {
     const n = this.bits;
-    // The bits in the order sent, the first in bit n−1 (scrambled in one step), then turned
-    // round: the encoder wants Q1 in bit 0.
     let word = 0;
     for (let i = n; i > 0; i--) {
-      let bit = 1;
-      if (data && this.stage === Stage.Data) {
-        bit = this.getBit();
-        if (bit === END) {
-          // The data ended mid-symbol: pad it with ones, then the shutdown sequence.
-          bit = 1;
-          this.enter(Stage.ShutdownOnes);
-          this.onStatus?.('endOfData');
-        }
+      const bit = this.getBit();
+      if (bit === END) {
+        // The data ended mid-symbol: pad it with ones, then the shutdown sequence.
+        this.enter(Stage.ShutdownOnes);
+        this.onStatus?.('endOfData');
+        return this.encodeWord((word << i) | ((1 << i) - 1));
       }
       word = (word << 1) | (bit & 1);
     }
-    return this.reversed[this.scrambler.scrambleWord(word, n)]!;
+    return this.encodeWord(word);
+  }
+
+  /** Scrambles a symbol's bits (the first sent in bit n−1) and trellis-encodes them: the label. */
+  private encodeWord(word: number): number {
+    const n = this.bits;
+    const e = this.encode[(this.encoderState << n) | this.scrambler.scrambleWord(word, n)]!;
+    this.encoderState = e >> 8;
+    return e & 0xff;
   }
 
   private training(point: number): number {
     this.trainingPoint = point;
     return this.abcd + point;
-  }
-
-  private dataSymbol(word: number): number {
-    return this.encoder.encode(word);
   }
 }
