@@ -18,7 +18,9 @@ export { headerBandLines, headerText, type HeaderInfo } from './header-line.js';
 export {
   closeRenderPool,
   configureRenderPool,
+  startRenderPool,
   composeFax,
+  faxTiff,
   renderDocument,
   renderDocumentPages,
   DOCUMENT_TIMEOUT_MS,
