@@ -2,8 +2,9 @@
 // file rendered as the service would send it (cover page, header line, page selections) and
 // written as one TIFF class F file, optionally with a PNG preview of each page.
 import { mkdir, writeFile } from 'node:fs/promises';
+import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { closeRenderPool, composeFax, faxTiff, previewPng, type RenderQuality, startRenderPool } from '../documents/index.js';
+import { closeRenderPool, composeFax, configureRenderPool, faxTiff, oneShotThreads, previewPng, type RenderQuality, startRenderPool } from '../documents/index.js';
 import { FaxError } from '../shared/errors.js';
 import { args, str, UsageError } from './args.js';
 import { loadDocuments } from './documents.js';
@@ -65,8 +66,10 @@ export async function renderCommand(argv: string[], io: RenderIo = { stdout: pro
 
   try {
     const documents = await loadDocuments(positionals, pagesArg);
-    // The workers boot and PDFium compiles while this thread goes on.
-    startRenderPool(documents.reduce((n, d) => n + d.pages.length, 0));
+    // As many workers as pay off on this machine now; they boot and PDFium compiles while this thread goes on.
+    const pages = documents.reduce((n, d) => n + d.pages.length, 0);
+    await configureRenderPool({ threads: oneShotThreads(pages, availableParallelism(), loadavg()[0]!) });
+    startRenderPool(pages);
     const now = io.now?.() ?? new Date();
     const coverFields = {
       subject: str(values.subject) || undefined,

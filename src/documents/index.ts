@@ -19,6 +19,7 @@ export {
   closeRenderPool,
   configureRenderPool,
   startRenderPool,
+  oneShotThreads,
   composeFax,
   faxTiff,
   renderDocument,

@@ -26,7 +26,7 @@ import type { DocumentFormat } from './sniff.js';
 import { writeTiffF } from './tiff-f.js';
 
 export { DOCUMENT_TIMEOUT_MS, MAX_FAX_PAGES, type PageMode, type RenderedPage } from './render-document.js';
-export { closeRenderPool, configureRenderPool, RENDER_WORKER_HEAP_MB, startRenderPool, type RenderPoolOptions } from './render-pool.js';
+export { closeRenderPool, configureRenderPool, oneShotThreads, RENDER_WORKER_HEAP_MB, startRenderPool, type RenderPoolOptions } from './render-pool.js';
 
 interface PipelineOptions {
   /**

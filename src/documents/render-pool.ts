@@ -23,7 +23,10 @@ export interface RenderPoolOptions {
   heapMb?: number;
 }
 
-let poolOptions: Required<RenderPoolOptions> = { threads: Math.min(8, Math.max(1, availableParallelism())), heapMb: RENDER_WORKER_HEAP_MB };
+/** Most render workers started by default. */
+const DEFAULT_MAX_THREADS = 8;
+
+let poolOptions: Required<RenderPoolOptions> = { threads: Math.min(DEFAULT_MAX_THREADS, Math.max(1, availableParallelism())), heapMb: RENDER_WORKER_HEAP_MB };
 
 /** Render worker threads of the pool as configured. */
 export function renderThreads(): number {
@@ -55,6 +58,19 @@ function renderPool(startThreads = 0): Piscina {
     });
   }
   return pool;
+}
+
+/** Pages one cold worker should have before a second one starts (about 0.5 s of CPU to boot and warm up). */
+export const PAGES_PER_COLD_WORKER = 8;
+
+/**
+ * Render workers for a one-shot render of `pages` pages in a fresh process (faxstack render): one
+ * more per PAGES_PER_COLD_WORKER pages, on cores that are idle (`cores` less the run queue
+ * `load`), at least one. A second cold worker costs more CPU than it saves on a busy machine.
+ */
+export function oneShotThreads(pages: number, cores: number, load: number): number {
+  const idle = Math.floor(cores - load + 0.5);
+  return Math.max(1, Math.min(idle, Math.ceil(pages / PAGES_PER_COLD_WORKER), DEFAULT_MAX_THREADS));
 }
 
 /**
