@@ -28,9 +28,9 @@ const exec = promisify(execFile);
 const PAGES = 10;
 const QUALITIES: RenderQuality[] = ['Low', 'Standard', 'HD'];
 
-/** Ten Letter pages of 11 pt Helvetica, 50 lines each. */
-export function tenPageTextPdf(): Buffer {
-  const pages = Array.from({ length: PAGES }, (_, p) => {
+/** Letter pages (ten by default) of 11 pt Helvetica, 50 lines each. */
+export function textPdf(count = PAGES): Buffer {
+  const pages = Array.from({ length: count }, (_, p) => {
     const lines: string[] = [];
     for (let i = 1; i <= 50; i++) lines.push(`${p + 1}.${String(i).padStart(2, '0')}  The quick brown fox jumps over the lazy dog; 0123456789 ABCDEFGHIJKLM.`);
     const body = lines.map((l) => `${pdfText(l)} Tj T*`).join('\n');
@@ -103,7 +103,7 @@ export async function run(): Promise<BenchReport> {
   const threads = availableParallelism();
   const dir = mkdtempSync(join(tmpdir(), 'faxstack-bench-render-'));
   const hasGs = await have('gs', ['--version']);
-  const docs: { name: string; pdf: Buffer }[] = [{ name: 'text', pdf: tenPageTextPdf() }];
+  const docs: { name: string; pdf: Buffer }[] = [{ name: 'text', pdf: textPdf() }];
   const mixed = hasGs ? await mixedPdf(dir) : null;
   if (mixed) docs.push({ name: 'mixed', pdf: mixed });
   const all = Array.from({ length: PAGES }, (_, i) => i + 1);

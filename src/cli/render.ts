@@ -2,8 +2,9 @@
 // file rendered as the service would send it (cover page, header line, page selections) and
 // written as one TIFF class F file, optionally with a PNG preview of each page.
 import { mkdir, writeFile } from 'node:fs/promises';
+import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { closeRenderPool, composeFax, previewPng, type RenderQuality, writeTiffF } from '../documents/index.js';
+import { closeRenderPool, composeFax, configureRenderPool, faxTiff, oneShotThreads, previewPng, type RenderQuality, startRenderPool } from '../documents/index.js';
 import { FaxError } from '../shared/errors.js';
 import { args, str, UsageError } from './args.js';
 import { loadDocuments } from './documents.js';
@@ -65,6 +66,10 @@ export async function renderCommand(argv: string[], io: RenderIo = { stdout: pro
 
   try {
     const documents = await loadDocuments(positionals, pagesArg);
+    // As many workers as pay off on this machine now; they boot and PDFium compiles while this thread goes on.
+    const pages = documents.reduce((n, d) => n + d.pages.length, 0);
+    await configureRenderPool({ threads: oneShotThreads(pages, availableParallelism(), loadavg()[0]!) });
+    startRenderPool(pages);
     const now = io.now?.() ?? new Date();
     const coverFields = {
       subject: str(values.subject) || undefined,
@@ -81,10 +86,7 @@ export async function renderCommand(argv: string[], io: RenderIo = { stdout: pro
         : undefined,
       header: values['no-header'] ? undefined : { senderName: coverFields.fromName, senderNumber: str(values['from-number']) || undefined, dateTime: now },
     });
-    const tiff = writeTiffF(
-      fax.pages.map((bitmap) => ({ bitmap, xDpi: fax.xDpi, yDpi: fax.yDpi })),
-      { compression },
-    );
+    const tiff = await faxTiff(fax, compression);
     await writeFile(out, tiff);
     const previewDir = str(values['preview-dir']);
     if (previewDir) {

@@ -4,8 +4,7 @@
 // Redirects are followed by hand and checked again; size and total time are capped.
 
 import { promises as dnsPromises, type LookupAddress } from 'node:dns';
-import http from 'node:http';
-import https from 'node:https';
+import type http from 'node:http';
 import { isIP } from 'node:net';
 import type { Clock } from '../shared/clock.js';
 import { FaxError } from '../shared/errors.js';
@@ -146,7 +145,9 @@ function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
 }
 
 /** One GET to the checked addresses; resolves with the body or a redirect, rejects with a FaxError. */
-function request(url: URL, addresses: LookupAddress[], opts: FetchDocumentOptions, signal: AbortSignal): Promise<Hop> {
+async function request(url: URL, addresses: LookupAddress[], opts: FetchDocumentOptions, signal: AbortSignal): Promise<Hop> {
+  // Loaded on the first download: commands that never fetch (faxstack render) start without them.
+  const mod = url.protocol === 'https:' ? (await import('node:https')).default : (await import('node:http')).default;
   const host = bareHost(url);
   const where = `${url.origin}${url.pathname}`; // no query: it may hold a signed token
   return new Promise<Hop>((resolve, reject) => {
@@ -171,7 +172,6 @@ function request(url: URL, addresses: LookupAddress[], opts: FetchDocumentOption
       if (o?.all) cb(null, addresses);
       else cb(null, (addresses[0] as LookupAddress).address, (addresses[0] as LookupAddress).family);
     };
-    const mod = url.protocol === 'https:' ? https : http;
     const req = mod.request({
       method: 'GET',
       hostname: host,

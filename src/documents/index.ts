@@ -18,7 +18,10 @@ export { headerBandLines, headerText, type HeaderInfo } from './header-line.js';
 export {
   closeRenderPool,
   configureRenderPool,
+  startRenderPool,
+  oneShotThreads,
   composeFax,
+  faxTiff,
   renderDocument,
   renderDocumentPages,
   DOCUMENT_TIMEOUT_MS,

@@ -5,7 +5,8 @@ import { bitmapEquals } from '../codecs/bitmap.js';
 import { headerBandLines } from './header-line.js';
 import { RESOLUTIONS } from './layout.js';
 import { buildPdf } from './pdf-writer.js';
-import { closeRenderPool, composeFax, configureRenderPool, RENDER_WORKER_HEAP_MB, renderDocument, renderDocumentPages, splitSelection } from './pipeline.js';
+import { closeRenderPool, composeFax, configureRenderPool, faxTiff, oneShotThreads, RENDER_WORKER_HEAP_MB, renderDocument, renderDocumentPages, splitSelection } from './pipeline.js';
+import { writeTiffF } from './tiff-f.js';
 import { rejectedFaxError } from '../../test/helpers/fax-errors.js';
 
 afterAll(() => closeRenderPool());
@@ -166,5 +167,29 @@ describe('composeFax', () => {
       }),
     );
     expect(bad.message).toMatch(/encrypted PDF.*\(document 2\)$/);
+  });
+});
+
+describe('faxTiff', () => {
+  it.each(['mh', 'mr', 'mmr'] as const)('%s: pages coded in the render workers make the file this thread makes', async (compression) => {
+    const fax = await composeFax({ quality: 'Standard', documents: [{ bytes: PDF, format: 'pdf', pages: [1, 2, 3, 4] }], header: { dateTime: '2025-05-01 14:03 UTC' } });
+    const here = writeTiffF(fax.pages.map((bitmap) => ({ bitmap, xDpi: fax.xDpi, yDpi: fax.yDpi })), { compression });
+    expect((await faxTiff(fax, compression)).equals(here)).toBe(true);
+    expect((await faxTiff(fax, compression, { isolate: false })).equals(here)).toBe(true);
+  });
+});
+
+describe('oneShotThreads', () => {
+  it.each([
+    [1, 2, 0, 1],
+    [8, 2, 0, 1],
+    [9, 2, 0, 2],
+    [50, 2, 0, 2],
+    [50, 2, 0.6, 1], // a core is busy: the second cold worker would wait for it
+    [50, 2, 16, 1],
+    [50, 4, 1, 3],
+    [200, 32, 0, 8],
+  ])('%i pages, %i cores, load %f: %i workers', (pages, cores, load, threads) => {
+    expect(oneShotThreads(pages, cores, load)).toBe(threads);
   });
 });

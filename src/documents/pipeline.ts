@@ -4,8 +4,6 @@
 // overruns its deadline has its worker terminated — a hostile file never stalls or kills the
 // service's thread. The pages of one document are split into ranges rendered in parallel.
 
-import { availableParallelism } from 'node:os';
-import { Piscina } from 'piscina';
 import type { Bitmap } from '../codecs/index.js';
 import { FaxError } from '../shared/errors.js';
 import { coverPagePdf, type CoverInfo } from './cover-page.js';
@@ -16,40 +14,19 @@ import {
   DOCUMENT_TIMEOUT_MS,
   MAX_FAX_PAGES,
   renderDocumentInThread,
-  timeoutError,
   type PageMode,
   type RenderDocumentOptions,
   type RenderedPage,
 } from './render-document.js';
-import { compiledPdfium, type WasmModule } from './pdfium.js';
 import { hardStopMs } from './render-budget.js';
+import { encodePage, type FaxCompression } from './encode-worker.js';
+import { encodeInPool, pdfiumForWorkers, renderThreads, runInPool } from './render-pool.js';
 import { fromWire, type AtlasTaskOutput, type RenderTaskInput, type RenderTaskOutput } from './render-worker.js';
 import type { DocumentFormat } from './sniff.js';
-import { workerEntry } from './worker-pool.js';
+import { writeTiffF } from './tiff-f.js';
 
 export { DOCUMENT_TIMEOUT_MS, MAX_FAX_PAGES, type PageMode, type RenderedPage } from './render-document.js';
-
-/** Old-space heap of one render worker by default; beyond it the worker dies and the document fails. */
-export const RENDER_WORKER_HEAP_MB = 1024;
-
-export interface RenderPoolOptions {
-  /** Render worker threads (default: available parallelism, at most 8 — each holds pdfjs and a page canvas). */
-  threads?: number;
-  /** Old-space heap limit per worker in MB (default RENDER_WORKER_HEAP_MB). */
-  heapMb?: number;
-}
-
-let poolOptions: Required<RenderPoolOptions> = { threads: Math.min(8, Math.max(1, availableParallelism())), heapMb: RENDER_WORKER_HEAP_MB };
-
-/** Sets the render pool's size and heap limit (closes the current pool; the next render starts the new one). */
-export async function configureRenderPool(opts: RenderPoolOptions): Promise<void> {
-  const threads = opts.threads ?? poolOptions.threads;
-  const heapMb = opts.heapMb ?? poolOptions.heapMb;
-  if (!Number.isInteger(threads) || threads < 1 || threads > 256) throw new RangeError(`threads must be an integer in 1..256, got ${threads}`);
-  if (!Number.isInteger(heapMb) || heapMb < 64) throw new RangeError(`heapMb must be an integer ≥ 64, got ${heapMb}`);
-  poolOptions = { threads, heapMb };
-  await closeRenderPool();
-}
+export { closeRenderPool, configureRenderPool, oneShotThreads, RENDER_WORKER_HEAP_MB, startRenderPool, type RenderPoolOptions } from './render-pool.js';
 
 interface PipelineOptions {
   /**
@@ -57,65 +34,6 @@ interface PipelineOptions {
    * heap capped. false renders in the calling thread (tools, tests), deadline checked cooperatively.
    */
   isolate?: boolean;
-}
-
-let pool: Piscina | undefined;
-
-function renderPool(): Piscina {
-  if (!pool) {
-    const entry = workerEntry(import.meta.url, 'render-worker');
-    pool = new Piscina({
-      filename: entry.filename,
-      execArgv: entry.execArgv,
-      minThreads: 0,
-      maxThreads: poolOptions.threads,
-      idleTimeout: 30_000,
-      resourceLimits: { maxOldGenerationSizeMb: poolOptions.heapMb },
-    });
-  }
-  return pool;
-}
-
-/**
- * PDFium compiled in this thread and handed to every render worker with its task: compiled once
- * per process instead of once per worker, and the workers share its compiled (and tiered-up) code.
- * Null when it cannot be compiled here; the workers then compile their own.
- */
-function pdfiumForWorkers(format: DocumentFormat): Promise<WasmModule | undefined> {
-  if (format !== 'pdf' && format !== 'text') return Promise.resolve(undefined); // drawn without PDFium
-  return compiledPdfium().catch(() => undefined);
-}
-
-/** Stops the render workers (tests, shutdown). The next render starts a new pool. */
-export async function closeRenderPool(): Promise<void> {
-  const p = pool;
-  pool = undefined;
-  await p?.destroy();
-}
-
-/** Runs a task in the render pool; a deadline or caller abort terminates the worker. */
-async function runInPool<T>(
-  task: unknown,
-  name: string,
-  format: DocumentFormat,
-  timeoutMs: number,
-  signal: AbortSignal | undefined,
-  graceMs = 0,
-  transferList: ArrayBuffer[] = [],
-): Promise<T> {
-  const deadline = AbortSignal.timeout(timeoutMs + graceMs);
-  const combined = signal ? AbortSignal.any([signal, deadline]) : deadline;
-  try {
-    return (await renderPool().run(task, { name, signal: combined, transferList })) as T;
-  } catch (err) {
-    if (signal?.aborted) throw signal.reason;
-    if (deadline.aborted) throw timeoutError(format, timeoutMs);
-    const code = (err as { code?: string }).code;
-    if (code === 'ERR_WORKER_OUT_OF_MEMORY') {
-      throw new FaxError('CONVERSION_FAILED', `rendering the ${format.toUpperCase()} document needed more than ${poolOptions.heapMb} MB`);
-    }
-    throw new FaxError('CONVERSION_FAILED', `rendering the ${format.toUpperCase()} document failed: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
-  }
 }
 
 /**
@@ -144,7 +62,7 @@ export async function renderDocumentPages(
   if (opts.pages.length > maxPages) {
     throw new FaxError('CONVERSION_FAILED', `the selection has ${opts.pages.length} pages, more than the limit of ${maxPages}`);
   }
-  const ranges = splitSelection(opts.pages, poolOptions.threads);
+  const ranges = splitSelection(opts.pages, renderThreads());
   if (ranges.length === 1) return renderRange(bytes, format, opts);
   // One copy of the file that every worker reads (nothing is moved, nothing copied per range).
   const shared = new Uint8Array(new SharedArrayBuffer(bytes.byteLength));
@@ -235,7 +153,7 @@ export async function composeFax(opts: ComposeOptions): Promise<ComposedFax> {
   const reserveTop = opts.header ? headerBandLines(res) : 0;
   const common = { quality: opts.quality, reserveTop, timeoutMs: opts.timeoutMs, budget: opts.budget, isolate: opts.isolate, signal: opts.signal, mode: opts.mode };
 
-  const rendered = await Promise.all(
+  const rendering = Promise.all(
     opts.documents.map((d, i) =>
       renderDocumentPages(d.bytes, d.format, { ...common, pages: d.pages, maxPages: maxPages - coverPages }).catch((err: unknown) => {
         if (err instanceof FaxError && err.field === undefined && opts.documents.length > 1) err.message += ` (document ${i + 1})`;
@@ -243,6 +161,9 @@ export async function composeFax(opts: ComposeOptions): Promise<ComposedFax> {
       }),
     ),
   );
+  // In workers, the header glyphs render beside the pages (once per process), in the first worker free.
+  const early = opts.header && opts.isolate !== false ? headerAtlasFor(opts.quality, true, opts.signal) : undefined;
+  const rendered = await rendering;
   const info: ComposedFax['info'] = [];
   const pages: Bitmap[] = [];
   rendered.forEach((docPages, i) => {
@@ -263,11 +184,24 @@ export async function composeFax(opts: ComposeOptions): Promise<ComposedFax> {
     info.unshift({ source: 'cover', mode: cover!.mode });
   }
   if (opts.header) {
-    const atlas = await headerAtlasFor(opts.quality, opts.isolate !== false, opts.signal);
+    const glyphs = await (early ?? headerAtlasFor(opts.quality, opts.isolate !== false, opts.signal));
     const columns = headerColumns(res);
-    pages.forEach((page, i) => stampHeader(page, headerText(opts.header!, i + 1, total, columns), atlas));
+    pages.forEach((page, i) => stampHeader(page, headerText(opts.header!, i + 1, total, columns), glyphs));
   }
   return { pages, xDpi: res.xDpi, yDpi: res.yDpi, width: res.width, info };
+}
+
+/**
+ * The composed fax as one TIFF class F file (the service's stored pages, `faxstack render`): the
+ * pages coded in the render workers in parallel, or in this thread with `isolate: false`.
+ */
+export async function faxTiff(fax: ComposedFax, compression: FaxCompression, opts: PipelineOptions & { signal?: AbortSignal } = {}): Promise<Buffer> {
+  const settings = { compression, form: 'tiff', yDpi: fax.yDpi } as const;
+  const strips = opts.isolate === false ? fax.pages.map((p) => encodePage(p, settings)) : await encodeInPool(fax.pages, settings, opts.signal);
+  return writeTiffF(
+    fax.pages.map((bitmap, i) => ({ bitmap, xDpi: fax.xDpi, yDpi: fax.yDpi, strip: strips[i]! })),
+    { compression },
+  );
 }
 
 const atlases = new Map<RenderQuality, Promise<HeaderAtlas>>();

@@ -79,4 +79,7 @@ export async function atlasTask(task: { quality: RenderQuality; pdfium?: WasmMod
   }
 }
 
+/** Codes one page (pipeline.ts codes a fax's pages here, in the workers that rendered them). */
+export { default as encodeTask } from './encode-worker.js';
+
 export default renderTask;

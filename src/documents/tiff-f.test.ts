@@ -3,6 +3,7 @@ import { firstDifference } from '../codecs/index.js';
 import { FaxError } from '../shared/errors.js';
 import { eolEnds, toBits } from '../../test/vectors/bit-strings.js';
 import { checkerboard, noise, textPage } from '../../test/vectors/synthetic-pages.js';
+import { encodePage } from './encode-worker.js';
 import { writeTiffF, type TiffCompression } from './tiff-f.js';
 import { readTiff, readTiffDirectories } from './tiff-read.js';
 
@@ -74,6 +75,17 @@ describe('writeTiffF', () => {
     expect(() => writeTiffF([{ ...odd, xDpi: 0 }], { compression: 'none' })).toThrow(/resolution/);
     const empty = { bitmap: { width: 1728, height: 0, stride: 216, data: new Uint8Array(0) }, xDpi: 204, yDpi: 98 };
     expect(() => writeTiffF([empty], { compression: 'mh' })).toThrow(/no rows/);
+  });
+
+  it.each(['mh', 'mr', 'mmr'] as const)('%s: pages coded elsewhere (encodePage, form tiff) make the same file', (compression) => {
+    const coded = pages.map((p) => ({ ...p, strip: encodePage(p.bitmap, { compression, form: 'tiff', yDpi: p.yDpi }) }));
+    expect(writeTiffF(coded, { compression }).equals(writeTiffF(pages, { compression }))).toBe(true);
+  });
+
+  it('refuses a pre-coded strip for uncompressed and RLE files', () => {
+    const coded = [{ ...pages[0]!, strip: new Uint8Array(4) }];
+    expect(() => writeTiffF(coded, { compression: 'none' })).toThrow(/pre-coded/);
+    expect(() => writeTiffF(coded, { compression: 'rle' })).toThrow(/pre-coded/);
   });
 
   it('throws FaxError only from the reader, never from valid writer output', () => {

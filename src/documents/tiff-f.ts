@@ -21,8 +21,9 @@ export interface TiffPageInput {
   /** Vertical resolution in dots per inch (98, 196, 391 …). */
   yDpi: number;
   /**
-   * The page already coded (e.g. by the encode pool in a worker thread): only with
-   * compression 'mmr', whose strip is the T.6 data as is. Must encode `bitmap`.
+   * The page already coded (e.g. in a worker thread) with compression 'mh', 'mr' or 'mmr': the
+   * strip as encodeMH/encodeMR make it with form 'tiff' and the same byteAlignEol and K factor,
+   * or the T.6 data as is. Must encode `bitmap`.
    */
   strip?: Uint8Array;
 }
@@ -78,10 +79,8 @@ export function writeTiffF(pages: readonly TiffPageInput[], opts: WriteTiffOptio
     }
     if (bitmap.height < 1) throw new RangeError(`writeTiffF: page ${i + 1} has no rows`);
     if (!(xDpi > 0) || !(yDpi > 0)) throw new RangeError(`writeTiffF: page ${i + 1} resolution must be > 0, got ${xDpi}×${yDpi}`);
-    if (page.strip && opts.compression !== 'mmr') throw new RangeError(`writeTiffF: page ${i + 1} is pre-coded, which only 'mmr' takes`);
-    const { strip, compression, t4Options } = page.strip
-      ? { strip: page.strip, compression: Compression.CCITT_T6, t4Options: 0 }
-      : encodeStrip(bitmap, yDpi, opts);
+    if (page.strip && !PRE_CODED.includes(opts.compression)) throw new RangeError(`writeTiffF: page ${i + 1} is pre-coded, which only ${PRE_CODED.join(', ')} take`);
+    const { strip, compression, t4Options } = page.strip ? { ...stripTags(opts), strip: page.strip } : encodeStrip(bitmap, yDpi, opts);
     const stripOffset = append(strip);
     const entries: Entry[] = [
       { tag: Tag.NewSubfileType, type: FieldType.LONG, values: [SUBFILE_PAGE] },
@@ -125,19 +124,25 @@ export function writeTiffF(pages: readonly TiffPageInput[], opts: WriteTiffOptio
   return out;
 }
 
+/** The compressions whose strips may come coded (TiffPageInput.strip). */
+const PRE_CODED: readonly TiffCompression[] = ['mh', 'mr', 'mmr'];
+
+/** Compression and T4Options tags of a CCITT strip coded as `opts` say. */
+function stripTags(opts: WriteTiffOptions): { compression: number; t4Options: number } {
+  const fill = opts.byteAlignEol ? T4_FILL_BITS : 0;
+  if (opts.compression === 'mmr') return { compression: Compression.CCITT_T6, t4Options: 0 };
+  return { compression: Compression.CCITT_T4, t4Options: (opts.compression === 'mr' ? T4_2D : 0) | fill };
+}
+
 function encodeStrip(bm: Bitmap, yDpi: number, opts: WriteTiffOptions): { strip: Uint8Array; compression: number; t4Options: number } {
   const fill = opts.byteAlignEol ?? false;
   switch (opts.compression) {
     case 'mh':
-      return { strip: encodeMH(bm, { form: 'tiff', byteAlignEol: fill }), compression: Compression.CCITT_T4, t4Options: fill ? T4_FILL_BITS : 0 };
+      return { strip: encodeMH(bm, { form: 'tiff', byteAlignEol: fill }), ...stripTags(opts) };
     case 'mr':
-      return {
-        strip: encodeMR(bm, { form: 'tiff', byteAlignEol: fill, k: opts.k ?? kFactorForYDpi(yDpi) }),
-        compression: Compression.CCITT_T4,
-        t4Options: T4_2D | (fill ? T4_FILL_BITS : 0),
-      };
+      return { strip: encodeMR(bm, { form: 'tiff', byteAlignEol: fill, k: opts.k ?? kFactorForYDpi(yDpi) }), ...stripTags(opts) };
     case 'mmr':
-      return { strip: encodeMMR(bm), compression: Compression.CCITT_T6, t4Options: 0 };
+      return { strip: encodeMMR(bm), ...stripTags(opts) };
     case 'rle':
       return { strip: encodeMH(bm, { form: 'rle' }), compression: Compression.CCITT_RLE, t4Options: 0 };
     case 'none': {

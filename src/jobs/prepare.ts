@@ -3,7 +3,7 @@
 // transmitted — cover page, every selected page, the header line on each — encode it in the
 // worker pool and store it as TIFF class F. Resends and restarts reuse the stored pages.
 import { FaxError } from '../shared/errors.js';
-import { type ComposedFax, composeFax, countPages, decodeUtf8, type DocumentFormat, encodePool, type FaxDocument, fetchDocument, type Letterhead, parsePageSelection, selectPages, sniffFormat, writeTiffF } from '../documents/index.js';
+import { type ComposedFax, composeFax, countPages, decodeUtf8, type DocumentFormat, type FaxDocument, faxTiff, fetchDocument, type Letterhead, parsePageSelection, selectPages, sniffFormat } from '../documents/index.js';
 import type { JobRecord, JobStore } from '../store/index.js';
 
 export interface FetchPolicy {
@@ -95,12 +95,11 @@ export async function templateFor(store: JobStore, job: Pick<JobRecord, 'account
   return t.format === 'text' ? { template: decodeUtf8(data) } : { background: { bytes: data, format: t.format as DocumentFormat } };
 }
 
-/** Renders the whole fax and encodes it (MMR, in the worker pool) into TIFF class F. */
+/** Renders the whole fax and encodes it (MMR, in the render workers) into TIFF class F. */
 async function render(job: JobRecord, documents: FaxDocument[], opts: PrepareOptions & { coverTemplate?: CoverTemplate }) {
   const fax = await composeJobFax(job, documents, opts);
   // MMR keeps the stored pages lossless and small; transmission re-encodes them for whatever
   // the receiver negotiates.
-  const strips = await encodePool().encodeAll(fax.pages, { compression: 'mmr' });
-  const tiff = writeTiffF(fax.pages.map((bitmap, i) => ({ bitmap, xDpi: fax.xDpi, yDpi: fax.yDpi, strip: strips[i]! })), { compression: 'mmr' });
+  const tiff = await faxTiff(fax, 'mmr', { signal: opts.signal });
   return { tiff, fax };
 }
