@@ -1,7 +1,8 @@
 // PDFium (the PDF engine of Chromium) compiled to WebAssembly, from @embedpdf/pdfium: documents
 // opened from memory, pages drawn straight into 8-bit gray bitmaps through an affine matrix (x and
 // y scaled separately, quarter turns), anti-aliasing off. The wasm is compiled once per process
-// and instantiated once per thread; the file is read from the package at run time.
+// and instantiated once per thread; the file is read from the package at run time, and one constant
+// of it raised before compiling (GLYPH_CACHE_PX_PER_EM: HD body text from the glyph cache).
 
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
