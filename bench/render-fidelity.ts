@@ -1,5 +1,6 @@
 // Render fidelity: PDFium (our default) and pdfjs (the fallback) against poppler's pdftoppm -mono
-// and Ghostscript on the same pages at 204 × 196 dpi, no layout (whole page, exact scales). Both
+// and Ghostscript on the same pages at 204 × 196 and 408 × 391 dpi (Standard and HD), no layout
+// (whole page, exact scales). Both
 // images get a 3 × 3 box blur and a 50 % threshold, so a one-pixel shift of an edge does not
 // count; reported is the fraction of pixels that still differ, and the same as a share of the
 // ink. Documents: non-embedded standard fonts, a pdfTeX manual (embedded Type 1), a mixed page
@@ -18,8 +19,11 @@ import { pdfjsPageAt } from '../src/documents/render-pdfjs.js';
 import type { BenchReport } from './run.js';
 
 const exec = promisify(execFile);
-const SX = 204 / 72;
-const SY = 196 / 72;
+/** Standard and HD: HD draws 11 pt text from PDFium's glyph cache, not as paths (pdfium.ts). */
+const RESOLUTIONS = [
+  [204, 196],
+  [408, 391],
+] as const;
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'documents');
 
 /** A one-page PDF in an embedded TrueType font used as a CID font (Type0, Identity-H, glyph ids). */
@@ -110,27 +114,31 @@ export async function run(): Promise<BenchReport> {
     writeFileSync(join(dir, 'cid.pdf'), cidPdf(readFileSync(ttf)));
     docs.push({ name: 'TrueType CID font (Identity-H)', file: join(dir, 'cid.pdf'), page: 1 });
   }
-  const lines = ['PDF page at 204 × 196 dpi; % of pixels differing after a 3×3 blur (share of ink in brackets); lower is closer', ''];
-  lines.push('document                           | PDFium vs pdftoppm | pdfjs vs pdftoppm | PDFium vs gs    | pdfjs vs gs     | pdftoppm vs gs');
+  const lines: string[] = [];
   const json: Record<string, unknown> = {};
   const pct = (r: { differ: number; ofInk: number }): string => `${(r.differ * 100).toFixed(2)} % (${(r.ofInk * 100).toFixed(0)} %)`.padEnd(15);
   try {
-    for (const d of docs) {
-      const bytes = readFileSync(d.file);
-      const pdfium = await renderPdfPageAt(bytes, d.page, SX, SY);
-      const pdfjs = await pdfjsPageAt(bytes, d.page, SX, SY);
-      await exec('pdftoppm', ['-mono', '-rx', '204', '-ry', '196', '-f', String(d.page), '-l', String(d.page), '-singlefile', d.file, join(dir, 'ppm')]);
-      const ppm = readPbm(readFileSync(join(dir, 'ppm.pbm')));
-      await exec('gs', ['-q', '-dNOPAUSE', '-dBATCH', '-dSAFER', '-sDEVICE=pbmraw', '-r204x196', `-dFirstPage=${d.page}`, `-dLastPage=${d.page}`, `-sOutputFile=${join(dir, 'gs.pbm')}`, d.file]);
-      const gs = readPbm(readFileSync(join(dir, 'gs.pbm')));
-      const r = { pdfiumPpm: diff(pdfium, ppm), pdfjsPpm: diff(pdfjs, ppm), pdfiumGs: diff(pdfium, gs), pdfjsGs: diff(pdfjs, gs), ppmGs: diff(ppm, gs) };
-      lines.push(`${d.name.padEnd(34)} | ${pct(r.pdfiumPpm)}    | ${pct(r.pdfjsPpm)}   | ${pct(r.pdfiumGs)} | ${pct(r.pdfjsGs)} | ${pct(r.ppmGs)}`);
-      json[d.name] = r;
+    for (const [xDpi, yDpi] of RESOLUTIONS) {
+      lines.push(`PDF page at ${xDpi} × ${yDpi} dpi; % of pixels differing after a 3×3 blur (share of ink in brackets); lower is closer`, '');
+      lines.push('document                           | PDFium vs pdftoppm | pdfjs vs pdftoppm | PDFium vs gs    | pdfjs vs gs     | pdftoppm vs gs');
+      for (const d of docs) {
+        const bytes = readFileSync(d.file);
+        const pdfium = await renderPdfPageAt(bytes, d.page, xDpi / 72, yDpi / 72);
+        const pdfjs = await pdfjsPageAt(bytes, d.page, xDpi / 72, yDpi / 72);
+        await exec('pdftoppm', ['-mono', '-rx', String(xDpi), '-ry', String(yDpi), '-f', String(d.page), '-l', String(d.page), '-singlefile', d.file, join(dir, 'ppm')]);
+        const ppm = readPbm(readFileSync(join(dir, 'ppm.pbm')));
+        await exec('gs', ['-q', '-dNOPAUSE', '-dBATCH', '-dSAFER', '-sDEVICE=pbmraw', `-r${xDpi}x${yDpi}`, `-dFirstPage=${d.page}`, `-dLastPage=${d.page}`, `-sOutputFile=${join(dir, 'gs.pbm')}`, d.file]);
+        const gs = readPbm(readFileSync(join(dir, 'gs.pbm')));
+        const r = { pdfiumPpm: diff(pdfium, ppm), pdfjsPpm: diff(pdfjs, ppm), pdfiumGs: diff(pdfium, gs), pdfjsGs: diff(pdfjs, gs), ppmGs: diff(ppm, gs) };
+        lines.push(`${d.name.padEnd(34)} | ${pct(r.pdfiumPpm)}    | ${pct(r.pdfjsPpm)}   | ${pct(r.pdfiumGs)} | ${pct(r.pdfjsGs)} | ${pct(r.ppmGs)}`);
+        json[`${d.name} @${xDpi}x${yDpi}`] = r;
+      }
+      lines.push('');
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  lines.push('', 'Ours are thresholded at 50 % here (bilevel.ts picks threshold or dithering per page); pdftoppm -mono and gs pbmraw dither photos.');
+  lines.push('Ours are thresholded at 50 % here (bilevel.ts picks threshold or dithering per page); pdftoppm -mono and gs pbmraw dither photos.');
   return { bench: 'render-fidelity', text: lines.join('\n'), json };
 }
 

@@ -245,6 +245,7 @@ describe('word-at-a-time paths', () => {
         if (y % 20 < 12 && x % 30 < 22 && rnd() < 0.4) data[i] = 0; // glyph-like ink
         if (picture && y > 60 && y < 140 && x > 50 && x < 170) data[i] = 60 + ((x * 3 + y) % 140); // a picture
         if (y > 150 && y < 170) data[i] = 230; // a tint
+        if (y === 175 || y === 176) data[i] = 43 + ((x * 7 + y) % 170); // a hairline of every level around the mid-tone bounds and the threshold
       }
     }
     return { width, height, data };

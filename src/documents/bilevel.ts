@@ -69,6 +69,42 @@ function pureBits(w0: number, w1: number): number {
   return ((Math.imul(~w0 & 0x01010101, 0x80402010) >>> 28) << 4) | (Math.imul(~w1 & 0x01010101, 0x80402010) >>> 28);
 }
 
+/** Bit 8 and bit 24 set: the ninth bit of each 16-bit lane of a spread word (midBits). */
+const LANE_CARRY = 0x01000100;
+
+/**
+ * The threshold bits of eight pixels (two little-endian words of gray) when each is a mid-tone
+ * (MID_LOW..MID_HIGH), as in the body of a picture; -1 when any is not. Each word is spread into
+ * two words of 16-bit lanes (even and odd bytes), where adding a constant carries into bit 8 of
+ * a lane exactly when the byte is at least 256 minus the constant: no carry crosses a lane.
+ */
+function midBits(w0: number, w1: number, threshold: number): number {
+  const e0 = w0 & 0x00ff00ff;
+  const o0 = (w0 >>> 8) & 0x00ff00ff;
+  const e1 = w1 & 0x00ff00ff;
+  const o1 = (w1 >>> 8) & 0x00ff00ff;
+  const above = (255 - MID_HIGH) * 0x00010001; // carries when a byte > MID_HIGH
+  const below = (256 - MID_LOW) * 0x00010001; // carries unless a byte < MID_LOW
+  if ((((e0 + above) | (o0 + above) | (e1 + above) | (o1 + above)) & LANE_CARRY) !== 0) return -1;
+  if (((e0 + below) & (o0 + below) & (e1 + below) & (o1 + below) & LANE_CARRY) !== LANE_CARRY) return -1;
+  const light = (256 - threshold) * 0x00010001; // carries when a byte ≥ threshold: not black
+  const ne0 = e0 + light;
+  const no0 = o0 + light;
+  const ne1 = e1 + light;
+  const no1 = o1 + light;
+  // Pixel k's carry (bit 8 or 24 of its lane word) moved to bit 7 − k.
+  const white =
+    ((ne0 >>> 1) & 0x80) |
+    ((no0 >>> 2) & 0x40) |
+    ((ne0 >>> 19) & 0x20) |
+    ((no0 >>> 20) & 0x10) |
+    ((ne1 >>> 5) & 0x08) |
+    ((no1 >>> 6) & 0x04) |
+    ((ne1 >>> 23) & 0x02) |
+    ((no1 >>> 24) & 0x01);
+  return ~white & 0xff;
+}
+
 /** A 32-bit view of gray data, so white paper is skipped eight pixels at a time; null when unaligned. */
 function grayWords(data: Uint8Array): Uint32Array | null {
   return (data.byteOffset & 3) === 0 ? new Uint32Array(data.buffer, data.byteOffset, data.length >>> 2) : null;
@@ -133,6 +169,13 @@ function scanPage(page: GrayPage, xDpi: number, threshold: number): { regions: R
           out[dst + (x >>> 3)] = pure;
           x += 8;
           start = x;
+          continue;
+        }
+        // Eight mid-tones (inside a picture) carry the run on.
+        const mid = words !== null && (s & 3) === 0 && threshold >= 1 && threshold <= 255 ? midBits(words[s >>> 2]!, words[(s >>> 2) + 1]!, threshold) : -1;
+        if (mid >= 0) {
+          out[dst + (x >>> 3)] = mid;
+          x += 8;
           continue;
         }
         let byte = 0;

@@ -1,7 +1,8 @@
 // PDFium (the PDF engine of Chromium) compiled to WebAssembly, from @embedpdf/pdfium: documents
 // opened from memory, pages drawn straight into 8-bit gray bitmaps through an affine matrix (x and
 // y scaled separately, quarter turns), anti-aliasing off. The wasm is compiled once per process
-// and instantiated once per thread; the file is read from the package at run time.
+// and instantiated once per thread; the file is read from the package at run time, and one constant
+// of it raised before compiling (GLYPH_CACHE_PX_PER_EM: HD body text from the glyph cache).
 
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -45,8 +46,33 @@ function pdfiumWasmPath(): string {
 /** The compiled wasm, once per thread (a WebAssembly.Module may also be handed in from another thread). */
 export function compiledPdfium(given?: WasmModule): Promise<WasmModule> {
   if (given && !wasmModule) wasmModule = Promise.resolve(given);
-  wasmModule ??= readFile(pdfiumWasmPath()).then((b) => wasm.compile(b));
+  wasmModule ??= readFile(pdfiumWasmPath()).then((b) => wasm.compile(raiseGlyphCacheLimit(b).bytes));
   return wasmModule;
+}
+
+/**
+ * Text up to this many pixels per em is drawn from PDFium's glyph cache, larger text as paths.
+ * PDFium's own limit is 50 (cfx_renderdevice.cpp, DrawNormalText: |a| + |b| of the glyph matrix
+ * > 50), i.e. 17.6 pt at 204 dpi but 8.8 pt at 408: every line of body text at HD went through
+ * the path rasterizer, twice the cost of the cached glyphs (docs/benchmarks.md). 100 keeps HD's
+ * switch where Standard's is in points, for the same page drawn at twice the resolution.
+ */
+export const GLYPH_CACHE_PX_PER_EM = 100;
+/** f32.abs, f32.add, f32.const 50, f32.gt: the comparison above, the only f32.const 50 in the module. */
+const GLYPH_LIMIT_SITE = Uint8Array.of(0x8b, 0x92, 0x43, 0x00, 0x00, 0x48, 0x42, 0x5e);
+
+/**
+ * The wasm with PDFium's glyph cache limit set to GLYPH_CACHE_PX_PER_EM: one constant of the
+ * compiled code rewritten in a copy. A build where the comparison is not found exactly once is
+ * left as it is (slower at HD, otherwise the same); pdfium.test.ts checks the installed one.
+ */
+export function raiseGlyphCacheLimit(wasmBytes: Uint8Array): { bytes: Uint8Array; patched: boolean } {
+  const b = Buffer.from(wasmBytes.buffer, wasmBytes.byteOffset, wasmBytes.byteLength);
+  const at = b.indexOf(GLYPH_LIMIT_SITE);
+  if (at < 0 || b.indexOf(GLYPH_LIMIT_SITE, at + 1) >= 0) return { bytes: wasmBytes, patched: false };
+  const out = Buffer.from(b); // a copy: the caller's bytes stay as read
+  out.writeFloatLE(GLYPH_CACHE_PX_PER_EM, at + 3);
+  return { bytes: out, patched: true };
 }
 
 /**
