@@ -36,7 +36,7 @@ describe.skipIf(!build.ok)('a real-time audio fax beside a CPU hog, against span
     const hog = await CpuHog.start(2 * availableParallelism());
     const call = await openAudioCall({ url: { kind: 'rtp', host: '127.0.0.1', port: 0, codec: 'pcmu' }, role: 'answerer', pacing: 'realtime' });
     const peer = FaxPeer.start(binary, {
-      role: 'send', tiff: sentFile, ecm: true, modems: ['v27ter'], compression: ['mh', 'mr'], ident: '+15550100', maxSeconds: 300, tailMs: 500,
+      role: 'send', tiff: sentFile, ecm: true, modems: ['v27ter'], compression: ['mh', 'mr'], ident: '+15550100', maxSeconds: 300, tailMs: 500, log: true,
       txLevelDbm0: -24, txNoiseDbm0: -57,
       transport: { kind: 'udp', codec: 'pcmu', local: '127.0.0.1:0', remote: `127.0.0.1:${call.local.port}`, lockstep: false },
     });
@@ -44,7 +44,7 @@ describe.skipIf(!build.ok)('a real-time audio fax beside a CPU hog, against span
       const fax = await receiveOverFrontEnd(call.frontEnd, call.clock, { ident: '+14155550199', ecm: true, codings: ['mh', 'mr'] });
       const pumped = await call.close();
       const theirs = await peer.exit;
-      expect(fax.result.completion, `ours: ${fax.result.message}; pump ${JSON.stringify(pumped.stats)}`).toBe('T30_ERR_OK');
+      expect(fax.result.completion, `ours: ${fax.result.message}; pump ${JSON.stringify(pumped.stats)}\nspandsp: ${theirs.stderr.slice(-5000)}`).toBe('T30_ERR_OK');
       expect(theirs.code, `spandsp: ${theirs.stderr.slice(-1500)}`).toBe(0);
       expect(fax.result.pages).toBe(1);
       expect(theirs.result).toMatchObject({ completion: 0, pages: 1, bitRate: 4800, ecm: true, compression: 'mr' });

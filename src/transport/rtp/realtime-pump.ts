@@ -22,6 +22,8 @@ import { checkInt, messageOf, PumpBase, type RealtimePumpOptions } from './pump-
 
 /** How far ahead of the clock audio lines send (RealtimePumpOptions.leadMs): 100 ms, five frames. */
 export const LINE_LEAD_MS = 100;
+/** The jitter buffer of audio lines (RealtimePumpOptions.jitterMs): a far end starved by a loaded machine sends late too. */
+export const LINE_JITTER_MS = 120;
 
 export class RealtimePump extends PumpBase {
   private readonly clock: Clock;
