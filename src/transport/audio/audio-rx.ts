@@ -1,6 +1,6 @@
 // The receive side of the audio front end: what T.30 listens for (set-rx) decides which
 // demodulators run on the line's audio, and what they find becomes front-end events.
-// - V.21 channel 2 + HDLC runs in every mode but 'none'; its carrier is reported only in 'v21'
+// - V.21 channel 2 + HDLC runs in every mode but 'none' (until a fast receiver trains, below); its carrier is reported only in 'v21'
 //   mode, and beside a high-speed mode only frames with a good FCS are passed on (a fast modem's
 //   signal through the V.21 filters is noise, and noise must not look like a bad command); in
 //   'v21' mode a bad frame counts only after HDLC flags were seen since the carrier came up.
@@ -9,7 +9,7 @@
 //   A training that fails still reports a signal that started and ended with no data, so T.30
 //   answers a failed TCF with FTT at once rather than on T2.
 // - The fax tones (CNG, CED) are reported in 'v21' and 'none' modes.
-// A receiver runs only while it can hear something, as spandsp's fax modems do (fax_modems.c):
+// A receiver runs only while it can hear something, as spandsp's fax terminal does:
 // V.21 stops once the high-speed receiver has trained and starts again, fresh, when that signal
 // ends; while we send (the block is muted) the tones and an idle V.21 are not run at all, and start
 // fresh afterwards — which is what a long silence leaves them as. The demodulators are most of a
