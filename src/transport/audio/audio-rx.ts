@@ -1,9 +1,10 @@
 // The receive side of the audio front end: what T.30 listens for (set-rx) decides which
 // demodulators run on the line's audio, and what they find becomes front-end events.
 // - V.21 channel 2 + HDLC runs in every mode but 'none' (until a fast receiver trains, below);
-//   its carrier is reported only in 'v21' mode, and beside a high-speed mode only frames with a good FCS are passed on (a fast modem's
-//   signal through the V.21 filters is noise, and noise must not look like a bad command); in
-//   'v21' mode a bad frame counts only after HDLC flags were seen since the carrier came up.
+//   its carrier is reported only in 'v21' mode, and beside a high-speed mode only frames with a
+//   good FCS are passed on (a fast modem's signal through the V.21 filters is noise, and noise
+//   must not look like a bad command); in 'v21' mode a bad frame counts only after HDLC flags
+//   were seen since the carrier came up.
 // - 'image' / 'image-hdlc': the high-speed receiver of the ModemSpec. Its training decides the
 //   carrier: 'trained' → carrier on; the end of the signal → image-end (image) and carrier off.
 //   A training that fails still reports a signal that started and ended with no data, so T.30
