@@ -133,7 +133,7 @@ export async function answerInbound(ctx: InboundContext, invite: SipMessage, fro
     });
     const acked = call.answer(offered);
     if (offered.kind === 'audio' && wantT38 && ctx.reinviteT38) void acked.then((ok) => (ok ? call.reinviteT38() : false));
-    const fax = await receiveOverFrontEnd(front, clock, { ident: options.ident ?? toNumber, ...(options.ecm !== undefined ? { ecm: options.ecm } : {}) });
+    const fax = await receiveOverFrontEnd(front, front.clock, { ident: options.ident ?? toNumber, ...(options.ecm !== undefined ? { ecm: options.ecm } : {}) });
     if (endedBy === undefined) await call.hangup();
     const summary: InboundSummary = {
       ...base, sipStatus: 200, media: mediaKind, code: fax.result.code, pages: fax.tiff?.pageCount ?? 0,

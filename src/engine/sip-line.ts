@@ -289,7 +289,7 @@ export class SipLine implements FaxLine {
         endedBy = reason;
         front.lineDown(reason);
       });
-      const result = await sendOverFrontEnd(req, prog, signal, front, this.clock, {
+      const result = await sendOverFrontEnd(req, prog, signal, front, front.clock, {
         ...(this.o.ecm !== undefined ? { ecm: this.o.ecm } : {}),
         ...(this.o.maxBitRate ? { maxBitRate: this.o.maxBitRate } : {}),
       });

@@ -1,14 +1,17 @@
 // The media of a SIP fax call, shared by our calls and the calls we answer: UDP sockets bound
 // before the offer/answer, the T.30 front end on the negotiated media (T.38 over UDPTL in real
 // time, or G.711 through the audio modems behind the real-time RTP pump), and a front end whose
-// line can be replaced during the call (audio → T.38, T.38 Annex D re-INVITE).
+// line can be replaced during the call (audio → T.38, T.38 Annex D re-INVITE). T.30's timers run
+// on the media's time: line time while audio (the pump's LineClock, as for pcm:// and rtp://
+// lines), the wall clock on T.38 (call-clock.ts).
 import { createSocket, type Socket } from 'node:dgram';
 import type { Clock } from '../shared/clock.js';
 import type { FrontEndCommand, FrontEndEvent, RxMode, T30FrontEnd } from '../t30/index.js';
 import { AudioFrontEnd } from '../transport/audio/index.js';
-import { startAudioPump } from '../transport/rtp/index.js';
+import { LINE_JITTER_MS, LINE_LEAD_MS, LineClock, startAudioPump } from '../transport/rtp/index.js';
 import { DEFAULT_T38_PARAMS, T38FrontEnd, UdpTransport, frontEndOptionsFor, type T38SessionParams } from '../transport/t38/index.js';
 import type { RemoteMedia } from '../transport/sip/index.js';
+import { CallClock } from './call-clock.js';
 
 export const OUR_T38: T38SessionParams = { ...DEFAULT_T38_PARAMS, maxBuffer: 2000, maxDatagram: 400, udpEc: 't38UDPRedundancy' };
 
@@ -40,11 +43,17 @@ export async function routeTo(host: string, port: number): Promise<string> {
   }
 }
 
+/** A front end and the clock T.30's timers must run on with it. */
+export interface MediaFrontEnd {
+  frontEnd: T30FrontEnd;
+  clock: Clock;
+}
+
 /**
  * A front end on `media`, over the pre-bound socket it was offered on (which it then owns:
- * it leaves `owned`).
+ * it leaves `owned`). `clock` is the wall clock: it paces the media.
  */
-export async function openMediaFrontEnd(media: RemoteMedia, udptl: Socket | undefined, rtp: Socket | undefined, owned: Set<Socket>, clock: Clock, role: 'caller' | 'answerer'): Promise<T30FrontEnd> {
+export async function openMediaFrontEnd(media: RemoteMedia, udptl: Socket | undefined, rtp: Socket | undefined, owned: Set<Socket>, clock: Clock, role: 'caller' | 'answerer'): Promise<MediaFrontEnd> {
   const socket = media.kind === 't38' ? udptl : rtp;
   if (!socket || !owned.has(socket)) throw new Error(`no ${media.kind} socket`);
   owned.delete(socket);
@@ -57,20 +66,24 @@ export async function openMediaFrontEnd(media: RemoteMedia, udptl: Socket | unde
   });
   const a = socket.address();
   const transport = new UdpTransport(socket, { address: a.address, port: a.port }, { address: media.host, port: media.port }, true);
-  if (media.kind === 't38') return new T38FrontEnd({ transport, clock, pacing: 'realtime', ...frontEndOptionsFor(media.params) });
+  if (media.kind === 't38') return { frontEnd: new T38FrontEnd({ transport, clock, pacing: 'realtime', ...frontEndOptionsFor(media.params) }), clock };
   const fe = new AudioFrontEnd({});
-  const pump = startAudioPump({ mode: 'realtime', port: fe, transport, codec: media.codec, role, clock });
+  const line = new LineClock(clock.now());
+  const pump = startAudioPump({ mode: 'realtime', port: fe, transport, codec: media.codec, role, clock, lineClock: line, leadMs: LINE_LEAD_MS, jitterMs: LINE_JITTER_MS });
   fe.onClose((reason) => setImmediate(() => pump.stop(reason)));
   void pump.done.then((r) => fe.lineDown(r.cause === 'stopped' ? 'the line was closed' : r.reason));
-  return fe;
+  return { frontEnd: fe, clock: line };
 }
 
 /**
  * A T.30 front end whose line can be replaced during the call (audio → T.38). Events of a
  * replaced front end are dropped; the new one is told what T.30 listens for and the calling
- * tone, and a transmission in progress is reported done.
+ * tone, and a transmission in progress is reported done. `clock` is the one T.30 must run on:
+ * it follows the media's time across the change.
  */
 export class SwitchingFrontEnd implements T30FrontEnd {
+  readonly clock: CallClock;
+  private inner: T30FrontEnd;
   private handler: ((e: FrontEndEvent) => void) | undefined;
   private rxMode: RxMode = { kind: 'none' };
   private cng = false;
@@ -79,8 +92,10 @@ export class SwitchingFrontEnd implements T30FrontEnd {
   private closed = false;
   private readonly taps: ((e: FrontEndEvent) => void)[] = [];
 
-  constructor(private inner: T30FrontEnd) {
-    this.attach(inner);
+  constructor(first: MediaFrontEnd) {
+    this.inner = first.frontEnd;
+    this.clock = new CallClock(first.clock);
+    this.attach(this.inner);
   }
 
   private attach(fe: T30FrontEnd): void {
@@ -116,7 +131,8 @@ export class SwitchingFrontEnd implements T30FrontEnd {
     this.taps.push(tap);
   }
 
-  switchTo(next: T30FrontEnd): void {
+  switchTo(media: MediaFrontEnd): void {
+    const next = media.frontEnd;
     if (this.closed || this.down) {
       next.close();
       return;
@@ -125,6 +141,7 @@ export class SwitchingFrontEnd implements T30FrontEnd {
     this.inner = next;
     this.attach(next);
     old.close();
+    this.clock.use(media.clock);
     if (this.rxMode.kind !== 'none') next.command({ kind: 'set-rx', mode: this.rxMode });
     if (this.cng) next.command({ kind: 'send-tone', tone: 'cng' });
     if (this.txPending) {

@@ -1,14 +1,20 @@
 // The receive side of the audio front end: what T.30 listens for (set-rx) decides which
 // demodulators run on the line's audio, and what they find becomes front-end events.
-// - V.21 channel 2 + HDLC runs in every mode but 'none'; its carrier is reported only in 'v21'
-//   mode, and beside a high-speed mode only frames with a good FCS are passed on (a fast modem's
-//   signal through the V.21 filters is noise, and noise must not look like a bad command); in
-//   'v21' mode a bad frame counts only after HDLC flags were seen since the carrier came up.
+// - V.21 channel 2 + HDLC runs in every mode but 'none' (until a fast receiver trains, below);
+//   its carrier is reported only in 'v21' mode, and beside a high-speed mode only frames with a
+//   good FCS are passed on (a fast modem's signal through the V.21 filters is noise, and noise
+//   must not look like a bad command); in 'v21' mode a bad frame counts only after HDLC flags
+//   were seen since the carrier came up.
 // - 'image' / 'image-hdlc': the high-speed receiver of the ModemSpec. Its training decides the
 //   carrier: 'trained' → carrier on; the end of the signal → image-end (image) and carrier off.
 //   A training that fails still reports a signal that started and ended with no data, so T.30
 //   answers a failed TCF with FTT at once rather than on T2.
 // - The fax tones (CNG, CED) are reported in 'v21' and 'none' modes.
+// A receiver runs only while it can hear something, as spandsp's fax terminal does:
+// V.21 stops once the high-speed receiver has trained and starts again, fresh, when that signal
+// ends; while we send (the block is muted) the tones and an idle V.21 are not run at all, and start
+// fresh afterwards — which is what a long silence leaves them as. The demodulators are most of a
+// call's CPU (docs/benchmarks.md, audio-call), and these blocks were most of a call's blocks.
 import { FaxToneRx, HdlcRx, V21Rx, type FaxToneEvent, type HdlcFrame, type ModemRxStatus } from '../../../native-free-dsp/index.js';
 import type { FrontEndEvent, ModemSpec, RxMode } from '../../t30/index.js';
 import { RxBank, type FastRx } from './modems.js';
@@ -40,6 +46,9 @@ export class AudioRx {
   /** The fast receiver's signal: 0 none, 1 training, 2 trained (carrier reported), 3 failed (carrier reported). */
   private fastState = 0;
   private restartFast = false;
+  /** Blocks went by without the tone detector / V.21: restart it before it hears the next one. */
+  private tonesStale = false;
+  private v21Stale = false;
   private v21Carrier = false;
   /** HDLC flags seen since the V.21 carrier came up: only then is a bad frame a frame. */
   private v21Framed = false;
@@ -86,8 +95,11 @@ export class AudioRx {
     if (mode.kind !== 'v21') this.v21Carrier = false;
   }
 
-  /** Demodulates one block of received audio. */
-  rx(samples: Int16Array): void {
+  /**
+   * Demodulates one block of received audio. `muted`: we are sending, and `samples` is the
+   * silence the receivers hear in place of the line (front-end.ts).
+   */
+  rx(samples: Int16Array, muted = false): void {
     const mode = this.mode;
     if (this.restartFast && (mode.kind === 'image' || mode.kind === 'image-hdlc')) {
       this.restartFast = false;
@@ -96,7 +108,11 @@ export class AudioRx {
       this.acc = this.accBits = 0;
       this.fast = this.bank.start(mode.modem);
     }
-    if (mode.kind === 'v21' || mode.kind === 'none') this.tones.rx(samples);
+    if ((mode.kind === 'v21' || mode.kind === 'none') && !muted) {
+      if (this.tonesStale) this.tones.restart();
+      this.tonesStale = false;
+      this.tones.rx(samples);
+    } else this.tonesStale = true;
     this.fast?.rx(samples);
     this.flushImage();
     // Events above may have changed what T.30 listens for.
@@ -105,7 +121,22 @@ export class AudioRx {
       this.v21Carrier = true;
       this.emit({ kind: 'carrier', on: true });
     }
-    if (kind !== 'none') this.v21.rx(samples);
+    // A carrier up when we start sending still hears the silence, so that its end is reported.
+    if (kind !== 'none' && this.fastState !== 2 && (!muted || this.v21.carrierUp)) {
+      if (this.v21Stale) this.restartV21();
+      this.v21.rx(samples);
+    } else this.v21Stale = true;
+  }
+
+  private restartV21(): void {
+    this.v21Stale = false;
+    this.v21.restart();
+    this.v21Hdlc.restart();
+    this.v21Framed = false;
+    if (this.v21Carrier) {
+      this.v21Carrier = false;
+      if (this.mode.kind === 'v21') this.emit({ kind: 'carrier', on: false });
+    }
   }
 
   private fastStatus(s: ModemRxStatus): void {

@@ -67,7 +67,7 @@ export class AudioFrontEnd implements T30FrontEnd {
     this.samples += rx.length;
     if (this.tx.busy) {
       if (this.muted.length !== rx.length) this.muted = new Int16Array(rx.length);
-      this.rx.rx(this.muted);
+      this.rx.rx(this.muted, true);
     } else this.rx.rx(rx);
     let from = 0;
     while (!this.closed) {

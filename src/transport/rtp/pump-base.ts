@@ -50,6 +50,12 @@ export interface RealtimePumpOptions extends CommonPumpOptions {
   maxCatchUpBlocks?: number;
   /** Moved on by each block's duration once the block is processed: line time for the timers above. */
   lineClock?: LineClock;
+  /**
+   * Audio sent ahead of the clock (default 0; 0..1000 ms, lines use LINE_LEAD_MS): the far end's
+   * jitter buffer holds it, so a tick of ours that runs late does not leave the far end without
+   * audio in the middle of a modem's training.
+   */
+  leadMs?: number;
 }
 
 export type AudioPumpOptions = LockstepPumpOptions | RealtimePumpOptions;

@@ -118,6 +118,21 @@ describe('realtime pacing against the clock', () => {
     p.stop();
   });
 
+  it('runs leadMs ahead of the clock: that much goes out at the start, then one block per 20 ms, none of it counted late', async () => {
+    const clock = new ManualClock();
+    const link = createMemoryLink();
+    const sent: number[] = [];
+    const t0 = clock.now();
+    link.b.onMessage(() => sent.push(clock.now() - t0));
+    const p = startAudioPump({ port: new TagPort('pcmu'), transport: link.a, codec: 'pcmu', mode: 'realtime', role: 'caller', clock, leadMs: 100 });
+    await clock.advance(0);
+    expect(sent).toEqual([0, 0, 0, 0, 0, 0]); // blocks 0..5: the 100 ms ahead and the one due now
+    await clock.advance(1000);
+    expect(p.stats).toMatchObject({ blocks: 56, lateBlocks: 0, skippedBlocks: 0 });
+    expect(sent.slice(6, 9)).toEqual([20, 40, 60]);
+    p.stop();
+  });
+
   it('skips what is beyond maxCatchUpBlocks after a long pause, rather than sending a burst', async () => {
     const clock = new ManualClock();
     const late = new LateClock(clock, (n) => (n === 5 ? 1000 : 0));

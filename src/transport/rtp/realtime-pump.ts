@@ -9,10 +9,21 @@
 // missing from the buffer first lets one turn of I/O run (setImmediate: after the poll phase), and
 // only then plays silence — otherwise silence lands in the middle of a frame that had arrived, and the frame is
 // lost (docs/architecture.md, real time under load).
+//
+// The far end has the same problem the other way: a tick of ours that runs late leaves its
+// playout without our audio, and a gap in a modem's training fails it (spandsp's terminal has no
+// jitter buffer of its own in front of fax_rx, test/interop/fax-audio/fax-peer.c). So lines run
+// LINE_LEAD_MS ahead of the clock: the first ticks send that much at once, and from then on the
+// far end's buffer holds it while we are late.
 import type { Clock, TimerHandle } from '../../shared/clock.js';
 import { samplesToMs } from './audio-codec.js';
 import type { LineClock } from './line-clock.js';
 import { checkInt, messageOf, PumpBase, type RealtimePumpOptions } from './pump-base.js';
+
+/** How far ahead of the clock audio lines send (RealtimePumpOptions.leadMs): 100 ms, five frames. */
+export const LINE_LEAD_MS = 100;
+/** The jitter buffer of audio lines (RealtimePumpOptions.jitterMs): a far end starved by a loaded machine sends late too. */
+export const LINE_JITTER_MS = 120;
 
 export class RealtimePump extends PumpBase {
   private readonly clock: Clock;
@@ -20,6 +31,7 @@ export class RealtimePump extends PumpBase {
   private readonly frameMs: number;
   private readonly maxCatchUp: number;
   private readonly startMs: number;
+  private readonly leadMs: number;
   /** Index of the next block due. */
   private k = 0;
   private timer: TimerHandle | undefined;
@@ -36,6 +48,7 @@ export class RealtimePump extends PumpBase {
     this.frameMs = samplesToMs(this.frameSamples);
     this.maxCatchUp = checkInt(opts.maxCatchUpBlocks, 50, 1, 100_000, 'maxCatchUpBlocks');
     this.rxBlock = new Int16Array(this.frameSamples);
+    this.leadMs = checkInt(opts.leadMs, 0, 0, 1000, 'leadMs');
     this.startMs = this.clock.now();
     this.attach();
     this.schedule();
@@ -53,7 +66,7 @@ export class RealtimePump extends PumpBase {
   }
 
   private schedule(): void {
-    const due = this.startMs + this.k * this.frameMs;
+    const due = this.startMs + this.k * this.frameMs - this.leadMs;
     this.timer = this.clock.setTimer(Math.max(0, due - this.clock.now()), () => this.tick());
   }
 
@@ -62,7 +75,7 @@ export class RealtimePump extends PumpBase {
     this.immediate = undefined;
     if (this.stopped) return;
     // Blocks due by now: k .. floor(elapsed / frame).
-    const elapsed = this.clock.now() - this.startMs;
+    const elapsed = this.clock.now() - this.startMs + this.leadMs;
     let due = Math.floor(elapsed / this.frameMs) + 1 - this.k;
     if (due > this.maxCatchUp) {
       this.k += due - this.maxCatchUp;
@@ -76,7 +89,7 @@ export class RealtimePump extends PumpBase {
           this.immediate = setImmediate(() => this.tick());
           return;
         }
-        if ((this.k + 1) * this.frameMs <= elapsed) this.stats.lateBlocks++;
+        if ((this.k + 1) * this.frameMs <= elapsed - this.leadMs) this.stats.lateBlocks++;
         this.buffer.read(this.rxBlock);
         if (!this.block(this.rxBlock, true)) return;
         this.k++;

@@ -42,8 +42,9 @@
  *       as long as frames come, and stops 100 ms of real time after the last one once its own
  *       call is over (or after 3 s without one before: the first side has gone).
  *       Without --lockstep: real time, a frame every 20 ms (clock_nanosleep on an absolute
- *       CLOCK_MONOTONIC deadline); frames received go through a FIFO of at most 8, an empty
- *       FIFO is fax_rx_fillin.
+ *       CLOCK_MONOTONIC deadline); frames received go through a FIFO of at most 50 (1 s, as a
+ *       gateway's jitter buffer holds: a peer starved by a loaded machine wakes to a burst of
+ *       frames, and must not drop the oldest of them), an empty FIFO is fax_rx_fillin.
  *   --stdio
  *       lockstep over stdin/stdout: raw s16le blocks of 160 samples in, one block out per block
  *       in (the first side writes one block first). The result line then goes to stderr.
@@ -567,7 +568,7 @@ static void run_udp_lockstep(void)
 
 static void run_udp_realtime(void)
 {
-    enum { FIFO = 8 };
+    enum { FIFO = 50 };
     int16_t fifo[FIFO][BLOCK], in[BLOCK], out[BLOCK];
     int head = 0, count = 0;
     struct timespec next;
