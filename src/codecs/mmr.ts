@@ -2,37 +2,20 @@
 // against an imaginary white line (T.6 2.2.4); no EOLs, no fill; EOFB ends the page (2.4).
 
 import type { Bitmap } from './bitmap.js';
-import { BitWriter } from './bit-writer.js';
 import { CodecError } from './errors.js';
 import { PageDecoder, Step, type StreamDecoder } from './page-decoder.js';
-import { changesCapacity, rowChanges, whiteChanges, wordView } from './runs.js';
-import { validateBitmap } from './t4-encoder.js';
+import { encodeBitmap } from './t4-encoder.js';
 import { EOL_BITS, EOL_CODE } from './t4-tables.js';
-import { decode2DLine, encode2DLine } from './two-d.js';
+import { decode2DLine } from './two-d.js';
 import type { DecodeOptions, DecodedPage, MMREncodeOptions } from './types.js';
 
 const EOFB = (EOL_CODE << EOL_BITS) | EOL_CODE;
 
 export function encodeMMR(bitmap: Bitmap, opts: MMREncodeOptions = {}): Uint8Array {
-  validateBitmap(bitmap);
-  const { width, height, stride, data } = bitmap;
-  const w = new BitWriter(Math.max(1024, (stride * height) >>> 4));
-  let cur = new Int32Array(changesCapacity(width));
-  let ref = new Int32Array(changesCapacity(width));
-  whiteChanges(width, ref);
-  const words = wordView(data);
-  for (let y = 0; y < height; y++) {
-    rowChanges(data, y * stride, width, cur, words);
-    encode2DLine(w, cur, ref, width);
-    const t = cur;
-    cur = ref;
-    ref = t;
-  }
-  if (opts.eofb ?? true) w.put(EOFB, 2 * EOL_BITS);
-  return w.finish();
+  return encodeBitmap(bitmap, { k: -1, form: 'fax', byteAlignEol: false, minScanLineBits: 0, eofb: opts.eofb ?? true });
 }
 
-class MMRDecoder extends PageDecoder {
+export class MMRDecoder extends PageDecoder {
   protected step(line: number): Step {
     const r = this.r;
     // No mode code starts with more than six 0s: seven or more mean EOFB or padding.
@@ -62,8 +45,8 @@ class MMRDecoder extends PageDecoder {
   }
 
   protected atEnd(): void {
-    if (this.height !== undefined && this.page.rows < this.height && !this.padWithWhite()) {
-      throw new CodecError('truncated', this.page.rows, this.r.pos, `data ends after ${this.page.rows} of ${this.height} lines`);
+    if (this.height !== undefined && this.rows < this.height && !this.padWithWhite()) {
+      throw new CodecError('truncated', this.rows, this.r.pos, `data ends after ${this.rows} of ${this.height} lines`);
     }
   }
 }
