@@ -6,7 +6,7 @@ export { BitWriter } from './bit-writer.js';
 export { CodecError } from './errors.js';
 export { encodeMH, decodeMH, createMHDecoder } from './mh.js';
 export { encodeMR, decodeMR, createMRDecoder } from './mr.js';
-export { encodeMMR, decodeMMR, createMMRDecoder } from './mmr.js';
+export { encodeMMR, decodeMMR, createMMRDecoder, endsWithEofb } from './mmr.js';
 export type { PageStats, StreamDecoder } from './page-decoder.js';
 export { transcodePage, type PageCoding, type TranscodeTarget, type TranscodedPage } from './transcode.js';
 export { kFactorForYDpi, minScanLineBits } from './t4-tables.js';
