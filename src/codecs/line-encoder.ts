@@ -5,7 +5,7 @@
 
 import { BitWriter } from './bit-writer.js';
 import { encode1DLine } from './one-d.js';
-import type { LineSink } from './page-buffer.js';
+import type { CodedLine, LineSink } from './page-buffer.js';
 import { changesCapacity, whiteChanges } from './runs.js';
 import { EOL_BITS, EOL_CODE } from './t4-tables.js';
 import { encode2DLine } from './two-d.js';
@@ -53,8 +53,8 @@ export class LineEncoder implements LineSink {
     this.eols = !this.mmr && enc.form !== 'rle';
   }
 
-  line(changes: Int32Array, n: number): void {
-    this.code(changes, n);
+  line(changes: Int32Array, n: number, coded?: CodedLine): void {
+    this.code(changes, n, coded);
     // Kept as the next line's reference; the caller reuses its list.
     const ref = this.ref;
     for (let i = 0; i < n + 3; i++) ref[i] = changes[i]!;
@@ -62,7 +62,7 @@ export class LineEncoder implements LineSink {
   }
 
   repeat(): void {
-    this.code(this.ref, this.refN);
+    this.code(this.ref, this.refN, undefined);
   }
 
   white(): void {
@@ -80,17 +80,20 @@ export class LineEncoder implements LineSink {
     return w.finish();
   }
 
-  private code(changes: Int32Array, n: number): void {
+  /** Codes a line; a 2-D line that came 2-D coded against our reference line is copied as it came. */
+  private code(changes: Int32Array, n: number, coded: CodedLine | undefined): void {
     const w = this.w;
     const y = this.rows++;
     if (this.mmr) {
-      encode2DLine(w, changes, this.ref, this.width);
+      if (coded) w.copyBits(coded.bytes, coded.start, coded.end);
+      else encode2DLine(w, changes, this.ref, this.width);
       return;
     }
     const oneD = !this.twoD || y % this.enc.k === 0;
     if (this.eols) this.putEol(oneD ? 1 : 0, y > 0);
     this.lineStart = w.bitLength;
     if (oneD) encode1DLine(w, changes, n, this.width);
+    else if (coded) w.copyBits(coded.bytes, coded.start, coded.end);
     else encode2DLine(w, changes, this.ref, this.width);
     if (!this.eols) w.alignToByte();
   }

@@ -29,9 +29,10 @@ export class MMRDecoder extends PageDecoder {
       }
       throw new CodecError(z === 11 ? 'premature_eol' : 'bad_code', line, r.pos, z === 11 ? 'EOL in MMR data without EOFB' : 'invalid mode code');
     }
+    const start = r.pos;
     const n = decode2DLine(r, this.ref, this.cur, this.width, line);
     if (this.overrun()) return Step.NeedMore;
-    this.commitLine(n);
+    this.commitLine(n, start);
     return Step.Line;
   }
 

@@ -5,10 +5,21 @@
 import { strideFor } from './bitmap.js';
 import { fillFromChanges } from './runs.js';
 
+/**
+ * Where a line's 2-D code lies in the decoder's input (bits [start, end) of `bytes`, MSB
+ * first), coded against the previous line: a sink coding it 2-D against that same line may
+ * copy the bits instead of coding it again (T.4 4.2 and T.6 2.2 code a 2-D line alike).
+ */
+export interface CodedLine {
+  bytes: Uint8Array;
+  start: number;
+  end: number;
+}
+
 /** A page decoder's output, one line at a time, in order. The decoder counts the lines. */
 export interface LineSink {
-  /** A decoded line: n changes in `changes` (followed by the sentinels, see runs.ts). */
-  line(changes: Int32Array, n: number): void;
+  /** A decoded line: n changes in `changes` (followed by the sentinels, see runs.ts); `coded` when it came 2-D coded. */
+  line(changes: Int32Array, n: number, coded?: CodedLine): void;
   /** The previous line again, white for the first: a bad line replaced (T.4 4.1.2 note). */
   repeat(): void;
   /** A white line (a short page padded). */

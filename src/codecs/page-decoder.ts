@@ -7,7 +7,7 @@
 
 import { BitReader } from './bit-reader.js';
 import { CodecError } from './errors.js';
-import { PageBuffer, validateHeight, validateWidth, type LineSink } from './page-buffer.js';
+import { PageBuffer, validateHeight, validateWidth, type CodedLine, type LineSink } from './page-buffer.js';
 import { LINE_OVERLONG } from './huffman.js';
 import { changesCapacity, whiteChanges } from './runs.js';
 import { DEFAULT_MAX_HEIGHT, MAX_WIDTH, type DecodedPage, type DecodeOptions } from './types.js';
@@ -55,6 +55,8 @@ export abstract class PageDecoder implements StreamDecoder {
   protected maxConsecutiveBad = 0;
   protected overlongLines = 0;
   private retryAt = 0;
+  /** Handed to the sink with each 2-D line (one object, reused). */
+  private readonly coded: CodedLine = { bytes: new Uint8Array(0), start: 0, end: 0 };
   private result: PageStats | null = null;
   private decoded: DecodedPage | null = null;
 
@@ -137,13 +139,24 @@ export abstract class PageDecoder implements StreamDecoder {
 
   /**
    * Commits the decoded line in `cur` as the next row and makes it the reference line;
-   * `result` is a line decoder's n, possibly with LINE_OVERLONG.
+   * `result` is a line decoder's n, possibly with LINE_OVERLONG; `twoDStart` the bit where
+   * the line's 2-D code began (-1 for a 1-D line).
    */
-  protected commitLine(result: number): void {
+  protected commitLine(result: number, twoDStart = -1): void {
     const n = result & ~LINE_OVERLONG;
-    if (n !== result) this.overlongLines++;
     this.countRow();
-    this.sink.line(this.cur, n);
+    if (n !== result) {
+      this.overlongLines++;
+      this.sink.line(this.cur, n); // clipped: its code says more than the line
+    } else if (twoDStart >= 0) {
+      const c = this.coded;
+      c.bytes = this.r.bytes;
+      c.start = twoDStart;
+      c.end = this.r.pos;
+      this.sink.line(this.cur, n, c);
+    } else {
+      this.sink.line(this.cur, n);
+    }
     const t = this.cur;
     this.cur = this.ref;
     this.ref = t;

@@ -65,10 +65,11 @@ export class T4Decoder extends PageDecoder {
         throw new CodecError('missing_eol', line, r.pos, 'line does not start with EOL');
       }
     }
+    const start = oneD ? -1 : r.pos;
     const n = oneD ? decode1DLine(r, this.width, this.cur, line) : decode2DLine(r, this.ref, this.cur, this.width, line);
     if (this.rle) r.alignToByte();
     if (this.overrun()) return Step.NeedMore;
-    this.commitLine(n);
+    this.commitLine(n, start);
     this.sawEol = sawEol;
     this.resync = false;
     return Step.Line;
