@@ -10,7 +10,7 @@ export { encodeMMR, decodeMMR, createMMRDecoder, endsWithEofb } from './mmr.js';
 export type { PageStats, StreamDecoder } from './page-decoder.js';
 export { transcodePage, type PageCoding, type TranscodeTarget, type TranscodedPage } from './transcode.js';
 export { kFactorForYDpi, minScanLineBits } from './t4-tables.js';
-export { reverseBits } from './reverse-bits.js';
+export { reverseBits, reverseBitsInto } from './reverse-bits.js';
 export type {
   DecodeOptions,
   DecodedPage,

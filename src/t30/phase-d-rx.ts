@@ -3,7 +3,7 @@
 // application is not ready, CTR to CTC, ERR to EOR; then waiting for the next page, DIS
 // again after EOM, or DCN after EOP.
 
-import { reverseBits } from '../codecs/index.js';
+import { reverseBitsInto } from '../codecs/index.js';
 import { appendChunk, concatChunks, disconnect, finish, repeatLast, type Draft, type Handler } from './core.js';
 import { decodeCtc } from './dis.js';
 import { encodePprMap, parseEor, parsePps, type Pps } from './ecm.js';
@@ -168,8 +168,12 @@ function answerPps(d: Draft, pps: Pps): void {
     d.sendV21([buildFrame(fcfByte('PPR', d.x), map)]);
     return d.goto('F_POST_RCP_PPR', 'D');
   }
-  let chunks = rx.chunks;
-  for (let i = 0; i < n; i++) chunks = appendChunk(chunks, reverseBits(rx.frames[i]!));
+  // The block's frames back in the codecs' bit order, in one chunk.
+  let size = 0;
+  for (let i = 0; i < n; i++) size += rx.frames[i]!.length;
+  const block = new Uint8Array(size);
+  for (let i = 0, at = 0; i < n; at += rx.frames[i]!.length, i++) reverseBitsInto(rx.frames[i]!, block, at);
+  const chunks = appendChunk(rx.chunks, block);
   const next = withoutInterrupt(pps.fcf2);
   d.s.rx = { ...rx, chunks, frames: [], blockFrames: 0, block: rx.block + 1, next, response: 'MCF', deferred: undefined };
   if (next !== 'NULL') {
