@@ -20,6 +20,11 @@ export class BitReader {
     if (bytes) this.append(bytes);
   }
 
+  /** The input received so far, followed by zero bytes (valid until the next append()). */
+  get bytes(): Uint8Array {
+    return this.data;
+  }
+
   /** Adds input after what was received so far. */
   append(bytes: Uint8Array): void {
     const used = this.length >>> 3;

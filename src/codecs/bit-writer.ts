@@ -29,6 +29,21 @@ export class BitWriter {
     this.accBits = bits;
   }
 
+  /**
+   * Appends bits [start, end) of `src` (MSB first). `src` must hold 3 readable bytes past the
+   * byte of bit `end` (BitReader.bytes has zero padding).
+   */
+  copyBits(src: Uint8Array, start: number, end: number): void {
+    let p = start;
+    while (p < end) {
+      const n = end - p < 24 ? end - p : 24;
+      const i = p >>> 3;
+      const word = ((src[i]! << 24) | (src[i + 1]! << 16) | (src[i + 2]! << 8) | src[i + 3]!) << (p & 7);
+      this.put(word >>> (32 - n), n);
+      p += n;
+    }
+  }
+
   /** Appends `n` zero bits (any n ≥ 0). */
   zeros(n: number): void {
     while (n > 16) {

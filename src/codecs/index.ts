@@ -6,10 +6,11 @@ export { BitWriter } from './bit-writer.js';
 export { CodecError } from './errors.js';
 export { encodeMH, decodeMH, createMHDecoder } from './mh.js';
 export { encodeMR, decodeMR, createMRDecoder } from './mr.js';
-export { encodeMMR, decodeMMR, createMMRDecoder } from './mmr.js';
-export type { StreamDecoder } from './page-decoder.js';
+export { encodeMMR, decodeMMR, createMMRDecoder, endsWithEofb } from './mmr.js';
+export type { PageStats, StreamDecoder } from './page-decoder.js';
+export { transcodePage, type PageCoding, type TranscodeTarget, type TranscodedPage } from './transcode.js';
 export { kFactorForYDpi, minScanLineBits } from './t4-tables.js';
-export { reverseBits } from './reverse-bits.js';
+export { reverseBits, reverseBitsInto } from './reverse-bits.js';
 export type {
   DecodeOptions,
   DecodedPage,

@@ -4,12 +4,12 @@
 import type { Bitmap } from './bitmap.js';
 import type { StreamDecoder } from './page-decoder.js';
 import { T4Decoder } from './t4-decoder.js';
-import { encodeT4 } from './t4-encoder.js';
+import { encodeBitmap } from './t4-encoder.js';
 import type { DecodedPage, MHDecodeOptions, MHEncodeOptions } from './types.js';
 
 /** Encodes a page in MH. Default form 'fax' (with RTC); 'tiff' for a TIFF Compression 3 strip. */
 export function encodeMH(bitmap: Bitmap, opts: MHEncodeOptions = {}): Uint8Array {
-  return encodeT4(bitmap, {
+  return encodeBitmap(bitmap, {
     k: 0,
     form: opts.form ?? 'fax',
     byteAlignEol: opts.byteAlignEol ?? false,

@@ -2,37 +2,20 @@
 // against an imaginary white line (T.6 2.2.4); no EOLs, no fill; EOFB ends the page (2.4).
 
 import type { Bitmap } from './bitmap.js';
-import { BitWriter } from './bit-writer.js';
 import { CodecError } from './errors.js';
 import { PageDecoder, Step, type StreamDecoder } from './page-decoder.js';
-import { changesCapacity, rowChanges, whiteChanges, wordView } from './runs.js';
-import { validateBitmap } from './t4-encoder.js';
+import { encodeBitmap } from './t4-encoder.js';
 import { EOL_BITS, EOL_CODE } from './t4-tables.js';
-import { decode2DLine, encode2DLine } from './two-d.js';
+import { decode2DLine } from './two-d.js';
 import type { DecodeOptions, DecodedPage, MMREncodeOptions } from './types.js';
 
 const EOFB = (EOL_CODE << EOL_BITS) | EOL_CODE;
 
 export function encodeMMR(bitmap: Bitmap, opts: MMREncodeOptions = {}): Uint8Array {
-  validateBitmap(bitmap);
-  const { width, height, stride, data } = bitmap;
-  const w = new BitWriter(Math.max(1024, (stride * height) >>> 4));
-  let cur = new Int32Array(changesCapacity(width));
-  let ref = new Int32Array(changesCapacity(width));
-  whiteChanges(width, ref);
-  const words = wordView(data);
-  for (let y = 0; y < height; y++) {
-    rowChanges(data, y * stride, width, cur, words);
-    encode2DLine(w, cur, ref, width);
-    const t = cur;
-    cur = ref;
-    ref = t;
-  }
-  if (opts.eofb ?? true) w.put(EOFB, 2 * EOL_BITS);
-  return w.finish();
+  return encodeBitmap(bitmap, { k: -1, form: 'fax', byteAlignEol: false, minScanLineBits: 0, eofb: opts.eofb ?? true });
 }
 
-class MMRDecoder extends PageDecoder {
+export class MMRDecoder extends PageDecoder {
   protected step(line: number): Step {
     const r = this.r;
     // No mode code starts with more than six 0s: seven or more mean EOFB or padding.
@@ -46,9 +29,10 @@ class MMRDecoder extends PageDecoder {
       }
       throw new CodecError(z === 11 ? 'premature_eol' : 'bad_code', line, r.pos, z === 11 ? 'EOL in MMR data without EOFB' : 'invalid mode code');
     }
+    const start = r.pos;
     const n = decode2DLine(r, this.ref, this.cur, this.width, line);
     if (this.overrun()) return Step.NeedMore;
-    this.commitLine(n);
+    this.commitLine(n, start);
     return Step.Line;
   }
 
@@ -62,8 +46,8 @@ class MMRDecoder extends PageDecoder {
   }
 
   protected atEnd(): void {
-    if (this.height !== undefined && this.page.rows < this.height && !this.padWithWhite()) {
-      throw new CodecError('truncated', this.page.rows, this.r.pos, `data ends after ${this.page.rows} of ${this.height} lines`);
+    if (this.height !== undefined && this.rows < this.height && !this.padWithWhite()) {
+      throw new CodecError('truncated', this.rows, this.r.pos, `data ends after ${this.rows} of ${this.height} lines`);
     }
   }
 }
@@ -79,4 +63,24 @@ export function createMMRDecoder(opts: DecodeOptions): StreamDecoder {
  */
 export function decodeMMR(bytes: Uint8Array, opts: DecodeOptions): DecodedPage {
   return new MMRDecoder(opts).push(bytes).end();
+}
+
+/** Whether T.6 data ends in EOFB (000000000001 twice, T.6 2.4), followed by nothing but zero fill bits. */
+export function endsWithEofb(data: Uint8Array): boolean {
+  // The last 6 bytes hold the 24 bits of EOFB and up to 7 fill bits, with room to spare.
+  let tail = 0;
+  let bits = 0;
+  let i = data.length;
+  while (i > 0 && data[i - 1] === 0) i--;
+  for (let k = Math.max(0, i - 6); k < i; k++) {
+    tail = tail * 256 + data[k]!;
+    bits += 8;
+  }
+  if (bits === 0) return false;
+  while (tail % 2 === 0) {
+    tail /= 2;
+    bits--;
+  }
+  // EOFB's last bit is its 1; the 22 bits before it must be 0…01 0…0 (11 zeros, a 1, 11 zeros).
+  return bits >= 24 && tail % 2 ** 24 === 0x001001;
 }

@@ -6,7 +6,7 @@ import type { Bitmap } from './bitmap.js';
 import { checkMinBits } from './mh.js';
 import type { StreamDecoder } from './page-decoder.js';
 import { T4Decoder } from './t4-decoder.js';
-import { encodeT4 } from './t4-encoder.js';
+import { encodeBitmap } from './t4-encoder.js';
 import type { DecodedPage, MREncodeOptions, T4DecodeOptions } from './types.js';
 
 /** Encodes a page in MR with K factor `k` (see kFactorForYDpi()). Default form 'fax'. */
@@ -14,7 +14,7 @@ export function encodeMR(bitmap: Bitmap, opts: MREncodeOptions): Uint8Array {
   if (!Number.isInteger(opts.k) || opts.k < 1 || opts.k > 10_000) {
     throw new RangeError(`encodeMR: k must be an integer in 1..10000, got ${opts.k}`);
   }
-  return encodeT4(bitmap, {
+  return encodeBitmap(bitmap, {
     k: opts.k,
     form: opts.form ?? 'fax',
     byteAlignEol: opts.byteAlignEol ?? false,

@@ -1,10 +1,32 @@
-// Output rows for the decoders: a fixed buffer when the height is known, a doubling one
-// when it is not (received pages end at RTC/EOFB).
+// Where a page decoder's lines go (LineSink), and the sink that makes them a bitmap: a fixed
+// buffer when the height is known, a doubling one when it is not (received pages end at
+// RTC/EOFB). line-encoder.ts is the other sink: lines straight into another coding.
 
 import { strideFor } from './bitmap.js';
-import { CodecError } from './errors.js';
+import { fillFromChanges } from './runs.js';
 
-export class PageBuffer {
+/**
+ * Where a line's 2-D code lies in the decoder's input (bits [start, end) of `bytes`, MSB
+ * first), coded against the previous line: a sink coding it 2-D against that same line may
+ * copy the bits instead of coding it again (T.4 4.2 and T.6 2.2 code a 2-D line alike).
+ */
+export interface CodedLine {
+  bytes: Uint8Array;
+  start: number;
+  end: number;
+}
+
+/** A page decoder's output, one line at a time, in order. The decoder counts the lines. */
+export interface LineSink {
+  /** A decoded line: n changes in `changes` (followed by the sentinels, see runs.ts); `coded` when it came 2-D coded. */
+  line(changes: Int32Array, n: number, coded?: CodedLine): void;
+  /** The previous line again, white for the first: a bad line replaced (T.4 4.1.2 note). */
+  repeat(): void;
+  /** A white line (a short page padded). */
+  white(): void;
+}
+
+export class PageBuffer implements LineSink {
   readonly stride: number;
   data: Uint8Array;
   rows = 0;
@@ -18,11 +40,22 @@ export class PageBuffer {
     this.data = new Uint8Array(this.stride * (height ?? Math.min(maxHeight, 256)));
   }
 
-  /** Byte offset of a new zeroed row; throws 'too_large' past maxHeight. */
-  addRow(bitOffset: number): number {
-    if (this.rows >= this.maxHeight) {
-      throw new CodecError('too_large', this.rows, bitOffset, `more than ${this.maxHeight} lines`);
-    }
+  line(changes: Int32Array, n: number): void {
+    const off = this.addRow(); // may grow the buffer: this.data after it
+    fillFromChanges(this.data, off, changes, n, this.width);
+  }
+
+  repeat(): void {
+    const off = this.addRow();
+    if (off >= this.stride) this.data.copyWithin(off, off - this.stride, off);
+  }
+
+  white(): void {
+    this.addRow();
+  }
+
+  /** Byte offset of a new zeroed row (the decoder keeps the count within maxHeight). */
+  private addRow(): number {
     const off = this.rows * this.stride;
     if (off + this.stride > this.data.length) {
       const next = new Uint8Array(Math.min(Math.max(this.data.length * 2, this.stride * 64), this.maxHeight * this.stride));
@@ -31,11 +64,6 @@ export class PageBuffer {
     }
     this.rows++;
     return off;
-  }
-
-  /** Copies the previous row (or leaves white) into the row at `off`. */
-  repeatPrevious(off: number): void {
-    if (off >= this.stride) this.data.copyWithin(off, off - this.stride, off);
   }
 
   /** The rows written, trimmed to size. */

@@ -3,12 +3,13 @@
 // has been received; otherwise the attempt is rolled back and retried when more data is
 // in (backing off, so feeding a byte at a time stays linear). end() marks the input
 // complete: from then on, running out of data is truncation, not a reason to wait.
+// The lines go to a LineSink: a bitmap (PageBuffer) or another coding (line-encoder.ts).
 
 import { BitReader } from './bit-reader.js';
 import { CodecError } from './errors.js';
-import { PageBuffer, validateHeight, validateWidth } from './page-buffer.js';
+import { PageBuffer, validateHeight, validateWidth, type CodedLine, type LineSink } from './page-buffer.js';
 import { LINE_OVERLONG } from './huffman.js';
-import { changesCapacity, fillFromChanges, whiteChanges } from './runs.js';
+import { changesCapacity, whiteChanges } from './runs.js';
 import { DEFAULT_MAX_HEIGHT, MAX_WIDTH, type DecodedPage, type DecodeOptions } from './types.js';
 
 /** A page decoder fed in pieces (whole-buffer decoding is push(all).end()). */
@@ -23,6 +24,9 @@ export interface StreamDecoder {
   readonly done: boolean;
 }
 
+/** What a decoder saw of a page, whatever its lines went to (DecodedPage without the pixels). */
+export type PageStats = Omit<DecodedPage, 'stride' | 'data'>;
+
 /** What one step() did. */
 export const Step = { NeedMore: 0, Line: 1, Skipped: 2, Finished: 3 } as const;
 export type Step = (typeof Step)[keyof typeof Step];
@@ -32,7 +36,12 @@ const LOOKAHEAD_BITS = 24;
 
 export abstract class PageDecoder implements StreamDecoder {
   protected readonly r = new BitReader();
-  protected readonly page: PageBuffer;
+  /** The bitmap the lines go to, or null when they go to another sink. */
+  private readonly page: PageBuffer | null;
+  protected readonly sink: LineSink;
+  private readonly maxRows: number;
+  /** Lines emitted so far. */
+  protected rows = 0;
   protected readonly width: number;
   protected readonly height: number | undefined;
   protected readonly padShortPage: boolean;
@@ -46,23 +55,29 @@ export abstract class PageDecoder implements StreamDecoder {
   protected maxConsecutiveBad = 0;
   protected overlongLines = 0;
   private retryAt = 0;
-  private result: DecodedPage | null = null;
+  /** Handed to the sink with each 2-D line (one object, reused). */
+  private readonly coded: CodedLine = { bytes: new Uint8Array(0), start: 0, end: 0 };
+  private result: PageStats | null = null;
+  private decoded: DecodedPage | null = null;
 
-  constructor(opts: DecodeOptions) {
+  /** Without a sink, the lines make a bitmap (end()); with one, they go there (endLines()). */
+  constructor(opts: DecodeOptions, sink?: LineSink) {
     const maxHeight = opts.maxHeight ?? DEFAULT_MAX_HEIGHT;
     validateWidth(opts.width, MAX_WIDTH);
     validateHeight(opts.height, maxHeight);
     this.width = opts.width;
     this.height = opts.height;
     this.padShortPage = opts.padShortPage === true && opts.height !== undefined;
-    this.page = new PageBuffer(opts.width, opts.height, opts.height ?? maxHeight);
+    this.maxRows = opts.height ?? maxHeight;
+    this.page = sink ? null : new PageBuffer(opts.width, opts.height, this.maxRows);
+    this.sink = sink ?? this.page!;
     this.cur = new Int32Array(changesCapacity(opts.width));
     this.ref = new Int32Array(changesCapacity(opts.width));
     whiteChanges(opts.width, this.ref);
   }
 
   get lines(): number {
-    return this.page.rows;
+    return this.rows;
   }
 
   get done(): boolean {
@@ -78,15 +93,21 @@ export abstract class PageDecoder implements StreamDecoder {
   }
 
   end(): DecodedPage {
+    const page = this.page;
+    if (!page) throw new Error('end() of a decoder whose lines go to a sink: endLines()');
+    this.decoded ??= { ...this.endLines(), stride: page.stride, data: page.finish() };
+    return this.decoded;
+  }
+
+  /** Declares the data complete, decodes what is left and says what the page was. */
+  endLines(): PageStats {
     if (this.result) return this.result;
     this.ended = true;
     this.pump();
     this.atEnd();
     this.result = {
       width: this.width,
-      height: this.page.rows,
-      stride: this.page.stride,
-      data: this.page.finish(),
+      height: this.rows,
       badLines: this.badLines,
       consecutiveBadLines: this.maxConsecutiveBad,
       overlongLines: this.overlongLines,
@@ -118,13 +139,24 @@ export abstract class PageDecoder implements StreamDecoder {
 
   /**
    * Commits the decoded line in `cur` as the next row and makes it the reference line;
-   * `result` is a line decoder's n, possibly with LINE_OVERLONG.
+   * `result` is a line decoder's n, possibly with LINE_OVERLONG; `twoDStart` the bit where
+   * the line's 2-D code began (-1 for a 1-D line).
    */
-  protected commitLine(result: number): void {
+  protected commitLine(result: number, twoDStart = -1): void {
     const n = result & ~LINE_OVERLONG;
-    if (n !== result) this.overlongLines++;
-    const off = this.page.addRow(this.r.pos);
-    fillFromChanges(this.page.data, off, this.cur, n, this.width);
+    this.countRow();
+    if (n !== result) {
+      this.overlongLines++;
+      this.sink.line(this.cur, n); // clipped: its code says more than the line
+    } else if (twoDStart >= 0) {
+      const c = this.coded;
+      c.bytes = this.r.bytes;
+      c.start = twoDStart;
+      c.end = this.r.pos;
+      this.sink.line(this.cur, n, c);
+    } else {
+      this.sink.line(this.cur, n);
+    }
     const t = this.cur;
     this.cur = this.ref;
     this.ref = t;
@@ -134,8 +166,24 @@ export abstract class PageDecoder implements StreamDecoder {
   /** Completes a short page with white lines (DecodeOptions.padShortPage); false if not asked. */
   protected padWithWhite(): boolean {
     if (!this.padShortPage) return false;
-    while (this.page.rows < this.height!) this.page.addRow(this.r.pos);
+    while (this.rows < this.height!) {
+      this.countRow();
+      this.sink.white();
+    }
     return true;
+  }
+
+  /** A bad line: the previous one again (white for the first), counted. */
+  protected repeatLine(): void {
+    this.countRow();
+    this.sink.repeat();
+    this.countBadLine();
+  }
+
+  /** Counts a line about to go to the sink; throws 'too_large' past the page's limit. */
+  private countRow(): void {
+    if (this.rows >= this.maxRows) throw new CodecError('too_large', this.rows, this.r.pos, `more than ${this.maxRows} lines`);
+    this.rows++;
   }
 
   protected countBadLine(): void {
@@ -147,7 +195,7 @@ export abstract class PageDecoder implements StreamDecoder {
   private pump(): void {
     const r = this.r;
     while (!this.finished) {
-      const line = this.page.rows;
+      const line = this.rows;
       if (this.height !== undefined && line >= this.height) {
         this.finish('height');
         break;

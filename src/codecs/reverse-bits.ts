@@ -13,7 +13,13 @@ const REVERSED = (() => {
 
 /** A copy of `bytes` with the bit order of every byte reversed. */
 export function reverseBits(bytes: Uint8Array): Uint8Array {
-  const out = new Uint8Array(bytes.length);
-  for (let i = 0; i < bytes.length; i++) out[i] = REVERSED[bytes[i]!]!;
+  return reverseBitsInto(bytes, new Uint8Array(bytes.length), 0);
+}
+
+/** Writes `bytes` with the bit order of every byte reversed into `out` at `offset`; returns `out`. */
+export function reverseBitsInto(bytes: Uint8Array, out: Uint8Array, offset: number): Uint8Array {
+  const n = bytes.length;
+  const t = REVERSED;
+  for (let i = 0; i < n; i++) out[offset + i] = t[bytes[i]!]!;
   return out;
 }

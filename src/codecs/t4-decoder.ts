@@ -9,6 +9,7 @@ import { decode1DLine } from './one-d.js';
 import { PageDecoder, Step } from './page-decoder.js';
 import { decode2DLine } from './two-d.js';
 import type { BitReader } from './bit-reader.js';
+import type { LineSink } from './page-buffer.js';
 import type { MHDecodeOptions } from './types.js';
 
 /** RTC: six EOLs (T.4 4.1.4); two in a row already end the page. */
@@ -24,8 +25,8 @@ export class T4Decoder extends PageDecoder {
   /** After a bad line: skip to the next EOL before decoding on. */
   private resync = false;
 
-  constructor(opts: MHDecodeOptions, twoD: boolean) {
-    super(opts);
+  constructor(opts: MHDecodeOptions, twoD: boolean, sink?: LineSink) {
+    super(opts, sink);
     this.twoD = twoD;
     this.rle = opts.form === 'rle' && !twoD;
     if (this.rle && opts.height === undefined) throw new RangeError('decodeMH: form "rle" needs the height');
@@ -64,10 +65,11 @@ export class T4Decoder extends PageDecoder {
         throw new CodecError('missing_eol', line, r.pos, 'line does not start with EOL');
       }
     }
+    const start = oneD ? -1 : r.pos;
     const n = oneD ? decode1DLine(r, this.width, this.cur, line) : decode2DLine(r, this.ref, this.cur, this.width, line);
     if (this.rle) r.alignToByte();
     if (this.overrun()) return Step.NeedMore;
-    this.commitLine(n);
+    this.commitLine(n, start);
     this.sawEol = sawEol;
     this.resync = false;
     return Step.Line;
@@ -80,8 +82,7 @@ export class T4Decoder extends PageDecoder {
 
   protected fail(err: CodecError, line: number, start: number): void {
     if (!this.repeat || err.kind === 'too_large') throw err;
-    this.page.repeatPrevious(this.page.addRow(this.r.pos));
-    this.countBadLine();
+    this.repeatLine();
     if (this.rle) {
       this.finish('end_of_data'); // no EOLs to resynchronise on
       return;
@@ -93,12 +94,9 @@ export class T4Decoder extends PageDecoder {
 
   protected atEnd(): void {
     const { height } = this;
-    if (height === undefined || this.page.rows >= height || this.padWithWhite()) return;
-    if (!this.repeat) throw new CodecError('truncated', this.page.rows, this.r.pos, `data ends after ${this.page.rows} of ${height} lines`);
-    while (this.page.rows < height) {
-      this.page.repeatPrevious(this.page.addRow(this.r.pos));
-      this.countBadLine();
-    }
+    if (height === undefined || this.rows >= height || this.padWithWhite()) return;
+    if (!this.repeat) throw new CodecError('truncated', this.rows, this.r.pos, `data ends after ${this.rows} of ${height} lines`);
+    while (this.rows < height) this.repeatLine();
   }
 }
 

@@ -1,8 +1,10 @@
 // The pages of a prepared fax as a call consumes them: decoded one at a time from the stored
 // TIFF class F, when the transmission reaches them.
-import { decodeMH, decodeMMR, decodeMR, type Bitmap } from '../codecs/index.js';
+import { decodeMH, decodeMMR, decodeMR, endsWithEofb, type Bitmap } from '../codecs/index.js';
 import { FaxError } from '../shared/errors.js';
 import { readTiff, readTiffDirectories, type TiffDirectory } from './tiff-read.js';
+
+export { endsWithEofb };
 
 export interface FaxPages {
   readonly count: number;
@@ -50,26 +52,6 @@ export function faxPagesFromTiff(tiff: Uint8Array): FaxPages {
       return endsWithEofb(data) ? { coding: 'mmr', width: dir.width, height: dir.height, data } : null;
     },
   };
-}
-
-/** Whether T.6 data ends in EOFB (000000000001 twice, T.6 2.4), followed by nothing but zero fill bits. */
-export function endsWithEofb(data: Uint8Array): boolean {
-  // The last 6 bytes hold the 24 bits of EOFB and up to 7 fill bits, with room to spare.
-  let tail = 0;
-  let bits = 0;
-  let i = data.length;
-  while (i > 0 && data[i - 1] === 0) i--;
-  for (let k = Math.max(0, i - 6); k < i; k++) {
-    tail = tail * 256 + data[k]!;
-    bits += 8;
-  }
-  if (bits === 0) return false;
-  while (tail % 2 === 0) {
-    tail /= 2;
-    bits--;
-  }
-  // EOFB's last bit is its 1; the 22 bits before it must be 0…01 0…0 (11 zeros, a 1, 11 zeros).
-  return bits >= 24 && tail % 2 ** 24 === 0x001001;
 }
 
 function decodeDirectory(tiff: Uint8Array, dir: TiffDirectory, index: number): Bitmap {

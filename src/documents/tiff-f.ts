@@ -14,6 +14,15 @@ import { CLASS_F_WIDTHS, Compression, FieldType, SUBFILE_PAGE, T4_2D, T4_FILL_BI
 
 export type TiffCompression = 'mh' | 'mr' | 'mmr' | 'none' | 'rle';
 
+/** A page already coded in T.6 (ending in EOFB), with its size: stored as it is. */
+export interface TiffCodedPage {
+  width: number;
+  height: number;
+  xDpi: number;
+  yDpi: number;
+  strip: Uint8Array;
+}
+
 export interface TiffPageInput {
   bitmap: Bitmap;
   /** Horizontal resolution in dots per inch (204, 408 …). */
@@ -49,7 +58,7 @@ interface Entry {
 }
 
 /** Encodes pages as a multi-page TIFF class F file (little-endian). */
-export function writeTiffF(pages: readonly TiffPageInput[], opts: WriteTiffOptions): Buffer {
+export function writeTiffF(pages: readonly (TiffPageInput | TiffCodedPage)[], opts: WriteTiffOptions): Buffer {
   if (pages.length === 0) throw new RangeError('writeTiffF: at least one page is needed');
   if (pages.length > 0xffff) throw new RangeError('writeTiffF: at most 65535 pages');
   const strict = opts.strictClassF ?? true;
@@ -73,19 +82,21 @@ export function writeTiffF(pages: readonly TiffPageInput[], opts: WriteTiffOptio
   const ifdOffsets: number[] = [];
   const pointers: Array<{ at: number; value: number }> = [];
   pages.forEach((page, i) => {
-    const { bitmap, xDpi, yDpi } = page;
-    if (strict && opts.compression !== 'none' && opts.compression !== 'rle' && !CLASS_F_WIDTHS.includes(bitmap.width)) {
-      throw new RangeError(`writeTiffF: page ${i + 1} width ${bitmap.width} is not a class F width (${CLASS_F_WIDTHS.join('/')})`);
+    const { xDpi, yDpi } = page;
+    const size = 'bitmap' in page ? page.bitmap : page;
+    if (strict && opts.compression !== 'none' && opts.compression !== 'rle' && !CLASS_F_WIDTHS.includes(size.width)) {
+      throw new RangeError(`writeTiffF: page ${i + 1} width ${size.width} is not a class F width (${CLASS_F_WIDTHS.join('/')})`);
     }
-    if (bitmap.height < 1) throw new RangeError(`writeTiffF: page ${i + 1} has no rows`);
+    if (size.height < 1) throw new RangeError(`writeTiffF: page ${i + 1} has no rows`);
     if (!(xDpi > 0) || !(yDpi > 0)) throw new RangeError(`writeTiffF: page ${i + 1} resolution must be > 0, got ${xDpi}×${yDpi}`);
     if (page.strip && !PRE_CODED.includes(opts.compression)) throw new RangeError(`writeTiffF: page ${i + 1} is pre-coded, which only ${PRE_CODED.join(', ')} take`);
-    const { strip, compression, t4Options } = page.strip ? { ...stripTags(opts), strip: page.strip } : encodeStrip(bitmap, yDpi, opts);
+    if (!('bitmap' in page) && opts.compression !== 'mmr') throw new RangeError(`writeTiffF: page ${i + 1} is coded in T.6, which only 'mmr' takes`);
+    const { strip, compression, t4Options } = page.strip ? { ...stripTags(opts), strip: page.strip } : encodeStrip((page as TiffPageInput).bitmap, yDpi, opts);
     const stripOffset = append(strip);
     const entries: Entry[] = [
       { tag: Tag.NewSubfileType, type: FieldType.LONG, values: [SUBFILE_PAGE] },
-      { tag: Tag.ImageWidth, type: FieldType.LONG, values: [bitmap.width] },
-      { tag: Tag.ImageLength, type: FieldType.LONG, values: [bitmap.height] },
+      { tag: Tag.ImageWidth, type: FieldType.LONG, values: [size.width] },
+      { tag: Tag.ImageLength, type: FieldType.LONG, values: [size.height] },
       { tag: Tag.BitsPerSample, type: FieldType.SHORT, values: [1] },
       { tag: Tag.Compression, type: FieldType.SHORT, values: [compression] },
       { tag: Tag.PhotometricInterpretation, type: FieldType.SHORT, values: [0] },
@@ -93,7 +104,7 @@ export function writeTiffF(pages: readonly TiffPageInput[], opts: WriteTiffOptio
       { tag: Tag.Orientation, type: FieldType.SHORT, values: [1] }, // row 0 top, column 0 left
       { tag: Tag.StripOffsets, type: FieldType.LONG, values: [stripOffset] },
       { tag: Tag.SamplesPerPixel, type: FieldType.SHORT, values: [1] },
-      { tag: Tag.RowsPerStrip, type: FieldType.LONG, values: [bitmap.height] },
+      { tag: Tag.RowsPerStrip, type: FieldType.LONG, values: [size.height] },
       { tag: Tag.StripByteCounts, type: FieldType.LONG, values: [strip.length] },
       { tag: Tag.XResolution, type: FieldType.RATIONAL, values: rational(xDpi) },
       { tag: Tag.YResolution, type: FieldType.RATIONAL, values: rational(yDpi) },

@@ -2,9 +2,8 @@
 // T.30's source, progress and the result mapped onto the FaxLine contract, and the receiving
 // side that turns accepted pages into TIFF class F.
 import type { Clock } from '../shared/clock.js';
-import { endsWithEofb, writeTiffF } from '../documents/index.js';
+import { writeTiffF } from '../documents/index.js';
 import { type Coding, type PageSource, type ReceivedPage, type Resolution, type T30FrontEnd, type T30Params, type T30Result, T30Session } from '../t30/index.js';
-import type { Bitmap } from '../codecs/index.js';
 import type { CallDetail, CallProgress, CallRequest, CallResult } from './line.js';
 import { pageSource } from './page-source.js';
 
@@ -117,16 +116,13 @@ export async function receiveOverFrontEnd(
 }
 
 export function receivedTiff(pages: ReceivedPage[]): ReceivedFax['tiff'] {
-  const decoded = pages.filter((p): p is ReceivedPage & { bitmap: Bitmap } => p.bitmap !== undefined);
-  const first = decoded[0];
+  const stored = pages.filter((p): p is ReceivedPage & { stored: NonNullable<ReceivedPage['stored']> } => p.stored !== undefined);
+  const first = stored[0];
   if (!first) return null;
-  // A page that came as T.6 and decoded is stored as it came (its data ends in EOFB): no re-encoding.
+  // Every page is T.6 already (as received, or coded line by line on receipt): stored as it is.
   const data = writeTiffF(
-    decoded.map((p) => ({
-      bitmap: p.bitmap, xDpi: p.params.xDpi, yDpi: p.params.yDpi,
-      ...(p.params.coding === 'mmr' && p.badLines === 0 && endsWithEofb(p.data) ? { strip: p.data } : {}),
-    })),
+    stored.map((p) => ({ width: p.params.widthPixels, height: p.stored.height, xDpi: p.params.xDpi, yDpi: p.params.yDpi, strip: p.stored.data })),
     { compression: 'mmr' },
   );
-  return { data, pageCount: decoded.length, width: first.bitmap.width, xDpi: first.params.xDpi, yDpi: first.params.yDpi };
+  return { data, pageCount: stored.length, width: first.params.widthPixels, xDpi: first.params.xDpi, yDpi: first.params.yDpi };
 }

@@ -2,7 +2,7 @@
 // of up to 256 frames of 256 (or 64) octets, sent as FCD frames closed by RCP, then PPS;
 // the receiver answers MCF or PPR with a 256-bit map of the frames to send again.
 
-import { reverseBits } from '../codecs/index.js';
+import { reverseBitsInto } from '../codecs/index.js';
 import { buildFrame, Fcf, fcfByte, decodeFcf, isPostMessage, type PostMessage } from './fcf.js';
 
 export const FRAMES_PER_BLOCK = 256;
@@ -17,12 +17,9 @@ export const PPR_LIMIT = 4;
  * full frame size, as spandsp does and most receivers expect.
  */
 export function splitBlocks(page: Uint8Array, frameSize: 256 | 64): Uint8Array[][] {
-  const hdlc = reverseBits(page);
   const frames: Uint8Array[] = [];
-  for (let off = 0; off < hdlc.length; off += frameSize) {
-    const f = new Uint8Array(frameSize);
-    f.set(hdlc.subarray(off, Math.min(off + frameSize, hdlc.length)));
-    frames.push(f);
+  for (let off = 0; off < page.length; off += frameSize) {
+    frames.push(reverseBitsInto(page.subarray(off, Math.min(off + frameSize, page.length)), new Uint8Array(frameSize), 0));
   }
   if (frames.length === 0) frames.push(new Uint8Array(frameSize));
   const blocks: Uint8Array[][] = [];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { textPage } from '../../test/vectors/synthetic-pages.js';
-import { decodeMH, encodeMH, encodeMMR, firstDifference } from '../codecs/index.js';
-import { codePage, copyQuality, decodePage } from './page-coding.js';
+import { decodeMH, decodeMMR, encodeMH, encodeMMR, encodeMR, firstDifference } from '../codecs/index.js';
+import { codePage, copyQuality, decodePage, lazyBitmap, storablePage } from './page-coding.js';
 import type { T30Params } from './negotiate.js';
 
 const P: T30Params = {
@@ -53,5 +53,34 @@ describe('copyQuality (spandsp thresholds)', () => {
     [0, 0, 'bad'],
   ] as const)('%d rows, %d bad: %s', (height, badLines, q) => {
     expect(copyQuality({ height, badLines })).toBe(q);
+  });
+});
+
+describe('storablePage', () => {
+  it('keeps T.6 data that ends in EOFB as it came, its lines counted', () => {
+    const mmr = encodeMMR(PAGE);
+    const padded = new Uint8Array(mmr.length + 40); // ECM's last frame is padded with zeros
+    padded.set(mmr);
+    const stored = storablePage(padded, 'mmr', 1728);
+    expect(stored.data).toBe(padded);
+    expect([stored.height, stored.badLines]).toEqual([PAGE.height, 0]);
+    expect(firstDifference(lazyBitmap(stored)(), PAGE)).toBeNull();
+  });
+
+  it('codes T.4 pages and T.6 without EOFB into T.6 ending in EOFB', () => {
+    for (const [data, coding] of [[encodeMR(PAGE, { k: 4, minScanLineBits: 96 }), 'mr'], [encodeMH(PAGE), 'mh'], [encodeMMR(PAGE, { eofb: false }), 'mmr']] as const) {
+      const stored = storablePage(data, coding, 1728);
+      expect(Buffer.from(stored.data).equals(Buffer.from(encodeMMR(PAGE))), coding).toBe(true);
+      expect(firstDifference(decodeMMR(stored.data, { width: 1728 }), PAGE)).toBeNull();
+    }
+  });
+
+  it('counts the bad lines of a damaged T.4 page (they repeat their predecessor)', () => {
+    const mh = encodeMH(PAGE);
+    const bad = mh.slice();
+    bad.fill(0x55, mh.length >> 1, (mh.length >> 1) + 30);
+    const stored = storablePage(bad, 'mh', 1728);
+    expect(stored.badLines).toBeGreaterThan(0);
+    expect(stored.height).toBe(decodePage(bad, 'mh', 1728).height);
   });
 });

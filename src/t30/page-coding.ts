@@ -1,16 +1,21 @@
 // Pages in and out of T.30: coding a page for the negotiated mode (T.4 MH/MR with RTC and the
-// minimum scan-line fill of non-ECM transmission, T.6 MMR with EOFB), decoding what arrived,
-// and judging a non-ECM page's copy quality the way spandsp does (share of bad rows).
+// minimum scan-line fill of non-ECM transmission, T.6 MMR with EOFB), making what arrived
+// ready to store (T.6, without pixels: codecs/transcode.ts), and judging a non-ECM page's copy
+// quality the way spandsp does (share of bad rows).
 
 import {
   createMHDecoder,
   createMMRDecoder,
   createMRDecoder,
+  decodeMMR,
   encodeMH,
   encodeMMR,
   encodeMR,
+  endsWithEofb,
+  transcodePage,
   type Bitmap,
   type DecodedPage,
+  type PageStats,
   type StreamDecoder,
 } from '../codecs/index.js';
 import type { Coding } from './modes.js';
@@ -74,9 +79,37 @@ export function codePage(page: SourcePage, p: T30Params): Uint8Array {
   const fill = p.ecm ? 0 : p.minScanLineBits;
   if (isCodedPage(page)) {
     if (page.coding === p.coding && fill === 0) return page.data;
-    return codeBitmap(decodePage(page.data, page.coding, page.width), p.coding, p.kFactor, fill);
+    // Line by line into the negotiated coding, without a bitmap in between.
+    const from = { coding: page.coding, width: page.width, ...(page.coding === 'mmr' ? {} : { badLines: 'repeat' as const }) };
+    return transcodePage(page.data, from, { coding: p.coding, k: p.kFactor, minScanLineBits: fill }).data!;
   }
   return codeBitmap(page, p.coding, p.kFactor, fill);
+}
+
+/** A received page as it is stored: T.6 (MMR) ending in EOFB, and what its decoding found. */
+export interface StoredPage extends PageStats {
+  data: Uint8Array;
+}
+
+/**
+ * Makes a received page ready to store: T.6 data that already ends in EOFB is kept as it came
+ * (its lines only counted and checked), anything else goes line by line into T.6; T.4 lines
+ * that do not decode repeat their predecessor. Throws a CodecError when the page does not decode.
+ */
+export function storablePage(all: Uint8Array, coding: Coding, width: number): StoredPage {
+  if (coding === 'mmr' && endsWithEofb(all)) {
+    const scanned = transcodePage(all, { coding, width }, null);
+    if (scanned.end === 'eofb') return { ...scanned, data: all };
+  }
+  const from = { coding, width, ...(coding === 'mmr' ? {} : { badLines: 'repeat' as const }) };
+  const out = transcodePage(all, from, { coding: 'mmr' });
+  return { ...out, data: out.data! };
+}
+
+/** The stored page's pixels, decoded on first use (most callers only store the T.6 data). */
+export function lazyBitmap(stored: StoredPage): () => Bitmap {
+  let bitmap: Bitmap | undefined;
+  return () => (bitmap ??= decodeMMR(stored.data, { width: stored.width, height: stored.height }));
 }
 
 function codeBitmap(bm: Bitmap, coding: Coding, k: number, minBits: number): Uint8Array {

@@ -3,33 +3,36 @@
 // application is not ready, CTR to CTC, ERR to EOR; then waiting for the next page, DIS
 // again after EOM, or DCN after EOP.
 
-import { reverseBits, type DecodedPage } from '../codecs/index.js';
-import { appendChunk, chunksToArray, concatChunks, disconnect, finish, repeatLast, type Draft, type Handler } from './core.js';
+import { reverseBitsInto } from '../codecs/index.js';
+import { appendChunk, concatChunks, disconnect, finish, repeatLast, type Draft, type Handler } from './core.js';
 import { decodeCtc } from './dis.js';
 import { encodePprMap, parseEor, parsePps, type Pps } from './ecm.js';
 import { buildFrame, fcfByte, isPostMessage, withoutInterrupt, type PostMessage } from './fcf.js';
 import { withRate } from './negotiate.js';
-import { copyQuality, decodePage, type CopyQuality } from './page-coding.js';
+import { copyQuality, lazyBitmap, storablePage, type CopyQuality, type StoredPage } from './page-coding.js';
 import { enter, provide } from './actions.js';
 import { answerer, freshRx } from './roles.js';
 import type { MachineInput, ReceivedPage } from './types.js';
 
 type FrameInput = Extract<MachineInput, { kind: 'frame' }>;
 
-/** Emits an accepted page (decoding it unless told not to). */
-function acceptPage(d: Draft, data: Uint8Array, quality: CopyQuality, decoded?: DecodedPage): void {
+/** Emits an accepted page (made ready to store unless decoding is off). */
+function acceptPage(d: Draft, data: Uint8Array, quality: CopyQuality, judged?: StoredPage): void {
   const cfg = answerer(d);
   const p = d.s.params!;
-  let bitmap: DecodedPage | undefined = decoded;
-  if (cfg.decode && !bitmap) {
+  let stored: StoredPage | undefined = judged;
+  if (cfg.decode && !stored) {
     try {
-      bitmap = decodePage(data, p.coding, p.widthPixels);
+      stored = storablePage(data, p.coding, p.widthPixels);
     } catch {
-      bitmap = undefined;
+      stored = undefined;
     }
   }
-  const page: ReceivedPage = { index: d.s.pages, params: p, data, badLines: decoded?.badLines ?? 0, quality };
-  if (cfg.decode && bitmap) page.bitmap = { width: bitmap.width, height: bitmap.height, stride: bitmap.stride, data: bitmap.data };
+  const page: ReceivedPage = { index: d.s.pages, params: p, data, badLines: judged?.badLines ?? 0, quality };
+  if (cfg.decode && stored) {
+    page.stored = { data: stored.data, height: stored.height };
+    Object.defineProperty(page, 'bitmap', { get: lazyBitmap(stored), enumerable: true });
+  }
   d.act({ kind: 'page-received', page });
   d.s.pages += 1;
 }
@@ -40,15 +43,16 @@ function onNonEcmPageEnd(d: Draft, cmd: PostMessage): void {
   const rx = d.s.rx!;
   const p = d.s.params!;
   d.stopTimer('T2');
-  let decoded: DecodedPage | undefined;
+  const data = concatChunks(rx.chunks);
+  let decoded: StoredPage | undefined;
   try {
-    decoded = decodePage(chunksToArray(rx.chunks), p.coding, p.widthPixels);
+    decoded = storablePage(data, p.coding, p.widthPixels);
   } catch {
     decoded = undefined;
   }
   const quality: CopyQuality = decoded ? copyQuality(decoded) : 'bad';
   const response = quality === 'bad' ? 'RTN' : quality === 'poor' ? 'RTP' : 'MCF';
-  if (response !== 'RTN' || cfg.keepBadPages) acceptPage(d, concatChunks(rx.chunks), quality, decoded);
+  if (response !== 'RTN' || cfg.keepBadPages) acceptPage(d, data, quality, decoded);
   d.s.rx = { ...rx, next: withoutInterrupt(cmd), response, chunks: null, imageSeen: false };
   d.sendFcf(response);
   d.goto('III_Q', 'D');
@@ -164,8 +168,12 @@ function answerPps(d: Draft, pps: Pps): void {
     d.sendV21([buildFrame(fcfByte('PPR', d.x), map)]);
     return d.goto('F_POST_RCP_PPR', 'D');
   }
-  let chunks = rx.chunks;
-  for (let i = 0; i < n; i++) chunks = appendChunk(chunks, reverseBits(rx.frames[i]!));
+  // The block's frames back in the codecs' bit order, in one chunk.
+  let size = 0;
+  for (let i = 0; i < n; i++) size += rx.frames[i]!.length;
+  const block = new Uint8Array(size);
+  for (let i = 0, at = 0; i < n; at += rx.frames[i]!.length, i++) reverseBitsInto(rx.frames[i]!, block, at);
+  const chunks = appendChunk(rx.chunks, block);
   const next = withoutInterrupt(pps.fcf2);
   d.s.rx = { ...rx, chunks, frames: [], blockFrames: 0, block: rx.block + 1, next, response: 'MCF', deferred: undefined };
   if (next !== 'NULL') {

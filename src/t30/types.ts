@@ -67,8 +67,13 @@ export interface ReceivedPage {
   params: T30Params;
   /** As received: T.4/T.6 data, first bit in the MSB of each byte (non-ECM data keeps its fill). */
   data: Uint8Array;
-  /** The decoded page (when decoding is on). */
-  bitmap?: Bitmap;
+  /**
+   * The page ready to store, when decoding is on and it decoded: T.6 (MMR) ending in EOFB (the
+   * data as received when it came that way), its height in lines.
+   */
+  stored?: { data: Uint8Array; height: number };
+  /** The decoded page (when `stored` is there): decoded from `stored` on first read. */
+  readonly bitmap?: Bitmap;
   /** Lines that did not decode and repeat their predecessor (non-ECM). */
   badLines: number;
   /** Non-ECM copy quality (ECM pages are error free: 'perfect'). */

@@ -7,7 +7,7 @@
 // Like a modem, the terminal hears what T.30 listens for (set-rx): high-speed signals only in
 // the image mode of their modulation and rate, carrier events only for the mode listened to;
 // V.21 frames are heard in every mode but 'none' (front-end.ts, test/helpers/t30-loopback.ts).
-import { reverseBits } from '../../codecs/index.js';
+import { reverseBitsInto } from '../../codecs/index.js';
 import type { FrontEndEvent, ModemSpec, RxMode } from '../../t30/index.js';
 import type { IfpPacket, T38DataType, T38Indicator } from './ifp.js';
 import { bitRateOf, dataTypeFor, modemOfIndicator } from './modems.js';
@@ -191,7 +191,7 @@ export class RxEvents {
   /** Adds IFP octets to the frame, bit-reversed into T.30's order (first bit in bit 0). */
   private append(wire: Uint8Array): void {
     const room = this.opts.maxFrame - this.frameLen;
-    const bytes = reverseBits(wire.length > room ? wire.subarray(0, room) : wire);
+    const bytes = wire.length > room ? wire.subarray(0, room) : wire;
     if (wire.length > room) this.frameBad = true;
     const n = bytes.length;
     if (this.frameLen + n > this.frame.length) {
@@ -199,7 +199,7 @@ export class RxEvents {
       next.set(this.frame.subarray(0, this.frameLen));
       this.frame = next;
     }
-    this.frame.set(bytes.subarray(0, n), this.frameLen);
+    reverseBitsInto(bytes, this.frame, this.frameLen);
     this.frameLen += n;
   }
 
