@@ -4,9 +4,9 @@
 // 80, 1800 Hz: 40 at 8 kHz), every (output sample of the cycle, tap, point) contribution is
 // precomputed: an output sample is a sum of `spanSymbols` table entries — no multiplies, no
 // oscillator. The symbols are sparse (one per 10/3, 5 or 20/3 samples), so the samples between two
-// symbols are made together, four at a time: per symbol of the span one table row is found and
-// four neighbouring entries of it are added, each into its own sample's sum (the table is laid out
-// sample-of-the-cycle fastest for this).
+// symbols are made together, four at a time (five when there are exactly five, V.27 ter 4800): per
+// symbol of the span one table row is found and neighbouring entries of it are added, each into
+// its own sample's sum (the table is laid out sample-of-the-cycle fastest for this).
 //
 //   const mod = new PassbandModulator({ phases: 10, step: 3, spanSymbols: 10, beta: 0.25,
 //                                       carrierHz: 1700, pointsRe, pointsIm });
@@ -163,8 +163,8 @@ export class PassbandModulator {
       if (count > end - i) count = end - i;
       acc += (count - 1) * M;
       const start = pos + 1;
-      // Each sample's sum adds the span's terms, two slots an iteration; four, three or one sums a
-      // pass. (The entries are float32 values summed in doubles: the order changes a sum by far less
+      // Each sample's sum adds the span's terms, two slots an iteration; five, four, three or one
+      // sums a pass. (The entries are float32 values summed in doubles: the order changes a sum by far less
       // than the 16-bit output's step; every modem's output was compared sample for sample.)
       for (let m = 0; m < count; ) {
         const left = count - m;
