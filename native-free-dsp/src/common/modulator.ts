@@ -4,9 +4,9 @@
 // 80, 1800 Hz: 40 at 8 kHz), every (output sample of the cycle, tap, point) contribution is
 // precomputed: an output sample is a sum of `spanSymbols` table entries — no multiplies, no
 // oscillator. The symbols are sparse (one per 10/3, 5 or 20/3 samples), so the samples between two
-// symbols are made together, four at a time: per symbol of the span one table row is found and
-// four neighbouring entries of it are added, each into its own sample's sum (the table is laid out
-// sample-of-the-cycle fastest for this).
+// symbols are made together, four at a time (five when there are exactly five, V.27 ter 4800): per
+// symbol of the span one table row is found and neighbouring entries of it are added, each into
+// its own sample's sum (the table is laid out sample-of-the-cycle fastest for this).
 //
 //   const mod = new PassbandModulator({ phases: 10, step: 3, spanSymbols: 10, beta: 0.25,
 //                                       carrierHz: 1700, pointsRe, pointsIm });
@@ -79,7 +79,7 @@ export class PassbandModulator {
   /** The last `span` symbols, as offsets point·row of their rows, in a doubled ring (oldest at pos + 1). */
   private readonly ring: number[];
   /** The sums of one pass. */
-  private readonly sums = doubleArray(GROUP);
+  private readonly sums = doubleArray(GROUP + 1);
   private acc = 0;
   private k = 0;
   private pos = 0;
@@ -163,14 +163,46 @@ export class PassbandModulator {
       if (count > end - i) count = end - i;
       acc += (count - 1) * M;
       const start = pos + 1;
-      // Each sample's sum adds the span's terms, two slots an iteration; four, three or one sums a
-      // pass. (The entries are float32 values summed in doubles: the order changes a sum by far less
+      // Each sample's sum adds the span's terms, two slots an iteration; five, four, three or one
+      // sums a pass. (The entries are float32 values summed in doubles: the order changes a sum by far less
       // than the 16-bit output's step; every modem's output was compared sample for sample.)
       for (let m = 0; m < count; ) {
         const left = count - m;
         let base = k + m;
         let made: number;
-        if (left >= 4) {
+        if (left === 5) {
+          // V.27 ter 4800: five samples a symbol, in one pass (four and one cost two).
+          let y0 = 0;
+          let y1 = 0;
+          let y2 = 0;
+          let y3 = 0;
+          let y4 = 0;
+          let j = start;
+          const stop = start + n;
+          for (; j + 1 < stop; j += 2, base += stride2) {
+            const b = base + ring[j]!;
+            const c = base + slotStride + ring[j + 1]!;
+            y0 += table[b]! + table[c]!;
+            y1 += table[b + 1]! + table[c + 1]!;
+            y2 += table[b + 2]! + table[c + 2]!;
+            y3 += table[b + 3]! + table[c + 3]!;
+            y4 += table[b + 4]! + table[c + 4]!;
+          }
+          if (j < stop) {
+            const b = base + ring[j]!;
+            y0 += table[b]!;
+            y1 += table[b + 1]!;
+            y2 += table[b + 2]!;
+            y3 += table[b + 3]!;
+            y4 += table[b + 4]!;
+          }
+          sums[0] = y0;
+          sums[1] = y1;
+          sums[2] = y2;
+          sums[3] = y3;
+          sums[4] = y4;
+          made = 5;
+        } else if (left >= 4) {
           let y0 = 0;
           let y1 = 0;
           let y2 = 0;

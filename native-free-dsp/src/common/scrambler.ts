@@ -115,6 +115,15 @@ export class Scrambler {
 
   /** The guard over the n line bits of `line` (register `r` before them): the bits it inverts. */
   private guardFlips(r: number, line: number, n: number): number {
+    // All n bits at once when the counter cannot reach the limit inside the word (nearly always):
+    // the bits that differ from all three earlier ones restart it, so it ends at the number of
+    // bits after the last of them (bit 0 is the newest).
+    const count = this.count;
+    if (count + n <= GUARD_LIMIT) {
+      const differ = (line ^ (r >>> (8 - n))) & (line ^ (r >>> (9 - n))) & (line ^ (r >>> (12 - n))) & ((1 << n) - 1);
+      this.count = differ === 0 ? count + n : 31 - Math.clz32(differ & -differ);
+      return 0;
+    }
     let flips = 0;
     for (let j = 0; j < n; j++) {
       const i = n - 1 - j;

@@ -34,14 +34,6 @@ export interface HdlcTxOptions {
   onStatus?: (ev: HdlcTxStatus) => void;
 }
 
-/** Bits of 64 flags, LSB first: long idle and preamble runs are sent from here, 64 at a time. */
-const FLAG_RUN = 64;
-// Line bits are kept in plain arrays of small integers: a frame's are made when it is queued, and
-// a plain array costs neither a malloc'd buffer nor a check of it on every read (typed arrays do).
-const FLAG_BITS: number[] = Array.from({ length: 8 * FLAG_RUN }, (_, i) => (HDLC_FLAG >> (i % 8)) & 1);
-/** The abort sequence: eight ones (ISO/IEC 13239 §4.4.2 asks for at least seven). */
-const ABORT_BITS: number[] = [1, 1, 1, 1, 1, 1, 1, 1];
-
 /**
  * Zero insertion an octet at a time: STUFF[ones·256 + octet], for `ones` (0…4) ones already in a
  * row, is the octet's line bits (LSB first, a zero after every fifth one) in bits 0-9, their number
@@ -68,10 +60,28 @@ const STUFF: number[] = (() => {
   return t;
 })();
 
+// The bits still to send of the current piece (flags, an octet of a frame, the abort) are kept in
+// one small integer, LSB first, above them a marker bit: getBit() hands out bit 0 and shifts while
+// more than the marker is left. Words stay below 2^30, V8's small integers.
+/** Flags per word, at most (3 × 8 bits and the marker). */
+const FLAGS_PER_WORD = 3;
+/** FLAG_WORDS[n]: n flags and the marker. */
+const FLAG_WORDS: number[] = [1, 0x17e, 0x17e7e, 0x17e7e7e];
+/** The abort sequence: eight ones (ISO/IEC 13239 §4.4.2 asks for at least seven), and the marker. */
+const ABORT_WORD = 0x1ff;
+/** Nothing left: the next getBit() moves on. */
+const EMPTY = 1;
+
+/** A queued frame: its octets and FCS, in a buffer kept for reuse. */
+interface Pending {
+  bytes: Uint8Array;
+  length: number;
+}
+
 /**
- * The framer hands out bits from one segment at a time — a run of flags, a frame already
- * zero-stuffed with its FCS when it was queued, or the abort sequence — so getBit() is an array
- * read in the common case, and all the per-frame work happens in sendFrame().
+ * The framer sends one piece at a time — a few flags, the next octet of a frame (zero-stuffed
+ * through a table as it comes due), or the abort sequence — so getBit() is a shift of one small
+ * integer in the common case, and a frame costs its FCS and one table lookup per octet.
  */
 export class HdlcTx {
   readonly crcBits: 16 | 32;
@@ -79,16 +89,17 @@ export class HdlcTx {
   readonly interFrameFlags: number;
   readonly maxFrameBytes: number;
   private readonly onStatus: ((ev: HdlcTxStatus) => void) | undefined;
-  private readonly queue: number[][] = [];
-  /** Line-bit arrays of frames already sent, for stuff() to reuse (a few at most). */
-  private readonly free: number[][] = [];
-  /** Current segment and the read position in it. */
-  private seg: number[] = FLAG_BITS;
-  private pos = 0;
-  private len = 0;
-  /** Whether the current segment is a frame (abort() applies) rather than flags. */
-  private inFrame = false;
-  /** Flags still owed after the current segment before the next frame may start. */
+  private readonly queue: Pending[] = [];
+  /** Buffers of frames already sent, for sendFrame() to reuse (a few at most). */
+  private readonly free: Pending[] = [];
+  /** Bits of the current piece, LSB first, above them the marker bit (EMPTY: none left). */
+  private word = EMPTY;
+  /** The frame being sent (null between frames) and its next octet. */
+  private frame: Pending | null = null;
+  private octet = 0;
+  /** Ones in a row at the end of the frame's line bits so far (for zero insertion). */
+  private ones = 0;
+  /** Flags still owed after the current piece before the next frame may start. */
   private flagsOwed = 0;
   private ending = false;
   private ended = false;
@@ -108,13 +119,14 @@ export class HdlcTx {
 
   /** Drops queued frames and starts again with the preamble (at least one opening flag). */
   restart(): void {
-    this.queue.length = 0;
-    this.inFrame = false;
+    while (this.queue.length > 0) this.recycle(this.queue.pop()!);
+    if (this.frame !== null) this.recycle(this.frame);
+    this.frame = null;
     this.ending = false;
     this.ended = false;
     this.underflowReported = false;
     this.flagsOwed = Math.max(1, this.preambleFlags);
-    this.startFlags();
+    this.word = EMPTY;
   }
 
   /** Queues a frame (address, control, information — without FCS, which is added here). */
@@ -123,7 +135,15 @@ export class HdlcTx {
       throw new RangeError(`HdlcTx: frame must be a Uint8Array of 1…${this.maxFrameBytes} octets, got ${frame instanceof Uint8Array ? frame.length : typeof frame}`);
     }
     if (this.ending || this.ended) throw new RangeError('HdlcTx: sendFrame after end(); call restart() first');
-    this.queue.push(this.stuff(frame));
+    const n = frame.length;
+    const fcsBytes = this.crcBits / 8;
+    const fcs = this.crcBits === 16 ? fcs16(frame) : fcs32(frame);
+    // Into the buffer of a frame already sent when there is one (no allocation, no garbage).
+    const p = this.free.pop() ?? { bytes: new Uint8Array(this.maxFrameBytes + 4), length: 0 };
+    p.bytes.set(frame);
+    for (let k = 0; k < fcsBytes; k++) p.bytes[n + k] = (fcs >>> (8 * k)) & 0xff;
+    p.length = n + fcsBytes;
+    this.queue.push(p);
     this.underflowReported = false;
   }
 
@@ -142,93 +162,76 @@ export class HdlcTx {
    * on with a flag and the next queued frame. Does nothing between frames.
    */
   abort(): void {
-    if (!this.inFrame) return;
-    this.inFrame = false;
-    this.recycle(this.seg);
-    this.seg = ABORT_BITS;
-    this.pos = 0;
-    this.len = ABORT_BITS.length;
+    if (this.frame === null) return;
+    this.recycle(this.frame);
+    this.frame = null;
+    this.word = ABORT_WORD;
     this.flagsOwed = 1;
   }
 
   /** The next bit to send (0 or 1), or END_OF_DATA (−1) once the transmission has ended. */
   readonly getBit = (): number => {
-    if (this.pos < this.len) return this.seg[this.pos++]!;
-    return this.nextSegment();
+    const w = this.word;
+    if (w > EMPTY) {
+      this.word = w >>> 1;
+      return w & 1;
+    }
+    return this.nextPiece();
   };
 
-  /** Moves to the next segment and returns its first bit. */
-  private nextSegment(): number {
-    if (this.ended) return END_OF_DATA;
-    if (this.inFrame) {
-      // A frame just ended: its closing flag (and any extra inter-frame flags) come next.
-      this.inFrame = false;
-      this.recycle(this.seg);
+  /** Moves to the next piece and returns its first bit. */
+  private nextPiece(): number {
+    const f = this.frame;
+    if (f !== null) {
+      const k = this.octet;
+      if (k < f.length) {
+        // The frame's next octet, zero-stuffed.
+        this.octet = k + 1;
+        const e = STUFF[(this.ones << 8) | f.bytes[k]!]!;
+        this.ones = e >> 14;
+        const w = (e & 0x3ff) | (1 << ((e >> 10) & 15));
+        this.word = w >>> 1;
+        return w & 1;
+      }
+      // The frame just ended: its closing flag (and any extra inter-frame flags) come next.
+      this.recycle(f);
+      this.frame = null;
       this.flagsOwed = this.interFrameFlags;
     }
-    if (this.flagsOwed > 0) {
-      this.startFlags();
-      return this.seg[this.pos++]!;
-    }
+    if (this.ended) return END_OF_DATA;
+    if (this.flagsOwed > 0) return this.startFlags();
     const next = this.queue.shift();
     if (next !== undefined) {
-      this.seg = next;
-      this.pos = 0;
-      this.len = next.length;
-      this.inFrame = true;
+      this.frame = next;
+      this.octet = 0;
+      this.ones = 0;
       if (this.queue.length === 0) this.reportUnderflow();
-      return this.seg[this.pos++]!;
+      return this.nextPiece();
     }
     if (this.ending) {
       this.ended = true;
-      this.len = 0;
+      this.word = EMPTY;
       this.onStatus?.({ kind: 'end' });
       return END_OF_DATA;
     }
     // Idle: flags until something is queued (checked again after each flag).
     this.flagsOwed = 1;
     this.reportUnderflow();
-    this.startFlags();
-    return this.seg[this.pos++]!;
+    return this.startFlags();
   }
 
-  /** Sends min(flagsOwed, FLAG_RUN) flags as the next segment. */
-  private startFlags(): void {
-    const n = Math.min(this.flagsOwed, FLAG_RUN);
+  /** Sends min(flagsOwed, FLAGS_PER_WORD) flags as the next piece; returns the first bit. */
+  private startFlags(): number {
+    const n = Math.min(this.flagsOwed, FLAGS_PER_WORD);
     this.flagsOwed -= n;
-    this.seg = FLAG_BITS;
-    this.pos = 0;
-    this.len = 8 * n;
+    const w = FLAG_WORDS[n]!;
+    this.word = w >>> 1;
+    return w & 1;
   }
 
-  /** The frame, its FCS, as line bits (LSB first) with a zero after every five ones. */
-  private stuff(frame: Uint8Array): number[] {
-    const n = frame.length;
-    const fcsBytes = this.crcBits / 8;
-    const fcs = this.crcBits === 16 ? fcs16(frame) : fcs32(frame);
-    const total = n + fcsBytes;
-    // Into the line-bit array of a frame already sent when there is one (no allocation, no
-    // garbage): overwritten in place, grown by push() and cut to length, it stays packed.
-    const bits = this.free.pop() ?? [];
-    const had = bits.length;
-    let ones = 0;
-    let at = 0;
-    for (let k = 0; k < total; k++) {
-      const e = STUFF[(ones << 8) | (k < n ? frame[k]! : (fcs >>> (8 * (k - n))) & 0xff)]!;
-      const len = (e >> 10) & 15;
-      for (let b = 0; b < len; b++, at++) {
-        if (at < had) bits[at] = (e >> b) & 1;
-        else bits.push((e >> b) & 1);
-      }
-      ones = e >> 14;
-    }
-    if (at < had) bits.length = at;
-    return bits;
-  }
-
-  /** Keeps a sent frame's line-bit array for the next stuff(). */
-  private recycle(bits: number[]): void {
-    if (this.free.length < 4) this.free.push(bits);
+  /** Keeps a sent frame's buffer for the next sendFrame(). */
+  private recycle(p: Pending): void {
+    if (this.free.length < 4) this.free.push(p);
   }
 
   private reportUnderflow(): void {

@@ -128,7 +128,21 @@ export class ToneTx {
         const r0 = rates[0]!;
         const r1 = two ? rates[1]! : 0;
         let ap = this.amPhase;
-        for (let k = i; k < i + run; k++) {
+        let k = i;
+        const end = i + run;
+        if (two && amDepth === 0) {
+          // Dual tones (dial, ringback, busy, reorder): two samples an iteration, their phases
+          // do not wait on each other.
+          const r0x2 = (r0 + r0) | 0;
+          const r1x2 = (r1 + r1) | 0;
+          for (; k + 1 < end; k += 2) {
+            out[k] = Math.round(amp * (DDS_SINE[p0 >>> DDS_SHIFT]! + DDS_SINE[p1 >>> DDS_SHIFT]!));
+            out[k + 1] = Math.round(amp * (DDS_SINE[((p0 + r0) | 0) >>> DDS_SHIFT]! + DDS_SINE[((p1 + r1) | 0) >>> DDS_SHIFT]!));
+            p0 = (p0 + r0x2) | 0;
+            p1 = (p1 + r1x2) | 0;
+          }
+        }
+        for (; k < end; k++) {
           let v = DDS_SINE[p0 >>> DDS_SHIFT]!;
           if (two) v += DDS_SINE[p1 >>> DDS_SHIFT]!;
           if (amDepth !== 0) {
