@@ -91,9 +91,9 @@ describe('old-style JPEG TIFF in several strips, tables from the tag offsets', (
         '<text x="20" y="150" font-size="30" font-family="sans-serif">OJPEG 6</text></svg>',
     ),
   );
-  const file = async (orientation?: number): Promise<Buffer> => {
+  const file = async (orientation?: number, interchangeHeader = false): Promise<Buffer> => {
     const { data } = await source.clone().removeAlpha().raw().toBuffer({ resolveWithObject: true });
-    return ojpegTiff(data, width, height, { rowsPerStrip: 16, orientation });
+    return ojpegTiff(data, width, height, { rowsPerStrip: 16, orientation, interchangeHeader });
   };
 
   it('is read as libtiff reads it, and as the picture it was coded from', async () => {
@@ -104,6 +104,14 @@ describe('old-style JPEG TIFF in several strips, tables from the tag offsets', (
     expect(meanAbsDiff(page.data, await libtiffGray(path))).toBeLessThan(2);
     const { data: gray } = await source.clone().removeAlpha().toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
     expect(meanAbsDiff(page.data, new Uint8Array(gray))).toBeLessThan(3);
+  });
+
+  it('takes the scan header from the head of the first strip after an interchange stream of tables and frame', async () => {
+    const path = join(tmp, 'sos-in-strip.tif');
+    writeFileSync(path, await file(undefined, true));
+    const page = await decodeImagePage(readFileSync(path), 'tiff');
+    expect(meanAbsDiff(page.data, await libtiffGray(path))).toBeLessThan(2);
+    expect(meanAbsDiff(page.data, (await decodeImagePage(await file(), 'tiff')).data)).toBe(0);
   });
 
   it.each([3, 6, 8])('is turned by its Orientation tag (%i) as any other TIFF is', async (orientation) => {

@@ -49,16 +49,10 @@ function pageStream(bytes: Uint8Array, ifd: Ifd): Buffer {
     // Tables only: they come first, then the frame and scan built from the tags, then the strips.
     const tables = segments.filter((s) => s.marker !== EOI).map((s) => jif.subarray(s.start, s.end));
     const hasFrame = segments.some((s) => s.marker === SOF0 || s.marker === SOF1);
-    // Some writers (libtiff's ojpeg_chewey_subsamp21_multi_strip.tiff) open the first strip with the scan header.
-    const hasScan = strips[0]?.[0] === 0xff && strips[0][1] === SOS;
-    return Buffer.concat([
-      ...tables,
-      ...(hasFrame ? [] : [frameHeader(ifd)]),
-      restartInterval(ifd),
-      ...(hasScan ? [] : [scanHeader(ifd)]),
-      ...scanData(strips),
-      marker(EOI),
-    ]);
+    // After a frame header some writers open the first strip with the scan header (libtiff's
+    // ojpeg_chewey_subsamp21_multi_strip.tiff); libtiff reads it there.
+    const scan = hasFrame && strips[0]?.[0] === 0xff && strips[0][1] === SOS ? [] : [scanHeader(ifd)];
+    return Buffer.concat([...tables, ...(hasFrame ? [] : [frameHeader(ifd)]), restartInterval(ifd), ...scan, ...scanData(strips), marker(EOI)]);
   }
   return Buffer.concat([marker(SOI), ...quantTables(file, ifd), ...huffmanTables(file, ifd), frameHeader(ifd), restartInterval(ifd), scanHeader(ifd), ...scanData(strips), marker(EOI)]);
 }

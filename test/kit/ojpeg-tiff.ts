@@ -13,6 +13,11 @@ export interface OjpegTiffOptions {
   rowsPerStrip: number;
   /** TIFF Orientation (274); none written when absent. */
   orientation?: number;
+  /**
+   * As libtiff's ojpeg_chewey_subsamp21_multi_strip.tiff: JPEGInterchangeFormat holds the
+   * encoder's stream up to its frame and tables, the first strip opens with its scan header.
+   */
+  interchangeHeader?: boolean;
 }
 
 interface Coded {
@@ -25,6 +30,12 @@ interface Coded {
   /** Per scan component: its DC table id << 4 | AC table id. */
   tda: number[];
   scan: Buffer;
+  /** The SOS segment. */
+  sos: Buffer;
+  /** Everything before the SOS segment. */
+  head: Buffer;
+  /** Where the frame header (SOF0) starts. */
+  sofAt: number;
 }
 
 /** An RGB raster (3 bytes a pixel) as a little-endian OJPEG TIFF, YCbCr 4:2:0. */
@@ -39,8 +50,12 @@ export async function ojpegTiff(rgb: Buffer, width: number, height: number, opts
     strips.push(parseJpeg(jpeg));
   }
   const first = strips[0]!;
+  if (opts.interchangeHeader) {
+    first.scan = Buffer.concat([first.sos, first.scan]);
+    first.head.writeUInt16BE(height, first.sofAt + 5); // the frame is the whole image's, not the strip's
+  }
   for (const s of strips) {
-    if (JSON.stringify([...s.q, ...s.huffman, s.tq, s.tda]) !== JSON.stringify([...first.q, ...first.huffman, first.tq, first.tda])) {
+    if (JSON.stringify([...s.q, ...s.huffman, s.tq, s.tda, s.sos]) !== JSON.stringify([...first.q, ...first.huffman, first.tq, first.tda, first.sos])) {
       throw new Error('the strips were coded with different tables');
     }
   }
@@ -54,6 +69,7 @@ export async function ojpegTiff(rgb: Buffer, width: number, height: number, opts
   };
   const qAt = new Map([...first.q].map(([id, t]) => [id, place(t)]));
   const hAt = new Map([...first.huffman].map(([k, t]) => [k, place(t)]));
+  const headAt = opts.interchangeHeader ? place(first.head) : 0;
   const stripAt = strips.map((s) => place(s.scan));
   const entries: Entry[] = [
     [256, LONG, [width]],
@@ -68,6 +84,7 @@ export async function ojpegTiff(rgb: Buffer, width: number, height: number, opts
     [279, LONG, strips.map((s) => s.scan.length)],
     [284, SHORT, [1]],
     [512, SHORT, [1]], // JPEGProc: baseline
+    ...(opts.interchangeHeader ? ([[513, LONG, [headAt]], [514, LONG, [first.head.length]]] as Entry[]) : []),
     [519, LONG, first.tq.map((id) => qAt.get(id)!)],
     [520, LONG, first.tda.map((t) => hAt.get(t >> 4)!)],
     [521, LONG, first.tda.map((t) => hAt.get(0x10 | (t & 15))!)],
@@ -107,7 +124,7 @@ function writeIfd(entries: Entry[], at: number): Buffer {
 
 /** The tables, component mapping and entropy-coded data of a baseline JPEG (T.81 B.2). */
 function parseJpeg(jpeg: Buffer): Coded {
-  const out: Coded = { q: new Map(), huffman: new Map(), tq: [], tda: [], scan: Buffer.alloc(0) };
+  const out: Coded = { q: new Map(), huffman: new Map(), tq: [], tda: [], scan: Buffer.alloc(0), sos: Buffer.alloc(0), head: Buffer.alloc(0), sofAt: 0 };
   let i = 2;
   for (;;) {
     const m = jpeg[i + 1]!;
@@ -125,11 +142,14 @@ function parseJpeg(jpeg: Buffer): Coded {
         k += 17 + n;
       }
     } else if (m === 0xc0) {
+      out.sofAt = i;
       for (let c = 0; c < body[5]!; c++) out.tq.push(body[8 + 3 * c]!);
     } else if (m === 0xda) {
       for (let c = 0; c < body[0]!; c++) out.tda.push(body[2 + 2 * c]!);
       // One scan and no restart markers: the data runs to the EOI at the end.
       out.scan = Buffer.from(jpeg.subarray(end, jpeg.length - 2));
+      out.sos = Buffer.from(jpeg.subarray(i, end));
+      out.head = Buffer.from(jpeg.subarray(0, i));
       return out;
     } else if (m !== 0xe0 && m !== 0xfe) {
       throw new Error(`unexpected JPEG marker 0xff${m.toString(16)}`);
