@@ -101,7 +101,7 @@ export async function decodeImagePage(bytes: Buffer, format: ImageFormat, page =
       if (w && h) checkPixels(format, { width: w, height: h }, format === 'tiff' ? page : null);
       img = sharp(bytes, opts);
     }
-    img = img.rotate(); // EXIF Orientation (no-op without it)
+    img = img.rotate(); // the one Orientation rule: EXIF, TIFF tag 274, OJPEG via tiff-ojpeg.ts (no-op without it)
     // sharp runs its steps in its own order (flatten before removeAlpha): choose one, not both.
     img = alpha ? img.flatten({ background: '#ffffff' }) : img.removeAlpha();
     const { data, info } = await img

@@ -3,12 +3,13 @@
 // unspecified meaning (ExtraSamples 0), which is data, not alpha.
 
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ojpegTiff } from '../../test/kit/ojpeg-tiff.js';
 import { decodeImagePage } from './render-image.js';
 
 const CORPUS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures', 'corpus', 'tiff');
@@ -74,6 +75,58 @@ describe('old-style JPEG TIFF (Compression 6)', () => {
     const err = await decodeImagePage(tiff, 'tiff').catch((e: unknown) => e);
     expect((err as { def?: { name: string } }).def?.name).toBe('INVALID_FILE_FORMAT');
     expect((err as Error).message).toMatch(/old-style JPEG: a quantization table at 2147483647 runs past the end of the file/);
+  });
+});
+
+describe('old-style JPEG TIFF in several strips, tables from the tag offsets', () => {
+  // 203 × 170 (neither a whole number of MCUs), 16 rows a strip: 11 strips, so the RST markers
+  // between them wrap from RST7 to RST0; the last strip holds 10 rows. Coded by test/kit/ojpeg-tiff.ts.
+  const width = 203;
+  const height = 170;
+  const source = sharp(
+    Buffer.from(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">` +
+        '<defs><linearGradient id="g"><stop offset="0" stop-color="#c03"/><stop offset="1" stop-color="#39f"/></linearGradient></defs>' +
+        `<rect width="${width}" height="${height}" fill="url(#g)"/><circle cx="70" cy="80" r="50" fill="#fff"/>` +
+        '<text x="20" y="150" font-size="30" font-family="sans-serif">OJPEG 6</text></svg>',
+    ),
+  );
+  const file = async (orientation?: number, interchangeHeader = false): Promise<Buffer> => {
+    const { data } = await source.clone().removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    return ojpegTiff(data, width, height, { rowsPerStrip: 16, orientation, interchangeHeader });
+  };
+
+  it('is read as libtiff reads it, and as the picture it was coded from', async () => {
+    const path = join(tmp, 'strips.tif');
+    writeFileSync(path, await file());
+    const page = await decodeImagePage(readFileSync(path), 'tiff');
+    expect([page.width, page.height]).toEqual([width, height]);
+    expect(meanAbsDiff(page.data, await libtiffGray(path))).toBeLessThan(2);
+    const { data: gray } = await source.clone().removeAlpha().toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
+    expect(meanAbsDiff(page.data, new Uint8Array(gray))).toBeLessThan(3);
+  });
+
+  it('takes the scan header from the head of the first strip after an interchange stream of tables and frame', async () => {
+    const path = join(tmp, 'sos-in-strip.tif');
+    writeFileSync(path, await file(undefined, true));
+    const page = await decodeImagePage(readFileSync(path), 'tiff');
+    expect(meanAbsDiff(page.data, await libtiffGray(path))).toBeLessThan(2);
+    expect(meanAbsDiff(page.data, (await decodeImagePage(await file(), 'tiff')).data)).toBe(0);
+  });
+
+  it.each([3, 6, 8])('is turned by its Orientation tag (%i) as any other TIFF is', async (orientation) => {
+    // The same pixels uncompressed with the same Orientation (set by libtiff's tiffset) go through sharp's own TIFF reading.
+    const upright = await decodeImagePage(await file(), 'tiff');
+    const plain = join(tmp, `plain-${orientation}.tif`);
+    await sharp(upright.data, { raw: { width, height, channels: 1 } }).tiff({ compression: 'none' }).toFile(plain);
+    const r = spawnSync('tiffset', ['-s', '274', String(orientation), plain], { encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    const expected = await decodeImagePage(readFileSync(plain), 'tiff');
+    const turned = await decodeImagePage(await file(orientation), 'tiff');
+    expect([turned.width, turned.height]).toEqual(orientation === 3 ? [width, height] : [height, width]);
+    expect([turned.width, turned.height]).toEqual([expected.width, expected.height]);
+    expect(meanAbsDiff(turned.data, expected.data)).toBe(0);
+    expect(meanAbsDiff(turned.data, upright.data)).toBeGreaterThan(10);
   });
 });
 

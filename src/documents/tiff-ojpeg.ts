@@ -2,7 +2,9 @@
 // but written by 1990s scanners and fax software) re-wrapped as a plain JPEG stream for sharp.
 // Our own because sharp's libtiff is built without OJPEG support and no package does this; the
 // rules follow libtiff's tif_ojpeg.c: the JPEGInterchangeFormat stream when it holds the image,
-// otherwise SOI + tables from JPEGQTables/DCTables/ACTables + a frame and scan header + the strips.
+// otherwise SOI + tables from JPEGQTables/DCTables/ACTables + a frame and scan header + the strips,
+// one restart interval each. The Orientation tag travels as an Exif APP1 segment, so the page is
+// turned by the same rule as every other image (render-image.ts, sharp's rotate()).
 
 import { FaxError } from '../shared/errors.js';
 import { Compression, Tag } from './tiff-format.js';
@@ -19,6 +21,8 @@ const DHT = 0xc4;
 const DRI = 0xdd;
 const SOF0 = 0xc0;
 const SOF1 = 0xc1;
+const RST0 = 0xd0;
+const APP1 = 0xe1;
 
 export function isOldJpeg(ifd: Ifd): boolean {
   return ifd.has(Tag.Compression) && ifd.int(Tag.Compression) === Compression.OJPEG;
@@ -26,6 +30,10 @@ export function isOldJpeg(ifd: Ifd): boolean {
 
 /** The page as a JPEG stream sharp decodes (YCbCr is libjpeg's default for three components). */
 export function oldJpegToJpeg(bytes: Uint8Array, ifd: Ifd): Buffer {
+  return withOrientation(pageStream(bytes, ifd), ifd);
+}
+
+function pageStream(bytes: Uint8Array, ifd: Ifd): Buffer {
   const file = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const strips = stripData(file, ifd);
   // A strip that is a whole JPEG stream (some writers did that) needs no help.
@@ -41,9 +49,41 @@ export function oldJpegToJpeg(bytes: Uint8Array, ifd: Ifd): Buffer {
     // Tables only: they come first, then the frame and scan built from the tags, then the strips.
     const tables = segments.filter((s) => s.marker !== EOI).map((s) => jif.subarray(s.start, s.end));
     const hasFrame = segments.some((s) => s.marker === SOF0 || s.marker === SOF1);
-    return Buffer.concat([...tables, ...(hasFrame ? [] : [frameHeader(ifd)]), restartInterval(ifd), scanHeader(ifd), ...strips, marker(EOI)]);
+    // After a frame header some writers open the first strip with the scan header (libtiff's
+    // ojpeg_chewey_subsamp21_multi_strip.tiff); libtiff reads it there.
+    const scan = hasFrame && strips[0]?.[0] === 0xff && strips[0][1] === SOS ? [] : [scanHeader(ifd)];
+    return Buffer.concat([...tables, ...(hasFrame ? [] : [frameHeader(ifd)]), restartInterval(ifd), ...scan, ...scanData(strips), marker(EOI)]);
   }
-  return Buffer.concat([marker(SOI), ...quantTables(file, ifd), ...huffmanTables(file, ifd), frameHeader(ifd), restartInterval(ifd), scanHeader(ifd), ...strips, marker(EOI)]);
+  return Buffer.concat([marker(SOI), ...quantTables(file, ifd), ...huffmanTables(file, ifd), frameHeader(ifd), restartInterval(ifd), scanHeader(ifd), ...scanData(strips), marker(EOI)]);
+}
+
+/**
+ * Each strip is one restart interval without its RST marker (libtiff's tif_ojpeg.c writes RST0…RST7
+ * in turn between strips when it feeds libjpeg): the markers go between them.
+ */
+function scanData(strips: readonly Buffer[]): Buffer[] {
+  return strips.flatMap((strip, i) => (i === 0 ? [strip] : [marker(RST0 + ((i - 1) % 8)), strip]));
+}
+
+/**
+ * The TIFF Orientation (274) as an Exif APP1 segment right after SOI: sharp's rotate() then turns
+ * the page as it turns every other TIFF and JPEG. 1 (or no tag) adds nothing.
+ */
+function withOrientation(jpeg: Buffer, ifd: Ifd): Buffer {
+  const orientation = ifd.has(Tag.Orientation) ? ifd.int(Tag.Orientation) : 1;
+  if (orientation < 2 || orientation > 8) return jpeg;
+  // "Exif\0\0", a big-endian TIFF header, one IFD entry (Orientation, SHORT, 1), no next IFD.
+  const body = Buffer.alloc(6 + 8 + 2 + 12 + 4);
+  body.write('Exif', 0, 'latin1');
+  body.write('MM', 6, 'latin1');
+  body.writeUInt16BE(42, 8);
+  body.writeUInt32BE(8, 10);
+  body.writeUInt16BE(1, 14);
+  body.writeUInt16BE(Tag.Orientation, 16);
+  body.writeUInt16BE(3, 18); // SHORT
+  body.writeUInt32BE(1, 20);
+  body.writeUInt16BE(orientation, 24);
+  return Buffer.concat([jpeg.subarray(0, 2), segment(APP1, body), jpeg.subarray(2)]);
 }
 
 function marker(m: number): Buffer {
@@ -122,12 +162,19 @@ function components(ifd: Ifd): number {
   return n;
 }
 
-/** SOF0: 8-bit, the first component subsampled by YCbCrSubSampling (default 2 × 2), others 1 × 1. */
+/** Horizontal and vertical subsampling of the chroma: YCbCrSubSampling (default 2 × 2) for three components. */
+function subsampling(ifd: Ifd): [number, number] {
+  if (components(ifd) !== 3) return [1, 1];
+  const [h = 2, v = 2] = ifd.has(Tag.YCbCrSubSampling) ? ifd.ints(Tag.YCbCrSubSampling, 2) : [];
+  return [h, v];
+}
+
+/** SOF0: 8-bit, the first component subsampled by YCbCrSubSampling, others 1 × 1. */
 function frameHeader(ifd: Ifd): Buffer {
   const n = components(ifd);
   const width = ifd.int(Tag.ImageWidth);
   const height = ifd.int(Tag.ImageLength);
-  const sub = n === 3 ? (ifd.has(Tag.YCbCrSubSampling) ? ifd.ints(Tag.YCbCrSubSampling, 2) : [2, 2]) : [1, 1];
+  const sub = subsampling(ifd);
   const body = Buffer.alloc(6 + 3 * n);
   body[0] = 8;
   body.writeUInt16BE(height, 1);
@@ -153,9 +200,19 @@ function scanHeader(ifd: Ifd): Buffer {
   return segment(SOS, body);
 }
 
+/**
+ * DRI: with several strips, one strip's MCUs (libtiff computes it so and ignores the tag; a strip
+ * must then be a whole number of MCU rows); with one, JPEGRestartInterval.
+ */
 function restartInterval(ifd: Ifd): Buffer {
-  const interval = ifd.has(Tag.JPEGRestartInterval) ? ifd.int(Tag.JPEGRestartInterval) : 0;
+  const height = ifd.int(Tag.ImageLength);
+  const rows = ifd.has(Tag.RowsPerStrip) ? Math.min(height, ifd.int(Tag.RowsPerStrip)) : height;
+  const [h, v] = subsampling(ifd);
+  if (rows < height && rows % (8 * v) !== 0) throw invalid(`${rows} rows per strip is not a whole number of ${8 * v}-row MCUs`);
+  const interval =
+    rows < height ? Math.ceil(ifd.int(Tag.ImageWidth) / (8 * h)) * (rows / (8 * v)) : ifd.has(Tag.JPEGRestartInterval) ? ifd.int(Tag.JPEGRestartInterval) : 0;
   if (interval === 0) return Buffer.alloc(0);
+  if (interval > 0xffff) throw invalid(`a restart interval of ${interval} MCUs does not fit a DRI segment`);
   const body = Buffer.alloc(2);
   body.writeUInt16BE(interval, 0);
   return segment(DRI, body);
