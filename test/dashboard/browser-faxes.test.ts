@@ -61,7 +61,7 @@ describeInBrowser('faxes in a browser', (suite) => {
     expect((await h.svc.store.getJob(accountId, jobId))!.status).toBe('delivered');
 
     // The detail page, left alone, shows Delivered (live.js reloads it once) with its page previews.
-    await expect.poll(() => page.locator('[data-live="status"]').textContent(), { timeout: 20_000 }).toBe('Delivered');
+    await reloadedDelivered(page);
     expect(await page.locator('[data-live="status"]').getAttribute('title')).toBe('code 0: Fax delivered');
     expect(await page.locator('[data-live="pages-long"]').textContent()).toBe('3 of 3 pages confirmed');
     expect(await page.locator('.live-hint').count()).toBe(0);
@@ -112,7 +112,7 @@ describeInBrowser('faxes in a browser', (suite) => {
     // The send time comes: the page, left alone, follows the fax to Delivered.
     await h.clock.advance(2 * 3600_000);
     await runUntil(h.clock, async () => (await h.svc.store.getJob(accountId, jobId))?.status !== 'sending', { stepMs: 250, maxMs: 120_000, what: `fax ${jobId} to finish` });
-    await expect.poll(() => page.locator('[data-live="status"]').textContent(), { timeout: 20_000 }).toBe('Delivered');
+    await reloadedDelivered(page);
     expect(await page.locator('.steps li.done').count()).toBe(6); // scheduled, queued, rendered, dialing, sending, delivered
     await page.screenshot({ path: `${ARTIFACTS}/fax-delivered-phone.png`, fullPage: true });
     await context.close();
@@ -151,3 +151,13 @@ describeInBrowser('faxes in a browser', (suite) => {
     await context.close();
   }, 180_000);
 });
+
+/**
+ * Waits until live.js has shown Delivered and loaded the page again without its one-time notice
+ * (?done=…): checking the page between the swap and the reload reads a document being replaced.
+ */
+async function reloadedDelivered(page: Page): Promise<void> {
+  await expect.poll(() => page.locator('[data-live="status"]').textContent(), { timeout: 20_000 }).toBe('Delivered');
+  await page.waitForURL((u) => u.search === '', { waitUntil: 'load' });
+  expect(await page.locator('[data-live="status"]').textContent()).toBe('Delivered');
+}
