@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { SystemClock } from '../src/shared/clock.js';
 import { silentLogger } from '../src/shared/log.js';
 import { faxPagesFromTiff, type FaxPages } from '../src/documents/fax-pages.js';
-import { closeEncodePool, closeRenderPool } from '../src/documents/index.js';
+import { closeRenderPool } from '../src/documents/index.js';
 import { parseGateways } from '../src/engine/index.js';
 import { sendOverFrontEnd } from '../src/engine/t30-call.js';
 import { FaxService } from '../src/jobs/index.js';
@@ -236,7 +236,7 @@ export async function run(): Promise<BenchReport> {
     return { bench: 'daemon', text, json: { cores: cpus().length, steps: STEPS, bareSteps: BARE_STEPS, daemon: daemonRows, bare: bareRows, overhead: ratios, sustainedDaemon: sustained(daemonRows), sustainedBare: sustained(bareRows) } };
   } finally {
     await d?.close();
-    await Promise.all([closeRenderPool(), closeEncodePool()]);
+    await closeRenderPool();
     peer.quit();
     rmSync(dir, { recursive: true, force: true });
   }

@@ -17,7 +17,8 @@ import { performance } from 'node:perf_hooks';
 import { promisify } from 'node:util';
 import type { Bitmap } from '../src/codecs/bitmap.js';
 import { toBilevel } from '../src/documents/bilevel.js';
-import { closeEncodePool, encodePages, encodePool } from '../src/documents/encode-pool.js';
+import { encodePage } from '../src/documents/encode-worker.js';
+import { encodeInPool } from '../src/documents/render-pool.js';
 import { RESOLUTIONS, type RenderQuality } from '../src/documents/layout.js';
 import { buildPdf, FONT_RESOURCE, pdfText } from '../src/documents/pdf-writer.js';
 import { closeRenderPool, renderDocument } from '../src/documents/pipeline.js';
@@ -95,7 +96,7 @@ async function pdfjsOnly(pdf: Buffer, quality: RenderQuality): Promise<void> {
   const res = RESOLUTIONS[quality];
   const pages: Bitmap[] = [];
   for await (const { gray } of pdfjsPages(pdf, Array.from({ length: PAGES }, (_, i) => i + 1), res)) pages.push(toBilevel(gray, 'auto', res.xDpi).bitmap);
-  await encodePages(pages, { compression: 'mmr' }, { threads: 0 });
+  pages.map((p) => encodePage(p, { compression: 'mmr' }));
 }
 
 export async function run(): Promise<BenchReport> {
@@ -113,7 +114,7 @@ export async function run(): Promise<BenchReport> {
     await renderDocument(docs[0]!.pdf, 'pdf', { pages: [1], quality: 'Low', isolate: false });
     await renderDocument(docs[0]!.pdf, 'pdf', { pages: all, quality: 'Low' });
     if (process.env.BENCH_PDFJS !== '0') await pdfjsOnly(docs[0]!.pdf, 'Low');
-    await encodePool().encodeAll([(await renderDocument(docs[0]!.pdf, 'pdf', { pages: [1], quality: 'Low', isolate: false }))[0]!], { compression: 'mmr' });
+    await encodeInPool([(await renderDocument(docs[0]!.pdf, 'pdf', { pages: [1], quality: 'Low', isolate: false }))[0]!], { compression: 'mmr' });
 
     for (const { name, pdf } of docs) {
       const file = join(dir, `${name}.pdf`);
@@ -123,11 +124,11 @@ export async function run(): Promise<BenchReport> {
         const r: Record<string, number> = {};
         r.ours1 = await best(rounds, async () => {
           const pages = await renderDocument(pdf, 'pdf', { pages: all, quality, isolate: false, timeoutMs: 600_000 });
-          await encodePages(pages, { compression: 'mmr' }, { threads: 0 });
+          pages.map((p) => encodePage(p, { compression: 'mmr' }));
         });
         r.oursPool = await best(rounds, async () => {
           const pages = await renderDocument(pdf, 'pdf', { pages: all, quality, timeoutMs: 600_000 });
-          await encodePool().encodeAll(pages, { compression: 'mmr' });
+          await encodeInPool(pages, { compression: 'mmr' });
         });
         if (process.env.BENCH_PDFJS !== '0') r.pdfjs1 = await best(rounds, () => pdfjsOnly(pdf, quality));
         if (hasGs) {
@@ -141,7 +142,6 @@ export async function run(): Promise<BenchReport> {
     }
   } finally {
     await closeRenderPool();
-    await closeEncodePool();
     rmSync(dir, { recursive: true, force: true });
   }
 

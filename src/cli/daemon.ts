@@ -10,7 +10,7 @@ import { SystemClock } from '../shared/clock.js';
 import { createLogger } from '../shared/log.js';
 import { startDaemon } from '../service.js';
 import { DEFAULT_VIRTUAL_TIMING, GatewayConfigError, parseGatewaysJson, type GatewaysConfig, type VirtualLineTiming } from '../engine/index.js';
-import { closeEncodePool, closeRenderPool, configureRenderPool } from '../documents/index.js';
+import { closeRenderPool, configureRenderPool } from '../documents/index.js';
 import { parseStoreUrl, redactStoreUrl, StoreUrlError, type StoreLocation } from '../store/index.js';
 import { args, UsageError } from './args.js';
 import { loadConfig, redactConfig, unknownEnvVars, type ConfigFlags } from './config.js';
@@ -99,7 +99,7 @@ export async function daemonCommand(argv: string[]): Promise<number> {
     logger.info({ signal, graceMs }, 'stopping: no new calls; calls in progress finish or are re-queued');
     void daemon.close().then(
       async () => {
-        await Promise.all([closeRenderPool(), closeEncodePool()]);
+        await closeRenderPool();
         clearInterval(keepAlive);
         logger.info('stopped');
         process.exit(0);

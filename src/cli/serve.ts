@@ -10,7 +10,7 @@ import { createLogger } from '../shared/log.js';
 import { startService, VERSION } from '../service.js';
 import { redactStoreUrl, type JobStore } from '../store/index.js';
 import { hashPassword } from '../accounts/index.js';
-import { closeEncodePool, closeRenderPool, configureRenderPool } from '../documents/index.js';
+import { closeRenderPool, configureRenderPool } from '../documents/index.js';
 import { args } from './args.js';
 import { CONFIG_FLAGS, parseStoreOption, testFacilities } from './daemon.js';
 import { loadConfig, redactConfig, unknownEnvVars, type ConfigFlags } from './config.js';
@@ -96,7 +96,7 @@ function installSignals(close: () => Promise<void>, logger: ReturnType<typeof cr
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'stopping: finishing or re-queuing calls in progress');
-    void close().then(async () => (await Promise.all([closeRenderPool(), closeEncodePool()]), process.exit(0)), (err) => (logger.error({ err }, 'shutdown failed'), process.exit(1)));
+    void close().then(async () => (await closeRenderPool(), process.exit(0)), (err) => (logger.error({ err }, 'shutdown failed'), process.exit(1)));
   };
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));

@@ -33,7 +33,7 @@ export {
   type PageMode,
   type RenderedPage,
 } from './pipeline.js';
-export { EncodePool, encodePool, encodePages, closeEncodePool, type EncodeSettings, type FaxCompression } from './encode-pool.js';
+export type { EncodeSettings, FaxCompression } from './encode-worker.js';
 export { previewPng, type PreviewOptions } from './preview.js';
 export { endsWithEofb, faxPagesFromBitmaps, faxPagesFromTiff, type FaxPages } from './fax-pages.js';
 export { tiffToPdf } from './fax-pdf.js';

@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Bitmap } from '../codecs/index.js';
-import { closeEncodePool, closeRenderPool, composeFax, countPages, fetchDocument, parsePageSelection, previewPng, selectPages, sniffFormat, type ComposedFax, type DocumentFormat, type FaxDocument, type PageMode, tiffToPdf, faxPagesFromBitmaps, faxPagesFromTiff, type FaxPages, writeTiffF } from '../documents/index.js';
+import { closeRenderPool, composeFax, countPages, fetchDocument, parsePageSelection, previewPng, selectPages, sniffFormat, type ComposedFax, type DocumentFormat, type FaxDocument, type PageMode, tiffToPdf, faxPagesFromBitmaps, faxPagesFromTiff, type FaxPages, writeTiffF } from '../documents/index.js';
 import { FaxError } from '../shared/errors.js';
 
 /** Fax quality, as the API's `faxQuality`: Low 204×98, Standard 204×196 (fine), HD 408×391. */
@@ -181,7 +181,7 @@ export async function renderFax(documents: readonly DocumentSource[], options: R
  * Call it at the end of a script so the process exits at once; the next render starts them again.
  */
 export async function closeWorkers(): Promise<void> {
-  await Promise.all([closeRenderPool(), closeEncodePool()]);
+  await closeRenderPool();
 }
 
 async function loadDocument(d: DocumentSource, index: number, o: RenderOptions): Promise<FaxDocument> {
