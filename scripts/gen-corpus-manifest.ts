@@ -53,6 +53,10 @@ const DECISIONS: Record<string, { set: Partial<Entry>; why: string }> = {
     set: { ink: [true] },
     why: 'ink: every sample is 0 and ExtraSamples says the 4th is unspecified data, so TIFF 6.0 makes it a black square; libvips and libtiff\'s RGBA reader take that sample for alpha (all transparent) and draw nothing',
   },
+  'tiff/libtiff-ojpeg_single_strip_no_rowsperstrip.tiff': {
+    set: { valid: true, pages: 1, ink: [true] },
+    why: "valid: tiffinfo exits 1 on its unsorted directory with a tag 0, but it is one of libtiff's own test images (test/tiff2rgba-ojpeg_single_strip_no_rowsperstrip.sh) and tiff2rgba decodes its page",
+  },
   'pdf/pdfjs-PDFBOX-4352-0.pdf': {
     set: { pages: null, valid: false, error: 'INVALID_FILE_FORMAT', ink: [] },
     why: 'refused: /Encrypt names an object that is no dictionary, so the AES-256 content stream cannot be decrypted; pdf.js draws nothing on its page, poppler a blank page after "Unknown compression method" — a blank fax is no answer',

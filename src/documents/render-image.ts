@@ -13,7 +13,7 @@ import { decodeBmp } from './bmp.js';
 import { imageDimensions } from './page-count.js';
 import { layoutPage, type FaxResolution, type Placement } from './layout.js';
 import { Tag } from './tiff-format.js';
-import { isOldJpeg, oldJpegToJpeg } from './tiff-ojpeg.js';
+import { isOldJpeg, lumaRange, oldJpegPage, stretchLuma, type OldJpegPage } from './tiff-ojpeg.js';
 import { decodePage, readIfdAt, readTiffDirectories, TiffError, type Ifd, type TiffDirectory } from './tiff-read.js';
 
 type SharpFn = (typeof import('sharp'))['default'];
@@ -85,9 +85,9 @@ export async function decodeImagePage(bytes: Buffer, format: ImageFormat, page =
   const alpha = !(tiff?.has(Tag.ExtraSamples) && tiff.ints(Tag.ExtraSamples, 1 << 16).every((v) => v === 0));
   try {
     if (tiff && isOldJpeg(tiff)) {
-      const jpeg = oldJpegToJpeg(bytes, tiff);
-      checkPixels(format, imageDimensions(jpeg, 'jpeg'), page);
-      img = sharp(jpeg, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' });
+      const ojpeg = oldJpegPage(bytes, tiff);
+      checkPixels(format, ojpeg.kind === 'stream' ? imageDimensions(ojpeg.jpeg, 'jpeg') : ojpeg, page);
+      img = sharp(ojpeg.kind === 'stream' ? ojpeg.jpeg : await composeTiles(sharp, ojpeg), { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' });
     } else if (format === 'bmp') {
       const rgba = decodeBmp(bytes, MAX_IMAGE_PIXELS);
       img = sharp(rgba.data, { raw: { width: rgba.width, height: rgba.height, channels: 4 }, limitInputPixels: MAX_IMAGE_PIXELS });
@@ -109,10 +109,29 @@ export async function decodeImagePage(bytes: Buffer, format: ImageFormat, page =
       .raw({ depth: 'uchar' }) // 16-bit PNG/TIFF → 8 bits
       .toBuffer({ resolveWithObject: true });
     if (info.channels !== 1 || info.size !== info.width * info.height) throw new Error(`expected 8-bit gray, got ${info.channels} channels, ${info.size} bytes`);
-    return { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), xDpi: 0, yDpi: 0 };
+    const gray = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+    const range = tiff && isOldJpeg(tiff) ? lumaRange(tiff) : null;
+    if (range) stretchLuma(gray, range);
+    return { width: info.width, height: info.height, data: gray, xDpi: 0, yDpi: 0 };
   } catch (err) {
     throw decodeError(format, format === 'tiff' ? page : null, err);
   }
+}
+
+/**
+ * A tiled old-style JPEG page: each tile decoded, cut to the page and placed, as a lossless PNG
+ * carrying the Orientation for rotate().
+ */
+async function composeTiles(sharp: SharpFn, page: Extract<OldJpegPage, { kind: 'tiles' }>): Promise<Buffer> {
+  const inputs = [];
+  for (const t of page.tiles) {
+    const width = Math.min(page.tileWidth, page.width - t.left);
+    const height = Math.min(page.tileHeight, page.height - t.top);
+    const { data, info } = await sharp(t.jpeg, { failOn: 'error' }).extract({ left: 0, top: 0, width, height }).raw().toBuffer({ resolveWithObject: true });
+    inputs.push({ input: data, raw: { width, height, channels: info.channels }, left: t.left, top: t.top });
+  }
+  const canvas = sharp({ create: { width: page.width, height: page.height, channels: 3, background: '#ffffff' } }).composite(inputs).png({ compressionLevel: 0 });
+  return (page.orientation >= 2 && page.orientation <= 8 ? canvas.withMetadata({ orientation: page.orientation }) : canvas).toBuffer();
 }
 
 /** The page's directory when our reader can walk to it; otherwise sharp's libtiff has its say alone. */

@@ -130,6 +130,73 @@ describe('old-style JPEG TIFF in several strips, tables from the tag offsets', (
   });
 });
 
+describe("libtiff's own old-style JPEG test images (fixtures/corpus, libtiff test/images)", () => {
+  it.each([
+    'libtiff-ojpeg_chewey_subsamp21_multi_strip.tiff', // 24 rows a strip, 4:2:1, scan header in the first strip
+    'libtiff-ojpeg_single_strip_no_rowsperstrip.tiff', // no RowsPerStrip, unsorted directory
+    'libtiff-ojpeg_zackthecat_subsamp22_single_strip.tiff', // one 240 × 224 tile over a 234 × 213 page; studio-range luma
+  ])('%s is read as libtiff reads it', async (name) => {
+    const path = join(CORPUS, name);
+    const page = await decodeImagePage(readFileSync(path), 'tiff');
+    expect(meanAbsDiff(page.data, await libtiffGray(path))).toBeLessThan(1);
+  });
+});
+
+describe('old-style JPEG TIFF in tiles, and ReferenceBlackWhite', () => {
+  // 203 × 170 with 4:2:0 tiles, coded by test/kit/ojpeg-tiff.ts. libtiff (tif_ojpeg.c) reads a
+  // tiled page as one JPEG frame a tile wide, the tiles its restart intervals — which decodes
+  // only a single column of tiles: so it judges 208 × 48 tiles (one column of four, the last cut
+  // by the page's edge), and the picture itself judges 64 × 48 tiles (4 × 4).
+  const width = 203;
+  const height = 170;
+  const source = sharp(
+    Buffer.from(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">` +
+        '<defs><linearGradient id="g"><stop offset="0" stop-color="#000"/><stop offset="1" stop-color="#fff"/></linearGradient></defs>' +
+        `<rect width="${width}" height="${height}" fill="url(#g)"/><circle cx="120" cy="80" r="40" fill="#c03"/></svg>`,
+    ),
+  );
+  const column = { width: 208, height: 48 };
+  const grid = { width: 64, height: 48 };
+  const tiled = async (tile: { width: number; height: number }, opts: { orientation?: number; referenceBlackWhite?: number[] } = {}): Promise<Buffer> => {
+    const { data } = await source.clone().removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    return ojpegTiff(data, width, height, { rowsPerStrip: 0, tile, ...opts });
+  };
+
+  it('reads a column of tiles as libtiff does', async () => {
+    const path = join(tmp, 'tiles.tif');
+    writeFileSync(path, await tiled(column));
+    const page = await decodeImagePage(readFileSync(path), 'tiff');
+    expect([page.width, page.height]).toEqual([width, height]);
+    expect(meanAbsDiff(page.data, await libtiffGray(path))).toBeLessThan(2);
+  });
+
+  it('puts every tile of a grid in its place: the picture comes back', async () => {
+    const page = await decodeImagePage(await tiled(grid), 'tiff');
+    expect([page.width, page.height]).toEqual([width, height]);
+    const { data: gray } = await source.clone().removeAlpha().toColourspace('b-w').raw().toBuffer({ resolveWithObject: true });
+    expect(meanAbsDiff(page.data, new Uint8Array(gray))).toBeLessThan(3);
+    expect(meanAbsDiff(page.data, (await decodeImagePage(await tiled(column), 'tiff')).data)).toBeLessThan(2);
+  });
+
+  it('turns a tiled page by its Orientation tag', async () => {
+    const upright = await decodeImagePage(await tiled(grid), 'tiff');
+    const turned = await decodeImagePage(await tiled(grid, { orientation: 6 }), 'tiff');
+    expect([turned.width, turned.height]).toEqual([height, width]);
+    // Orientation 6: the stored row 0 is the displayed column on the right, top to bottom.
+    for (const [x, y] of [[0, 0], [100, 37], [202, 169]] as const) expect(turned.data[x * height + (height - 1 - y)]).toBe(upright.data[y * width + x]);
+  });
+
+  it("stretches a studio-range luma (16–235) to 0–255 as libtiff's YCbCr conversion does", async () => {
+    const path = join(tmp, 'studio.tif');
+    writeFileSync(path, await tiled(column, { referenceBlackWhite: [16, 235, 128, 240, 128, 240] }));
+    const page = await decodeImagePage(readFileSync(path), 'tiff');
+    const full = await decodeImagePage(await tiled(column, { referenceBlackWhite: [0, 255, 128, 255, 128, 255] }), 'tiff');
+    expect(meanAbsDiff(page.data, await libtiffGray(path))).toBeLessThan(2);
+    expect(meanAbsDiff(page.data, full.data)).toBeGreaterThan(5); // the stretch is seen: 0–255 stays as coded
+  });
+});
+
 describe('an extra sample of unspecified meaning (ExtraSamples 0)', () => {
   it('is not alpha (TIFF 6.0 section 18: "unspecified data"): the RGB samples are drawn opaque', async () => {
     // 64 × 64, 16-bit RGB + one unspecified sample, every sample 0: a black square. libvips took

@@ -3,8 +3,9 @@
 // Our own because sharp's libtiff is built without OJPEG support and no package does this; the
 // rules follow libtiff's tif_ojpeg.c: the JPEGInterchangeFormat stream when it holds the image,
 // otherwise SOI + tables from JPEGQTables/DCTables/ACTables + a frame and scan header + the strips,
-// one restart interval each. The Orientation tag travels as an Exif APP1 segment, so the page is
-// turned by the same rule as every other image (render-image.ts, sharp's rotate()).
+// one restart interval each; a tiled page is one JPEG frame per tile. The Orientation tag travels
+// to sharp, so the page is turned by the same rule as every other image (render-image.ts, sharp's
+// rotate()); ReferenceBlackWhite's luma range is applied as libtiff applies it.
 
 import { FaxError } from '../shared/errors.js';
 import { Compression, Tag } from './tiff-format.js';
@@ -24,18 +25,81 @@ const SOF1 = 0xc1;
 const RST0 = 0xd0;
 const APP1 = 0xe1;
 
+/** PhotometricInterpretation YCbCr (TIFF 6.0 section 21). */
+const PHOTOMETRIC_YCBCR = 6;
+
 export function isOldJpeg(ifd: Ifd): boolean {
   return ifd.has(Tag.Compression) && ifd.int(Tag.Compression) === Compression.OJPEG;
 }
 
-/** The page as a JPEG stream sharp decodes (YCbCr is libjpeg's default for three components). */
-export function oldJpegToJpeg(bytes: Uint8Array, ifd: Ifd): Buffer {
-  return withOrientation(pageStream(bytes, ifd), ifd);
+/** A tile's own JPEG stream and where it goes on the page. */
+export interface OldJpegTile {
+  jpeg: Buffer;
+  left: number;
+  top: number;
 }
 
-function pageStream(bytes: Uint8Array, ifd: Ifd): Buffer {
+/**
+ * The page as JPEG for sharp (YCbCr is libjpeg's default for three components): one stream for a
+ * stripped page, its Orientation inside as Exif; for a tiled page one stream per tile (each tile
+ * is a JPEG frame of the tile's size, as libtiff decodes it), to be cropped to the page and
+ * composed by the caller, which carries `orientation` to the same rotate().
+ */
+export type OldJpegPage =
+  | { kind: 'stream'; jpeg: Buffer }
+  | { kind: 'tiles'; width: number; height: number; tileWidth: number; tileHeight: number; orientation: number; tiles: OldJpegTile[] };
+
+export function oldJpegPage(bytes: Uint8Array, ifd: Ifd): OldJpegPage {
   const file = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const strips = stripData(file, ifd);
+  if (!ifd.has(Tag.TileOffsets) || ifd.has(Tag.StripOffsets)) {
+    const geometry = { width: ifd.int(Tag.ImageWidth), height: ifd.int(Tag.ImageLength) };
+    return { kind: 'stream', jpeg: withOrientation(pageStream(file, ifd, stripData(file, ifd, Tag.StripOffsets, Tag.StripByteCounts), geometry), ifd) };
+  }
+  const width = ifd.int(Tag.ImageWidth);
+  const height = ifd.int(Tag.ImageLength);
+  const tileWidth = ifd.has(Tag.TileWidth) ? ifd.int(Tag.TileWidth) : 0;
+  const tileHeight = ifd.has(Tag.TileLength) ? ifd.int(Tag.TileLength) : 0;
+  if (tileWidth === 0 || tileHeight === 0) throw invalid('tile offsets without a tile width and length');
+  const across = Math.ceil(width / tileWidth);
+  const data = stripData(file, ifd, Tag.TileOffsets, Tag.TileByteCounts);
+  const expected = across * Math.ceil(height / tileHeight);
+  if (data.length < expected) throw invalid(`${data.length} tiles where a ${width}×${height} page of ${tileWidth}×${tileHeight} tiles has ${expected}`);
+  const geometry = { width: tileWidth, height: tileHeight };
+  const tiles = data.slice(0, expected).map((tile, i) => ({
+    jpeg: pageStream(file, ifd, [tile], geometry),
+    left: (i % across) * tileWidth,
+    top: Math.floor(i / across) * tileHeight,
+  }));
+  const orientation = ifd.has(Tag.Orientation) ? ifd.int(Tag.Orientation) : 1;
+  return { kind: 'tiles', width, height, tileWidth, tileHeight, orientation, tiles };
+}
+
+/**
+ * The luma range of a YCbCr page from ReferenceBlackWhite (TIFF 6.0 section 20; studio range is
+ * 16–235), or null when it is the full 0–255 or not given. libtiff stretches Y to 0–255 with it
+ * (tif_color.c); sharp does not, so the page comes out grayer than every libtiff reader's.
+ */
+export function lumaRange(ifd: Ifd): { black: number; white: number } | null {
+  if (!ifd.has(Tag.ReferenceBlackWhite) || components(ifd) !== 3) return null;
+  if (ifd.has(Tag.PhotometricInterpretation) && ifd.int(Tag.PhotometricInterpretation) !== PHOTOMETRIC_YCBCR) return null;
+  const [black = 0, white = 255] = ifd.rationals(Tag.ReferenceBlackWhite, 6);
+  if (!Number.isFinite(black) || !Number.isFinite(white) || white <= black || (black === 0 && white === 255)) return null;
+  return { black, white };
+}
+
+/** Stretches 8-bit gray from `range` to 0–255 in place, as libtiff maps Y (rounded, clamped). */
+export function stretchLuma(gray: Uint8Array, range: { black: number; white: number }): void {
+  const lut = new Uint8Array(256);
+  for (let y = 0; y < 256; y++) lut[y] = Math.max(0, Math.min(255, Math.round(((y - range.black) * 255) / (range.white - range.black))));
+  for (let i = 0; i < gray.length; i++) gray[i] = lut[gray[i]!]!;
+}
+
+interface Geometry {
+  width: number;
+  height: number;
+}
+
+function pageStream(file: Buffer, ifd: Ifd, strips: Buffer[], geometry: Geometry): Buffer {
   // A strip that is a whole JPEG stream (some writers did that) needs no help.
   if (strips.length === 1 && strips[0]![0] === 0xff && strips[0]![1] === SOI) return repairScanHeaders(strips[0]!);
   if (ifd.has(Tag.JPEGInterchangeFormat)) {
@@ -52,9 +116,9 @@ function pageStream(bytes: Uint8Array, ifd: Ifd): Buffer {
     // After a frame header some writers open the first strip with the scan header (libtiff's
     // ojpeg_chewey_subsamp21_multi_strip.tiff); libtiff reads it there.
     const scan = hasFrame && strips[0]?.[0] === 0xff && strips[0][1] === SOS ? [] : [scanHeader(ifd)];
-    return Buffer.concat([...tables, ...(hasFrame ? [] : [frameHeader(ifd)]), restartInterval(ifd), ...scan, ...scanData(strips), marker(EOI)]);
+    return Buffer.concat([...tables, ...(hasFrame ? [] : [frameHeader(ifd, geometry)]), restartInterval(ifd, geometry), ...scan, ...scanData(strips), marker(EOI)]);
   }
-  return Buffer.concat([marker(SOI), ...quantTables(file, ifd), ...huffmanTables(file, ifd), frameHeader(ifd), restartInterval(ifd), scanHeader(ifd), ...scanData(strips), marker(EOI)]);
+  return Buffer.concat([marker(SOI), ...quantTables(file, ifd), ...huffmanTables(file, ifd), frameHeader(ifd, geometry), restartInterval(ifd, geometry), scanHeader(ifd), ...scanData(strips), marker(EOI)]);
 }
 
 /**
@@ -96,13 +160,14 @@ function segment(m: number, body: Buffer): Buffer {
   return Buffer.concat([head, body]);
 }
 
-function stripData(file: Buffer, ifd: Ifd): Buffer[] {
-  const offsetsTag = ifd.has(Tag.StripOffsets) ? Tag.StripOffsets : Tag.TileOffsets;
+/** The strips' (or tiles') bytes, each cut to its byte count (to the end of the file without one). */
+function stripData(file: Buffer, ifd: Ifd, offsetsTag: number, countsTag: number): Buffer[] {
   if (!ifd.has(offsetsTag)) return [];
   const offsets = ifd.ints(offsetsTag, 1 << 16);
-  const counts = ifd.has(Tag.StripByteCounts) ? ifd.ints(Tag.StripByteCounts, 1 << 16) : [];
+  const counts = ifd.has(countsTag) ? ifd.ints(countsTag, 1 << 16) : [];
+  const what = offsetsTag === Tag.TileOffsets ? 'tile' : 'strip';
   return offsets.map((at, i) => {
-    if (at >= file.length) throw invalid(`strip ${i + 1} offset ${at} is outside the file (${file.length} bytes)`);
+    if (at >= file.length) throw invalid(`${what} ${i + 1} offset ${at} is outside the file (${file.length} bytes)`);
     return file.subarray(at, Math.min(file.length, at + (counts[i] ?? file.length - at)));
   });
 }
@@ -170,10 +235,8 @@ function subsampling(ifd: Ifd): [number, number] {
 }
 
 /** SOF0: 8-bit, the first component subsampled by YCbCrSubSampling, others 1 × 1. */
-function frameHeader(ifd: Ifd): Buffer {
+function frameHeader(ifd: Ifd, { width, height }: Geometry): Buffer {
   const n = components(ifd);
-  const width = ifd.int(Tag.ImageWidth);
-  const height = ifd.int(Tag.ImageLength);
   const sub = subsampling(ifd);
   const body = Buffer.alloc(6 + 3 * n);
   body[0] = 8;
@@ -204,13 +267,12 @@ function scanHeader(ifd: Ifd): Buffer {
  * DRI: with several strips, one strip's MCUs (libtiff computes it so and ignores the tag; a strip
  * must then be a whole number of MCU rows); with one, JPEGRestartInterval.
  */
-function restartInterval(ifd: Ifd): Buffer {
-  const height = ifd.int(Tag.ImageLength);
+function restartInterval(ifd: Ifd, { width, height }: Geometry): Buffer {
   const rows = ifd.has(Tag.RowsPerStrip) ? Math.min(height, ifd.int(Tag.RowsPerStrip)) : height;
   const [h, v] = subsampling(ifd);
   if (rows < height && rows % (8 * v) !== 0) throw invalid(`${rows} rows per strip is not a whole number of ${8 * v}-row MCUs`);
   const interval =
-    rows < height ? Math.ceil(ifd.int(Tag.ImageWidth) / (8 * h)) * (rows / (8 * v)) : ifd.has(Tag.JPEGRestartInterval) ? ifd.int(Tag.JPEGRestartInterval) : 0;
+    rows < height ? Math.ceil(width / (8 * h)) * (rows / (8 * v)) : ifd.has(Tag.JPEGRestartInterval) ? ifd.int(Tag.JPEGRestartInterval) : 0;
   if (interval === 0) return Buffer.alloc(0);
   if (interval > 0xffff) throw invalid(`a restart interval of ${interval} MCUs does not fit a DRI segment`);
   const body = Buffer.alloc(2);

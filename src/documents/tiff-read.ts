@@ -306,6 +306,8 @@ export interface Ifd {
   /** Up to `limit` values; more than `maxCount` values is a 'dimensions' error. */
   ints(tag: number, maxCount: number, limit?: number): number[];
   rational(tag: number): number;
+  /** Up to `maxCount` values of a RATIONAL or integer tag (some writers store rationals as LONGs). */
+  rationals(tag: number, maxCount: number): number[];
   ascii(tag: number, maxLength: number): string;
 }
 
@@ -403,6 +405,11 @@ class TiffFile {
         const e = get(tag, 1 << 16);
         if (e.type === FieldType.RATIONAL) return this.u32(e.at) / this.u32(e.at + 4);
         return ints(tag, 0xffffffff, 1)[0]!;
+      },
+      rationals: (tag, maxCount) => {
+        const e = get(tag, maxCount);
+        if (e.type !== FieldType.RATIONAL) return ints(tag, maxCount);
+        return Array.from({ length: e.count }, (_, i) => this.u32(e.at + 8 * i) / this.u32(e.at + 8 * i + 4));
       },
       ascii: (tag, maxLength) => {
         const e = get(tag, 1 << 20);

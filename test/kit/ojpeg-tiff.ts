@@ -5,12 +5,18 @@
 // entropy-coded data is one restart interval: DC predictors start at 0 and the data is byte-aligned,
 // exactly what a restart interval holds. The tables go to JPEGQTables/JPEGDCTables/JPEGACTables
 // (one offset per component), the strips to StripOffsets; readers put RSTn between the strips.
+// Tiled files (`tile`) code each tile alone the same way, edge tiles padded with white to the
+// tile's size, and list them in TileOffsets in row-major order.
 
 import sharp from 'sharp';
 
 export interface OjpegTiffOptions {
-  /** A multiple of 16 (one 4:2:0 MCU row). */
+  /** A multiple of 16 (one 4:2:0 MCU row). Ignored with `tile`. */
   rowsPerStrip: number;
+  /** Tiles of this size (multiples of 16) instead of strips. */
+  tile?: { width: number; height: number };
+  /** ReferenceBlackWhite (532), six values written as RATIONALs. */
+  referenceBlackWhite?: number[];
   /** TIFF Orientation (274); none written when absent. */
   orientation?: number;
   /**
@@ -41,13 +47,18 @@ interface Coded {
 /** An RGB raster (3 bytes a pixel) as a little-endian OJPEG TIFF, YCbCr 4:2:0. */
 export async function ojpegTiff(rgb: Buffer, width: number, height: number, opts: OjpegTiffOptions): Promise<Buffer> {
   const strips: Coded[] = [];
-  for (let top = 0; top < height; top += opts.rowsPerStrip) {
-    const rows = Math.min(opts.rowsPerStrip, height - top);
-    const jpeg = await sharp(rgb, { raw: { width, height, channels: 3 } })
-      .extract({ left: 0, top, width, height: rows })
-      .jpeg({ quality: 90, chromaSubsampling: '4:2:0', optimiseCoding: false })
-      .toBuffer();
-    strips.push(parseJpeg(jpeg));
+  const code = async (left: number, top: number, w: number, h: number, padTo?: { width: number; height: number }): Promise<void> => {
+    let img = sharp(rgb, { raw: { width, height, channels: 3 } }).extract({ left, top, width: w, height: h });
+    if (padTo) img = sharp(await img.raw().toBuffer(), { raw: { width: w, height: h, channels: 3 } }).extend({ right: padTo.width - w, bottom: padTo.height - h, background: '#ffffff' });
+    strips.push(parseJpeg(await img.jpeg({ quality: 90, chromaSubsampling: '4:2:0', optimiseCoding: false }).toBuffer()));
+  };
+  const tile = opts.tile;
+  if (tile) {
+    for (let top = 0; top < height; top += tile.height) {
+      for (let left = 0; left < width; left += tile.width) await code(left, top, Math.min(tile.width, width - left), Math.min(tile.height, height - top), tile);
+    }
+  } else {
+    for (let top = 0; top < height; top += opts.rowsPerStrip) await code(0, top, width, Math.min(opts.rowsPerStrip, height - top));
   }
   const first = strips[0]!;
   if (opts.interchangeHeader) {
@@ -77,18 +88,21 @@ export async function ojpegTiff(rgb: Buffer, width: number, height: number, opts
     [258, SHORT, [8, 8, 8]],
     [259, SHORT, [6]],
     [262, SHORT, [6]], // YCbCr
-    [273, LONG, stripAt],
+    ...(tile ? [] : ([[273, LONG, stripAt]] as Entry[])),
     ...(opts.orientation === undefined ? [] : [[274, SHORT, [opts.orientation]] as Entry]),
     [277, SHORT, [3]],
-    [278, LONG, [opts.rowsPerStrip]],
-    [279, LONG, strips.map((s) => s.scan.length)],
+    ...(tile ? [] : ([[278, LONG, [opts.rowsPerStrip]], [279, LONG, strips.map((s) => s.scan.length)]] as Entry[])),
     [284, SHORT, [1]],
+    ...(tile
+      ? ([[322, SHORT, [tile.width]], [323, SHORT, [tile.height]], [324, LONG, stripAt], [325, LONG, strips.map((s) => s.scan.length)]] as Entry[])
+      : []),
     [512, SHORT, [1]], // JPEGProc: baseline
     ...(opts.interchangeHeader ? ([[513, LONG, [headAt]], [514, LONG, [first.head.length]]] as Entry[]) : []),
     [519, LONG, first.tq.map((id) => qAt.get(id)!)],
     [520, LONG, first.tda.map((t) => hAt.get(t >> 4)!)],
     [521, LONG, first.tda.map((t) => hAt.get(0x10 | (t & 15))!)],
     [530, SHORT, [2, 2]],
+    ...(opts.referenceBlackWhite ? [[532, RATIONAL, opts.referenceBlackWhite] as Entry] : []),
   ];
   const header = Buffer.from([0x49, 0x49, 42, 0, 0, 0, 0, 0]);
   header.writeUInt32LE(at + (at % 2), 4);
@@ -97,6 +111,8 @@ export async function ojpegTiff(rgb: Buffer, width: number, height: number, opts
 
 const SHORT = 3;
 const LONG = 4;
+/** Written as value / 1. */
+const RATIONAL = 5;
 type Entry = [tag: number, type: number, values: number[]];
 
 function writeIfd(entries: Entry[], at: number): Buffer {
@@ -105,9 +121,16 @@ function writeIfd(entries: Entry[], at: number): Buffer {
   let extraAt = at + head.length;
   head.writeUInt16LE(entries.length, 0);
   entries.forEach(([tag, type, values], i) => {
-    const size = type === SHORT ? 2 : 4;
+    const size = type === SHORT ? 2 : type === RATIONAL ? 8 : 4;
     const data = Buffer.alloc(Math.max(4, size * values.length));
-    values.forEach((v, j) => (size === 2 ? data.writeUInt16LE(v, 2 * j) : data.writeUInt32LE(v, 4 * j)));
+    values.forEach((v, j) => {
+      if (size === 2) data.writeUInt16LE(v, 2 * j);
+      else if (size === 4) data.writeUInt32LE(v, 4 * j);
+      else {
+        data.writeUInt32LE(v, 8 * j);
+        data.writeUInt32LE(1, 8 * j + 4);
+      }
+    });
     const e = 2 + 12 * i;
     head.writeUInt16LE(tag, e);
     head.writeUInt16LE(type, e + 2);
