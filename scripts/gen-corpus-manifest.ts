@@ -212,7 +212,7 @@ per source page, ink where the reference has ink, and invalid files refused with
 Where we follow another reader than \`pdfinfo\`, the row says **decided** and why (\`DECISIONS\` in
 the script); docs/documents.md has the rules.
 
-Result (2026-11-27): 103 of 103 checks pass (96 before the fixes of issue 13: empty and
+Result (2026-11-27): 106 of 106 checks pass (96 of 103 before the fixes of issue 13: empty and
 looping page trees, a damaged /Encrypt, old-style JPEG TIFF, an unspecified extra sample).
 
 Licences: the pdf.js repository is Apache-2.0 but its test PDFs were collected from bug
