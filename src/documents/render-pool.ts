@@ -65,22 +65,25 @@ export const PAGES_PER_COLD_WORKER = 8;
 
 /**
  * Render workers for a one-shot render of `pages` pages in a fresh process (faxstack render): one
- * more per PAGES_PER_COLD_WORKER pages, on cores that are idle (`cores` less the run queue
- * `load`), at least one. A second cold worker costs more CPU than it saves on a busy machine.
+ * per PAGES_PER_COLD_WORKER pages on the cores that are idle (`cores` less the run queue `load`),
+ * and 0 — the calling thread renders (`isolate: false`) — unless that makes two or more. One cold
+ * worker does the same pages as the calling thread plus its own boot, modules and PDFium instance
+ * and the pages' trip back: measured slower in CPU and wall alike (docs/benchmarks.md, render-cli).
  */
 export function oneShotThreads(pages: number, cores: number, load: number): number {
   const idle = Math.floor(cores - load + 0.5);
-  return Math.max(1, Math.min(idle, Math.ceil(pages / PAGES_PER_COLD_WORKER), DEFAULT_MAX_THREADS));
+  const workers = Math.min(idle, Math.ceil(pages / PAGES_PER_COLD_WORKER), DEFAULT_MAX_THREADS);
+  return workers >= 2 ? workers : 0;
 }
 
 /**
  * Starts `threads` render workers (at most the pool's size) and PDFium's compile now, so that a
- * one-shot command's workers boot while it reads and counts its files. Without it both start
- * with the first render.
+ * one-shot command's workers boot while it reads and counts its files; with 0 only the compile
+ * (the calling thread renders). Without it both start with the first render.
  */
 export function startRenderPool(threads: number): void {
   void compiledPdfium().catch(() => undefined);
-  renderPool(Math.max(1, threads));
+  if (threads > 0) renderPool(threads);
 }
 
 /** Stops the render workers (tests, shutdown). The next render starts a new pool. */
