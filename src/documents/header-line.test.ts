@@ -24,6 +24,19 @@ describe('headerText', () => {
     expect(formatDateTime(when, 'America/New_York')).toBe('2025-05-01 10:03 EDT');
     expect(formatDateTime(when)).toBe('2025-05-01 14:03 UTC');
   });
+
+  it('writes UTC as Intl does, without Intl', () => {
+    const intl = new Intl.DateTimeFormat('en-CA', { timeZone: 'UTC', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZoneName: 'short' });
+    const viaIntl = (d: Date): string => {
+      const parts = intl.formatToParts(d);
+      const get = (t: string): string => parts.find((p) => p.type === t)?.value ?? '';
+      return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')} ${get('timeZoneName')}`;
+    };
+    const dates = [Date.UTC(1000, 0, 1), Date.UTC(1999, 11, 31, 23, 59, 59), Date.UTC(2024, 1, 29, 0, 0), Date.UTC(2025, 9, 5, 9, 7), Date.UTC(9999, 11, 31, 23, 59)];
+    for (let t = Date.UTC(2026, 0, 1); t < Date.UTC(2027, 0, 1); t += 37 * 3_600_000 + 17 * 60_000) dates.push(t);
+    for (const t of dates) expect(formatDateTime(new Date(t))).toBe(viaIntl(new Date(t)));
+    expect(formatDateTime(new Date(Date.UTC(12_000, 0, 1)))).toBe(viaIntl(new Date(Date.UTC(12_000, 0, 1))));
+  });
 });
 
 describe('stampHeader', () => {
