@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DOCUMENT_BASE_MS, hardStopMs, PAGE_CPU_BUDGET_MS, PAGE_WALL_BUDGET_MS, RenderBudget, RenderTimeout, threadClock, type BudgetClock } from './render-budget.js';
 import { renderDocumentInThread } from './render-document.js';
-import { fromWire, toWire } from './render-worker.js';
+import { fromWire, toWire } from './render-wire.js';
 
 /** Readings set by the test. */
 class FakeClock implements BudgetClock {

@@ -4,7 +4,7 @@
 // (the workers are warm by then; a second pool would start cold).
 
 import { availableParallelism } from 'node:os';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import type { Bitmap } from '../codecs/index.js';
 import { FaxError } from '../shared/errors.js';
 import type { EncodeSettings } from './encode-worker.js';
@@ -43,12 +43,13 @@ export async function configureRenderPool(opts: RenderPoolOptions): Promise<void
   await closeRenderPool();
 }
 
-let pool: Piscina | undefined;
+let pool: Promise<Piscina> | undefined;
 
-function renderPool(startThreads = 0): Piscina {
-  if (!pool) {
+/** The pool, started on first use; piscina itself is loaded then (a render in the calling thread never needs it). */
+function renderPool(startThreads = 0): Promise<Piscina> {
+  pool ??= import('piscina').then(({ Piscina }) => {
     const entry = workerEntry(import.meta.url, 'render-worker');
-    pool = new Piscina({
+    return new Piscina({
       filename: entry.filename,
       execArgv: entry.execArgv,
       minThreads: Math.min(startThreads, poolOptions.threads),
@@ -56,7 +57,7 @@ function renderPool(startThreads = 0): Piscina {
       idleTimeout: 30_000,
       resourceLimits: { maxOldGenerationSizeMb: poolOptions.heapMb },
     });
-  }
+  });
   return pool;
 }
 
@@ -83,14 +84,14 @@ export function oneShotThreads(pages: number, cores: number, load: number): numb
  */
 export function startRenderPool(threads: number): void {
   void compiledPdfium().catch(() => undefined);
-  if (threads > 0) renderPool(threads);
+  if (threads > 0) void renderPool(threads);
 }
 
 /** Stops the render workers (tests, shutdown). The next render starts a new pool. */
 export async function closeRenderPool(): Promise<void> {
   const p = pool;
   pool = undefined;
-  await p?.destroy();
+  await (await p)?.destroy();
 }
 
 /**
@@ -116,7 +117,7 @@ export async function runInPool<T>(
   const deadline = AbortSignal.timeout(timeoutMs + graceMs);
   const combined = signal ? AbortSignal.any([signal, deadline]) : deadline;
   try {
-    return (await renderPool().run(task, { name, signal: combined, transferList })) as T;
+    return (await (await renderPool()).run(task, { name, signal: combined, transferList })) as T;
   } catch (err) {
     if (signal?.aborted) throw signal.reason;
     if (deadline.aborted) throw timeoutError(format, timeoutMs);
@@ -132,8 +133,8 @@ export async function runInPool<T>(
  * Codes pages in the render workers, in parallel, one page per task (each bitmap copied there;
  * the caller keeps it); the coded pages come back in page order.
  */
-export function encodeInPool(pages: readonly Bitmap[], settings: EncodeSettings, signal?: AbortSignal): Promise<Uint8Array[]> {
-  const p = renderPool();
+export async function encodeInPool(pages: readonly Bitmap[], settings: EncodeSettings, signal?: AbortSignal): Promise<Uint8Array[]> {
+  const p = await renderPool();
   return Promise.all(
     pages.map((b) => p.run({ ...settings, bitmap: { width: b.width, height: b.height, stride: b.stride, data: b.data } }, { name: 'encodeTask', signal }) as Promise<Uint8Array>),
   );
