@@ -66,10 +66,13 @@ export async function renderCommand(argv: string[], io: RenderIo = { stdout: pro
 
   try {
     const documents = await loadDocuments(positionals, pagesArg);
-    // As many workers as pay off on this machine now; they boot and PDFium compiles while this thread goes on.
+    // As many workers as pay off on this machine now (none: this thread renders); they boot and
+    // PDFium compiles while this thread goes on.
     const pages = documents.reduce((n, d) => n + d.pages.length, 0);
-    await configureRenderPool({ threads: oneShotThreads(pages, availableParallelism(), loadavg()[0]!) });
-    startRenderPool(pages);
+    const workers = oneShotThreads(pages, availableParallelism(), loadavg()[0]!);
+    if (workers > 0) await configureRenderPool({ threads: workers });
+    startRenderPool(workers);
+    const isolate = workers > 0;
     const now = io.now?.() ?? new Date();
     const coverFields = {
       subject: str(values.subject) || undefined,
@@ -80,13 +83,14 @@ export async function renderCommand(argv: string[], io: RenderIo = { stdout: pro
     const wantCover = Object.values(coverFields).some((v) => v !== undefined);
     const fax = await composeFax({
       documents,
+      isolate,
       quality,
       cover: wantCover
         ? { ...coverFields, senderNumber: str(values['from-number']) || undefined, toNumber: str(values['to-number']) || undefined, date: now }
         : undefined,
       header: values['no-header'] ? undefined : { senderName: coverFields.fromName, senderNumber: str(values['from-number']) || undefined, dateTime: now },
     });
-    const tiff = await faxTiff(fax, compression);
+    const tiff = await faxTiff(fax, compression, { isolate });
     await writeFile(out, tiff);
     const previewDir = str(values['preview-dir']);
     if (previewDir) {

@@ -1,7 +1,6 @@
-// Encode worker entry (piscina): one page per task through our T.4/T.6 codecs (src/codecs),
-// the coded bytes moved back to the caller without a copy.
+// One page coded through our T.4/T.6 codecs (src/codecs), in any thread: the render workers'
+// encodeTask (render-worker.ts) and the calling thread's faxTiff (pipeline.ts) both code here.
 
-import { Piscina } from 'piscina';
 import { encodeMH, encodeMMR, encodeMR, kFactorForYDpi, type Bitmap } from '../codecs/index.js';
 
 export type FaxCompression = 'mh' | 'mr' | 'mmr';
@@ -21,7 +20,7 @@ export interface EncodeSettings {
   minScanLineBits?: number;
 }
 
-interface EncodeTask extends EncodeSettings {
+export interface EncodeTask extends EncodeSettings {
   bitmap: Bitmap;
 }
 
@@ -38,11 +37,4 @@ export function encodePage(bitmap: Bitmap, s: EncodeSettings): Uint8Array {
     default:
       throw new RangeError(`compression must be mh, mr or mmr, got ${JSON.stringify(s.compression)}`);
   }
-}
-
-export default function encodeTask(task: EncodeTask): Uint8Array {
-  const out = encodePage(task.bitmap, task);
-  // Move only a buffer the result owns alone.
-  const own = out.byteOffset === 0 && out.byteLength === out.buffer.byteLength ? out : out.slice();
-  return Piscina.move(own) as unknown as Uint8Array;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { blackIn, inkBox } from '../../test/helpers/documents.js';
-import { createBitmap, fillRow } from '../codecs/bitmap.js';
-import { formatDateTime, headerAtlas, headerBandLines, headerColumns, headerStrip, headerText, stampHeader } from './header-line.js';
+import { createBitmap, fillRow, type Bitmap } from '../codecs/bitmap.js';
+import { formatDateTime, headerAtlas, headerBandLines, headerColumns, headerStrip, headerText, orBlit, stampHeader } from './header-line.js';
 import { RESOLUTIONS } from './layout.js';
 
 describe('headerText', () => {
@@ -23,6 +23,19 @@ describe('headerText', () => {
   it('formats the date in a time zone', () => {
     expect(formatDateTime(when, 'America/New_York')).toBe('2025-05-01 10:03 EDT');
     expect(formatDateTime(when)).toBe('2025-05-01 14:03 UTC');
+  });
+
+  it('writes UTC as Intl does, without Intl', () => {
+    const intl = new Intl.DateTimeFormat('en-CA', { timeZone: 'UTC', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZoneName: 'short' });
+    const viaIntl = (d: Date): string => {
+      const parts = intl.formatToParts(d);
+      const get = (t: string): string => parts.find((p) => p.type === t)?.value ?? '';
+      return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')} ${get('timeZoneName')}`;
+    };
+    const dates = [Date.UTC(1000, 0, 1), Date.UTC(1999, 11, 31, 23, 59, 59), Date.UTC(2024, 1, 29, 0, 0), Date.UTC(2025, 9, 5, 9, 7), Date.UTC(9999, 11, 31, 23, 59)];
+    for (let t = Date.UTC(2026, 0, 1); t < Date.UTC(2027, 0, 1); t += 37 * 3_600_000 + 17 * 60_000) dates.push(t);
+    for (const t of dates) expect(formatDateTime(new Date(t))).toBe(viaIntl(new Date(t)));
+    expect(formatDateTime(new Date(Date.UTC(12_000, 0, 1)))).toBe(viaIntl(new Date(Date.UTC(12_000, 0, 1))));
   });
 });
 
@@ -68,5 +81,39 @@ describe('stampHeader', () => {
     expect(blackIn(a, 0, 0, digitX - 2, 20)).toBe(blackIn(b, 0, 0, digitX - 2, 20));
     expect(blackIn(a, digitX + 20, 0, 1728, 20)).toBe(blackIn(b, digitX + 20, 0, 1728, 20));
     expect(blackIn(a, digitX - 2, 0, digitX + 20, 20)).not.toBe(blackIn(b, digitX - 2, 0, digitX + 20, 20));
+  });
+});
+
+describe('orBlit', () => {
+  /** Pixel by pixel, as the header was first stamped. */
+  function byPixel(src: Bitmap, sx: number, dst: Bitmap, dx: number, w: number, rows: number): void {
+    for (let x = 0; x < w; x++) {
+      const s = sx + x;
+      const d = dx + x;
+      if (s < 0 || s >= src.width || d < 0 || d >= dst.width) continue;
+      for (let y = 0; y < rows && y < src.height; y++) {
+        if (src.data[y * src.stride + (s >>> 3)]! & (0x80 >>> (s & 7))) dst.data[y * dst.stride + (d >>> 3)]! |= 0x80 >>> (d & 7);
+      }
+    }
+  }
+
+  it('ORs the same pixels as pixel by pixel, at every bit offset, clipped at both edges', () => {
+    let seed = 7;
+    const rand = (n: number): number => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 8) % n;
+    const src = createBitmap(77, 9);
+    for (let i = 0; i < src.data.length; i++) src.data[i] = rand(256);
+    for (let t = 0; t < 400; t++) {
+      const width = 40 + rand(60);
+      const a = createBitmap(width, 7);
+      for (let i = 0; i < a.data.length; i++) a.data[i] = rand(4) === 0 ? rand(256) : 0;
+      const b = { ...a, data: a.data.slice() };
+      const sx = rand(90) - 8;
+      const dx = rand(width + 16) - 12;
+      const w = 1 + rand(40);
+      const rows = 1 + rand(12);
+      orBlit(src, sx, a, dx, w, rows);
+      byPixel(src, sx, b, dx, w, rows);
+      expect(a.data).toEqual(b.data);
+    }
   });
 });

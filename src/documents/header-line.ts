@@ -52,8 +52,16 @@ function dateTimeFormat(timeZone: string): Intl.DateTimeFormat {
   return f;
 }
 
-/** "2025-05-01 14:03 UTC" in the given zone. */
+/**
+ * "2025-05-01 14:03 UTC" in the given zone. UTC (the default) is written without Intl, as Intl
+ * would write it: its first formatter loads the time zone data, 35–45 ms of a one-shot command.
+ */
 export function formatDateTime(d: Date, timeZone = 'UTC'): string {
+  const year = d.getUTCFullYear();
+  if (timeZone === 'UTC' && year >= 1000 && year <= 9999) {
+    const two = (n: number): string => String(n).padStart(2, '0');
+    return `${year}-${two(d.getUTCMonth() + 1)}-${two(d.getUTCDate())} ${two(d.getUTCHours())}:${two(d.getUTCMinutes())} UTC`;
+  }
   const parts = dateTimeFormat(timeZone).formatToParts(d);
   const get = (t: string): string => parts.find((p) => p.type === t)?.value ?? '';
   return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')} ${get('timeZoneName')}`.trim();
@@ -140,18 +148,34 @@ export function stampHeader(page: Bitmap, text: string, atlas: HeaderAtlas): voi
   }
 }
 
-/** ORs a `w` × `rows` block from (sx, 0) of `src` into (dx, 0) of `dst` (black pixels only, clipped). */
-function orBlit(src: Bitmap, sx: number, dst: Bitmap, dx: number, w: number, rows: number): void {
-  for (let x = 0; x < w; x++) {
+/**
+ * ORs a `w` × `rows` block from (sx, 0) of `src` into (dx, 0) of `dst` (black pixels only, clipped
+ * to both), up to 24 pixels of a row at a time as one shifted word: a page's header is about 100
+ * glyphs of 18–33 × 40–80 pixels: 150–500 µs a page pixel by pixel, 45–150 µs so.
+ */
+export function orBlit(src: Bitmap, sx: number, dst: Bitmap, dx: number, w: number, rows: number): void {
+  const from = Math.max(0, -sx, -dx);
+  const to = Math.min(w, src.width - sx, dst.width - dx);
+  const h = Math.min(rows, src.height);
+  const sd = src.data;
+  const dd = dst.data;
+  for (let x = from; x < to; x += 24) {
+    const n = Math.min(24, to - x);
+    const mask = -1 << (32 - n); // the top n bits
     const s = sx + x;
     const d = dx + x;
-    if (s < 0 || s >= src.width || d < 0 || d >= dst.width) continue;
-    const sByte = s >>> 3;
-    const sMask = 0x80 >>> (s & 7);
-    const dByte = d >>> 3;
-    const dMask = 0x80 >>> (d & 7);
-    for (let y = 0; y < rows && y < src.height; y++) {
-      if (src.data[y * src.stride + sByte]! & sMask) dst.data[y * dst.stride + dByte]! |= dMask;
+    const sFirst = s >>> 3;
+    const sLast = (s + n - 1) >>> 3;
+    const dFirst = d >>> 3;
+    const dLast = (d + n - 1) >>> 3;
+    for (let y = 0; y < h; y++) {
+      const so = y * src.stride;
+      let bits = 0;
+      for (let b = sFirst; b <= sLast; b++) bits |= sd[so + b]! << (24 - 8 * (b - sFirst));
+      bits = ((bits << (s & 7)) & mask) >>> (d & 7);
+      if (bits === 0) continue;
+      const o = y * dst.stride;
+      for (let b = dFirst; b <= dLast; b++) dd[o + b]! |= (bits >>> (24 - 8 * (b - dFirst))) & 0xff;
     }
   }
 }

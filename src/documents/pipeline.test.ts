@@ -181,15 +181,15 @@ describe('faxTiff', () => {
 
 describe('oneShotThreads', () => {
   it.each([
-    [1, 2, 0, 1],
-    [8, 2, 0, 1],
+    [1, 2, 0, 0], // one worker's worth of pages: this thread renders them
+    [8, 2, 0, 0],
     [9, 2, 0, 2],
     [50, 2, 0, 2],
-    [50, 2, 0.6, 1], // a core is busy: the second cold worker would wait for it
-    [50, 2, 16, 1],
+    [50, 2, 0.6, 0], // a core is busy: one cold worker alone never beats this thread
+    [50, 2, 16, 0],
     [50, 4, 1, 3],
     [200, 32, 0, 8],
-  ])('%i pages, %i cores, load %f: %i workers', (pages, cores, load, threads) => {
+  ])('%i pages, %i cores, load %f: %i workers (0: in this thread)', (pages, cores, load, threads) => {
     expect(oneShotThreads(pages, cores, load)).toBe(threads);
   });
 });

@@ -21,7 +21,8 @@ import {
 import { hardStopMs } from './render-budget.js';
 import { encodePage, type FaxCompression } from './encode-worker.js';
 import { encodeInPool, pdfiumForWorkers, renderThreads, runInPool } from './render-pool.js';
-import { fromWire, type AtlasTaskOutput, type RenderTaskInput, type RenderTaskOutput } from './render-worker.js';
+import type { AtlasTaskOutput, RenderTaskInput, RenderTaskOutput } from './render-worker.js';
+import { fromWire } from './render-wire.js';
 import type { DocumentFormat } from './sniff.js';
 import { writeTiffF } from './tiff-f.js';
 

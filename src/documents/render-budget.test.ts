@@ -1,7 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DOCUMENT_BASE_MS, hardStopMs, PAGE_CPU_BUDGET_MS, PAGE_WALL_BUDGET_MS, RenderBudget, RenderTimeout, threadClock, type BudgetClock } from './render-budget.js';
 import { renderDocumentInThread } from './render-document.js';
-import { fromWire, toWire } from './render-worker.js';
+import { fromWire, toWire } from './render-wire.js';
 
 /** Readings set by the test. */
 class FakeClock implements BudgetClock {
@@ -81,6 +82,13 @@ describe('RenderBudget', () => {
     for (let i = 0; i < 2e7; i++) x += i & 1;
     expect(x).toBe(1e7);
     expect(c.cpuMs()).toBeGreaterThan(cpu0);
+    if (process.platform === 'linux') {
+      // The same number as the file read as text (it only grows between the two readings).
+      const text = Number(readFileSync('/proc/thread-self/schedstat', 'latin1').split(' ', 1)[0]) / 1e6;
+      const ours = c.cpuMs();
+      expect(ours).toBeGreaterThanOrEqual(text);
+      expect(ours - text).toBeLessThan(1000);
+    }
   });
 
   it('crosses the worker boundary as a RenderTimeout', () => {

@@ -3,7 +3,7 @@
 // busy: a transient failure, retried by the dispatcher), and the worker's hard wall-clock stop
 // for a file that never yields, scaled by the number of pages.
 
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { FaxError } from '../shared/errors.js';
 
@@ -49,13 +49,38 @@ export function threadClock(): BudgetClock {
   if (typeof threadCpuUsage === 'function') {
     return { threadCpu: true, wallMs, every, cpuMs: () => { const u = threadCpuUsage.call(process); return (u.user + u.system) / 1000; } };
   }
-  const schedstat = (): number => Number(readFileSync('/proc/thread-self/schedstat', 'latin1').split(' ', 1)[0]) / 1e6;
+  const schedstat = threadSchedstatMs;
   try {
     if (Number.isFinite(schedstat())) return { threadCpu: true, wallMs, every, cpuMs: schedstat };
   } catch {
     // not Linux
   }
   return { threadCpu: false, wallMs, every, cpuMs: () => performance.eventLoopUtilization().active };
+}
+
+/** A few bytes for /proc/thread-self/schedstat ("<ns on the CPU> <ns waiting> <slices>\n"). */
+const schedstatBuf = Buffer.alloc(64);
+
+/**
+ * This thread's CPU time in ms from /proc/thread-self/schedstat, read into one small buffer
+ * (readFileSync allocated 64 kB and decoded text for each of a page's two readings).
+ */
+function threadSchedstatMs(): number {
+  const fd = openSync('/proc/thread-self/schedstat', 'r');
+  let n: number;
+  try {
+    n = readSync(fd, schedstatBuf, 0, schedstatBuf.length, 0);
+  } finally {
+    closeSync(fd);
+  }
+  let ns = 0;
+  let i = 0;
+  for (; i < n; i++) {
+    const d = schedstatBuf[i]! - 0x30;
+    if (d < 0 || d > 9) break;
+    ns = ns * 10 + d;
+  }
+  return i === 0 ? NaN : ns / 1e6;
 }
 
 export type BudgetReason = 'cpu' | 'wall';

@@ -4,7 +4,7 @@
 // (the workers are warm by then; a second pool would start cold).
 
 import { availableParallelism } from 'node:os';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import type { Bitmap } from '../codecs/index.js';
 import { FaxError } from '../shared/errors.js';
 import type { EncodeSettings } from './encode-worker.js';
@@ -43,12 +43,13 @@ export async function configureRenderPool(opts: RenderPoolOptions): Promise<void
   await closeRenderPool();
 }
 
-let pool: Piscina | undefined;
+let pool: Promise<Piscina> | undefined;
 
-function renderPool(startThreads = 0): Piscina {
-  if (!pool) {
+/** The pool, started on first use; piscina itself is loaded then (a render in the calling thread never needs it). */
+function renderPool(startThreads = 0): Promise<Piscina> {
+  pool ??= import('piscina').then(({ Piscina }) => {
     const entry = workerEntry(import.meta.url, 'render-worker');
-    pool = new Piscina({
+    return new Piscina({
       filename: entry.filename,
       execArgv: entry.execArgv,
       minThreads: Math.min(startThreads, poolOptions.threads),
@@ -56,7 +57,7 @@ function renderPool(startThreads = 0): Piscina {
       idleTimeout: 30_000,
       resourceLimits: { maxOldGenerationSizeMb: poolOptions.heapMb },
     });
-  }
+  });
   return pool;
 }
 
@@ -65,29 +66,32 @@ export const PAGES_PER_COLD_WORKER = 8;
 
 /**
  * Render workers for a one-shot render of `pages` pages in a fresh process (faxstack render): one
- * more per PAGES_PER_COLD_WORKER pages, on cores that are idle (`cores` less the run queue
- * `load`), at least one. A second cold worker costs more CPU than it saves on a busy machine.
+ * per PAGES_PER_COLD_WORKER pages on the cores that are idle (`cores` less the run queue `load`),
+ * and 0 — the calling thread renders (`isolate: false`) — unless that makes two or more. One cold
+ * worker does the same pages as the calling thread plus its own boot, modules and PDFium instance
+ * and the pages' trip back: measured slower in CPU and wall alike (docs/benchmarks.md, render-cli).
  */
 export function oneShotThreads(pages: number, cores: number, load: number): number {
   const idle = Math.floor(cores - load + 0.5);
-  return Math.max(1, Math.min(idle, Math.ceil(pages / PAGES_PER_COLD_WORKER), DEFAULT_MAX_THREADS));
+  const workers = Math.min(idle, Math.ceil(pages / PAGES_PER_COLD_WORKER), DEFAULT_MAX_THREADS);
+  return workers >= 2 ? workers : 0;
 }
 
 /**
  * Starts `threads` render workers (at most the pool's size) and PDFium's compile now, so that a
- * one-shot command's workers boot while it reads and counts its files. Without it both start
- * with the first render.
+ * one-shot command's workers boot while it reads and counts its files; with 0 only the compile
+ * (the calling thread renders). Without it both start with the first render.
  */
 export function startRenderPool(threads: number): void {
   void compiledPdfium().catch(() => undefined);
-  renderPool(Math.max(1, threads));
+  if (threads > 0) void renderPool(threads);
 }
 
 /** Stops the render workers (tests, shutdown). The next render starts a new pool. */
 export async function closeRenderPool(): Promise<void> {
   const p = pool;
   pool = undefined;
-  await p?.destroy();
+  await (await p)?.destroy();
 }
 
 /**
@@ -113,7 +117,7 @@ export async function runInPool<T>(
   const deadline = AbortSignal.timeout(timeoutMs + graceMs);
   const combined = signal ? AbortSignal.any([signal, deadline]) : deadline;
   try {
-    return (await renderPool().run(task, { name, signal: combined, transferList })) as T;
+    return (await (await renderPool()).run(task, { name, signal: combined, transferList })) as T;
   } catch (err) {
     if (signal?.aborted) throw signal.reason;
     if (deadline.aborted) throw timeoutError(format, timeoutMs);
@@ -129,8 +133,8 @@ export async function runInPool<T>(
  * Codes pages in the render workers, in parallel, one page per task (each bitmap copied there;
  * the caller keeps it); the coded pages come back in page order.
  */
-export function encodeInPool(pages: readonly Bitmap[], settings: EncodeSettings, signal?: AbortSignal): Promise<Uint8Array[]> {
-  const p = renderPool();
+export async function encodeInPool(pages: readonly Bitmap[], settings: EncodeSettings, signal?: AbortSignal): Promise<Uint8Array[]> {
+  const p = await renderPool();
   return Promise.all(
     pages.map((b) => p.run({ ...settings, bitmap: { width: b.width, height: b.height, stride: b.stride, data: b.data } }, { name: 'encodeTask', signal }) as Promise<Uint8Array>),
   );

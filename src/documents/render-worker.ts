@@ -1,15 +1,16 @@
-// Render worker entry (piscina): renders one document, or the header glyph atlas, in a worker
-// thread and moves the page buffers back without copying. A FaxError crosses the thread
-// boundary as data and is rebuilt on the other side (structured clone keeps only Error basics).
+// Render worker entry (piscina): renders one document, or the header glyph atlas, or codes a page
+// in a worker thread and moves the buffers back without copying. A FaxError crosses the thread
+// boundary as data (render-wire.ts).
 
 import { Piscina } from 'piscina';
-import { FaxError, type ErrorName } from '../shared/errors.js';
+import { FaxError } from '../shared/errors.js';
 import { headerAtlas, type HeaderAtlas } from './header-line.js';
 import { resolutionFor, type RenderQuality } from './layout.js';
 import { compiledPdfium, type WasmModule } from './pdfium.js';
-import { RenderTimeout, type BudgetReason } from './render-budget.js';
 import { renderDocumentInThread, type PageMode, type RenderDocumentOptions } from './render-document.js';
+import { toWire, type WireError } from './render-wire.js';
 import type { DocumentFormat } from './sniff.js';
+import { encodePage, type EncodeTask } from './encode-worker.js';
 
 export interface RenderTaskInput extends Omit<RenderDocumentOptions, 'signal' | 'budgetClock'> {
   bytes: Uint8Array;
@@ -18,33 +19,11 @@ export interface RenderTaskInput extends Omit<RenderDocumentOptions, 'signal' | 
   pdfium?: WasmModule;
 }
 
-interface WireError {
-  name: ErrorName;
-  message: string;
-  field: string | undefined;
-  /** Set when the render was stopped by its budget (a RenderTimeout). */
-  budget?: { page: number; reason: BudgetReason; transient: boolean; limitMs: number };
-}
-
 export type RenderTaskOutput =
   | { ok: true; pages: { width: number; height: number; stride: number; data: Uint8Array; mode: PageMode; page: number }[] }
   | { ok: false; error: WireError };
 
 export type AtlasTaskOutput = { ok: true; atlas: HeaderAtlas } | { ok: false; error: WireError };
-
-export function toWire(err: FaxError): WireError {
-  const wire: WireError = { name: err.def.name as ErrorName, message: err.message, field: err.field };
-  if (err instanceof RenderTimeout) wire.budget = { page: err.page, reason: err.reason, transient: err.transient, limitMs: err.limitMs };
-  return wire;
-}
-
-export function fromWire(e: WireError): FaxError {
-  const b = e.budget;
-  const err = b ? new RenderTimeout(b.page, b.reason, b.transient, b.limitMs) : new FaxError(e.name);
-  err.message = e.message;
-  err.field = e.field;
-  return err;
-}
 
 /** Marks the result's buffers for transfer (each ArrayBuffer once). */
 function move<T extends object>(value: T, buffers: ArrayBufferLike[]): T {
@@ -79,7 +58,12 @@ export async function atlasTask(task: { quality: RenderQuality; pdfium?: WasmMod
   }
 }
 
-/** Codes one page (pipeline.ts codes a fax's pages here, in the workers that rendered them). */
-export { default as encodeTask } from './encode-worker.js';
+/** Codes one page (pipeline.ts codes a fax's pages here, in the workers that rendered them); the bytes are moved back. */
+export function encodeTask(task: EncodeTask): Uint8Array {
+  const out = encodePage(task.bitmap, task);
+  // Move only a buffer the result owns alone.
+  const own = out.byteOffset === 0 && out.byteLength === out.buffer.byteLength ? out : out.slice();
+  return Piscina.move(own) as unknown as Uint8Array;
+}
 
 export default renderTask;
