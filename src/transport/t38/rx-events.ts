@@ -218,7 +218,15 @@ export class RxEvents {
   }
 }
 
-function modemOfDataType(t: T38DataType): ModemSpec {
-  const m = /^v(27|29|17)-(\d+)$/.exec(t)!;
-  return { modulation: m[1] === '27' ? 'v27ter' : m[1] === '29' ? 'v29' : 'v17', bitRate: Number(m[2]) as ModemSpec['bitRate'] };
+/** Each data type's modem, worked out once (every image packet asks). */
+const MODEM_OF_DATA_TYPE = new Map<T38DataType, Readonly<ModemSpec>>();
+
+function modemOfDataType(t: T38DataType): Readonly<ModemSpec> {
+  let modem = MODEM_OF_DATA_TYPE.get(t);
+  if (!modem) {
+    const m = /^v(27|29|17)-(\d+)$/.exec(t)!;
+    modem = Object.freeze({ modulation: m[1] === '27' ? 'v27ter' : m[1] === '29' ? 'v29' : 'v17', bitRate: Number(m[2]) as ModemSpec['bitRate'] } as const);
+    MODEM_OF_DATA_TYPE.set(t, modem);
+  }
+  return modem;
 }
