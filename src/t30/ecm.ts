@@ -3,7 +3,7 @@
 // the receiver answers MCF or PPR with a 256-bit map of the frames to send again.
 
 import { reverseBitsInto } from '../codecs/index.js';
-import { buildFrame, Fcf, fcfByte, decodeFcf, frameWithRoom, isPostMessage, type PostMessage } from './fcf.js';
+import { buildFrame, Fcf, fcfByte, decodeFcf, isPostMessage, writeFrameHead, type PostMessage } from './fcf.js';
 
 export const FRAMES_PER_BLOCK = 256;
 /** RCP is sent three times so one bit error cannot hide the end of the block (T.4 Annex A). */
@@ -19,10 +19,13 @@ export const PPR_LIMIT = 4;
  */
 export function ecmBlocks(page: Uint8Array, frameSize: 256 | 64): Uint8Array[][] {
   const count = Math.max(1, Math.ceil(page.length / frameSize));
+  const size = FCD_PAYLOAD + frameSize;
+  // One buffer for the page's frames: a buffer of its own per frame costs several times a view.
+  const all = new ArrayBuffer(count * size);
   const blocks: Uint8Array[][] = [];
   for (let i = 0; i < count; i++) {
     if (i % FRAMES_PER_BLOCK === 0) blocks.push([]);
-    const frame = fcdWithRoom(i % FRAMES_PER_BLOCK, frameSize);
+    const frame = fcdHead(new Uint8Array(all, i * size, size), i % FRAMES_PER_BLOCK);
     reverseBitsInto(page.subarray(i * frameSize, Math.min((i + 1) * frameSize, page.length)), frame, FCD_PAYLOAD);
     blocks[blocks.length - 1]!.push(frame);
   }
@@ -32,15 +35,15 @@ export function ecmBlocks(page: Uint8Array, frameSize: 256 | 64): Uint8Array[][]
 /** Where an FCD frame's payload starts: after address, control, FCF and the frame number. */
 const FCD_PAYLOAD = 4;
 
-function fcdWithRoom(frameNo: number, size: number): Uint8Array {
-  const f = frameWithRoom(Fcf.FCD, 1 + size, false);
+function fcdHead(f: Uint8Array, frameNo: number): Uint8Array {
+  writeFrameHead(f, Fcf.FCD, false);
   f[3] = frameNo;
   return f;
 }
 
 /** FCD frame: frame number then image data in HDLC order (T.4 Annex A). Not final; no X bit. */
 export function fcdFrame(frameNo: number, payload: Uint8Array): Uint8Array {
-  const f = fcdWithRoom(frameNo, payload.length);
+  const f = fcdHead(new Uint8Array(FCD_PAYLOAD + payload.length), frameNo);
   f.set(payload, FCD_PAYLOAD);
   return f;
 }

@@ -3,6 +3,7 @@
 // information: either the previous IFP packets again (redundancy, newest first) or parity
 // (FEC) over earlier packets. UdptlSender numbers IFP packets and adds the recovery data;
 // the receiving side is udptl-receiver.ts.
+import { ByteSlab } from '../../shared/byte-slab.js';
 import { T38Error } from './errors.js';
 import { FRAGMENT, PerReader, PerWriter, readLengthAndOctets, writeLengthAndOctets } from './per.js';
 
@@ -306,6 +307,7 @@ export class UdptlSender {
   /** The last IFP packets sent, by seq & mask. */
   private readonly history: Uint8Array[];
   private readonly mask: number;
+  private readonly slab = new ByteSlab();
 
   constructor(opts: UdptlSenderOptions) {
     this.ec = validateErrorCorrection(opts.errorCorrection);
@@ -358,7 +360,7 @@ export class UdptlSender {
       }
       if (plain) {
         // The usual datagram, written straight out (encodeOctets' layout).
-        const out = new Uint8Array(size);
+        const out = this.slab.take(size);
         out[0] = seq >>> 8;
         out[1] = seq & 0xff;
         let at = putLengthAndOctets(out, 2, ifp);
