@@ -229,7 +229,8 @@ function modemOfDataType(t: T38DataType): Readonly<ModemSpec> {
   let modem = MODEM_OF_DATA_TYPE.get(t);
   if (!modem) {
     const m = /^v(27|29|17)-(\d+)$/.exec(t)!;
-    modem = Object.freeze({ modulation: m[1] === '27' ? 'v27ter' : m[1] === '29' ? 'v29' : 'v17', bitRate: Number(m[2]) as ModemSpec['bitRate'] } as const);
+    // Not frozen: a frozen object has a map of its own, and the code comparing modems would see two.
+    modem = { modulation: m[1] === '27' ? 'v27ter' : m[1] === '29' ? 'v29' : 'v17', bitRate: Number(m[2]) as ModemSpec['bitRate'] };
     MODEM_OF_DATA_TYPE.set(t, modem);
   }
   return modem;
