@@ -168,6 +168,7 @@ export function chunksToArray(list: ChunkList): Uint8Array[] {
 }
 
 export function concatChunks(list: ChunkList): Uint8Array {
+  if (list && !list.prev) return list.chunk; // one chunk (an ECM page of one block): no copy
   const out = new Uint8Array(list?.bytes ?? 0);
   let off = 0;
   for (const c of chunksToArray(list)) {

@@ -22,11 +22,13 @@ export function ecmBlocks(page: Uint8Array, frameSize: 256 | 64): Uint8Array[][]
   const size = FCD_PAYLOAD + frameSize;
   // One buffer for the page's frames: a buffer of its own per frame costs several times a view.
   const all = new ArrayBuffer(count * size);
+  // A plain view: pages read from a TIFF are Buffers, whose subarray() costs several times more.
+  const src = new Uint8Array(page.buffer, page.byteOffset, page.length);
   const blocks: Uint8Array[][] = [];
   for (let i = 0; i < count; i++) {
     if (i % FRAMES_PER_BLOCK === 0) blocks.push([]);
     const frame = fcdHead(new Uint8Array(all, i * size, size), i % FRAMES_PER_BLOCK);
-    reverseBitsInto(page.subarray(i * frameSize, Math.min((i + 1) * frameSize, page.length)), frame, FCD_PAYLOAD);
+    reverseBitsInto(src.subarray(i * frameSize, Math.min((i + 1) * frameSize, page.length)), frame, FCD_PAYLOAD);
     blocks[blocks.length - 1]!.push(frame);
   }
   return blocks;
