@@ -5,7 +5,7 @@
 import { completionCode, completionMessage, type Completion } from './completion.js';
 import { buildFrame, fcfByte, type FcfName } from './fcf.js';
 import type { ModemSpec, RxMode } from './front-end.js';
-import type { ChunkList, MachineInput, Phase, StateName, T30Action, T30Result, T30State, T30Step, TimerName } from './types.js';
+import type { ChunkList, FrameList, MachineInput, Phase, StateName, T30Action, T30Result, T30State, T30Step, TimerName } from './types.js';
 
 /**
  * T.30 5.4.3 timer values (ms): T1 35 s ± 5, T2 6 s ± 1, T3 10 s ± 5, T4 3 s ± 15 %, T5 60 s ± 5.
@@ -168,11 +168,19 @@ export function chunksToArray(list: ChunkList): Uint8Array[] {
 }
 
 export function concatChunks(list: ChunkList): Uint8Array {
+  if (list && !list.prev) return list.chunk; // one chunk (an ECM page of one block): no copy
   const out = new Uint8Array(list?.bytes ?? 0);
   let off = 0;
   for (const c of chunksToArray(list)) {
     out.set(c, off);
     off += c.length;
   }
+  return out;
+}
+
+/** The block's frames by number, the last copy of each received (a list of up to 256). */
+export function framesByNumber(list: FrameList, size: number): (Uint8Array | undefined)[] {
+  const out = new Array<Uint8Array | undefined>(size).fill(undefined);
+  for (let f = list; f; f = f.prev) if (f.no < size) out[f.no] ??= f.payload;
   return out;
 }

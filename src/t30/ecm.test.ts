@@ -2,21 +2,23 @@
 import { describe, expect, it } from 'vitest';
 import { toTsb, tsb } from '../../test/conformance/tsb85.js';
 import { reverseBits } from '../codecs/index.js';
-import { encodePprMap, eorFrame, fcdFrame, parseEor, parsePps, ppsFrame, pprWants, splitBlocks } from './ecm.js';
+import { encodePprMap, eorFrame, fcdFrame, parseEor, parsePps, ppsFrame, pprWants, ecmBlocks } from './ecm.js';
 import { parseFrame } from './fcf.js';
 
 describe('ECM blocks', () => {
-  it('cuts a page into 256-frame blocks of padded frames in HDLC bit order', () => {
+  it('cuts a page into 256-frame blocks of numbered FCD frames, payloads padded and in HDLC bit order', () => {
     const page = new Uint8Array(256 * 300 + 10).map((_, i) => i & 0xff);
-    const blocks = splitBlocks(page, 256);
+    const blocks = ecmBlocks(page, 256);
     expect(blocks.map((b) => b.length)).toEqual([256, 45]);
-    expect(blocks[0]![0]).toEqual(reverseBits(page.subarray(0, 256)));
+    expect(blocks[0]![0]).toEqual(fcdFrame(0, reverseBits(page.subarray(0, 256))));
+    expect(blocks[0]![255]).toEqual(fcdFrame(255, reverseBits(page.subarray(255 * 256, 256 * 256))));
     const last = blocks[1]![44]!;
-    expect(last.length).toBe(256);
-    expect([...last.subarray(0, 10)]).toEqual([...reverseBits(page.subarray(256 * 300))]);
-    expect(last.subarray(10).every((b) => b === 0)).toBe(true);
-    expect(splitBlocks(new Uint8Array(100), 64)[0]).toHaveLength(2);
-    expect(splitBlocks(new Uint8Array(0), 64)[0]).toHaveLength(1);
+    expect(last.length).toBe(4 + 256);
+    expect(last[3]).toBe(44);
+    expect([...last.subarray(4, 14)]).toEqual([...reverseBits(page.subarray(256 * 300))]);
+    expect(last.subarray(14).every((b) => b === 0)).toBe(true);
+    expect(ecmBlocks(new Uint8Array(100), 64)[0]).toEqual([fcdFrame(0, reverseBits(new Uint8Array(64))), fcdFrame(1, new Uint8Array(64))]);
+    expect(ecmBlocks(new Uint8Array(0), 64)[0]).toEqual([fcdFrame(0, new Uint8Array(64))]);
   });
 
   it('numbers FCD frames', () => {

@@ -3,7 +3,7 @@
 // the receiver answers MCF or PPR with a 256-bit map of the frames to send again.
 
 import { reverseBitsInto } from '../codecs/index.js';
-import { buildFrame, Fcf, fcfByte, decodeFcf, isPostMessage, type PostMessage } from './fcf.js';
+import { buildFrame, Fcf, fcfByte, decodeFcf, isPostMessage, writeFrameHead, type PostMessage } from './fcf.js';
 
 export const FRAMES_PER_BLOCK = 256;
 /** RCP is sent three times so one bit error cannot hide the end of the block (T.4 Annex A). */
@@ -12,27 +12,42 @@ export const RCP_REPEATS = 3;
 export const PPR_LIMIT = 4;
 
 /**
- * Cuts a coded page (first bit in the MSB, as the codecs write it) into blocks of frame
- * payloads in HDLC order (first bit in bit 0). The last frame is padded with zeros to the
- * full frame size, as spandsp does and most receivers expect.
+ * Cuts a coded page (first bit in the MSB, as the codecs write it) into blocks of FCD frames,
+ * numbered within their block, each built once for every burst that sends it: the payload in
+ * HDLC order (first bit in bit 0), written straight into the frame. The last payload is padded
+ * with zeros to the full frame size, as spandsp does and most receivers expect.
  */
-export function splitBlocks(page: Uint8Array, frameSize: 256 | 64): Uint8Array[][] {
-  const frames: Uint8Array[] = [];
-  for (let off = 0; off < page.length; off += frameSize) {
-    frames.push(reverseBitsInto(page.subarray(off, Math.min(off + frameSize, page.length)), new Uint8Array(frameSize), 0));
-  }
-  if (frames.length === 0) frames.push(new Uint8Array(frameSize));
+export function ecmBlocks(page: Uint8Array, frameSize: 256 | 64): Uint8Array[][] {
+  const count = Math.max(1, Math.ceil(page.length / frameSize));
+  const size = FCD_PAYLOAD + frameSize;
+  // One buffer for the page's frames: a buffer of its own per frame costs several times a view.
+  const all = new ArrayBuffer(count * size);
+  // A plain view: pages read from a TIFF are Buffers, whose subarray() costs several times more.
+  const src = new Uint8Array(page.buffer, page.byteOffset, page.length);
   const blocks: Uint8Array[][] = [];
-  for (let i = 0; i < frames.length; i += FRAMES_PER_BLOCK) blocks.push(frames.slice(i, i + FRAMES_PER_BLOCK));
+  for (let i = 0; i < count; i++) {
+    if (i % FRAMES_PER_BLOCK === 0) blocks.push([]);
+    const frame = fcdHead(new Uint8Array(all, i * size, size), i % FRAMES_PER_BLOCK);
+    reverseBitsInto(src.subarray(i * frameSize, Math.min((i + 1) * frameSize, page.length)), frame, FCD_PAYLOAD);
+    blocks[blocks.length - 1]!.push(frame);
+  }
   return blocks;
 }
 
-/** FCD frame: frame number then image data (T.4 Annex A). Not final; no X bit. */
+/** Where an FCD frame's payload starts: after address, control, FCF and the frame number. */
+const FCD_PAYLOAD = 4;
+
+function fcdHead(f: Uint8Array, frameNo: number): Uint8Array {
+  writeFrameHead(f, Fcf.FCD, false);
+  f[3] = frameNo;
+  return f;
+}
+
+/** FCD frame: frame number then image data in HDLC order (T.4 Annex A). Not final; no X bit. */
 export function fcdFrame(frameNo: number, payload: Uint8Array): Uint8Array {
-  const info = new Uint8Array(1 + payload.length);
-  info[0] = frameNo;
-  info.set(payload, 1);
-  return buildFrame(Fcf.FCD, info, false);
+  const f = fcdHead(new Uint8Array(FCD_PAYLOAD + payload.length), frameNo);
+  f.set(payload, FCD_PAYLOAD);
+  return f;
 }
 
 export function rcpFrame(): Uint8Array {

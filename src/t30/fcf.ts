@@ -102,11 +102,16 @@ const CONTROL_NON_FINAL = 0x03;
 
 /** An HDLC frame without its FCS: address, control, FCF, FIF. */
 export function buildFrame(fcf: number, info: ArrayLike<number> = [], final = true): Uint8Array {
-  const f = new Uint8Array(3 + info.length);
+  const f = writeFrameHead(new Uint8Array(3 + info.length), fcf, final);
+  f.set(info, 3);
+  return f;
+}
+
+/** Writes address, control and FCF into the first three octets of `f` (its FIF follows at 3); returns `f`. */
+export function writeFrameHead(f: Uint8Array, fcf: number, final: boolean): Uint8Array {
   f[0] = ADDRESS_FIELD;
   f[1] = final ? CONTROL_FINAL : CONTROL_NON_FINAL;
   f[2] = fcf;
-  f.set(info, 3);
   return f;
 }
 

@@ -17,6 +17,10 @@
 //   RCP): audio front ends run V.21 beside the fast modem, T.38 gets it for free.
 // - 'carrier' reports the signal of the mode being listened to; V.21 frames heard beside a
 //   high-speed mode come without carrier events.
+// - Buffers change hands: a received frame or image chunk is T.30's to keep (ECM keeps FCD
+//   payloads as views of it until the block is complete), and the frames of send-hdlc stay
+//   T.30's — a front end copies what it needs and never writes to them (ECM sends the same
+//   FCD frames again after PPR).
 
 /** High-speed modulations of T.30 (T.30 Table 2, DCS bits 11-14). */
 export type Modulation = 'v27ter' | 'v29' | 'v17';

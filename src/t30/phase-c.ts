@@ -3,7 +3,7 @@
 // (T.4 Annex A; states IV / F_DOC_ECM).
 
 import { appendChunk, disconnect, finish, imageModem, repeatLast, type Draft, type Handler } from './core.js';
-import { fcdFrame, RCP_REPEATS, rcpFrame, splitBlocks } from './ecm.js';
+import { ecmBlocks, RCP_REPEATS, rcpFrame } from './ecm.js';
 import { isPostMessage, withoutInterrupt, type PostMessage } from './fcf.js';
 import { chooseMode, samePageFormat } from './negotiate.js';
 import { codePage } from './page-coding.js';
@@ -35,7 +35,7 @@ function startPage(d: Draft): void {
   }
   tx = { ...tx, coded, post: postFor(d, tx.page) };
   if (p.ecm) {
-    const blocks = splitBlocks(coded, p.ecmFrameSize);
+    const blocks = ecmBlocks(coded, p.ecmFrameSize);
     d.s.tx = { ...tx, blocks, block: 0, resend: blocks[0]!.map(() => true), pprCount: 0, progress: false };
     return sendBurst(d);
   }
@@ -49,8 +49,8 @@ function sendBurst(d: Draft): void {
   const tx = d.s.tx!;
   const block = tx.blocks![tx.block]!;
   const frames: Uint8Array[] = [];
-  block.forEach((payload, i) => {
-    if (tx.resend[i]) frames.push(fcdFrame(i, payload));
+  block.forEach((fcd, i) => {
+    if (tx.resend[i]) frames.push(fcd);
   });
   const burst = frames.length;
   for (let i = 0; i < RCP_REPEATS; i++) frames.push(rcpFrame());
@@ -165,9 +165,8 @@ const F_DOC_ECM: Handler = (d, input) => {
         const payload = f.info.subarray(1);
         // Over-long or empty frames are left out: PPR asks for them again.
         if (f.info.length < 2 || payload.length > 256) return;
-        const frames = rx.frames.slice();
-        frames[f.info[0]!] = payload.slice();
-        d.s.rx = { ...rx, imageSeen: true, frames };
+        // The front end hands over frames to keep (front-end.ts): no copy.
+        d.s.rx = { ...rx, imageSeen: true, frames: { no: f.info[0]!, payload, prev: rx.frames } };
         return;
       }
       if (f.name === 'RCP') return endOfBurst(d);

@@ -4,9 +4,9 @@
 // again after EOM, or DCN after EOP.
 
 import { reverseBitsInto } from '../codecs/index.js';
-import { appendChunk, concatChunks, disconnect, finish, repeatLast, type Draft, type Handler } from './core.js';
+import { appendChunk, concatChunks, disconnect, finish, framesByNumber, repeatLast, type Draft, type Handler } from './core.js';
 import { decodeCtc } from './dis.js';
-import { encodePprMap, parseEor, parsePps, type Pps } from './ecm.js';
+import { encodePprMap, FRAMES_PER_BLOCK, parseEor, parsePps, type Pps } from './ecm.js';
 import { buildFrame, fcfByte, isPostMessage, withoutInterrupt, type PostMessage } from './fcf.js';
 import { withRate } from './negotiate.js';
 import { copyQuality, lazyBitmap, storablePage, type CopyQuality, type StoredPage } from './page-coding.js';
@@ -158,7 +158,8 @@ function onPps(d: Draft, pps: Pps): void {
 function answerPps(d: Draft, pps: Pps): void {
   const rx = d.s.rx!;
   const n = rx.blockFrames;
-  const missing = (i: number): boolean => i >= n || rx.frames[i] === undefined;
+  const frames = framesByNumber(rx.frames, FRAMES_PER_BLOCK);
+  const missing = (i: number): boolean => i >= n || frames[i] === undefined;
   let complete = true;
   for (let i = 0; i < n; i++) if (missing(i)) complete = false;
   if (!complete) {
@@ -170,12 +171,12 @@ function answerPps(d: Draft, pps: Pps): void {
   }
   // The block's frames back in the codecs' bit order, in one chunk.
   let size = 0;
-  for (let i = 0; i < n; i++) size += rx.frames[i]!.length;
+  for (let i = 0; i < n; i++) size += frames[i]!.length;
   const block = new Uint8Array(size);
-  for (let i = 0, at = 0; i < n; at += rx.frames[i]!.length, i++) reverseBitsInto(rx.frames[i]!, block, at);
+  for (let i = 0, at = 0; i < n; at += frames[i]!.length, i++) reverseBitsInto(frames[i]!, block, at);
   const chunks = appendChunk(rx.chunks, block);
   const next = withoutInterrupt(pps.fcf2);
-  d.s.rx = { ...rx, chunks, frames: [], blockFrames: 0, block: rx.block + 1, next, response: 'MCF', deferred: undefined };
+  d.s.rx = { ...rx, chunks, frames: null, blockFrames: 0, block: rx.block + 1, next, response: 'MCF', deferred: undefined };
   if (next !== 'NULL') {
     if (!rx.damaged || answerer(d).keepBadPages) acceptPage(d, concatChunks(chunks), rx.damaged ? 'bad' : 'perfect');
     d.s.rx = { ...d.s.rx, chunks: null, block: 0, damaged: false };
@@ -213,7 +214,7 @@ function postDocEcmFrame(d: Draft, input: FrameInput): void {
       if (!q) return disconnect(d, 'T30_ERR_RX_ECMPHD', 'malformed EOR');
       d.stopTimer('T2');
       // The block is given up; what we have of the page is damaged.
-      d.s.rx = { ...rx, frames: [], blockFrames: 0, block: rx.block + 1, damaged: true, next: withoutInterrupt(q) };
+      d.s.rx = { ...rx, frames: null, blockFrames: 0, block: rx.block + 1, damaged: true, next: withoutInterrupt(q) };
       d.sendFcf('ERR');
       return d.goto('F_DOC_ECM', 'D');
     }

@@ -182,6 +182,9 @@ export interface RemoteInfo {
 /** Received data as an append-only list (O(1) per chunk, nothing shared is mutated). */
 export type ChunkList = { readonly chunk: Uint8Array; readonly prev: ChunkList; readonly bytes: number } | null;
 
+/** ECM frames received in a block, newest first (O(1) per frame, nothing shared is mutated). */
+export type FrameList = { readonly no: number; readonly payload: Uint8Array; readonly prev: FrameList } | null;
+
 interface TxProgress {
   /** Index in the source of the page in hand. */
   page: number;
@@ -191,7 +194,7 @@ interface TxProgress {
   tries: number;
   /** The command that follows this page. */
   post?: PostMessage;
-  /** ECM: the page's blocks of frame payloads (HDLC bit order). */
+  /** ECM: the page's blocks of FCD frames (ecm.ts ecmBlocks), sent again as they are after PPR. */
   blocks?: Uint8Array[][];
   block: number;
   /** ECM: frames of the block still to (re)send. */
@@ -215,8 +218,8 @@ export interface RxProgress {
   next: PostMessage;
   /** Last response to a post-message command. */
   response?: 'MCF' | 'RTP' | 'RTN';
-  /** ECM: frames of the current block (HDLC order). */
-  frames: readonly (Uint8Array | undefined)[];
+  /** ECM: FCD payloads of the current block (HDLC order). */
+  frames: FrameList;
   /** ECM: frames in the current block (0 before its first PPS). */
   blockFrames: number;
   block: number;

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { encodeMH, encodeMMR, firstDifference } from '../../src/codecs/index.js';
 import { encodeDcs, type Dcs } from '../../src/t30/dis.js';
-import { fcdFrame, ppsFrame, rcpFrame, splitBlocks } from '../../src/t30/ecm.js';
+import { ecmBlocks, ppsFrame, rcpFrame } from '../../src/t30/ecm.js';
 import { buildFrame, fcfByte } from '../../src/t30/fcf.js';
 import { encodeIdent } from '../../src/t30/ident.js';
 import type { AnswererConfig, ReceivedPage, T30Action } from '../../src/t30/types.js';
@@ -222,9 +222,9 @@ describe('MR-NE-05 timers', () => {
 
 // ---- ECM ----------------------------------------------------------------------------------------
 
-const BLOCK = splitBlocks(encodeMMR(PAGE), 256)[0]!;
+const BLOCK = ecmBlocks(encodeMMR(PAGE), 256)[0]!;
 const N = BLOCK.length;
-const fcd = (i: number): Uint8Array => fcdFrame(i, BLOCK[i]!);
+const fcd = (i: number): Uint8Array => BLOCK[i]!;
 const rcps = [rcpFrame(), rcpFrame(), rcpFrame()];
 const pps = (fcf2: 'NULL' | 'MPS' | 'EOP', frames: number, block = 0, page = 0): Uint8Array => ppsFrame({ fcf2, page, block, frames }, 1);
 

@@ -6,7 +6,7 @@
 import type { Clock, TimerHandle } from '../../shared/clock.js';
 import type { FrontEndCommand, FrontEndEvent, RxMode, T30FrontEnd } from '../../t30/index.js';
 import { T38Error } from './errors.js';
-import { decodeIfp, decodeIfpPrefix, encodeIfp, type IfpPacket, type T38Version } from './ifp.js';
+import { decodeIfp, decodeIfpPrefix, encodeIfp, type IfpField, type IfpPacket, type T38Version } from './ifp.js';
 import { checkModem, modemOfIndicator } from './modems.js';
 import { RxEvents, type RxEventsStats } from './rx-events.js';
 import { errorCorrectionFor, type RateManagement, type T38SessionParams } from './session-params.js';
@@ -75,6 +75,13 @@ interface T38FrontEndStats {
   repeats: number;
   udptl: UdptlReceiverStats;
   rx: RxEventsStats;
+}
+
+const SIG_END = new Set<IfpField['type']>(['hdlc-fcs-OK-sig-end', 'hdlc-fcs-BAD-sig-end', 'hdlc-sig-end', 't4-non-ecm-sig-end']);
+
+function endsSignal(fields: readonly IfpField[]): boolean {
+  for (const f of fields) if (SIG_END.has(f.type)) return true;
+  return false;
 }
 
 export class T38FrontEnd implements T30FrontEnd {
@@ -329,7 +336,7 @@ export class T38FrontEnd implements T30FrontEnd {
       if (packet.indicator === 'v21-preamble' || modemOfIndicator(packet.indicator)) this.lastEnd = undefined;
       return false;
     }
-    const ends = packet.fields.some((f) => f.type.endsWith('sig-end'));
+    const ends = endsSignal(packet.fields);
     const last = this.lastEnd;
     if (ends && last && last.length === bytes.length && last.every((b, i) => b === bytes[i])) {
       this.counters.repeats++;

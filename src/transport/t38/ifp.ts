@@ -4,6 +4,7 @@
 // extension marker in version 0 (the "pre-corrigendum" ASN.1), so its index is 3 bits there
 // and 1 extension bit + 3 bits later. Indicator and data-type enumerations are extensible in
 // every version; their extension values (V.8, V.34, V.33) are sent only from version 1 on.
+import { ByteSlab } from '../../shared/byte-slab.js';
 import { T38Error } from './errors.js';
 import { PerReader, PerWriter } from './per.js';
 
@@ -120,6 +121,9 @@ export function encodeIfp(packet: IfpPacket, version: T38Version): Uint8Array {
   return encodeAligned(packet, version) ?? encodePer(packet, version);
 }
 
+/** Where encodeAligned's packets are cut from (UDPTL keeps them for redundancy). */
+const slab = new ByteSlab();
+
 /**
  * The common packets, byte by byte: root values only, fewer than 128 fields, a field without
  * data only at the end. Every field then starts on an octet boundary (its length is aligned),
@@ -142,7 +146,7 @@ function encodeAligned(packet: IfpPacket, version: T38Version): Uint8Array | und
     if (idx === undefined || idx >= FIELD_ROOT || len > MAX_FIELD_DATA || (len === 0 && i < n - 1)) return undefined;
     size += len > 0 ? 3 + len : 1;
   }
-  const out = new Uint8Array(size);
+  const out = slab.take(size);
   out[0] = (n > 0 ? 0x80 : 0) | 0x40 | (dIdx << 1);
   if (n === 0) return out;
   out[1] = n;

@@ -46,6 +46,16 @@ class MemoryTransport implements DatagramTransport {
   private closeCbs: ((reason: string) => void)[] = [];
   private closed = false;
   private readonly timers = new Set<TimerHandle>();
+  /** Sent without delay, to arrive together on the next microtask, in order. */
+  private due: (Uint8Array | 'hang-up')[] = [];
+  private readonly arriveDue = (): void => {
+    const due = this.due;
+    this.due = [];
+    for (const d of due) {
+      if (d === 'hang-up') this.peer.hangUp();
+      else this.peer.deliver(d);
+    }
+  };
 
   constructor(
     private readonly direction: 'a->b' | 'b->a',
@@ -74,11 +84,13 @@ class MemoryTransport implements DatagramTransport {
   /** Runs `fn` after the line delay, in order with the datagrams already under way. */
   private schedule(delayMs: number, datagram: Uint8Array | 'hang-up'): void {
     const clock = this.opts.clock;
-    const arrive = () => (datagram === 'hang-up' ? this.peer.hangUp() : this.peer.deliver(datagram));
     if (delayMs <= 0 || !clock) {
-      queueMicrotask(arrive);
+      // One microtask per run of sends, not one per datagram (each costs an async resource).
+      this.due.push(datagram);
+      if (this.due.length === 1) queueMicrotask(this.arriveDue);
       return;
     }
+    const arrive = () => (datagram === 'hang-up' ? this.peer.hangUp() : this.peer.deliver(datagram));
     const handle = clock.setTimer(delayMs, () => {
       this.timers.delete(handle);
       arrive();

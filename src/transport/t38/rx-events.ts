@@ -8,6 +8,7 @@
 // the image mode of their modulation and rate, carrier events only for the mode listened to;
 // V.21 frames are heard in every mode but 'none' (front-end.ts, test/helpers/t30-loopback.ts).
 import { reverseBitsInto } from '../../codecs/index.js';
+import { ByteSlab } from '../../shared/byte-slab.js';
 import type { FrontEndEvent, ModemSpec, RxMode } from '../../t30/index.js';
 import type { IfpPacket, T38DataType, T38Indicator } from './ifp.js';
 import { bitRateOf, dataTypeFor, modemOfIndicator } from './modems.js';
@@ -50,6 +51,8 @@ export class RxEvents {
   private frame: Uint8Array;
   private frameLen = 0;
   private frameBad = false;
+  /** Where the frames handed to T.30 are cut from (T.30 keeps them). */
+  private readonly slab = new ByteSlab();
 
   constructor(private readonly opts: RxEventsOptions) {
     this.frame = new Uint8Array(Math.min(opts.maxFrame, 512));
@@ -209,7 +212,8 @@ export class RxEvents {
       return;
     }
     const crcOk = fcsOk && !this.frameBad;
-    const frame = this.frame.slice(0, this.frameLen);
+    const frame = this.slab.take(this.frameLen);
+    frame.set(this.frame.subarray(0, this.frameLen));
     this.frameLen = 0;
     this.frameBad = false;
     if (crcOk) this.stats.framesOk++;
@@ -218,7 +222,16 @@ export class RxEvents {
   }
 }
 
-function modemOfDataType(t: T38DataType): ModemSpec {
-  const m = /^v(27|29|17)-(\d+)$/.exec(t)!;
-  return { modulation: m[1] === '27' ? 'v27ter' : m[1] === '29' ? 'v29' : 'v17', bitRate: Number(m[2]) as ModemSpec['bitRate'] };
+/** Each data type's modem, worked out once (every image packet asks). */
+const MODEM_OF_DATA_TYPE = new Map<T38DataType, Readonly<ModemSpec>>();
+
+function modemOfDataType(t: T38DataType): Readonly<ModemSpec> {
+  let modem = MODEM_OF_DATA_TYPE.get(t);
+  if (!modem) {
+    const m = /^v(27|29|17)-(\d+)$/.exec(t)!;
+    // Not frozen: a frozen object has a map of its own, and the code comparing modems would see two.
+    modem = { modulation: m[1] === '27' ? 'v27ter' : m[1] === '29' ? 'v29' : 'v17', bitRate: Number(m[2]) as ModemSpec['bitRate'] };
+    MODEM_OF_DATA_TYPE.set(t, modem);
+  }
+  return modem;
 }

@@ -6,7 +6,8 @@
 // t4-non-ecm-data closed by t4-non-ecm-sig-end; every signal ends with a no-signal indicator.
 // HDLC octets are bit-reversed on the way into IFP; image data goes as it is (both are first
 // bit in bit 7 in IFP, as the front-end contract spells out).
-import { reverseBits } from '../../codecs/index.js';
+import { reverseBitsInto } from '../../codecs/index.js';
+import { ByteSlab } from '../../shared/byte-slab.js';
 import type { FrontEndCommand, ModemSpec } from '../../t30/index.js';
 import type { IfpField, IfpPacket, T38DataType, T38Indicator } from './ifp.js';
 import { CED_MS, CNG_MS, dataTypeFor, HS_HDLC_FLAGS_MS, trainingIndicator, trainingMs, V21_PREAMBLE_MS } from './modems.js';
@@ -30,6 +31,9 @@ export interface TxPlanContext {
   endRepeats: number;
   rateManagement: 'transferredTCF' | 'localTCF';
 }
+
+/** Where the bit-reversed copies of HDLC frames are cut from. */
+const slab = new ByteSlab();
 
 /** HDLC framing around each frame on the line: 2 FCS octets and a closing flag. */
 const HDLC_OVERHEAD = 3;
@@ -91,7 +95,7 @@ function* hdlc(frames: Uint8Array[], modem: 'v21' | ModemSpec, ctx: TxPlanContex
   const sent = frames.filter((f) => f.length > 0);
   for (let i = 0; i < sent.length; i++) {
     // T.30 writes frame octets first bit in bit 0; IFP carries the first bit in bit 7 (src/t30/front-end.ts).
-    const frame = reverseBits(sent[i]!);
+    const frame = reverseBitsInto(sent[i]!, slab.take(sent[i]!.length), 0);
     const final = i === sent.length - 1;
     for (let at = 0; at < frame.length; at += size) {
       const chunk = frame.subarray(at, Math.min(frame.length, at + size));

@@ -5,7 +5,7 @@
 // arrived, or on flush(). Memory is bounded: a fixed ring of recent packets, a fixed number
 // of FEC records, datagrams over a size limit dropped. Malformed input is counted, never thrown.
 import { T38Error } from './errors.js';
-import { decodeUdptl, MAX_UDPTL_PAYLOAD, type UdptlPacket } from './udptl.js';
+import { decodeUdptl, MAX_UDPTL_PAYLOAD, scanOctets, UdptlLayout, type UdptlPacket } from './udptl.js';
 
 export interface UdptlDelivery {
   seq: number;
@@ -58,6 +58,8 @@ interface FecRecord {
 }
 
 const FEC_RECORDS = 32;
+/** Most secondary packets or FEC entries read from one datagram. */
+const MAX_ENTRIES = 64;
 const MAX_FEC_COVER = 128;
 /** A jump this large (packets, either way) restarts the sequence instead of counting losses. */
 const RESYNC_JUMP = 1024;
@@ -83,6 +85,8 @@ export class UdptlReceiver {
   private fec: FecRecord[] = [];
   private fecCover = 0;
   private pendingLost = 0;
+  /** Where the parts of the datagram in hand lie. */
+  private readonly layout = new UdptlLayout();
 
   constructor(opts: UdptlReceiverOptions) {
     this.onIfp = opts.onIfp;
@@ -108,10 +112,18 @@ export class UdptlReceiver {
   /** Takes one datagram. Never throws for any input (the onIfp handler's own errors pass through). */
   receive(datagram: Uint8Array): void {
     this.stats.datagrams++;
+    const lay = this.layout;
+    const plain = datagram.length <= this.maxDatagram && scanOctets(datagram, this.maxDatagram, MAX_ENTRIES, lay);
+    if (plain && this.started && lay.npackets < 0 && this.fec.length === 0 && this.next > this.highest && this.extend(lay.seq) === this.next) {
+      // The packet due, with nothing held: its secondary copies are of packets already delivered.
+      this.store(this.next, lay.primary(datagram), 0);
+      this.deliver();
+      return;
+    }
     let pkt: UdptlPacket;
     try {
       if (datagram.length > this.maxDatagram) throw new T38Error('too_large', `datagram of ${datagram.length} bytes over ${this.maxDatagram}`);
-      pkt = decodeUdptl(datagram, { maxIfp: this.maxDatagram });
+      pkt = plain ? lay.packet(datagram) : decodeUdptl(datagram, { maxIfp: this.maxDatagram, maxEntries: MAX_ENTRIES });
     } catch (err) {
       this.stats.malformed++;
       if (err instanceof T38Error) this.onMalformed?.(err);

@@ -137,6 +137,20 @@ describe('UdptlSender', () => {
     }
   });
 
+  it('writes the datagrams the general PER encoder writes, long packets and fragments included', () => {
+    const sizes = [1, 90, 127, 128, 300, 16383, 16384, 20000, 5];
+    const s = new UdptlSender({ errorCorrection: { scheme: 'redundancy', depth: 3 }, maxDatagram: 65507 });
+    const sent: Uint8Array[] = [];
+    sizes.forEach((n, seq) => {
+      const x = Uint8Array.from({ length: n }, (_, i) => (i * 7 + seq) & 0xff);
+      const packets = sent.slice(-3).reverse();
+      let size = 8 + n;
+      const kept = packets.filter((p) => (size += 3 + p.length) <= 65507);
+      expect(toHex(s.packetize(x))).toBe(toHex(encodePerUdptl({ seq, primary: x, errorRecovery: { type: 'secondary-ifp-packets', packets: kept } })));
+      sent.push(x);
+    });
+  });
+
   it('wraps its sequence number at 65536', () => {
     const s = new UdptlSender({ errorCorrection: { scheme: 'none' }, initialSeq: 65534 });
     expect([0, 1, 2].map(() => decodeUdptl(s.packetize(ifp(1))).seq)).toEqual([65534, 65535, 0]);

@@ -3,6 +3,7 @@
 // information: either the previous IFP packets again (redundancy, newest first) or parity
 // (FEC) over earlier packets. UdptlSender numbers IFP packets and adds the recovery data;
 // the receiving side is udptl-receiver.ts.
+import { ByteSlab } from '../../shared/byte-slab.js';
 import { T38Error } from './errors.js';
 import { FRAGMENT, PerReader, PerWriter, readLengthAndOctets, writeLengthAndOctets } from './per.js';
 
@@ -162,49 +163,94 @@ function lengthAt(bytes: Uint8Array, at: number): number {
   return (((b & 0x3f) << 8) | bytes[at + 1]!) * 4 + 2;
 }
 
-/** The byte-wise decoder for unfragmented packets; undefined for anything else, errors included. */
-function decodeOctets(bytes: Uint8Array, maxIfp: number, maxEntries: number): UdptlPacket | undefined {
+/**
+ * Where the parts of an unfragmented datagram lie, as scanOctets finds them: the primary and
+ * each secondary packet or FEC entry as (offset, length) pairs in `spans`. Reused from datagram
+ * to datagram, so a receiver can take the primary without making views of the copies.
+ */
+export class UdptlLayout {
+  seq = 0;
+  /** fec-npackets, or -1 for secondary-ifp-packets. */
+  npackets = -1;
+  /** Secondary packets or FEC entries. */
+  count = 0;
+  /** [primary offset, primary length, entry 0 offset, entry 0 length, ...]; grows as needed. */
+  spans = new Int32Array(2 + 2 * 16);
+
+  /** The primary IFP packet of `bytes` (the datagram scanned). */
+  primary(bytes: Uint8Array): Uint8Array {
+    return bytes.subarray(this.spans[0]!, this.spans[0]! + this.spans[1]!);
+  }
+
+  /** The packet, its parts as views of `bytes` (the datagram scanned). */
+  packet(bytes: Uint8Array): UdptlPacket {
+    const items: Uint8Array[] = [];
+    const spans = this.spans;
+    for (let i = 0; i < this.count; i++) items.push(bytes.subarray(spans[2 + 2 * i]!, spans[2 + 2 * i]! + spans[3 + 2 * i]!));
+    return {
+      seq: this.seq,
+      primary: this.primary(bytes),
+      errorRecovery: this.npackets < 0 ? { type: 'secondary-ifp-packets', packets: items } : { type: 'fec-info', npackets: this.npackets, data: items },
+    };
+  }
+}
+
+/**
+ * The byte-wise reading of an unfragmented packet into `out`; false for anything else, errors
+ * included (the general decoder then deals with it).
+ */
+export function scanOctets(bytes: Uint8Array, maxIfp: number, maxEntries: number, out: UdptlLayout): boolean {
   const end = bytes.length;
-  if (end < 4) return undefined;
-  const seq = (bytes[0]! << 8) | bytes[1]!;
+  if (end < 4) return false;
+  out.seq = (bytes[0]! << 8) | bytes[1]!;
   let l = lengthAt(bytes, 2);
-  if (l < 0) return undefined;
+  if (l < 0) return false;
   let at = 2 + (l & 3);
   let n = l >>> 2;
-  if (n > maxIfp || at + n >= end) return undefined;
-  const primary = bytes.subarray(at, at + n);
+  if (n > maxIfp || at + n >= end) return false;
+  const primaryAt = at;
+  const primaryLength = n;
   at += n;
   const choice = bytes[at++]!;
   let npackets = -1;
   if (choice === 0x80) {
     l = lengthAt(bytes, at);
     n = l >>> 2;
-    if (l < 0 || n < 1 || n > 4) return undefined;
+    if (l < 0 || n < 1 || n > 4) return false;
     at += l & 3;
-    if (at + n > end || bytes[at]! & 0x80) return undefined;
+    if (at + n > end || bytes[at]! & 0x80) return false;
     npackets = 0;
     for (let i = 0; i < n; i++) npackets = npackets * 256 + bytes[at++]!;
-  } else if (choice !== 0) return undefined; // padding bits set: let the general decoder judge
+  } else if (choice !== 0) return false; // padding bits set: let the general decoder judge
   l = lengthAt(bytes, at);
   const count = l >>> 2;
-  if (l < 0 || count > maxEntries) return undefined;
+  if (l < 0 || count > maxEntries) return false;
   at += l & 3;
-  const items: Uint8Array[] = [];
+  if (out.spans.length < 2 + 2 * count) out.spans = new Int32Array(2 + 2 * count);
+  const spans = out.spans;
+  spans[0] = primaryAt;
+  spans[1] = primaryLength;
   for (let i = 0; i < count; i++) {
     l = lengthAt(bytes, at);
     n = l >>> 2;
-    if (l < 0 || n > maxIfp) return undefined;
+    if (l < 0 || n > maxIfp) return false;
     at += l & 3;
-    if (at + n > end) return undefined;
-    items.push(bytes.subarray(at, at + n));
+    if (at + n > end) return false;
+    spans[2 + 2 * i] = at;
+    spans[3 + 2 * i] = n;
     at += n;
   }
-  if (at !== end) return undefined;
-  return {
-    seq,
-    primary,
-    errorRecovery: npackets < 0 ? { type: 'secondary-ifp-packets', packets: items } : { type: 'fec-info', npackets, data: items },
-  };
+  out.npackets = npackets;
+  out.count = count;
+  return at === end;
+}
+
+/** decodeOctets' scratch layout (it is read out before the call returns). */
+const scratch = new UdptlLayout();
+
+/** The byte-wise decoder for unfragmented packets; undefined for anything else, errors included. */
+function decodeOctets(bytes: Uint8Array, maxIfp: number, maxEntries: number): UdptlPacket | undefined {
+  return scanOctets(bytes, maxIfp, maxEntries, scratch) ? scratch.packet(bytes) : undefined;
 }
 
 /** The general decoder (X.691 bit by bit, 16K fragments): also the one that reports errors. */
@@ -261,6 +307,7 @@ export class UdptlSender {
   /** The last IFP packets sent, by seq & mask. */
   private readonly history: Uint8Array[];
   private readonly mask: number;
+  private readonly slab = new ByteSlab();
 
   constructor(opts: UdptlSenderOptions) {
     this.ec = validateErrorCorrection(opts.errorCorrection);
@@ -300,21 +347,42 @@ export class UdptlSender {
       // Dropping some entries would change the stride the receiver assumes: all or none.
       errorRecovery = size <= this.maxDatagram ? { type: 'fec-info', npackets: span, data } : { type: 'fec-info', npackets: 0, data: [] };
     } else {
-      const packets: Uint8Array[] = [];
       const depth = ec.scheme === 'redundancy' ? Math.min(ec.depth, this.sent) : 0;
       let size = base + 2;
+      let copies = 0;
+      let plain = ifp.length > 0 && ifp.length < FRAGMENT;
       for (let i = 1; i <= depth; i++) {
-        const p = this.history[(seq - i) & this.mask]!;
-        size += lengthOctets(p.length) + p.length;
-        if (size > this.maxDatagram) break; // the oldest copies go first
-        packets.push(p);
+        const n = this.history[(seq - i) & this.mask]!.length;
+        if (size + lengthOctets(n) + n > this.maxDatagram) break; // the oldest copies go first
+        size += lengthOctets(n) + n;
+        copies = i;
+        if (n >= FRAGMENT) plain = false;
       }
+      if (plain) {
+        // The usual datagram, written straight out (encodeOctets' layout).
+        const out = this.slab.take(size);
+        out[0] = seq >>> 8;
+        out[1] = seq & 0xff;
+        let at = putLengthAndOctets(out, 2, ifp);
+        out[at++] = 0x00; // CHOICE secondary-ifp-packets, padded
+        out[at++] = copies;
+        for (let i = 1; i <= copies; i++) at = putLengthAndOctets(out, at, this.history[(seq - i) & this.mask]!);
+        this.remember(ifp);
+        return out;
+      }
+      const packets: Uint8Array[] = [];
+      for (let i = 1; i <= copies; i++) packets.push(this.history[(seq - i) & this.mask]!);
       errorRecovery = { type: 'secondary-ifp-packets', packets };
     }
-    this.history[seq & this.mask] = ifp;
-    this.seq = (seq + 1) & 0xffff;
-    this.sent++;
+    this.remember(ifp);
     return encodeUdptl({ seq, primary: ifp, errorRecovery });
+  }
+
+  /** Keeps the packet just sent for later recovery data, and moves on to the next number. */
+  private remember(ifp: Uint8Array): void {
+    this.history[this.seq & this.mask] = ifp;
+    this.seq = (this.seq + 1) & 0xffff;
+    this.sent++;
   }
 
   /** XOR of packets seq+m-k·entries, k = 1..span, zero-padded to the longest. */
