@@ -78,8 +78,8 @@ export class PassbandModulator {
   private readonly row: number = 0;
   /** The last `span` symbols, as offsets point·row of their rows, in a doubled ring (oldest at pos + 1). */
   private readonly ring: number[];
-  /** The sums of one pass. */
-  private readonly sums = doubleArray(GROUP + 1);
+  /** runs[acc]: output samples from one with phase accumulator `acc` to the next symbol (acc < phases). */
+  private readonly runs: number[];
   private acc = 0;
   private k = 0;
   private pos = 0;
@@ -114,6 +114,8 @@ export class PassbandModulator {
     this.row = t.row | 0;
     this.powerGain = t.powerGain;
     this.ring = intArray(2 * this.span);
+    this.runs = intArray(this.phases);
+    for (let a = 0; a < this.phases; a++) this.runs[a] = 1 + Math.floor((this.phases - 1 - a) / this.stepSize);
     this.restart();
   }
 
@@ -138,7 +140,7 @@ export class PassbandModulator {
     const stride2 = 2 * slotStride;
     const table = this.table;
     const ring = this.ring;
-    const sums = this.sums;
+    const runs = this.runs;
     const end = out.length;
     let acc = this.acc;
     let k = this.k;
@@ -159,82 +161,83 @@ export class PassbandModulator {
       }
       // Samples from this one to the next symbol (the phase accumulator stays below L), or to
       // the end of `out`: the same span of symbols shapes them all.
-      let count = 1 + (((L - 1 - acc) / M) | 0);
+      let count = runs[acc]!;
       if (count > end - i) count = end - i;
       acc += (count - 1) * M;
       const start = pos + 1;
+      const stop = start + n;
       // Each sample's sum adds the span's terms, two slots an iteration; five, four, three or one
       // sums a pass. (The entries are float32 values summed in doubles: the order changes a sum by far less
       // than the 16-bit output's step; every modem's output was compared sample for sample.)
+      // Each sum is rounded to 16 bits, saturating, and stored at once (written out: a helper
+      // taking the double would box it whenever V8 declines to inline it).
       for (let m = 0; m < count; ) {
         const left = count - m;
         let base = k + m;
-        let made: number;
-        if (left === 5) {
-          // V.27 ter 4800: five samples a symbol, in one pass (four and one cost two).
+        let j = start;
+        if (left >= 4) {
           let y0 = 0;
           let y1 = 0;
           let y2 = 0;
           let y3 = 0;
           let y4 = 0;
-          let j = start;
-          const stop = start + n;
-          for (; j + 1 < stop; j += 2, base += stride2) {
-            const b = base + ring[j]!;
-            const c = base + slotStride + ring[j + 1]!;
-            y0 += table[b]! + table[c]!;
-            y1 += table[b + 1]! + table[c + 1]!;
-            y2 += table[b + 2]! + table[c + 2]!;
-            y3 += table[b + 3]! + table[c + 3]!;
-            y4 += table[b + 4]! + table[c + 4]!;
+          if (left === 5) {
+            // V.27 ter 4800: five samples a symbol, in one pass (four and one cost two).
+            for (; j + 1 < stop; j += 2, base += stride2) {
+              const b = base + ring[j]!;
+              const c = base + slotStride + ring[j + 1]!;
+              y0 += table[b]! + table[c]!;
+              y1 += table[b + 1]! + table[c + 1]!;
+              y2 += table[b + 2]! + table[c + 2]!;
+              y3 += table[b + 3]! + table[c + 3]!;
+              y4 += table[b + 4]! + table[c + 4]!;
+            }
+            if (j < stop) {
+              const b = base + ring[j]!;
+              y0 += table[b]!;
+              y1 += table[b + 1]!;
+              y2 += table[b + 2]!;
+              y3 += table[b + 3]!;
+              y4 += table[b + 4]!;
+            }
+          } else {
+            for (; j + 1 < stop; j += 2, base += stride2) {
+              const b = base + ring[j]!;
+              const c = base + slotStride + ring[j + 1]!;
+              y0 += table[b]! + table[c]!;
+              y1 += table[b + 1]! + table[c + 1]!;
+              y2 += table[b + 2]! + table[c + 2]!;
+              y3 += table[b + 3]! + table[c + 3]!;
+            }
+            if (j < stop) {
+              const b = base + ring[j]!;
+              y0 += table[b]!;
+              y1 += table[b + 1]!;
+              y2 += table[b + 2]!;
+              y3 += table[b + 3]!;
+            }
           }
-          if (j < stop) {
-            const b = base + ring[j]!;
-            y0 += table[b]!;
-            y1 += table[b + 1]!;
-            y2 += table[b + 2]!;
-            y3 += table[b + 3]!;
-            y4 += table[b + 4]!;
+          y0 *= gain;
+          y1 *= gain;
+          y2 *= gain;
+          y3 *= gain;
+          out[i] = y0 >= 32767 ? 32767 : y0 <= -32768 ? -32768 : ((y0 + 32768.5) | 0) - 32768;
+          out[i + 1] = y1 >= 32767 ? 32767 : y1 <= -32768 ? -32768 : ((y1 + 32768.5) | 0) - 32768;
+          out[i + 2] = y2 >= 32767 ? 32767 : y2 <= -32768 ? -32768 : ((y2 + 32768.5) | 0) - 32768;
+          out[i + 3] = y3 >= 32767 ? 32767 : y3 <= -32768 ? -32768 : ((y3 + 32768.5) | 0) - 32768;
+          if (left === 5) {
+            y4 *= gain;
+            out[i + 4] = y4 >= 32767 ? 32767 : y4 <= -32768 ? -32768 : ((y4 + 32768.5) | 0) - 32768;
+            i += 5;
+            m += 5;
+          } else {
+            i += 4;
+            m += 4;
           }
-          sums[0] = y0;
-          sums[1] = y1;
-          sums[2] = y2;
-          sums[3] = y3;
-          sums[4] = y4;
-          made = 5;
-        } else if (left >= 4) {
-          let y0 = 0;
-          let y1 = 0;
-          let y2 = 0;
-          let y3 = 0;
-          let j = start;
-          const stop = start + n;
-          for (; j + 1 < stop; j += 2, base += stride2) {
-            const b = base + ring[j]!;
-            const c = base + slotStride + ring[j + 1]!;
-            y0 += table[b]! + table[c]!;
-            y1 += table[b + 1]! + table[c + 1]!;
-            y2 += table[b + 2]! + table[c + 2]!;
-            y3 += table[b + 3]! + table[c + 3]!;
-          }
-          if (j < stop) {
-            const b = base + ring[j]!;
-            y0 += table[b]!;
-            y1 += table[b + 1]!;
-            y2 += table[b + 2]!;
-            y3 += table[b + 3]!;
-          }
-          sums[0] = y0;
-          sums[1] = y1;
-          sums[2] = y2;
-          sums[3] = y3;
-          made = 4;
         } else if (left >= 2) {
           let y0 = 0;
           let y1 = 0;
           let y2 = 0;
-          let j = start;
-          const stop = start + n;
           for (; j + 1 < stop; j += 2, base += stride2) {
             const b = base + ring[j]!;
             const c = base + slotStride + ring[j + 1]!;
@@ -248,23 +251,26 @@ export class PassbandModulator {
             y1 += table[b + 1]!;
             y2 += table[b + 2]!;
           }
-          sums[0] = y0;
-          sums[1] = y1;
-          sums[2] = y2;
-          made = left;
+          y0 *= gain;
+          y1 *= gain;
+          out[i] = y0 >= 32767 ? 32767 : y0 <= -32768 ? -32768 : ((y0 + 32768.5) | 0) - 32768;
+          out[i + 1] = y1 >= 32767 ? 32767 : y1 <= -32768 ? -32768 : ((y1 + 32768.5) | 0) - 32768;
+          if (left === 3) {
+            y2 *= gain;
+            out[i + 2] = y2 >= 32767 ? 32767 : y2 <= -32768 ? -32768 : ((y2 + 32768.5) | 0) - 32768;
+            i += 3;
+            m += 3;
+          } else {
+            i += 2;
+            m += 2;
+          }
         } else {
           let y = 0;
-          for (let j = 0; j < n; j++, base += slotStride) y += table[base + ring[start + j]!]!;
-          sums[0] = y;
-          made = 1;
-        }
-        // Rounded to 16 bits, saturating (written out here: a helper taking the double would box it
-        // whenever V8 declines to inline it).
-        for (let q = 0; q < made; q++) {
-          const y = sums[q]! * gain;
+          for (; j < stop; j++, base += slotStride) y += table[base + ring[j]!]!;
+          y *= gain;
           out[i++] = y >= 32767 ? 32767 : y <= -32768 ? -32768 : ((y + 32768.5) | 0) - 32768;
+          m += 1;
         }
-        m += made;
       }
       k += count;
       if (k >= cycle) k -= cycle;
