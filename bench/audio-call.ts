@@ -1,7 +1,8 @@
 // A whole 10-page fax call over audio: our T.30 on our modems (two AudioFrontEnds in one
 // process, each 20 ms block of one handed to the other, line time on a LineClock as on a line), against
 // spandsp's own terminal-to-terminal time for the same pages (bench/spandsp/audio_call.c: two
-// fax_state_t handing fax_tx() blocks to fax_rx()). Same TIFF, ECM on and off, best of 3.
+// fax_state_t handing fax_tx() blocks to fax_rx()). Same TIFF, ECM on and off, best of 3 warm calls
+// (bench/lib/call-bench.ts), the first call of the process beside them.
 import { AudioFrontEnd } from '../src/transport/audio/index.js';
 import { LineClock } from '../src/transport/rtp/index.js';
 import { runCallBench } from './lib/call-bench.js';

@@ -1,7 +1,8 @@
 // A whole 10-page fax call in fast pacing: our T.30 + T.38 front ends, two terminals in one
 // process over an in-memory link on a ManualClock, against spandsp's own terminal-to-terminal
 // time for the same pages (bench/spandsp/t38_call.c: two t38_terminals handing IFP packets
-// straight to each other, pacing off, 20 ms steps). Same TIFF, ECM on and off, best of 3.
+// straight to each other, pacing off, 20 ms steps). Same TIFF, ECM on and off, best of 3 warm calls
+// (bench/lib/call-bench.ts), the first call of the process beside them.
 import { ManualClock } from '../src/shared/clock.js';
 import { T38FrontEnd, createMemoryLink } from '../src/transport/t38/index.js';
 import { runCallBench } from './lib/call-bench.js';
