@@ -151,29 +151,28 @@ export abstract class QamTx implements IndexedSymbolSource {
 
   /** IndexedSymbolSource: the next symbol's point index; −1 once the burst is over. */
   nextSymbol(): number {
-    if (this.stage === DATA) return this.dataSymbol();
-    return this.otherSymbol();
-  }
-
-  /** One data symbol: bitsPerSymbol bits from the source (ones after its end), scrambled and mapped. */
-  private dataSymbol(): number {
+    if (this.stage !== DATA) return this.otherSymbol();
+    // A data symbol: bitsPerSymbol bits from the source (the first in the highest place),
+    // scrambled and mapped. (Written out here, the per-symbol path is one call deep for V8.)
+    const getBit = this.getBit;
     const n = this.bits;
     let word = 0;
     for (let i = n; i > 0; i--) {
-      let bit = 1;
-      if (this.stage === DATA) {
-        bit = this.getBit();
-        if (bit === EOD) {
-          // The data ended mid-symbol: ones fill it, then the shutdown ones follow.
-          this.stage = SHUTDOWN;
-          this.count = 0;
-          this.onStatus?.('endOfData');
-          bit = 1;
-        }
-      }
+      const bit = getBit();
+      if (bit === EOD) return this.dataEnded(word, i);
       word = (word << 1) | (bit & 1);
     }
-    return this.mapWord(this.scrambler.scrambleWord(word, n));
+    const sym = this.map[(this.phaseState << 4) | this.scrambler.scrambleWord(word, n)]!;
+    this.phaseState = sym & 7;
+    return sym;
+  }
+
+  /** The data ended mid-symbol with `left` bits still to come: ones fill it, then the shutdown ones follow. */
+  private dataEnded(word: number, left: number): number {
+    this.stage = SHUTDOWN;
+    this.count = 0;
+    this.onStatus?.('endOfData');
+    return this.mapWord(this.scrambler.scrambleWord((word << left) | ((1 << left) - 1), this.bits));
   }
 
   /** A symbol of scrambled ones (the end of the training, the shutdown). */
