@@ -9,6 +9,7 @@ import {
   BLACK_LOOKUP_BITS,
   DECODE_EOL,
   MAX_MAKEUP,
+  ONE_CODE_RUNS,
   WHITE_CODES,
   WHITE_DECODE,
   WHITE_LOOKUP_BITS,
@@ -18,16 +19,11 @@ import {
 /** Writes one run; runs over 2560 repeat the 2560 make-up code, as libtiff does. */
 export function putRun(w: BitWriter, run: number, black: number): void {
   const c: RunCodes = black ? BLACK_CODES : WHITE_CODES;
-  while (run >= MAX_MAKEUP + 64) {
+  while (run >= ONE_CODE_RUNS) {
     w.put(c.makeupCode[40]!, c.makeupLen[40]!);
     run -= MAX_MAKEUP;
   }
-  if (run >= 64) {
-    const m = run >>> 6;
-    w.put(c.makeupCode[m]!, c.makeupLen[m]!);
-    run &= 63;
-  }
-  w.put(c.termCode[run]!, c.termLen[run]!);
+  w.put(c.runCode[run]!, c.runLen[run]!);
 }
 
 /**

@@ -31,6 +31,8 @@ export class LineEncoder implements LineSink {
   /** The previous line (the reference line of 2-D coding, and what repeat() codes again). */
   private ref: Int32Array;
   private refN: number;
+  /** Handed out by spareLine(): a line coded from it becomes the reference without a copy. */
+  private spare: Int32Array;
   private readonly white0: Int32Array;
   private readonly mmr: boolean;
   private readonly twoD: boolean;
@@ -46,6 +48,7 @@ export class LineEncoder implements LineSink {
     this.w = new BitWriter(Math.max(1024, sizeHintBytes));
     this.ref = new Int32Array(changesCapacity(width));
     this.refN = whiteChanges(width, this.ref);
+    this.spare = new Int32Array(changesCapacity(width));
     this.white0 = new Int32Array(4);
     whiteChanges(width, this.white0);
     this.mmr = enc.k < 0;
@@ -53,11 +56,22 @@ export class LineEncoder implements LineSink {
     this.eols = !this.mmr && enc.form !== 'rle';
   }
 
+  /** A list to fill with the next line's changes and pass to line() (valid until then). */
+  spareLine(): Int32Array {
+    return this.spare;
+  }
+
   line(changes: Int32Array, n: number, coded?: CodedLine): void {
     this.code(changes, n, coded);
-    // Kept as the next line's reference; the caller reuses its list.
+    // Kept as the next line's reference: spareLine()'s list is swapped in, another copied
+    // (its owner reuses it).
     const ref = this.ref;
-    for (let i = 0; i < n + 3; i++) ref[i] = changes[i]!;
+    if (changes === this.spare) {
+      this.spare = ref;
+      this.ref = changes;
+    } else {
+      for (let i = 0; i < n + 3; i++) ref[i] = changes[i]!;
+    }
     this.refN = n;
   }
 
@@ -92,7 +106,7 @@ export class LineEncoder implements LineSink {
     const oneD = !this.twoD || y % this.enc.k === 0;
     if (this.eols) this.putEol(oneD ? 1 : 0, y > 0);
     this.lineStart = w.bitLength;
-    if (oneD) encode1DLine(w, changes, n, this.width);
+    if (oneD) encode1DLine(w, changes, n);
     else if (coded) w.copyBits(coded.bytes, coded.start, coded.end);
     else encode2DLine(w, changes, this.ref, this.width);
     if (!this.eols) w.alignToByte();

@@ -4,7 +4,7 @@
 import type { Bitmap } from './bitmap.js';
 import { LineEncoder, type LineCoding } from './line-encoder.js';
 import { validateWidth } from './page-buffer.js';
-import { changesCapacity, rowChanges, wordView } from './runs.js';
+import { rowChanges, wordView } from './runs.js';
 import { MAX_WIDTH } from './types.js';
 
 export function validateBitmap(bm: Bitmap): void {
@@ -19,8 +19,10 @@ export function encodeBitmap(bm: Bitmap, enc: LineCoding): Uint8Array {
   validateBitmap(bm);
   const { width, height, stride, data } = bm;
   const out = new LineEncoder(width, enc, (stride * height) >>> (enc.k < 0 ? 4 : 3));
-  const cur = new Int32Array(changesCapacity(width));
   const words = wordView(data);
-  for (let y = 0; y < height; y++) out.line(cur, rowChanges(data, y * stride, width, cur, words));
+  for (let y = 0; y < height; y++) {
+    const cur = out.spareLine();
+    out.line(cur, rowChanges(data, y * stride, width, cur, words));
+  }
   return out.finish();
 }

@@ -19,7 +19,7 @@ import {
   MODE_PASS,
   MODE_V0,
   PASS_CODE,
-  VERTICAL_CODES,
+  VERTICAL_PACKED,
 } from './t4-tables.js';
 
 /** Codes the line `cur` (nCur changes) against the reference line `ref`. */
@@ -42,8 +42,8 @@ export function encode2DLine(w: BitWriter, cur: Int32Array, ref: Int32Array, wid
     } else {
       const d = a1 - b1;
       if (d >= -3 && d <= 3) {
-        const c = VERTICAL_CODES[d + 3]!;
-        w.put(c.code, c.len);
+        const c = VERTICAL_PACKED[d + 3]!;
+        w.put(c >>> 5, c & 31);
         a0 = a1;
         color ^= 1;
       } else {
