@@ -50,15 +50,21 @@ export const RUN_EOL = -2;
  */
 export function readRun(r: BitReader, black: number, limit: number): number {
   const table = black ? BLACK_DECODE : WHITE_DECODE;
-  const bits = black ? BLACK_LOOKUP_BITS : WHITE_LOOKUP_BITS;
+  const shift = 32 - (black ? BLACK_LOOKUP_BITS : WHITE_LOOKUP_BITS);
+  let pos = r.pos;
   let run = 0;
   for (;;) {
-    const e = table[r.peek(bits)]!;
-    if (e <= 0) return e === DECODE_EOL ? RUN_EOL : RUN_BAD_CODE;
-    r.skip(e & 15);
+    const e = table[r.wordAt(pos) >>> shift]!;
+    if (e <= 0) {
+      r.pos = pos;
+      return e === DECODE_EOL ? RUN_EOL : RUN_BAD_CODE;
+    }
+    pos += e & 15;
     const len = e >>> 4;
     run += len;
-    if (len < 64) return run;
-    if (run > limit) return RUN_BAD_CODE;
+    if (len < 64 || run > limit) {
+      r.pos = pos;
+      return len < 64 ? run : RUN_BAD_CODE;
+    }
   }
 }

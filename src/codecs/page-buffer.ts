@@ -42,7 +42,7 @@ export class PageBuffer implements LineSink {
 
   line(changes: Int32Array, n: number): void {
     const off = this.addRow(); // may grow the buffer: this.data after it
-    fillFromChanges(this.data, off, changes, n, this.width);
+    fillFromChanges(this.data, off, changes, n);
   }
 
   repeat(): void {

@@ -7,8 +7,6 @@
 // equal to W (the "imaginary changing element" after the line) so that b1/b2/a2 lookups
 // need no bounds checks.
 
-import { fillBlack } from './bitmap.js';
-
 /** Capacity a changes list needs for rows of this width. */
 export function changesCapacity(width: number): number {
   return width + 4;
@@ -76,12 +74,25 @@ export function rowChanges(data: Uint8Array, off: number, width: number, out: In
   return n;
 }
 
-/** Sets the black runs described by a changes list (n entries) into a zeroed row. */
-export function fillFromChanges(data: Uint8Array, off: number, changes: Int32Array, n: number, width: number): void {
+/**
+ * Sets the black runs described by a changes list (n entries, then the sentinels) into a
+ * zeroed row. A run's first byte may hold the end of the run before it; its last byte is new.
+ */
+export function fillFromChanges(data: Uint8Array, off: number, changes: Int32Array, n: number): void {
   for (let i = 0; i < n; i += 2) {
-    const start = changes[i]!;
-    const end = i + 1 < n ? changes[i + 1]! : width;
-    if (end > start) fillBlack(data, off, start, end);
+    const x0 = changes[i]!;
+    const x1 = changes[i + 1]!; // the sentinel (the width) ends a black run at the end of the row
+    let b = off + (x0 >>> 3);
+    const last = off + ((x1 - 1) >>> 3);
+    const head = 0xff >>> (x0 & 7);
+    const tail = (0xff00 >>> (((x1 - 1) & 7) + 1)) & 0xff;
+    if (b === last) {
+      data[b] = data[b]! | (head & tail);
+      continue;
+    }
+    data[b] = data[b]! | head;
+    for (b++; b < last; b++) data[b] = 0xff;
+    data[last] = tail;
   }
 }
 
