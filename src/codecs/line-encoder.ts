@@ -28,11 +28,12 @@ const EOFB = (EOL_CODE << EOL_BITS) | EOL_CODE;
 
 export class LineEncoder implements LineSink {
   private readonly w: BitWriter;
-  /** The previous line (the reference line of 2-D coding, and what repeat() codes again). */
+  /**
+   * The previous line (the reference line of 2-D coding, and what repeat() codes again): the
+   * caller's list, which a LineSink may keep until the next call (see page-buffer.ts).
+   */
   private ref: Int32Array;
   private refN: number;
-  /** Handed out by spareLine(): a line coded from it becomes the reference without a copy. */
-  private spare: Int32Array;
   private readonly white0: Int32Array;
   private readonly mmr: boolean;
   private readonly twoD: boolean;
@@ -48,7 +49,6 @@ export class LineEncoder implements LineSink {
     this.w = new BitWriter(Math.max(1024, sizeHintBytes));
     this.ref = new Int32Array(changesCapacity(width));
     this.refN = whiteChanges(width, this.ref);
-    this.spare = new Int32Array(changesCapacity(width));
     this.white0 = new Int32Array(4);
     whiteChanges(width, this.white0);
     this.mmr = enc.k < 0;
@@ -56,22 +56,9 @@ export class LineEncoder implements LineSink {
     this.eols = !this.mmr && enc.form !== 'rle';
   }
 
-  /** A list to fill with the next line's changes and pass to line() (valid until then). */
-  spareLine(): Int32Array {
-    return this.spare;
-  }
-
   line(changes: Int32Array, n: number, coded?: CodedLine): void {
     this.code(changes, n, coded);
-    // Kept as the next line's reference: spareLine()'s list is swapped in, another copied
-    // (its owner reuses it).
-    const ref = this.ref;
-    if (changes === this.spare) {
-      this.spare = ref;
-      this.ref = changes;
-    } else {
-      for (let i = 0; i < n + 3; i++) ref[i] = changes[i]!;
-    }
+    this.ref = changes;
     this.refN = n;
   }
 

@@ -4,7 +4,7 @@
 import type { Bitmap } from './bitmap.js';
 import { LineEncoder, type LineCoding } from './line-encoder.js';
 import { validateWidth } from './page-buffer.js';
-import { rowChanges, wordView } from './runs.js';
+import { changesCapacity, rowChanges, wordView } from './runs.js';
 import { MAX_WIDTH } from './types.js';
 
 export function validateBitmap(bm: Bitmap): void {
@@ -20,9 +20,14 @@ export function encodeBitmap(bm: Bitmap, enc: LineCoding): Uint8Array {
   const { width, height, stride, data } = bm;
   const out = new LineEncoder(width, enc, (stride * height) >>> (enc.k < 0 ? 4 : 3));
   const words = wordView(data);
+  // Two lists in turn: the encoder keeps the last line as its reference (see LineSink).
+  let cur = new Int32Array(changesCapacity(width));
+  let prev = new Int32Array(changesCapacity(width));
   for (let y = 0; y < height; y++) {
-    const cur = out.spareLine();
     out.line(cur, rowChanges(data, y * stride, width, cur, words));
+    const t = prev;
+    prev = cur;
+    cur = t;
   }
   return out.finish();
 }
