@@ -5,7 +5,9 @@
 // libtiff is timed as `tiffcp` over one multi-page file: encode = uncompressed → G3/G4,
 // decode = G3/G4 → uncompressed. Process start and file I/O are in its wall time, so the
 // table also gives a "net" figure with the time of a plain uncompressed → uncompressed
-// tiffcp subtracted (the I/O floor). Ratios > 1 mean we are faster.
+// tiffcp subtracted (the I/O floor). Ratios > 1 mean we are faster. Each side is timed by
+// wall clock and by CPU time (ours: process.cpuUsage; tiffcp: its rusage, read through the
+// shell's `times`), best of the rounds; on a loaded machine read the CPU columns.
 //
 //   node --import tsx bench/codecs.ts        (or: node --import tsx bench/run.ts codecs)
 //   BENCH_PAGES=20 BENCH_ROUNDS=7   (best of BENCH_ROUNDS runs after a warm-up, both sides)
@@ -39,10 +41,16 @@ export interface CodecBenchResult {
   pages: number;
   oursEncodePagesPerSec: number;
   oursDecodePagesPerSec: number;
+  /** By CPU time. */
+  oursEncodeCpuPagesPerSec: number;
+  oursDecodeCpuPagesPerSec: number;
   libtiffEncodePagesPerSec: number | null;
   libtiffDecodePagesPerSec: number | null;
   libtiffEncodeNetPagesPerSec: number | null;
   libtiffDecodeNetPagesPerSec: number | null;
+  /** By CPU time, the uncompressed copy's CPU time subtracted: libtiff's codec alone. */
+  libtiffEncodeCpuNetPagesPerSec: number | null;
+  libtiffDecodeCpuNetPagesPerSec: number | null;
   oursBytesPerPage: number;
   libtiffBytesPerPage: number | null;
   identicalToLibtiff: boolean | null;
@@ -54,22 +62,50 @@ function envInt(name: string, fallback: number): number {
   return v;
 }
 
-/** Best wall time in ms of `rounds` runs of f after one warm-up run (the minimum is the
+interface Timing {
+  /** Best wall time, ms. */
+  wallMs: number;
+  /** Best CPU time (user + system), ms. */
+  cpuMs: number;
+}
+
+/** Best wall and CPU time of `rounds` runs of f after one warm-up run (the minimum is the
  * estimate least disturbed by other load on the machine, for both sides alike). */
-function time(rounds: number, f: () => void): number {
+function time(rounds: number, f: () => void): Timing {
   f();
-  let best = Infinity;
+  const best = { wallMs: Infinity, cpuMs: Infinity };
   for (let i = 0; i < rounds; i++) {
     const t0 = performance.now();
+    const c0 = process.cpuUsage();
     f();
-    best = Math.min(best, performance.now() - t0);
+    const c = process.cpuUsage(c0);
+    best.wallMs = Math.min(best.wallMs, performance.now() - t0);
+    best.cpuMs = Math.min(best.cpuMs, (c.user + c.system) / 1000);
   }
   return best;
 }
 
-function tiffcp(args: string[]): void {
-  const r = spawnSync('tiffcp', args, { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+/** Best wall and CPU time of `rounds` tiffcp runs after a warm-up (CPU: the child's user + system time). */
+function timeTiffcp(rounds: number, args: string[]): Timing {
+  tiffcp(args);
+  const best = { wallMs: Infinity, cpuMs: Infinity };
+  for (let i = 0; i < rounds; i++) {
+    const t0 = performance.now();
+    const cpuMs = tiffcp(args);
+    best.wallMs = Math.min(best.wallMs, performance.now() - t0);
+    best.cpuMs = Math.min(best.cpuMs, cpuMs);
+  }
+  return best;
+}
+
+/** Runs tiffcp in a shell that prints its children's CPU times (`times`, second line); returns them in ms. */
+function tiffcp(args: string[]): number {
+  const r = spawnSync('bash', ['-c', 'tiffcp "$@" >/dev/null || exit 1; times', 'tiffcp', ...args], { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`tiffcp ${args.join(' ')}: ${r.error?.message ?? r.stderr}`);
+  const children = r.stdout.trim().split('\n')[1] ?? '';
+  const secs = [...children.matchAll(/(\d+)m([\d.]+)s/g)].map((m) => Number(m[1]) * 60 + Number(m[2]));
+  if (secs.length !== 2) throw new Error(`tiffcp: cannot read the shell's times: ${JSON.stringify(r.stdout)}`);
+  return (secs[0]! + secs[1]!) * 1000;
 }
 
 export async function run(): Promise<BenchReport> {
@@ -79,17 +115,19 @@ export async function run(): Promise<BenchReport> {
   const hasLibtiff = spawnSync('tiffcp', ['-h'], { stdio: 'ignore' }).error === undefined;
   const dir = mkdtempSync(join(tmpdir(), 'faxstack-bench-codecs-'));
   const results: CodecBenchResult[] = [];
+  const none = join(dir, 'none.tif');
+  const perSec = (ms: number) => (nPages * 1000) / ms;
+  const net = (ms: number, floor: number) => (ms > floor ? perSec(ms - floor) : null);
   try {
-    const none = join(dir, 'none.tif');
     writeFileSync(none, writeTiffF(pages.map((bitmap) => ({ bitmap, xDpi: 204, yDpi: 196 })), { compression: 'none' }));
-    const copyMs = hasLibtiff ? time(rounds, () => tiffcp(['-c', 'none', none, join(dir, 'copy.tif')])) : 0;
+    const copy = hasLibtiff ? timeTiffcp(rounds, ['-c', 'none', none, join(dir, 'copy.tif')]) : { wallMs: 0, cpuMs: 0 };
 
     for (const codec of CODECS) {
       let coded: Uint8Array[] = [];
-      const encMs = time(rounds, () => {
+      const enc = time(rounds, () => {
         coded = pages.map((bm) => codec.encode(bm));
       });
-      const decMs = time(rounds, () => {
+      const dec = time(rounds, () => {
         for (const [i, bytes] of coded.entries()) codec.decode(bytes, 1728, pages[i]!.height);
       });
       coded.forEach((bytes, i) => {
@@ -99,43 +137,52 @@ export async function run(): Promise<BenchReport> {
       const r: CodecBenchResult = {
         codec: codec.name,
         pages: nPages,
-        oursEncodePagesPerSec: (nPages * 1000) / encMs,
-        oursDecodePagesPerSec: (nPages * 1000) / decMs,
+        oursEncodePagesPerSec: perSec(enc.wallMs),
+        oursDecodePagesPerSec: perSec(dec.wallMs),
+        oursEncodeCpuPagesPerSec: perSec(enc.cpuMs),
+        oursDecodeCpuPagesPerSec: perSec(dec.cpuMs),
         libtiffEncodePagesPerSec: null,
         libtiffDecodePagesPerSec: null,
         libtiffEncodeNetPagesPerSec: null,
         libtiffDecodeNetPagesPerSec: null,
+        libtiffEncodeCpuNetPagesPerSec: null,
+        libtiffDecodeCpuNetPagesPerSec: null,
         oursBytesPerPage: oursBytes / nPages,
         libtiffBytesPerPage: null,
         identicalToLibtiff: null,
       };
       if (hasLibtiff) {
-        const enc = join(dir, `${codec.name}.tif`);
-        const libEncMs = time(rounds, () => tiffcp(['-r', '1000000', '-c', codec.scheme, none, enc]));
-        const libDecMs = time(rounds, () => tiffcp(['-c', 'none', enc, join(dir, `${codec.name}-dec.tif`)]));
-        const strips = readTiffDirectories(readFileSync(enc)).map((d) => d.strips[0]!);
-        r.libtiffEncodePagesPerSec = (nPages * 1000) / libEncMs;
-        r.libtiffDecodePagesPerSec = (nPages * 1000) / libDecMs;
-        r.libtiffEncodeNetPagesPerSec = libEncMs > copyMs ? (nPages * 1000) / (libEncMs - copyMs) : null;
-        r.libtiffDecodeNetPagesPerSec = libDecMs > copyMs ? (nPages * 1000) / (libDecMs - copyMs) : null;
+        const encFile = join(dir, `${codec.name}.tif`);
+        const libEnc = timeTiffcp(rounds, ['-r', '1000000', '-c', codec.scheme, none, encFile]);
+        const libDec = timeTiffcp(rounds, ['-c', 'none', encFile, join(dir, `${codec.name}-dec.tif`)]);
+        const strips = readTiffDirectories(readFileSync(encFile)).map((d) => d.strips[0]!);
+        r.libtiffEncodePagesPerSec = perSec(libEnc.wallMs);
+        r.libtiffDecodePagesPerSec = perSec(libDec.wallMs);
+        r.libtiffEncodeNetPagesPerSec = net(libEnc.wallMs, copy.wallMs);
+        r.libtiffDecodeNetPagesPerSec = net(libDec.wallMs, copy.wallMs);
+        r.libtiffEncodeCpuNetPagesPerSec = net(libEnc.cpuMs, copy.cpuMs);
+        r.libtiffDecodeCpuNetPagesPerSec = net(libDec.cpuMs, copy.cpuMs);
         r.libtiffBytesPerPage = strips.reduce((n, s) => n + s.length, 0) / nPages;
         r.identicalToLibtiff = strips.every((s, i) => Buffer.compare(Buffer.from(s), Buffer.from(coded[i]!)) === 0);
       }
       results.push(r);
     }
-    return { bench: 'codecs', text: report(results, hasLibtiff, copyMs, nPages), json: { pages: nPages, rounds, copyMs, results } };
+    return { bench: 'codecs', text: report(results, hasLibtiff, copy, nPages), json: { pages: nPages, rounds, copyMs: copy.wallMs, copyCpuMs: copy.cpuMs, results } };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-function report(results: CodecBenchResult[], hasLibtiff: boolean, copyMs: number, nPages: number): string {
+function report(results: CodecBenchResult[], hasLibtiff: boolean, copy: Timing, nPages: number): string {
   const f = (v: number | null, digits = 0) => (v === null ? '—' : v.toFixed(digits));
   const ratio = (a: number, b: number | null) => (b === null ? '—' : `${(a / b).toFixed(2)}×`);
   const lines = [
     `CCITT codecs, ${nPages} text pages 1728 × 2200 (fine), single thread; libtiff = tiffcp over one ${nPages}-page file`,
-    hasLibtiff ? `libtiff I/O floor (tiffcp -c none of the uncompressed file): ${copyMs.toFixed(1)} ms` : 'libtiff-tools not installed: no comparison',
+    hasLibtiff
+      ? `libtiff I/O floor (tiffcp -c none of the uncompressed file): ${copy.wallMs.toFixed(1)} ms wall, ${copy.cpuMs.toFixed(1)} ms CPU`
+      : 'libtiff-tools not installed: no comparison',
     '',
+    'wall time:',
     'codec | ours enc p/s | libtiff enc p/s (net) | enc ratio (net) | ours dec p/s | libtiff dec p/s (net) | dec ratio (net) | bytes/page ours | libtiff | identical',
     '----- | ------------ | --------------------- | --------------- | ------------ | --------------------- | --------------- | --------------- | ------- | ---------',
   ];
@@ -152,6 +199,25 @@ function report(results: CodecBenchResult[], hasLibtiff: boolean, copyMs: number
         f(r.oursBytesPerPage),
         f(r.libtiffBytesPerPage),
         r.identicalToLibtiff === null ? '—' : r.identicalToLibtiff ? 'yes' : 'NO',
+      ].join(' | '),
+    );
+  }
+  lines.push(
+    '',
+    "CPU time (what to read on a loaded machine), libtiff's codec alone = tiffcp's CPU time less the uncompressed copy's:",
+    'codec | ours enc p/s | libtiff codec enc p/s | enc ratio | ours dec p/s | libtiff codec dec p/s | dec ratio',
+    '----- | ------------ | --------------------- | --------- | ------------ | --------------------- | ---------',
+  );
+  for (const r of results) {
+    lines.push(
+      [
+        r.codec.padEnd(5),
+        f(r.oursEncodeCpuPagesPerSec),
+        f(r.libtiffEncodeCpuNetPagesPerSec),
+        ratio(r.oursEncodeCpuPagesPerSec, r.libtiffEncodeCpuNetPagesPerSec),
+        f(r.oursDecodeCpuPagesPerSec),
+        f(r.libtiffDecodeCpuNetPagesPerSec),
+        ratio(r.oursDecodeCpuPagesPerSec, r.libtiffDecodeCpuNetPagesPerSec),
       ].join(' | '),
     );
   }

@@ -18,7 +18,7 @@ describe('BitWriter / BitReader', () => {
     const w = new BitWriter(16);
     const items: Array<[number, number]> = [];
     for (let i = 0; i < 5000; i++) {
-      const len = 1 + (i % 24);
+      const len = 1 + (i % 25); // up to 25: a make-up and a terminating code put as one
       const v = (i * 2654435761) >>> (32 - len);
       items.push([v, len]);
       w.put(v, len);
@@ -30,10 +30,11 @@ describe('BitWriter / BitReader', () => {
     const r = new BitReader(w.finish());
     for (const [v, len] of items) {
       if (len === 0) continue;
-      if (len > 24) {
+      if (v === 0 && len > 24) {
         expect(r.countZeros(len)).toBeGreaterThanOrEqual(len);
         r.skip(len);
-      } else expect(r.read(len)).toBe(v);
+      } else if (len > 24) expect(r.read(len - 24) * 2 ** 24 + r.read(24)).toBe(v);
+      else expect(r.read(len)).toBe(v);
     }
     expect(r.remaining).toBeLessThan(8);
   });
@@ -47,6 +48,16 @@ describe('BitWriter / BitReader', () => {
     expect(r.remaining).toBe(4);
     r.alignToByte();
     expect(r.pos).toBe(24);
+  });
+
+  it('count zeros across words, from any bit position, up to the end of the input', () => {
+    const r = new BitReader(new Uint8Array([0x80, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00]));
+    expect(r.countZeros(100)).toBe(0);
+    r.skip(1);
+    expect(r.countZeros(100)).toBe(46);
+    expect(r.countZeros(30)).toBe(30);
+    r.skip(47);
+    expect(r.countZeros(100)).toBe(8); // the rest of the input, not the zero padding after it
   });
 
   it('reverseBits mirrors every byte (FillOrder 2)', () => {

@@ -8,15 +8,15 @@ export class BitReader {
   /** Bits received so far. */
   length = 0;
   private data: Uint8Array;
-  private view: DataView;
-  /** Last byte offset where a 4-byte read stays inside `view`. */
-  private lastWord: number;
+  private dv: DataView;
+  /** Last byte offset where a 4-byte read stays inside `dv`. */
+  private lastWordAt: number;
 
   constructor(bytes?: Uint8Array) {
     // Zero padding after the data lets peek() read 4 bytes at once without per-byte checks.
     this.data = new Uint8Array((bytes?.length ?? 0) + 8);
-    this.view = new DataView(this.data.buffer);
-    this.lastWord = this.data.length - 4;
+    this.dv = new DataView(this.data.buffer);
+    this.lastWordAt = this.data.length - 4;
     if (bytes) this.append(bytes);
   }
 
@@ -32,8 +32,8 @@ export class BitReader {
       const next = new Uint8Array(Math.max(used + bytes.length + 8, this.data.length * 2));
       next.set(this.data.subarray(0, used));
       this.data = next;
-      this.view = new DataView(next.buffer);
-      this.lastWord = next.length - 4;
+      this.dv = new DataView(next.buffer);
+      this.lastWordAt = next.length - 4;
     }
     this.data.set(bytes, used);
     this.length += bytes.length * 8;
@@ -41,9 +41,18 @@ export class BitReader {
 
   /** The next `n` (1..24) bits as an unsigned number, without consuming them. */
   peek(n: number): number {
-    const i = this.pos >>> 3;
-    if (i > this.lastWord) return 0; // far past the end: reads as zeros
-    return (this.view.getUint32(i) << (this.pos & 7)) >>> (32 - n);
+    return this.wordAt(this.pos) >>> (32 - n);
+  }
+
+  /**
+   * The bits from bit `pos` on, the first in bit 31 (signed; the top 25 or more are input,
+   * zeros past its end). The line decoders read their codes from these with a position of
+   * their own, and set `pos` when they are done.
+   */
+  wordAt(pos: number): number {
+    const i = pos >>> 3;
+    if (i > this.lastWordAt) return 0; // far past the end: reads as zeros
+    return this.dv.getInt32(i) << (pos & 7);
   }
 
   skip(n: number): void {
@@ -71,19 +80,11 @@ export class BitReader {
    * input; does not consume them.
    */
   countZeros(limit: number): number {
-    let n = 0;
-    let p = this.pos;
-    const end = Math.min(this.length, p + limit);
-    while (p < end) {
-      if ((p & 7) === 0 && p + 8 <= end && this.data[p >>> 3] === 0) {
-        n += 8;
-        p += 8;
-        continue;
-      }
-      if ((this.data[p >>> 3]! >>> (7 - (p & 7))) & 1) break;
-      n++;
-      p++;
+    const end = Math.min(this.length, this.pos + limit);
+    for (let p = this.pos; p < end; p += 24) {
+      const v = this.wordAt(p) >>> 8;
+      if (v !== 0) return Math.min(p + Math.clz32(v) - 8, end) - this.pos;
     }
-    return n;
+    return Math.max(0, end - this.pos);
   }
 }

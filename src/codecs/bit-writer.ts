@@ -1,11 +1,14 @@
 // MSB-first bit packing (TIFF FillOrder 1: the first bit coded is bit 7 of the first byte)
-// into a growable byte buffer, for the T.4/T.6 encoders.
+// into a growable byte buffer, for the T.4/T.6 encoders. Codes gather in a 32-bit
+// accumulator that goes out four bytes at a time.
 
 export class BitWriter {
   private buf: Uint8Array;
   private pos = 0; // bytes completed
-  private acc = 0; // pending bits, right-aligned
-  private accBits = 0; // 0..7 between calls
+  // Pending bits: the low `bits` bits of acc (what lies above them is stale and is shifted
+  // out before it could be written).
+  private acc = 0;
+  private bits = 0; // 0..31 between calls
 
   constructor(initialBytes = 4096) {
     this.buf = new Uint8Array(Math.max(16, initialBytes));
@@ -13,20 +16,30 @@ export class BitWriter {
 
   /** Bits written so far. */
   get bitLength(): number {
-    return this.pos * 8 + this.accBits;
+    return this.pos * 8 + this.bits;
   }
 
-  /** Appends the `len` (0..24) low bits of `code`, most significant first. */
+  /** Appends the `len` (0..25) low bits of `code`, most significant first; `code` has no bits above them. */
   put(code: number, len: number): void {
-    if (this.pos + 4 > this.buf.length) this.grow();
-    let acc = (this.acc << len) | code;
-    let bits = this.accBits + len;
-    while (bits >= 8) {
-      bits -= 8;
-      this.buf[this.pos++] = (acc >>> bits) & 0xff;
+    const n = this.bits + len;
+    if (n < 32) {
+      this.acc = (this.acc << len) | code;
+      this.bits = n;
+      return;
     }
-    this.acc = acc & ((1 << bits) - 1);
-    this.accBits = bits;
+    // n ≥ 32 needs bits ≥ 7 (len ≤ 25): the shift below is 7..25, never 32.
+    const rest = n - 32;
+    const word = (this.acc << (len - rest)) | (code >>> rest);
+    if (this.pos + 4 > this.buf.length) this.grow();
+    const buf = this.buf;
+    const p = this.pos;
+    buf[p] = word >>> 24;
+    buf[p + 1] = word >>> 16;
+    buf[p + 2] = word >>> 8;
+    buf[p + 3] = word;
+    this.pos = p + 4;
+    this.acc = code;
+    this.bits = rest;
   }
 
   /**
@@ -55,12 +68,16 @@ export class BitWriter {
 
   /** Pads with 0 bits to the next byte boundary. */
   alignToByte(): void {
-    if (this.accBits > 0) this.put(0, 8 - this.accBits);
+    const r = this.bits & 7;
+    if (r > 0) this.put(0, 8 - r);
   }
 
   /** The bytes written (the last byte zero-padded), as a new exact-size array. */
   finish(): Uint8Array {
     this.alignToByte();
+    if (this.pos + 4 > this.buf.length) this.grow();
+    // Whole bytes are pending now (0..3 of them).
+    for (; this.bits > 0; this.bits -= 8) this.buf[this.pos++] = this.acc >>> (this.bits - 8);
     return this.buf.slice(0, this.pos);
   }
 

@@ -9,6 +9,7 @@ import {
   BLACK_LOOKUP_BITS,
   DECODE_EOL,
   MAX_MAKEUP,
+  ONE_CODE_RUNS,
   WHITE_CODES,
   WHITE_DECODE,
   WHITE_LOOKUP_BITS,
@@ -18,16 +19,11 @@ import {
 /** Writes one run; runs over 2560 repeat the 2560 make-up code, as libtiff does. */
 export function putRun(w: BitWriter, run: number, black: number): void {
   const c: RunCodes = black ? BLACK_CODES : WHITE_CODES;
-  while (run >= MAX_MAKEUP + 64) {
+  while (run >= ONE_CODE_RUNS) {
     w.put(c.makeupCode[40]!, c.makeupLen[40]!);
     run -= MAX_MAKEUP;
   }
-  if (run >= 64) {
-    const m = run >>> 6;
-    w.put(c.makeupCode[m]!, c.makeupLen[m]!);
-    run &= 63;
-  }
-  w.put(c.termCode[run]!, c.termLen[run]!);
+  w.put(c.runCode[run]!, c.runLen[run]!);
 }
 
 /**
@@ -54,15 +50,21 @@ export const RUN_EOL = -2;
  */
 export function readRun(r: BitReader, black: number, limit: number): number {
   const table = black ? BLACK_DECODE : WHITE_DECODE;
-  const bits = black ? BLACK_LOOKUP_BITS : WHITE_LOOKUP_BITS;
+  const shift = 32 - (black ? BLACK_LOOKUP_BITS : WHITE_LOOKUP_BITS);
+  let pos = r.pos;
   let run = 0;
   for (;;) {
-    const e = table[r.peek(bits)]!;
-    if (e <= 0) return e === DECODE_EOL ? RUN_EOL : RUN_BAD_CODE;
-    r.skip(e & 15);
+    const e = table[r.wordAt(pos) >>> shift]!;
+    if (e <= 0) {
+      r.pos = pos;
+      return e === DECODE_EOL ? RUN_EOL : RUN_BAD_CODE;
+    }
+    pos += e & 15;
     const len = e >>> 4;
     run += len;
-    if (len < 64) return run;
-    if (run > limit) return RUN_BAD_CODE;
+    if (len < 64 || run > limit) {
+      r.pos = pos;
+      return len < 64 ? run : RUN_BAD_CODE;
+    }
   }
 }

@@ -28,7 +28,10 @@ const EOFB = (EOL_CODE << EOL_BITS) | EOL_CODE;
 
 export class LineEncoder implements LineSink {
   private readonly w: BitWriter;
-  /** The previous line (the reference line of 2-D coding, and what repeat() codes again). */
+  /**
+   * The previous line (the reference line of 2-D coding, and what repeat() codes again): the
+   * caller's list, which a LineSink may keep until the next call (see page-buffer.ts).
+   */
   private ref: Int32Array;
   private refN: number;
   private readonly white0: Int32Array;
@@ -55,9 +58,7 @@ export class LineEncoder implements LineSink {
 
   line(changes: Int32Array, n: number, coded?: CodedLine): void {
     this.code(changes, n, coded);
-    // Kept as the next line's reference; the caller reuses its list.
-    const ref = this.ref;
-    for (let i = 0; i < n + 3; i++) ref[i] = changes[i]!;
+    this.ref = changes;
     this.refN = n;
   }
 
@@ -92,7 +93,7 @@ export class LineEncoder implements LineSink {
     const oneD = !this.twoD || y % this.enc.k === 0;
     if (this.eols) this.putEol(oneD ? 1 : 0, y > 0);
     this.lineStart = w.bitLength;
-    if (oneD) encode1DLine(w, changes, n, this.width);
+    if (oneD) encode1DLine(w, changes, n);
     else if (coded) w.copyBits(coded.bytes, coded.start, coded.end);
     else encode2DLine(w, changes, this.ref, this.width);
     if (!this.eols) w.alignToByte();

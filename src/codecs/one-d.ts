@@ -8,14 +8,13 @@ import type { BitWriter } from './bit-writer.js';
 import { CodecError } from './errors.js';
 import { LINE_OVERLONG, OVERLONG_RUN_LIMIT, putRun, readRun, RUN_EOL } from './huffman.js';
 
-/** Codes a line given its n changes. */
-export function encode1DLine(w: BitWriter, changes: Int32Array, n: number, width: number): void {
+/** Codes a line given its n changes (changes[n] is the sentinel at the width). */
+export function encode1DLine(w: BitWriter, changes: Int32Array, n: number): void {
   let a0 = 0;
-  for (let i = 0; ; i++) {
-    const next = i < n ? changes[i]! : width;
+  for (let i = 0; i <= n; i++) {
+    const next = changes[i]!;
     putRun(w, next - a0, i & 1);
     a0 = next;
-    if (a0 >= width) return;
   }
 }
 

@@ -16,7 +16,12 @@ export interface CodedLine {
   end: number;
 }
 
-/** A page decoder's output, one line at a time, in order. The decoder counts the lines. */
+/**
+ * A page decoder's output, one line at a time, in order. The decoder counts the lines. The
+ * list handed to line() is left as it is until the sink's next call returns, so a sink may
+ * keep it as the previous line until then instead of copying it (a page decoder writes the
+ * next line into its other list; it reads this one as its reference line).
+ */
 export interface LineSink {
   /** A decoded line: n changes in `changes` (followed by the sentinels, see runs.ts); `coded` when it came 2-D coded. */
   line(changes: Int32Array, n: number, coded?: CodedLine): void;
@@ -42,7 +47,7 @@ export class PageBuffer implements LineSink {
 
   line(changes: Int32Array, n: number): void {
     const off = this.addRow(); // may grow the buffer: this.data after it
-    fillFromChanges(this.data, off, changes, n, this.width);
+    fillFromChanges(this.data, off, changes, n);
   }
 
   repeat(): void {

@@ -7,44 +7,66 @@
 // equal to W (the "imaginary changing element" after the line) so that b1/b2/a2 lookups
 // need no bounds checks.
 
-import { fillBlack } from './bitmap.js';
-
 /** Capacity a changes list needs for rows of this width. */
 export function changesCapacity(width: number): number {
   return width + 4;
 }
 
-/** A 32-bit view of a bitmap's data for rowChanges() to skip uniform words, or null if unaligned. */
-export function wordView(data: Uint8Array): Uint32Array | null {
-  return data.byteOffset % 4 === 0 ? new Uint32Array(data.buffer, data.byteOffset, data.length >>> 2) : null;
+/** Whether this machine stores words little-endian (wordView's words are byte-swapped then). */
+const LITTLE_ENDIAN = new Uint8Array(Int32Array.of(1).buffer)[0] === 1;
+
+/**
+ * A 32-bit view of a bitmap's data for rowChanges() to read rows whose offset is a multiple
+ * of 4 a word at a time; null where it cannot (unaligned data, or a big-endian machine).
+ */
+export function wordView(data: Uint8Array): Int32Array | null {
+  return LITTLE_ENDIAN && data.byteOffset % 4 === 0 ? new Int32Array(data.buffer, data.byteOffset, data.length >>> 2) : null;
 }
 
 /**
  * Fills `out` with the changes of the row at byte `off` and returns n (the three sentinels
- * are written too). `words` (from wordView) lets runs of uniform bytes go 4 at a time.
+ * are written too). The row is read 32 pixels at a time (from `words`, see wordView, when
+ * the row is aligned): a word XOR the current colour has its 1 bits where pixels differ
+ * from it, so Math.clz32 finds the next change.
  */
-export function rowChanges(data: Uint8Array, off: number, width: number, out: Int32Array, words: Uint32Array | null = null): number {
+export function rowChanges(data: Uint8Array, off: number, width: number, out: Int32Array, words: Int32Array | null = null): number {
   let n = 0;
-  let colorMask = 0; // 0x00 while the current colour is white, 0xff while black
-  const nBytes = (width + 7) >>> 3;
-  let i = 0;
-  scan: while (i < nBytes) {
-    if (words !== null && ((off + i) & 3) === 0 && i + 4 <= nBytes && words[(off + i) >>> 2] === (colorMask === 0 ? 0 : 0xffffffff)) {
-      i += 4;
-      continue;
+  let color = 0; // 0 while the current colour is white, -1 (all ones) while black
+  const fullWords = width >>> 5;
+  const aligned = words !== null && (off & 3) === 0;
+  const w0 = off >>> 2;
+  let o = off;
+  for (let k = 0; k < fullWords; k++, o += 4) {
+    let x: number;
+    if (aligned) {
+      const v = words[w0 + k]!;
+      if (v === color) continue; // 32 pixels of the current colour
+      x = ((v << 24) | ((v & 0xff00) << 8) | ((v >>> 8) & 0xff00) | (v >>> 24)) ^ color; // bytes in reading order
+    } else {
+      x = ((data[o]! << 24) | (data[o + 1]! << 16) | (data[o + 2]! << 8) | data[o + 3]!) ^ color;
+      if (x === 0) continue;
     }
-    let b = data[off + i]! ^ colorMask; // 1 bits: pixels that differ from the current colour
-    if (b !== 0) {
-      const base = i << 3;
-      do {
-        const p = Math.clz32(b) - 24;
-        if (base + p >= width) break scan; // padding bits
-        out[n++] = base + p;
-        colorMask ^= 0xff;
-        b ^= 0xff >>> p; // compare the rest of the byte with the new colour
-      } while (b !== 0);
+    const base = k << 5;
+    do {
+      const p = Math.clz32(x);
+      out[n++] = base + p;
+      color = ~color;
+      x = ~x & (0x7fffffff >>> p); // the pixels after p against the new colour
+    } while (x !== 0);
+  }
+  const tailBits = width & 31;
+  if (tailBits > 0) {
+    // The last 1..31 pixels, from only the bytes that hold them; bits past the width are masked.
+    let word = 0;
+    const tailBytes = (tailBits + 7) >>> 3;
+    for (let b = 0; b < tailBytes; b++) word |= data[o + b]! << (24 - 8 * b);
+    let x = (word ^ color) & (-1 << (32 - tailBits));
+    const base = fullWords << 5;
+    while (x !== 0) {
+      const p = Math.clz32(x);
+      out[n++] = base + p;
+      x = ~x & (0x7fffffff >>> p) & (-1 << (32 - tailBits));
     }
-    i++;
   }
   out[n] = width;
   out[n + 1] = width;
@@ -52,12 +74,25 @@ export function rowChanges(data: Uint8Array, off: number, width: number, out: In
   return n;
 }
 
-/** Sets the black runs described by a changes list (n entries) into a zeroed row. */
-export function fillFromChanges(data: Uint8Array, off: number, changes: Int32Array, n: number, width: number): void {
+/**
+ * Sets the black runs described by a changes list (n entries, then the sentinels) into a
+ * zeroed row. A run's first byte may hold the end of the run before it; its last byte is new.
+ */
+export function fillFromChanges(data: Uint8Array, off: number, changes: Int32Array, n: number): void {
   for (let i = 0; i < n; i += 2) {
-    const start = changes[i]!;
-    const end = i + 1 < n ? changes[i + 1]! : width;
-    if (end > start) fillBlack(data, off, start, end);
+    const x0 = changes[i]!;
+    const x1 = changes[i + 1]!; // the sentinel (the width) ends a black run at the end of the row
+    let b = off + (x0 >>> 3);
+    const last = off + ((x1 - 1) >>> 3);
+    const head = 0xff >>> (x0 & 7);
+    const tail = (0xff00 >>> (((x1 - 1) & 7) + 1)) & 0xff;
+    if (b === last) {
+      data[b] = data[b]! | (head & tail);
+      continue;
+    }
+    data[b] = data[b]! | head;
+    for (b++; b < last; b++) data[b] = 0xff;
+    data[last] = tail;
   }
 }
 

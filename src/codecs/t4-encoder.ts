@@ -19,8 +19,15 @@ export function encodeBitmap(bm: Bitmap, enc: LineCoding): Uint8Array {
   validateBitmap(bm);
   const { width, height, stride, data } = bm;
   const out = new LineEncoder(width, enc, (stride * height) >>> (enc.k < 0 ? 4 : 3));
-  const cur = new Int32Array(changesCapacity(width));
   const words = wordView(data);
-  for (let y = 0; y < height; y++) out.line(cur, rowChanges(data, y * stride, width, cur, words));
+  // Two lists in turn: the encoder keeps the last line as its reference (see LineSink).
+  let cur = new Int32Array(changesCapacity(width));
+  let prev = new Int32Array(changesCapacity(width));
+  for (let y = 0; y < height; y++) {
+    out.line(cur, rowChanges(data, y * stride, width, cur, words));
+    const t = prev;
+    prev = cur;
+    cur = t;
+  }
   return out.finish();
 }

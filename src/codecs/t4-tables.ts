@@ -56,12 +56,18 @@ export const EOL_BITS = 12;
 /** Longest make-up code value (2560); longer runs repeat it (4.1.1.3 note). */
 export const MAX_MAKEUP = 2560;
 
+/** Runs that one make-up code (or none) and a terminating code cover: 0 … 2560 + 63. */
+export const ONE_CODE_RUNS = MAX_MAKEUP + 64;
+
 /** Encoder tables, index = run (terminating, 0–63) or run/64 (make-up, 1–40): code and length. */
 export interface RunCodes {
   termCode: Uint16Array;
   termLen: Uint8Array;
   makeupCode: Uint16Array;
   makeupLen: Uint8Array;
+  /** Index = run < ONE_CODE_RUNS: its make-up code (if any) and terminating code as one code of up to 25 bits. */
+  runCode: Uint32Array;
+  runLen: Uint8Array;
 }
 
 function encoderTables(term: readonly string[], makeup: readonly string[]): RunCodes {
@@ -70,6 +76,8 @@ function encoderTables(term: readonly string[], makeup: readonly string[]): RunC
     termLen: new Uint8Array(64),
     makeupCode: new Uint16Array(41),
     makeupLen: new Uint8Array(41),
+    runCode: new Uint32Array(ONE_CODE_RUNS),
+    runLen: new Uint8Array(ONE_CODE_RUNS),
   };
   term.forEach((bits, run) => {
     t.termCode[run] = parseInt(bits, 2);
@@ -79,6 +87,13 @@ function encoderTables(term: readonly string[], makeup: readonly string[]): RunC
     t.makeupCode[i + 1] = parseInt(bits, 2);
     t.makeupLen[i + 1] = bits.length;
   });
+  for (let run = 0; run < ONE_CODE_RUNS; run++) {
+    const m = run >>> 6;
+    const term = run & 63;
+    const makeupLen = m > 0 ? t.makeupLen[m]! : 0;
+    t.runCode[run] = ((m > 0 ? t.makeupCode[m]! : 0) << t.termLen[term]!) | t.termCode[term]!;
+    t.runLen[run] = makeupLen + t.termLen[term]!;
+  }
   return t;
 }
 
@@ -130,6 +145,9 @@ export const VERTICAL_CODES: ReadonlyArray<{ code: number; len: number }> = [
   { code: 0b000011, len: 6 },
   { code: 0b0000011, len: 7 },
 ];
+
+/** VERTICAL_CODES packed for the encoder's inner loop: (code << 5) | len, index d + 3. */
+export const VERTICAL_PACKED = Int32Array.from(VERTICAL_CODES, (c) => (c.code << 5) | c.len);
 
 export const MODE_LOOKUP_BITS = 7;
 

@@ -13,14 +13,16 @@ import { LINE_OVERLONG, OVERLONG_RUN_LIMIT, putRun, readRun, RUN_EOL } from './h
 import {
   HORIZONTAL_CODE,
   MODE_DECODE,
-  MODE_EXTENSION,
   MODE_HORIZONTAL,
   MODE_LOOKUP_BITS,
   MODE_PASS,
   MODE_V0,
   PASS_CODE,
-  VERTICAL_CODES,
+  VERTICAL_PACKED,
 } from './t4-tables.js';
+
+/** A word's shift that leaves the bits MODE_DECODE is indexed by. */
+const MODE_SHIFT = 32 - MODE_LOOKUP_BITS;
 
 /** Codes the line `cur` (nCur changes) against the reference line `ref`. */
 export function encode2DLine(w: BitWriter, cur: Int32Array, ref: Int32Array, width: number): void {
@@ -42,8 +44,8 @@ export function encode2DLine(w: BitWriter, cur: Int32Array, ref: Int32Array, wid
     } else {
       const d = a1 - b1;
       if (d >= -3 && d <= 3) {
-        const c = VERTICAL_CODES[d + 3]!;
-        w.put(c.code, c.len);
+        const c = VERTICAL_PACKED[d + 3]!;
+        w.put(c >>> 5, c & 31);
         a0 = a1;
         color ^= 1;
       } else {
@@ -65,6 +67,7 @@ export function encode2DLine(w: BitWriter, cur: Int32Array, ref: Int32Array, wid
  * (T.4 4.2.2 / T.6 2.2.5, which we do not support).
  */
 export function decode2DLine(r: BitReader, ref: Int32Array, out: Int32Array, width: number, line: number): number {
+  let pos = r.pos; // our own position while in modes; r.pos is set for readRun and on leaving
   let a0 = -1;
   let n = 0; // the colour at a0 is n & 1 (entries alternate, duplicates cancel)
   let kRef = 0;
@@ -75,27 +78,38 @@ export function decode2DLine(r: BitReader, ref: Int32Array, out: Int32Array, wid
     const color = n & 1;
     while (ref[kRef]! <= a0) kRef++;
     const ib = kRef + ((kRef & 1) ^ color);
-    const b1 = ref[ib]!;
-    const at = r.pos;
-    const e = MODE_DECODE[r.peek(MODE_LOOKUP_BITS)]!;
+    const at = pos;
+    const e = MODE_DECODE[r.wordAt(pos) >>> MODE_SHIFT]!;
     if (e === 0) {
-      if (r.peek(12) === 1 || r.peek(12) === 0) throw new CodecError('premature_eol', line, at, `EOL after ${Math.max(a0, 0)} of ${width} pixels`);
+      r.pos = at;
+      if (r.peek(12) <= 1) throw new CodecError('premature_eol', line, at, `EOL after ${Math.max(a0, 0)} of ${width} pixels`);
       throw new CodecError('bad_code', line, at, 'invalid mode code');
     }
-    r.skip(e & 15);
+    pos += e & 15;
     const mode = e >>> 4;
-    if (mode === MODE_PASS) {
+    if (mode >= MODE_V0 - 3 && mode <= MODE_V0 + 3) {
+      const a1 = ref[ib]! + (mode - MODE_V0);
+      if (a1 <= a0) {
+        r.pos = pos;
+        throw new CodecError('bad_line_length', line, at, `vertical mode puts a1 at ${a1}, not after a0 ${a0}`);
+      }
+      if (a1 < width) out[n++] = a1; // a1 > a0 ≥ every entry: no duplicate
+      else if (a1 > width) overlong = LINE_OVERLONG;
+      a0 = a1;
+    } else if (mode === MODE_PASS) {
       // The reference line's sentinels stand at the width, so b2 ≤ width: a pass to the
       // width ends the line in a0's colour (libtiff accepts it too).
       a0 = ref[ib + 1]!;
     } else if (mode === MODE_HORIZONTAL) {
       const start = a0 < 0 ? 0 : a0;
+      r.pos = pos;
       const r1 = readRun(r, color, OVERLONG_RUN_LIMIT);
       const r2 = r1 < 0 ? r1 : readRun(r, color ^ 1, OVERLONG_RUN_LIMIT);
       if (r1 < 0 || r2 < 0) {
         const eol = r1 === RUN_EOL || r2 === RUN_EOL;
         throw new CodecError(eol ? 'premature_eol' : 'bad_code', line, at, eol ? 'EOL inside horizontal mode' : 'invalid run code in horizontal mode');
       }
+      pos = r.pos;
       const a1 = start + r1;
       const a2 = a1 + r2;
       if (a2 > width) overlong = LINE_OVERLONG;
@@ -109,16 +123,12 @@ export function decode2DLine(r: BitReader, ref: Int32Array, out: Int32Array, wid
         else out[n++] = a2;
       }
       a0 = a2;
-    } else if (mode === MODE_EXTENSION) {
-      throw new CodecError('unsupported', line, at, 'uncompressed mode (extension code) is not supported');
     } else {
-      const a1 = b1 + (mode - MODE_V0);
-      if (a1 <= a0) throw new CodecError('bad_line_length', line, at, `vertical mode puts a1 at ${a1}, not after a0 ${a0}`);
-      if (a1 > width) overlong = LINE_OVERLONG;
-      if (a1 < width) out[n++] = a1; // a1 > a0 ≥ every entry: no duplicate
-      a0 = a1;
+      r.pos = pos;
+      throw new CodecError('unsupported', line, at, 'uncompressed mode (extension code) is not supported');
     }
   }
+  r.pos = pos;
   out[n] = width;
   out[n + 1] = width;
   out[n + 2] = width;
