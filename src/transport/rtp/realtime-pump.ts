@@ -24,13 +24,15 @@ import { checkInt, messageOf, PumpBase, type RealtimePumpOptions } from './pump-
 export const LINE_LEAD_MS = 100;
 /** The jitter buffer of audio lines (RealtimePumpOptions.jitterMs): a far end starved by a loaded machine sends late too. */
 export const LINE_JITTER_MS = 120;
+/** How far underruns grow that jitter buffer (RealtimePumpOptions.maxJitterMs): twice, once. */
+export const LINE_MAX_JITTER_MS = 240;
 /**
  * Latency beyond which audio lines drop quiet received frames (RealtimePumpOptions.maxLatencyMs):
- * above the jitter buffer plus a far end of ours sending LINE_LEAD_MS ahead.
+ * above the grown jitter buffer, with room for a far end of ours sending LINE_LEAD_MS ahead.
  */
 export const LINE_MAX_LATENCY_MS = 300;
 /** What every audio line (pcm://, rtp://, a SIP call's G.711 media) gives its real-time pump. */
-export const LINE_PACING = { leadMs: LINE_LEAD_MS, jitterMs: LINE_JITTER_MS, maxLatencyMs: LINE_MAX_LATENCY_MS } as const;
+export const LINE_PACING = { leadMs: LINE_LEAD_MS, jitterMs: LINE_JITTER_MS, maxJitterMs: LINE_MAX_JITTER_MS, maxLatencyMs: LINE_MAX_LATENCY_MS } as const;
 
 export class RealtimePump extends PumpBase {
   private readonly clock: Clock;
@@ -49,8 +51,9 @@ export class RealtimePump extends PumpBase {
 
   constructor(opts: RealtimePumpOptions) {
     const jitterMs = checkInt(opts.jitterMs, 60, 0, 1000, 'jitterMs');
-    const maxLatencyMs = opts.maxLatencyMs === 0 || opts.maxLatencyMs === undefined ? 0 : checkInt(opts.maxLatencyMs, 0, jitterMs, 2000, 'maxLatencyMs');
-    super(opts, jitterMs * 8, maxLatencyMs * 8);
+    const maxJitterMs = checkInt(opts.maxJitterMs, jitterMs, jitterMs, 1000, 'maxJitterMs');
+    const maxLatencyMs = opts.maxLatencyMs === 0 || opts.maxLatencyMs === undefined ? 0 : checkInt(opts.maxLatencyMs, 0, maxJitterMs, 2000, 'maxLatencyMs');
+    super(opts, { targetSamples: jitterMs * 8, maxTargetSamples: maxJitterMs * 8, maxLatencySamples: maxLatencyMs * 8 });
     this.clock = opts.clock;
     this.lineClock = opts.lineClock;
     this.frameMs = samplesToMs(this.frameSamples);
