@@ -24,13 +24,15 @@ import { checkInt, messageOf, PumpBase, type RealtimePumpOptions } from './pump-
 export const LINE_LEAD_MS = 100;
 /** The jitter buffer of audio lines (RealtimePumpOptions.jitterMs): a far end starved by a loaded machine sends late too. */
 export const LINE_JITTER_MS = 120;
-/** How far underruns grow that jitter buffer (RealtimePumpOptions.maxJitterMs): twice, once. */
-export const LINE_MAX_JITTER_MS = 240;
+/** How far underruns grow that jitter buffer (RealtimePumpOptions.maxJitterMs): 120 → 240 → 480 → 960 ms. */
+export const LINE_MAX_JITTER_MS = 960;
 /**
- * Latency beyond which audio lines drop quiet received frames (RealtimePumpOptions.maxLatencyMs):
- * above the grown jitter buffer, with room for a far end of ours sending LINE_LEAD_MS ahead.
+ * Latency beyond which audio lines drop quiet received frames (RealtimePumpOptions.maxLatencyMs).
+ * A loaded machine needs the cushion: calls beside the CPU hog failed more often when it was
+ * 300 ms than when nothing was dropped at all (docs/benchmarks.md, audio-hog). T.30's 3 s for an
+ * answer leaves room for a second of it each way.
  */
-export const LINE_MAX_LATENCY_MS = 300;
+export const LINE_MAX_LATENCY_MS = 1000;
 /** What every audio line (pcm://, rtp://, a SIP call's G.711 media) gives its real-time pump. */
 export const LINE_PACING = { leadMs: LINE_LEAD_MS, jitterMs: LINE_JITTER_MS, maxJitterMs: LINE_MAX_JITTER_MS, maxLatencyMs: LINE_MAX_LATENCY_MS } as const;
 

@@ -27,7 +27,7 @@ export interface ReceiveBufferOptions {
   targetSamples?: number;
   /** Each underrun doubles the target, up to this (default targetSamples: it stays). */
   maxTargetSamples?: number;
-  /** Most frames held (default 50); a frame further ahead pushes the oldest out. */
+  /** Most frames held (default 50, or twice maxLatencySamples in 20 ms frames); a frame further ahead pushes the oldest out. */
   maxFrames?: number;
   /** A sequence number more than this many frames from the expected one restarts the stream (default 100). */
   maxJumpFrames?: number;
@@ -112,10 +112,10 @@ export class ReceiveBuffer {
       return x;
     };
     this.target = int(opts.targetSamples, 480, 0, 8000, 'targetSamples');
-    this.maxFrames = int(opts.maxFrames, 50, 1, 1000, 'maxFrames');
-    this.maxJump = int(opts.maxJumpFrames, 100, 1, 16384, 'maxJumpFrames');
     this.maxTarget = int(opts.maxTargetSamples, this.target, this.target, 8000, 'maxTargetSamples');
     this.maxLatency = int(opts.maxLatencySamples, 0, 0, 16000, 'maxLatencySamples');
+    this.maxFrames = int(opts.maxFrames, Math.max(50, Math.ceil((2 * this.maxLatency) / FRAME_SAMPLES)), 1, 1000, 'maxFrames');
+    this.maxJump = int(opts.maxJumpFrames, 100, 1, 16384, 'maxJumpFrames');
     if (this.maxLatency > 0 && this.maxLatency < this.maxTarget) throw new RtpError('bad_parameter', `maxLatencySamples ${this.maxLatency} below the target (${this.maxTarget} at most)`);
   }
 
