@@ -15,7 +15,8 @@
 // that latency stays for the rest of the call until a later burst overflows the buffer and drops
 // audio wherever it falls — in a training, an ECM frame, the gap before a command (docs/
 // architecture.md, real time under load). So above the limit quiet frames are dropped, never
-// signal, and never the first QUIET_KEPT of a gap nor its last (a receiver still sees a gap).
+// signal, and never the first QUIET_KEPT of a gap nor its last (a receiver still sees a gap); and
+// the buffer holds twice the limit, so that a burst on top of it is not lost either.
 import { dbm0ToMeanSquare } from '../../../native-free-dsp/index.js';
 import type { AudioFrame } from './audio-codec.js';
 import { FRAME_SAMPLES, MAX_FRAME_SAMPLES } from './audio-codec.js';
