@@ -46,8 +46,6 @@ export interface RealtimePumpOptions extends CommonPumpOptions {
   clock: Clock;
   /** Audio buffered before playout starts, and after an underrun (default 60 ms; 0..1000). */
   jitterMs?: number;
-  /** Each underrun doubles the jitter buffer, up to this (default jitterMs: it stays; lines use LINE_MAX_JITTER_MS). */
-  maxJitterMs?: number;
   /** Most blocks processed at once to catch up after a late timer; beyond, blocks are skipped (default 50). */
   maxCatchUpBlocks?: number;
   /** Moved on by each block's duration once the block is processed: line time for the timers above. */
@@ -60,7 +58,7 @@ export interface RealtimePumpOptions extends CommonPumpOptions {
   leadMs?: number;
   /**
    * Audio waiting beyond which quiet received frames are dropped (default 0: never; else
-   * maxJitterMs..2000 ms, lines use LINE_MAX_LATENCY_MS): a far end that bursts after a stall does
+   * jitterMs..2000 ms, lines use LINE_MAX_LATENCY_MS): a far end that bursts after a stall does
    * not leave its latency in the buffer for the rest of the call (receive-buffer.ts).
    */
   maxLatencyMs?: number;

@@ -7,9 +7,6 @@
 // V.21 or V.17 segment is a burst of wrong bits with a plausible carrier), while a gap of silence
 // is a clean dropout that the receiver's carrier detector and the protocol's retries deal with.
 //
-// The target grows when playout runs dry (maxTargetSamples): a far end late by more than it once
-// is likely to be again, and a gap in the middle of a modem's signal costs its carrier.
-//
 // Latency comes back down in the quiet (maxLatencySamples): a far end that bursts after a stall, or
 // a pump that skipped blocks, leaves more audio waiting than the target, and without a way back
 // that latency stays for the rest of the call until a later burst overflows the buffer and drops
@@ -26,8 +23,6 @@ import { seqDelta } from './rtp.js';
 export interface ReceiveBufferOptions {
   /** Samples held before playout starts, and again after an underrun (default 480 = 60 ms; 0: at once). */
   targetSamples?: number;
-  /** Each underrun doubles the target, up to this (default targetSamples: it stays). */
-  maxTargetSamples?: number;
   /** Most frames held (default 50, or twice maxLatencySamples in 20 ms frames); a frame further ahead pushes the oldest out. */
   maxFrames?: number;
   /** A sequence number more than this many frames from the expected one restarts the stream (default 100). */
@@ -80,8 +75,7 @@ export interface PlayoutFrame {
 
 export class ReceiveBuffer {
   readonly stats: ReceiveBufferStats = { received: 0, played: 0, lost: 0, duplicates: 0, late: 0, overflows: 0, resyncs: 0, ssrcChanges: 0, underruns: 0, silenceSamples: 0, trimmed: 0 };
-  private target: number;
-  private readonly maxTarget: number;
+  private readonly target: number;
   private readonly maxFrames: number;
   private readonly maxJump: number;
   private readonly maxLatency: number;
@@ -113,16 +107,10 @@ export class ReceiveBuffer {
       return x;
     };
     this.target = int(opts.targetSamples, 480, 0, 8000, 'targetSamples');
-    this.maxTarget = int(opts.maxTargetSamples, this.target, this.target, 8000, 'maxTargetSamples');
     this.maxLatency = int(opts.maxLatencySamples, 0, 0, 16000, 'maxLatencySamples');
     this.maxFrames = int(opts.maxFrames, Math.max(50, Math.ceil((2 * this.maxLatency) / FRAME_SAMPLES)), 1, 1000, 'maxFrames');
     this.maxJump = int(opts.maxJumpFrames, 100, 1, 16384, 'maxJumpFrames');
-    if (this.maxLatency > 0 && this.maxLatency < this.maxTarget) throw new RtpError('bad_parameter', `maxLatencySamples ${this.maxLatency} below the target (${this.maxTarget} at most)`);
-  }
-
-  /** Samples held before playout (re)starts: targetSamples, doubled by each underrun up to maxTargetSamples. */
-  get targetSamples(): number {
-    return this.target;
+    if (this.maxLatency > 0 && this.maxLatency < this.target) throw new RtpError('bad_parameter', `maxLatencySamples ${this.maxLatency} below targetSamples ${this.target}`);
   }
 
   /** Samples waiting in whole frames (not counting the one read() is part-way through). */
@@ -250,8 +238,6 @@ export class ReceiveBuffer {
       if (!f) {
         this.playing = false;
         this.stats.underruns++;
-        // The far end is later than the target allowed for: hold more from now on.
-        this.target = Math.min(this.maxTarget, 2 * this.target);
         break;
       }
       this.quietRun = !f.lost && quiet(f.samples) ? this.quietRun + 1 : 0;
