@@ -6,7 +6,7 @@ import { AudioDecoder, AudioEncoder, FRAME_SAMPLES, MAX_FRAME_SAMPLES, type Audi
 import { RtpError } from './errors.js';
 import type { LineClock } from './line-clock.js';
 import type { AudioPort } from './port.js';
-import { ReceiveBuffer, type ReceiveBufferOptions, type ReceiveBufferStats } from './receive-buffer.js';
+import { ReceiveBuffer, type ReceiveBufferStats } from './receive-buffer.js';
 
 /**
  * A clock the lockstep pump moves itself, by each block's duration: a LineClock (timers fire
@@ -56,12 +56,6 @@ export interface RealtimePumpOptions extends CommonPumpOptions {
    * audio in the middle of a modem's training.
    */
   leadMs?: number;
-  /**
-   * Audio waiting beyond which quiet received frames are dropped (default 0: never; else
-   * jitterMs..2000 ms, lines use LINE_MAX_LATENCY_MS): a far end that bursts after a stall does
-   * not leave its latency in the buffer for the rest of the call (receive-buffer.ts).
-   */
-  maxLatencyMs?: number;
 }
 
 export type AudioPumpOptions = LockstepPumpOptions | RealtimePumpOptions;
@@ -124,13 +118,13 @@ export abstract class PumpBase implements AudioPump {
   private resolve!: (r: AudioPumpResult) => void;
   private readonly txBlock: Int16Array;
 
-  constructor(opts: AudioPumpOptions, buffer: ReceiveBufferOptions) {
+  constructor(opts: AudioPumpOptions, targetSamples: number) {
     this.port = opts.port;
     this.transport = opts.transport;
     this.frameSamples = checkInt(opts.frameSamples, FRAME_SAMPLES, 8, MAX_FRAME_SAMPLES, 'frameSamples');
     this.encoder = new AudioEncoder({ ...opts.encoder, codec: opts.codec });
     this.decoder = new AudioDecoder({ ...opts.decoder, codec: opts.codec });
-    this.buffer = new ReceiveBuffer(buffer);
+    this.buffer = new ReceiveBuffer({ targetSamples });
     this.txBlock = new Int16Array(this.frameSamples);
     this.stats = { blocks: 0, samples: 0, framesSent: 0, framesReceived: 0, lostBlocks: 0, stalls: 0, lateBlocks: 0, skippedBlocks: 0, decoder: this.decoder.stats, buffer: this.buffer.stats };
     this.done = new Promise((r) => (this.resolve = r));

@@ -24,15 +24,6 @@ import { checkInt, messageOf, PumpBase, type RealtimePumpOptions } from './pump-
 export const LINE_LEAD_MS = 100;
 /** The jitter buffer of audio lines (RealtimePumpOptions.jitterMs): a far end starved by a loaded machine sends late too. */
 export const LINE_JITTER_MS = 120;
-/**
- * Latency beyond which audio lines drop quiet received frames (RealtimePumpOptions.maxLatencyMs).
- * A loaded machine needs the cushion: calls beside the CPU hog failed more often with 300 ms than
- * when nothing was dropped at all (docs/benchmarks.md, audio-hog), and a jitter buffer that grew
- * after underruns (to 960 ms) made the answer to a command late for T.30's 3 s.
- */
-export const LINE_MAX_LATENCY_MS = 1000;
-/** What every audio line (pcm://, rtp://, a SIP call's G.711 media) gives its real-time pump. */
-export const LINE_PACING = { leadMs: LINE_LEAD_MS, jitterMs: LINE_JITTER_MS, maxLatencyMs: LINE_MAX_LATENCY_MS } as const;
 
 export class RealtimePump extends PumpBase {
   private readonly clock: Clock;
@@ -51,8 +42,7 @@ export class RealtimePump extends PumpBase {
 
   constructor(opts: RealtimePumpOptions) {
     const jitterMs = checkInt(opts.jitterMs, 60, 0, 1000, 'jitterMs');
-    const maxLatencyMs = opts.maxLatencyMs === 0 || opts.maxLatencyMs === undefined ? 0 : checkInt(opts.maxLatencyMs, 0, jitterMs, 2000, 'maxLatencyMs');
-    super(opts, { targetSamples: jitterMs * 8, maxLatencySamples: maxLatencyMs * 8 });
+    super(opts, jitterMs * 8);
     this.clock = opts.clock;
     this.lineClock = opts.lineClock;
     this.frameMs = samplesToMs(this.frameSamples);

@@ -6,40 +6,18 @@
 // Silence, not concealment: fax modems read repeated or interpolated audio as signal (a repeated
 // V.21 or V.17 segment is a burst of wrong bits with a plausible carrier), while a gap of silence
 // is a clean dropout that the receiver's carrier detector and the protocol's retries deal with.
-//
-// Latency comes back down in the quiet (maxLatencySamples): a far end that bursts after a stall, or
-// a pump that skipped blocks, leaves more audio waiting than the target, and without a way back
-// that latency stays for the rest of the call until a later burst overflows the buffer and drops
-// audio wherever it falls — in a training, an ECM frame, the gap before a command (docs/
-// architecture.md, real time under load). So above the limit quiet frames are dropped, never
-// signal, and never the first QUIET_KEPT of a gap nor its last (a receiver still sees a gap); and
-// the buffer holds twice the limit, so that a burst on top of it is not lost either.
-import { dbm0ToMeanSquare } from '../../../native-free-dsp/index.js';
 import type { AudioFrame } from './audio-codec.js';
 import { FRAME_SAMPLES, MAX_FRAME_SAMPLES } from './audio-codec.js';
 import { RtpError } from './errors.js';
 import { seqDelta } from './rtp.js';
 
-export interface ReceiveBufferOptions {
+interface ReceiveBufferOptions {
   /** Samples held before playout starts, and again after an underrun (default 480 = 60 ms; 0: at once). */
   targetSamples?: number;
-  /** Most frames held (default 50, or twice maxLatencySamples in 20 ms frames); a frame further ahead pushes the oldest out. */
+  /** Most frames held (default 50); a frame further ahead pushes the oldest out. */
   maxFrames?: number;
   /** A sequence number more than this many frames from the expected one restarts the stream (default 100). */
   maxJumpFrames?: number;
-  /** Above this many samples waiting, read() drops quiet frames (default 0: never; else ≥ targetSamples). */
-  maxLatencySamples?: number;
-}
-
-/** Below this level a frame is quiet: 7 dB under the −43 dBm0 at which the modems' carriers come on. */
-const QUIET_MEAN_SQUARE = dbm0ToMeanSquare(-50);
-/** Quiet frames played at the start of a gap before any of it is dropped (60 ms with the last one). */
-const QUIET_KEPT = 2;
-
-function quiet(x: Int16Array): boolean {
-  let sum = 0;
-  for (let i = 0; i < x.length; i++) sum += x[i]! * x[i]!;
-  return sum < QUIET_MEAN_SQUARE * x.length;
 }
 
 export interface ReceiveBufferStats {
@@ -63,8 +41,6 @@ export interface ReceiveBufferStats {
   underruns: number;
   /** Samples of silence read() gave because nothing was ready (start and underruns, not losses). */
   silenceSamples: number;
-  /** Quiet frames read() dropped to bring the latency back under maxLatencySamples. */
-  trimmed: number;
 }
 
 /** A frame taken out of the buffer: received audio, or silence standing for a lost frame. */
@@ -74,13 +50,10 @@ export interface PlayoutFrame {
 }
 
 export class ReceiveBuffer {
-  readonly stats: ReceiveBufferStats = { received: 0, played: 0, lost: 0, duplicates: 0, late: 0, overflows: 0, resyncs: 0, ssrcChanges: 0, underruns: 0, silenceSamples: 0, trimmed: 0 };
+  readonly stats: ReceiveBufferStats = { received: 0, played: 0, lost: 0, duplicates: 0, late: 0, overflows: 0, resyncs: 0, ssrcChanges: 0, underruns: 0, silenceSamples: 0 };
   private readonly target: number;
   private readonly maxFrames: number;
   private readonly maxJump: number;
-  private readonly maxLatency: number;
-  /** Quiet frames read() has played in a row. */
-  private quietRun = 0;
   /** Frames by extended (unwrapped) sequence number, all in [next, next + maxFrames). */
   private readonly frames = new Map<number, AudioFrame>();
   private buffered = 0;
@@ -107,10 +80,8 @@ export class ReceiveBuffer {
       return x;
     };
     this.target = int(opts.targetSamples, 480, 0, 8000, 'targetSamples');
-    this.maxLatency = int(opts.maxLatencySamples, 0, 0, 16000, 'maxLatencySamples');
-    this.maxFrames = int(opts.maxFrames, Math.max(50, Math.ceil((2 * this.maxLatency) / FRAME_SAMPLES)), 1, 1000, 'maxFrames');
+    this.maxFrames = int(opts.maxFrames, 50, 1, 1000, 'maxFrames');
     this.maxJump = int(opts.maxJumpFrames, 100, 1, 16384, 'maxJumpFrames');
-    if (this.maxLatency > 0 && this.maxLatency < this.target) throw new RtpError('bad_parameter', `maxLatencySamples ${this.maxLatency} below targetSamples ${this.target}`);
   }
 
   /** Samples waiting in whole frames (not counting the one read() is part-way through). */
@@ -229,18 +200,12 @@ export class ReceiveBuffer {
         if (this.frames.size === 0 || this.buffered < this.target) break;
         this.playing = true;
       }
-      if (this.maxLatency > 0 && this.buffered > this.maxLatency && this.trimmable()) {
-        this.popFrame();
-        this.stats.trimmed++;
-        continue;
-      }
       const f = this.popFrame();
       if (!f) {
         this.playing = false;
         this.stats.underruns++;
         break;
       }
-      this.quietRun = !f.lost && quiet(f.samples) ? this.quietRun + 1 : 0;
       this.cur = f.samples;
       this.curPos = 0;
     }
@@ -257,16 +222,7 @@ export class ReceiveBuffer {
     this.next = undefined;
     this.nextTs = undefined;
     this.playing = false;
-    this.quietRun = 0;
     this.playedRing.fill(-1);
-  }
-
-  /** The next frame may be dropped: quiet, inside a gap already QUIET_KEPT long, and not its last. */
-  private trimmable(): boolean {
-    if (this.quietRun < QUIET_KEPT || this.next === undefined) return false;
-    const f = this.frames.get(this.next);
-    const after = this.frames.get(this.next + 1);
-    return f !== undefined && after !== undefined && quiet(f.samples) && quiet(after.samples);
   }
 
   private drop(ext: number, f: AudioFrame): void {
