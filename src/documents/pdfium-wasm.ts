@@ -1,6 +1,6 @@
 // A faster text compositor for PDFium's wasm (pdfium.ts), swapped in before compiling: aliased
-// text is a 1-bit mask per text run, composited onto our gray page one bit at a time by a loop
-// we cannot rebuild (PDFium is not compiled here); a function of our own runs in its place.
+// text is a 1-bit mask per text run, built from the glyphs and composited onto our gray page one
+// bit at a time by two loops we cannot rebuild (PDFium is not compiled here); ours run instead.
 // Kept in-house because no build on npm composites it faster; docs/benchmarks.md has the figures.
 
 import { createHash } from 'node:crypto';
@@ -117,6 +117,66 @@ function bitMaskLineBody(original: number): Uint8Array {
   return Uint8Array.from(code);
 }
 
+/**
+ * CFX_DIBitmap::CompositeOneBPPMask's inner loop (core/fxge/dib/cfx_dibitmap.cpp), which ORs a
+ * glyph's 1-bit rows into the text run's 1-bit mask one bit at a time: found by its exact bytes
+ * (once in the module). Its locals: 2 the column (0 on entry), 6 the glyph row, 7 the mask row,
+ * 8 the frame holding src_left (+12), width (+20) and dest_left (+28); 1, 3 and 4 scratch.
+ */
+const ONE_BPP_LOOP = Buffer.from(
+  '034002402006200828020c20026a220141086d22036a2d0000200341037420016b41076a76410171450d00200720082802' +
+    '1c20026a220141086d22036a220420042d00004101200341037420016b41076a74723a0000200828021421040b200241016a22022004480d000b',
+  'hex',
+);
+
+/**
+ * The same loop eight bits at a time: the glyph's next eight bits (two bytes read when the
+ * column is not on a byte boundary, the tail past the width cleared) ORed into the mask's one or
+ * two bytes at the destination's bit offset; zero bits write nothing. Negative offsets (which
+ * PDFium clips away before this loop) run the original loop.
+ */
+function oneBppLoop(): Uint8Array {
+  const [TMP, COL, BITS, WIDTH, SRC, DEST, FRAME] = [1, 2, 3, 4, 6, 7, 8];
+  const get = (l: number): number[] => [op.localGet, l];
+  const set = (l: number): number[] => [op.localSet, l];
+  const i32 = (v: number): number[] => [op.i32Const, ...sleb(BigInt(v))];
+  const frame = (offset: number): number[] => [...get(FRAME), op.i32Load, 2, offset];
+  const destByte = [...get(DEST), ...get(TMP), ...i32(3), op.i32ShrU, op.i32Add];
+  return Uint8Array.from([
+    ...frame(12), ...frame(28), op.i32Or, ...i32(0), op.i32LtS,
+    op.if, op.void,
+    ...ONE_BPP_LOOP,
+    op.else,
+    ...frame(20), ...set(WIDTH),
+    op.loop, op.void,
+    ...frame(12), ...get(COL), op.i32Add, ...set(TMP),
+    ...get(SRC), ...get(TMP), ...i32(3), op.i32ShrU, op.i32Add, ...set(BITS), // the byte's address first
+    ...get(TMP), ...i32(7), op.i32And,
+    op.if, op.void,
+    ...get(BITS), op.i32Load8u, 0, 0, ...i32(8), op.i32Shl, ...get(BITS), op.i32Load8u, 0, 1, op.i32Or,
+    ...get(TMP), ...i32(7), op.i32And, op.i32Shl, ...i32(8), op.i32ShrU, ...i32(255), op.i32And, ...set(BITS),
+    op.else,
+    ...get(BITS), op.i32Load8u, 0, 0, ...set(BITS),
+    op.end,
+    ...get(WIDTH), ...get(COL), op.i32Sub, op.localTee, TMP, ...i32(8), op.i32LtS,
+    op.if, op.void,
+    ...get(BITS), ...i32(0xff00), ...get(TMP), op.i32ShrU, op.i32And, ...set(BITS),
+    op.end,
+    ...get(BITS),
+    op.if, op.void,
+    ...frame(28), ...get(COL), op.i32Add, ...set(TMP),
+    ...destByte, ...destByte, op.i32Load8u, 0, 0, ...get(BITS), ...get(TMP), ...i32(7), op.i32And, op.i32ShrU, op.i32Or, op.i32Store8, 0, 0,
+    ...get(BITS), ...i32(8), ...get(TMP), ...i32(7), op.i32And, op.i32Sub, op.i32Shl, ...i32(255), op.i32And, op.localTee, BITS,
+    op.if, op.void,
+    ...destByte, ...destByte, op.i32Load8u, 0, 1, ...get(BITS), op.i32Or, op.i32Store8, 0, 1,
+    op.end,
+    op.end,
+    ...get(COL), ...i32(8), op.i32Add, op.localTee, COL, ...get(WIDTH), op.i32LtS, op.brIf, 0,
+    op.end,
+    op.end,
+  ]);
+}
+
 /** A cursor over wasm bytes reading unsigned LEB128. */
 class Reader {
   constructor(
@@ -168,10 +228,21 @@ const section = (id: number, payload: Uint8Array[]): Uint8Array[] => {
   return [Uint8Array.of(id, ...uleb(size)), ...payload];
 };
 
+/** One function body: where its size is written, where its bytes run. */
+interface Body {
+  sizeFrom: number;
+  from: number;
+  to: number;
+}
+
 /**
- * The wasm with CompositeBitMaskLine's body replaced by bitMaskLineBody, the original moved to a
- * new function at the end that the new body calls for everything it does not handle. Every caller
- * (direct or through the table) reaches the new body under the old index; nothing else moves.
+ * The wasm with PDFium's two text-mask loops replaced by ours (each only when found exactly as
+ * expected; `patched` says whether both were):
+ * - CompositeBitMaskLine's body becomes bitMaskLineBody, the original moved to a new function at
+ *   the end that the new body calls for everything it does not handle. Every caller (direct or
+ *   through the table) reaches the new body under the old index.
+ * - CompositeOneBPPMask's inner loop becomes oneBppLoop, in place.
+ * Nothing else moves.
  */
 export function fasterTextCompositor(wasmBytes: Uint8Array): { bytes: Uint8Array; patched: boolean } {
   const unchanged = { bytes: wasmBytes, patched: false };
@@ -195,32 +266,39 @@ export function fasterTextCompositor(wasmBytes: Uint8Array): { bytes: Uint8Array
   const typesFrom = types.p; // the first entry, after the count
   const typeOf: number[] = [];
   for (let n = 0; n < count; n++) typeOf.push(types.u());
-  const bodies = new Reader(wasmBytes, code.start);
-  if (bodies.u() !== count) return unchanged;
-  const spans: { sizeFrom: number; from: number; to: number }[] = [];
-  let found = -1;
+  const reader = new Reader(wasmBytes, code.start);
+  if (reader.u() !== count) return unchanged;
+  const bodies: Body[] = [];
+  let bitMaskLine = -1;
   for (let i = 0; i < count; i++) {
-    const sizeFrom = bodies.p;
-    const size = bodies.u();
-    spans.push({ sizeFrom, from: bodies.p, to: bodies.p + size });
-    if (size > 3000 && size < 5000 && createHash('sha256').update(wasmBytes.subarray(bodies.p, bodies.p + size)).digest('hex') === BIT_MASK_LINE_SHA256) {
-      if (found >= 0) return unchanged;
-      found = i;
+    const sizeFrom = reader.p;
+    const size = reader.u();
+    bodies.push({ sizeFrom, from: reader.p, to: reader.p + size });
+    if (size > 3000 && size < 5000 && createHash('sha256').update(wasmBytes.subarray(reader.p, reader.p + size)).digest('hex') === BIT_MASK_LINE_SHA256) {
+      if (bitMaskLine >= 0) return unchanged;
+      bitMaskLine = i;
     }
-    bodies.p += size;
+    reader.p += size;
   }
-  if (found < 0) return unchanged;
-  const moved = spans[found]!;
-  const replacement = bitMaskLineBody(imports + count); // the moved original gets the next index
-  const codeParts = [
-    Uint8Array.from(uleb(count + 1)),
-    wasmBytes.subarray(spans[0]!.sizeFrom, moved.sizeFrom),
-    Uint8Array.from(uleb(replacement.length)),
-    replacement,
-    wasmBytes.subarray(moved.to, code.end),
-    wasmBytes.subarray(moved.sizeFrom, moved.to),
-  ];
-  const funParts = [Uint8Array.from(uleb(count + 1)), wasmBytes.subarray(typesFrom, fun.end), Uint8Array.from(uleb(typeOf[found]!))];
+  const all = Buffer.from(wasmBytes.buffer, wasmBytes.byteOffset, wasmBytes.byteLength);
+  const loopAt = all.indexOf(ONE_BPP_LOOP, code.start);
+  const oneBpp = loopAt < 0 || all.indexOf(ONE_BPP_LOOP, loopAt + 1) >= 0 ? -1 : bodies.findIndex((b) => b.from <= loopAt && loopAt < b.to);
+  if (bitMaskLine < 0 || oneBpp < 0 || loopAt + ONE_BPP_LOOP.length > bodies[oneBpp]!.to) return unchanged;
+
+  const replaced = new Map<number, Uint8Array>([
+    [bitMaskLine, bitMaskLineBody(imports + count)], // the moved original gets the next index
+    [oneBpp, concat([wasmBytes.subarray(bodies[oneBpp]!.from, loopAt), oneBppLoop(), wasmBytes.subarray(loopAt + ONE_BPP_LOOP.length, bodies[oneBpp]!.to)])],
+  ]);
+  const codeParts: Uint8Array[] = [Uint8Array.from(uleb(count + 1))];
+  let copied = bodies[0]!.sizeFrom;
+  for (const i of [...replaced.keys()].sort((a, b) => a - b)) {
+    const body = replaced.get(i)!;
+    codeParts.push(wasmBytes.subarray(copied, bodies[i]!.sizeFrom), Uint8Array.from(uleb(body.length)), body);
+    copied = bodies[i]!.to;
+  }
+  const moved = bodies[bitMaskLine]!;
+  codeParts.push(wasmBytes.subarray(copied, code.end), wasmBytes.subarray(moved.sizeFrom, moved.to));
+  const funParts = [Uint8Array.from(uleb(count + 1)), wasmBytes.subarray(typesFrom, fun.end), Uint8Array.from(uleb(typeOf[bitMaskLine]!))];
   const out: Uint8Array[] = [wasmBytes.subarray(0, 8)];
   for (const s of parts) {
     if (s === fun) out.push(...section(3, funParts));

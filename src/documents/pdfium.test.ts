@@ -38,7 +38,7 @@ describe('fasterTextCompositor', () => {
   const { bytes, patched } = fasterTextCompositor(installed);
   let twins: Promise<[WrappedPdfiumModule, WrappedPdfiumModule]> | undefined;
 
-  it('swaps the bit-mask line of the installed PDFium for ours, one function added, the input untouched', () => {
+  it('swaps both text-mask loops of the installed PDFium for ours, one function added, the input untouched', () => {
     const before = Buffer.from(installed);
     expect(patched).toBe(true);
     expect(bytes.length).toBeGreaterThan(installed.length);
