@@ -11,6 +11,8 @@ import { createHash } from 'node:crypto';
  * 2.15.1. A build without exactly this body is compiled as it is (slower, the same pixels).
  */
 const BIT_MASK_LINE_SHA256 = '9d9476d020ca85b15b6b7a2ce3592ca922c0a33e6e35c625c0355d96d8272739';
+/** Its first bytes (locals and prologue), once in the module: where to look before hashing. */
+const BIT_MASK_LINE_HEAD = Buffer.from('02127f017e230041206b22062400024002400240024020002f0100418102470d', 'hex');
 
 /** Opcodes (WebAssembly core spec 5.4) used below. */
 const op = {
@@ -269,21 +271,25 @@ export function fasterTextCompositor(wasmBytes: Uint8Array): { bytes: Uint8Array
   const reader = new Reader(wasmBytes, code.start);
   if (reader.u() !== count) return unchanged;
   const bodies: Body[] = [];
-  let bitMaskLine = -1;
   for (let i = 0; i < count; i++) {
     const sizeFrom = reader.p;
     const size = reader.u();
     bodies.push({ sizeFrom, from: reader.p, to: reader.p + size });
-    if (size > 3000 && size < 5000 && createHash('sha256').update(wasmBytes.subarray(reader.p, reader.p + size)).digest('hex') === BIT_MASK_LINE_SHA256) {
-      if (bitMaskLine >= 0) return unchanged;
-      bitMaskLine = i;
-    }
     reader.p += size;
   }
   const all = Buffer.from(wasmBytes.buffer, wasmBytes.byteOffset, wasmBytes.byteLength);
-  const loopAt = all.indexOf(ONE_BPP_LOOP, code.start);
-  const oneBpp = loopAt < 0 || all.indexOf(ONE_BPP_LOOP, loopAt + 1) >= 0 ? -1 : bodies.findIndex((b) => b.from <= loopAt && loopAt < b.to);
-  if (bitMaskLine < 0 || oneBpp < 0 || loopAt + ONE_BPP_LOOP.length > bodies[oneBpp]!.to) return unchanged;
+  /** The one body holding `bytes` (exactly once in the module) at `offset` into it, or -1. */
+  const holding = (bytes: Uint8Array, offset?: number): number => {
+    const at = all.indexOf(bytes, code.start);
+    if (at < 0 || all.indexOf(bytes, at + 1) >= 0) return -1;
+    return bodies.findIndex((b) => (offset === undefined ? b.from <= at : b.from === at - offset) && at + bytes.length <= b.to);
+  };
+  const bitMaskLine = holding(BIT_MASK_LINE_HEAD, 0);
+  const sha = (b: Body): string => createHash('sha256').update(wasmBytes.subarray(b.from, b.to)).digest('hex');
+  if (bitMaskLine < 0 || sha(bodies[bitMaskLine]!) !== BIT_MASK_LINE_SHA256) return unchanged;
+  const oneBpp = holding(ONE_BPP_LOOP);
+  if (oneBpp < 0) return unchanged;
+  const loopAt = all.indexOf(ONE_BPP_LOOP, bodies[oneBpp]!.from);
 
   const replaced = new Map<number, Uint8Array>([
     [bitMaskLine, bitMaskLineBody(imports + count)], // the moved original gets the next index
@@ -309,11 +315,5 @@ export function fasterTextCompositor(wasmBytes: Uint8Array): { bytes: Uint8Array
 }
 
 function concat(chunks: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
+  return Buffer.concat(chunks);
 }
