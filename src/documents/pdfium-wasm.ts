@@ -16,11 +16,11 @@ const BIT_MASK_LINE_HEAD = Buffer.from('02127f017e230041206b22062400024002400240
 
 /** Opcodes (WebAssembly core spec 5.4) used below. */
 const op = {
-  block: 0x02, loop: 0x03, if: 0x04, else: 0x05, end: 0x0b, br: 0x0c, brIf: 0x0d, return: 0x0f, call: 0x10,
+  block: 0x02, loop: 0x03, if: 0x04, else: 0x05, end: 0x0b, brIf: 0x0d, return: 0x0f, call: 0x10,
   localGet: 0x20, localSet: 0x21, localTee: 0x22,
   i32Load: 0x28, i32Load8u: 0x2d, i32Load16u: 0x2f, i64Store: 0x37, i32Store8: 0x3a,
   i32Const: 0x41, i64Const: 0x42, i32Eqz: 0x45, i32Eq: 0x46, i32Ne: 0x47, i32LtS: 0x48, i32LtU: 0x49,
-  i32Add: 0x6a, i32Sub: 0x6b, i32Mul: 0x6c, i32And: 0x71, i32Or: 0x72, i32Shl: 0x74, i32ShrU: 0x76,
+  i32Add: 0x6a, i32Sub: 0x6b, i32And: 0x71, i32Or: 0x72, i32Shl: 0x74, i32ShrU: 0x76,
   i64Mul: 0x7e, i64ExtendI32U: 0xad,
   void: 0x40, i32: 0x7f, i64: 0x7e,
 } as const;
@@ -179,46 +179,6 @@ function oneBppLoop(): Uint8Array {
   ]);
 }
 
-/**
- * CStretchEngine::StretchVert's loop for 8-bit gray rows (core/fxge/dib/cstretchengine.cpp),
- * which computes each pixel of an output row as a weighted sum of source rows, found by its
- * first bytes (once in the module): the loop is entered right after them. Its locals: 0 the
- * engine, 3 bytes per pixel, 5 the row's weights (first source row, last, then 16.16 weights),
- * 6 the output row, 7 the first column; 9 and 10 are set inside the loop before use.
- */
-const STRETCH_VERT_HEAD = Buffer.from('200541086a210803402000280250220920072000280230' + '6b20036c220a490d07', 'hex');
-/** Where in STRETCH_VERT_HEAD the loop starts (after `local.set 8`). */
-const STRETCH_VERT_LOOP_AT = 7;
-
-/**
- * Put before that loop: a row that is one source row at full weight (an image scaled up with
- * smoothing off, every row of it) is that row copied (memory.copy) — what the loop computes,
- * (65536·v) >> 16 = v. The copy is taken only inside the bounds the loop checks; otherwise, and
- * for any other row, the loop runs as before. The branch out goes where the loop's own exit goes.
- */
-function stretchVertCopy(): Uint8Array {
-  const [THIS, BPP, WEIGHTS, DEST, IDX, N] = [0, 3, 5, 6, 9, 10];
-  const get = (l: number): number[] => [op.localGet, l];
-  const set = (l: number): number[] => [op.localSet, l];
-  const i32 = (v: number): number[] => [op.i32Const, ...sleb(BigInt(v))];
-  const load = (local: number, offset: number): number[] => [...get(local), op.i32Load, 2, ...uleb(offset)];
-  return Uint8Array.from([
-    ...load(WEIGHTS, 0), ...load(WEIGHTS, 4), op.i32Eq,
-    ...load(WEIGHTS, 8), ...i32(65536), op.i32Eq, op.i32And,
-    ...get(BPP), ...i32(1), op.i32Eq, op.i32And,
-    op.if, op.void,
-    ...load(WEIGHTS, 0), ...load(THIS, 88), op.i32Sub, ...load(THIS, 100), op.i32Mul, ...set(IDX), // the source row's offset
-    ...load(THIS, 56), ...load(THIS, 48), op.i32Sub, ...set(N), // pixels in the row
-    ...get(IDX), ...load(THIS, 80), op.i32LtU,
-    ...get(IDX), ...get(N), op.i32Add, ...i32(1), op.i32Sub, ...load(THIS, 80), op.i32LtU, op.i32And,
-    op.if, op.void,
-    ...get(DEST), ...load(THIS, 76), ...get(IDX), op.i32Add, ...get(N), 0xfc, 0x0a, 0, 0, // memory.copy
-    op.br, 4, // to the end of the block the loop's own exit leaves to
-    op.end,
-    op.end,
-  ]);
-}
-
 /** A cursor over wasm bytes reading unsigned LEB128. */
 class Reader {
   constructor(
@@ -328,15 +288,12 @@ export function fasterTextCompositor(wasmBytes: Uint8Array): { bytes: Uint8Array
   const sha = (b: Body): string => createHash('sha256').update(wasmBytes.subarray(b.from, b.to)).digest('hex');
   if (bitMaskLine < 0 || sha(bodies[bitMaskLine]!) !== BIT_MASK_LINE_SHA256) return unchanged;
   const oneBpp = holding(ONE_BPP_LOOP);
-  const stretchVert = holding(STRETCH_VERT_HEAD);
-  if (oneBpp < 0 || stretchVert < 0 || new Set([bitMaskLine, oneBpp, stretchVert]).size < 3) return unchanged;
+  if (oneBpp < 0) return unchanged;
   const loopAt = all.indexOf(ONE_BPP_LOOP, bodies[oneBpp]!.from);
-  const stretchAt = all.indexOf(STRETCH_VERT_HEAD, bodies[stretchVert]!.from) + STRETCH_VERT_LOOP_AT;
 
   const replaced = new Map<number, Uint8Array>([
     [bitMaskLine, bitMaskLineBody(imports + count)], // the moved original gets the next index
     [oneBpp, concat([wasmBytes.subarray(bodies[oneBpp]!.from, loopAt), oneBppLoop(), wasmBytes.subarray(loopAt + ONE_BPP_LOOP.length, bodies[oneBpp]!.to)])],
-    [stretchVert, concat([wasmBytes.subarray(bodies[stretchVert]!.from, stretchAt), stretchVertCopy(), wasmBytes.subarray(stretchAt, bodies[stretchVert]!.to)])],
   ]);
   const codeParts: Uint8Array[] = [Uint8Array.from(uleb(count + 1))];
   let copied = bodies[0]!.sizeFrom;
