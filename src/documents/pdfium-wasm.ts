@@ -1,13 +1,13 @@
 // A faster text compositor for PDFium's wasm (pdfium.ts), swapped in before compiling: aliased
 // text is a 1-bit mask per text run, built from the glyphs and composited onto our gray page one
 // bit at a time by two loops we cannot rebuild (PDFium is not compiled here); ours run instead.
-// Kept in-house because no build on npm composites it faster; docs/benchmarks.md has the figures.
+// Kept in-house: the newest @embedpdf/pdfium is the build installed; docs/benchmarks.md has the figures.
 
 import { createHash } from 'node:crypto';
 
 /**
  * The function replaced, known by the SHA-256 of its body: CFX_ScanlineCompositor's bit-mask
- * line (core/fxge/dib/cfx_scanlinecompositor.cpp, CompositeBitMaskLine) in @embedpdf/pdfium
+ * line (CompositeBitMaskLine in PDFium's cfx_scanlinecompositor.cpp) in @embedpdf/pdfium
  * 2.15.1. A build without exactly this body is compiled as it is (slower, the same pixels).
  */
 const BIT_MASK_LINE_SHA256 = '9d9476d020ca85b15b6b7a2ce3592ca922c0a33e6e35c625c0355d96d8272739';
@@ -120,7 +120,7 @@ function bitMaskLineBody(original: number): Uint8Array {
 }
 
 /**
- * CFX_DIBitmap::CompositeOneBPPMask's inner loop (core/fxge/dib/cfx_dibitmap.cpp), which ORs a
+ * CFX_DIBitmap::CompositeOneBPPMask's inner loop (PDFium's cfx_dibitmap.cpp), which ORs a
  * glyph's 1-bit rows into the text run's 1-bit mask one bit at a time: found by its exact bytes
  * (once in the module). Its locals: 2 the column (0 on entry), 6 the glyph row, 7 the mask row,
  * 8 the frame holding src_left (+12), width (+20) and dest_left (+28); 1, 3 and 4 scratch.
@@ -238,8 +238,8 @@ interface Body {
 }
 
 /**
- * The wasm with PDFium's two text-mask loops replaced by ours (each only when found exactly as
- * expected; `patched` says whether both were):
+ * The wasm with PDFium's two text-mask loops replaced by ours — both, or neither when either is
+ * not found exactly as expected (`patched` says which):
  * - CompositeBitMaskLine's body becomes bitMaskLineBody, the original moved to a new function at
  *   the end that the new body calls for everything it does not handle. Every caller (direct or
  *   through the table) reaches the new body under the old index.
