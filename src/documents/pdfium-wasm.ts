@@ -270,39 +270,62 @@ export function fasterTextCompositor(wasmBytes: Uint8Array): { bytes: Uint8Array
   for (let n = 0; n < count; n++) typeOf.push(types.u());
   const reader = new Reader(wasmBytes, code.start);
   if (reader.u() !== count) return unchanged;
-  const bodies: Body[] = [];
+  // Where each body's size is written (and the section's end after the last): one pass, no objects.
+  const starts = new Int32Array(count + 1);
+  let p = reader.p;
   for (let i = 0; i < count; i++) {
-    const sizeFrom = reader.p;
-    const size = reader.u();
-    bodies.push({ sizeFrom, from: reader.p, to: reader.p + size });
-    reader.p += size;
+    starts[i] = p;
+    let size = 0;
+    let scale = 1;
+    let x: number;
+    do {
+      x = wasmBytes[p++]!;
+      size += (x & 0x7f) * scale;
+      scale *= 128;
+    } while (x & 0x80);
+    p += size;
   }
+  starts[count] = p;
+  if (p !== code.end) return unchanged;
+  const bodyAt = (i: number): Body => {
+    const size = new Reader(wasmBytes, starts[i]!);
+    size.u();
+    return { sizeFrom: starts[i]!, from: size.p, to: starts[i + 1]! };
+  };
   const all = Buffer.from(wasmBytes.buffer, wasmBytes.byteOffset, wasmBytes.byteLength);
   /** The one body holding `bytes` (exactly once in the module) at `offset` into it, or -1. */
   const holding = (bytes: Uint8Array, offset?: number): number => {
     const at = all.indexOf(bytes, code.start);
     if (at < 0 || all.indexOf(bytes, at + 1) >= 0) return -1;
-    return bodies.findIndex((b) => (offset === undefined ? b.from <= at : b.from === at - offset) && at + bytes.length <= b.to);
+    let lo = 0;
+    let hi = count - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (starts[mid]! <= at) lo = mid;
+      else hi = mid - 1;
+    }
+    const b = bodyAt(lo);
+    return (offset === undefined ? b.from <= at : b.from === at - offset) && at + bytes.length <= b.to ? lo : -1;
   };
   const bitMaskLine = holding(BIT_MASK_LINE_HEAD, 0);
   const sha = (b: Body): string => createHash('sha256').update(wasmBytes.subarray(b.from, b.to)).digest('hex');
-  if (bitMaskLine < 0 || sha(bodies[bitMaskLine]!) !== BIT_MASK_LINE_SHA256) return unchanged;
+  if (bitMaskLine < 0 || sha(bodyAt(bitMaskLine)) !== BIT_MASK_LINE_SHA256) return unchanged;
   const oneBpp = holding(ONE_BPP_LOOP);
   if (oneBpp < 0) return unchanged;
-  const loopAt = all.indexOf(ONE_BPP_LOOP, bodies[oneBpp]!.from);
+  const loopAt = all.indexOf(ONE_BPP_LOOP, bodyAt(oneBpp).from);
 
   const replaced = new Map<number, Uint8Array>([
     [bitMaskLine, bitMaskLineBody(imports + count)], // the moved original gets the next index
-    [oneBpp, concat([wasmBytes.subarray(bodies[oneBpp]!.from, loopAt), oneBppLoop(), wasmBytes.subarray(loopAt + ONE_BPP_LOOP.length, bodies[oneBpp]!.to)])],
+    [oneBpp, concat([wasmBytes.subarray(bodyAt(oneBpp).from, loopAt), oneBppLoop(), wasmBytes.subarray(loopAt + ONE_BPP_LOOP.length, bodyAt(oneBpp).to)])],
   ]);
   const codeParts: Uint8Array[] = [Uint8Array.from(uleb(count + 1))];
-  let copied = bodies[0]!.sizeFrom;
+  let copied = starts[0]!;
   for (const i of [...replaced.keys()].sort((a, b) => a - b)) {
     const body = replaced.get(i)!;
-    codeParts.push(wasmBytes.subarray(copied, bodies[i]!.sizeFrom), Uint8Array.from(uleb(body.length)), body);
-    copied = bodies[i]!.to;
+    codeParts.push(wasmBytes.subarray(copied, starts[i]!), Uint8Array.from(uleb(body.length)), body);
+    copied = starts[i + 1]!;
   }
-  const moved = bodies[bitMaskLine]!;
+  const moved = bodyAt(bitMaskLine);
   codeParts.push(wasmBytes.subarray(copied, code.end), wasmBytes.subarray(moved.sizeFrom, moved.to));
   const funParts = [Uint8Array.from(uleb(count + 1)), wasmBytes.subarray(typesFrom, fun.end), Uint8Array.from(uleb(typeOf[bitMaskLine]!))];
   const out: Uint8Array[] = [wasmBytes.subarray(0, 8)];
