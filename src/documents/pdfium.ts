@@ -86,24 +86,32 @@ function pdfiumMemoryCapBytes(): number {
   return (mb && mb > 0 ? mb : 1024) * 1024 * 1024;
 }
 
+/**
+ * A PDFium instance on a compiled module, its linear memory capped at `capBytes` (none when
+ * omitted). The instance of this thread is one; test/kit/pdfium-twin.ts makes others to compare builds.
+ */
+export async function instantiatePdfium(compiled: object, capBytes?: number): Promise<WrappedPdfiumModule> {
+  const { init } = await import('@embedpdf/pdfium');
+  const m = await init({
+    instantiateWasm: (imports: { env: Record<string, unknown> }, done: (i: object) => void) => {
+      if (capBytes !== undefined) {
+        const grow = imports.env.emscripten_resize_heap as (bytes: number) => number;
+        imports.env.emscripten_resize_heap = (bytes: number): number => (bytes > capBytes ? 0 : grow(bytes));
+      }
+      void wasm.instantiate(compiled, imports).then(done);
+      return {};
+    },
+    print: () => {},
+    printErr: () => {},
+  } as never);
+  m.PDFiumExt_Init();
+  return m;
+}
+
 /** The PDFium instance of this thread, initialised on first use. */
 function loadPdfium(): Promise<WrappedPdfiumModule> {
-  instance ??= (async () => {
-    const [{ init }, compiled] = await Promise.all([import('@embedpdf/pdfium'), compiledPdfium()]);
-    const m = await init({
-      instantiateWasm: (imports: { env: Record<string, unknown> }, done: (i: object) => void) => {
-        const grow = imports.env.emscripten_resize_heap as (bytes: number) => number;
-        const cap = pdfiumMemoryCapBytes();
-        imports.env.emscripten_resize_heap = (bytes: number): number => (bytes > cap ? 0 : grow(bytes));
-        void wasm.instantiate(compiled, imports).then(done);
-        return {};
-      },
-      print: () => {},
-      printErr: () => {},
-    } as never);
-    m.PDFiumExt_Init();
-    return m;
-  })();
+  // The module's JavaScript loads while the wasm compiles.
+  instance ??= Promise.all([import('@embedpdf/pdfium'), compiledPdfium()]).then(([, compiled]) => instantiatePdfium(compiled, pdfiumMemoryCapBytes()));
   instance.catch(() => (instance = undefined));
   return instance;
 }

@@ -2,27 +2,18 @@
 // installed one against ours rewritten, src/documents/pdfium-wasm.ts): page 1 drawn into an
 // 8-bit gray bitmap with the render flags src/documents/pdfium.ts uses.
 
-import { init, type WrappedPdfiumModule } from '@embedpdf/pdfium';
+import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
+import { instantiatePdfium } from '../../src/documents/pdfium.js';
 
 /** FPDF_ANNOT | FPDF_GRAYSCALE | FPDF_RENDER_NO_SMOOTHTEXT | NO_SMOOTHIMAGE | NO_SMOOTHPATH (fpdfview.h). */
 const FLAGS = 0x01 | 0x08 | 0x1000 | 0x2000 | 0x4000;
 
 type Heap = { HEAPU8: Uint8Array; _malloc(n: number): number; _free(p: number): void };
 /** The WebAssembly global (the project's TypeScript lib has no DOM types for it). */
-const wasm = (globalThis as unknown as { WebAssembly: { compile(b: Uint8Array): Promise<object>; instantiate(m: object, i: object): Promise<object> } }).WebAssembly;
+const wasm = (globalThis as unknown as { WebAssembly: { compile(b: Uint8Array): Promise<object> } }).WebAssembly;
 
 export async function pdfiumTwin(wasmBytes: Uint8Array): Promise<WrappedPdfiumModule> {
-  const compiled = await wasm.compile(wasmBytes);
-  const m = await init({
-    instantiateWasm: (imports: object, done: (i: object) => void) => {
-      void wasm.instantiate(compiled, imports).then(done);
-      return {};
-    },
-    print: () => {},
-    printErr: () => {},
-  } as never);
-  m.PDFiumExt_Init();
-  return m;
+  return instantiatePdfium(await wasm.compile(wasmBytes));
 }
 
 /** Page 1 of `pdf` through the matrix (a, b, c, d, e, f) on a white width × height gray page. */
