@@ -16,7 +16,9 @@
 //   V.21 frames it sees (a command repeated because our answer was lost, a PPS after a lost
 //   RCP): audio front ends run V.21 beside the fast modem, T.38 gets it for free.
 // - 'carrier' reports the signal of the mode being listened to; V.21 frames heard beside a
-//   high-speed mode come without carrier events.
+//   high-speed mode come without carrier events. In 'v21' mode an audio front end reports its
+//   V.21 signal detector, which a high-speed signal in the band also raises: after a fast
+//   carrier lost mid-page, T.30 holds T2 while the rest of the page is on the line (phase-d-rx.ts).
 // - Buffers change hands: a received frame or image chunk is T.30's to keep (ECM keeps FCD
 //   payloads as views of it until the block is complete), and the frames of send-hdlc stay
 //   T.30's — a front end copies what it needs and never writes to them (ECM sends the same

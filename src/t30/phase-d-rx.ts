@@ -58,7 +58,23 @@ function onNonEcmPageEnd(d: Draft, cmd: PostMessage): void {
   d.goto('III_Q', 'D');
 }
 
+/**
+ * While we wait for the command after a page, T2 counts silence: a signal on the line holds it
+ * (after a high-speed carrier lost mid-page — a jitter buffer run dry, a fade — it is the rest of
+ * the page, which can outlast T2 many times over; or the command's own preamble), and it starts
+ * again in full when the signal ends. T.30 5.4.3.1: T2 detects lost command/response
+ * synchronization and is reset by flags; spandsp too lets a carrier pass before it acts
+ * (T2-dropped). The audio front end reports V.21's carrier detector, which hears any fax signal.
+ */
+function holdT2(d: Draft, input: MachineInput): boolean {
+  if (input.kind === 'signal-start') d.stopTimer('T2');
+  else if (input.kind === 'signal-end') d.startTimer('T2');
+  else return false;
+  return true;
+}
+
 const F_POST_DOC_NON_ECM: Handler = (d, input) => {
+  if (holdT2(d, input)) return;
   switch (input.kind) {
     case 'timeout':
       if (input.timer === 'T2') disconnect(d, 'T30_ERR_RX_T2EXPMPS');
@@ -232,6 +248,7 @@ function postDocEcmFrame(d: Draft, input: FrameInput): void {
 }
 
 const F_POST_DOC_ECM: Handler = (d, input) => {
+  if (holdT2(d, input)) return;
   switch (input.kind) {
     case 'timeout':
       if (input.timer === 'T2') disconnect(d, 'T30_ERR_RX_T2EXPMPS');

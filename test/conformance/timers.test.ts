@@ -3,8 +3,10 @@
 // after each expiry.
 
 import { describe, expect, it } from 'vitest';
+import { encodeMH, encodeMMR } from '../../src/codecs/index.js';
 import { ManualClock } from '../../src/shared/clock.js';
-import { DIS_DEFAULTS, encodeDcs, encodeDis } from '../../src/t30/dis.js';
+import { DIS_DEFAULTS, encodeDcs, encodeDis, type Dcs } from '../../src/t30/dis.js';
+import { ecmBlocks, ppsFrame } from '../../src/t30/ecm.js';
 import { buildFrame, Fcf, fcfByte } from '../../src/t30/fcf.js';
 import { T30Session } from '../../src/t30/session.js';
 import type { T30Config } from '../../src/t30/types.js';
@@ -148,5 +150,88 @@ describe('TM-04 T5 (60 s): RNR for too long', () => {
     await clock.advance(1);
     expect(fe.sent().at(-1), 'TM-04.02').toBe('DCN+');
     expect(await session.result, 'TM-04.03').toMatchObject({ completion: 'T30_ERR_TX_T5EXP', code: -3107 });
+  });
+});
+
+describe('TM-05 T2 after a page whose high-speed carrier was lost: the rest of the page holds it', () => {
+  // The receiver's fast carrier drops 1 s into the page (a jitter buffer run dry, docs/benchmarks.md
+  // audio-hog); the far end goes on sending its page for 20 s (V.21's detector hears it), then
+  // its command. T2 (6 s) must count from the end of that signal, not from the carrier loss.
+  const dcs = (d: Partial<Dcs>): Uint8Array =>
+    buildFrame(fcfByte('DCS', 1), encodeDcs({
+      receive: true, modem: { modulation: 'v27ter', bitRate: 4800 }, resolution: 'R8_STANDARD', coding: 'mh', width: 'a4', length: 'a4',
+      scanLineMs: 0, ecm: false, ecmFrameSize: 256, subaddress: false, senderId: false, ...d,
+    }));
+
+  /** An answerer past CFR, listening for the page. */
+  async function toPage(dcsFrame: Uint8Array): Promise<ReturnType<typeof setup>> {
+    const t = setup({ role: 'answerer' });
+    t.session.start();
+    await t.clock.advance(0);
+    t.fe.emit(hdlc(dcsFrame));
+    t.fe.emit({ kind: 'carrier', on: true });
+    t.fe.emit({ kind: 'image-data', data: new Uint8Array(900) });
+    t.fe.emit({ kind: 'image-end' });
+    await t.clock.advance(0);
+    expect(t.fe.sent().at(-1)).toBe('CFR');
+    return t;
+  }
+
+  /** The rest of the page on the line for `ms`, then the gap before the command. */
+  async function restOfPage(t: ReturnType<typeof setup>, ms: number): Promise<void> {
+    t.fe.emit({ kind: 'carrier', on: true });
+    await t.clock.advance(ms);
+    t.fe.emit({ kind: 'carrier', on: false });
+    await t.clock.advance(75);
+  }
+
+  it('non-ECM: the command 20 s after the carrier loss is answered, the page judged on the lines that came', async () => {
+    const t = await toPage(dcs({}));
+    const coded = encodeMH(PAGE);
+    t.fe.emit({ kind: 'carrier', on: true });
+    t.fe.emit({ kind: 'image-data', data: coded.subarray(0, coded.length >> 1) });
+    t.fe.emit({ kind: 'image-end' });
+    t.fe.emit({ kind: 'carrier', on: false });
+    await restOfPage(t, 20_000);
+    expect(t.fe.sent().at(-1), 'TM-05.01 no DCN while the page still came').toBe('CFR');
+    t.fe.emit({ kind: 'carrier', on: true });
+    t.fe.emit(hdlc('FF C8 F4')); // EOP
+    t.fe.emit({ kind: 'carrier', on: false });
+    await t.clock.advance(0);
+    // Judged on the lines that came, as spandsp's copy_quality() does: all good, so MCF.
+    expect(t.fe.sent().at(-1), 'TM-05.02 the command answered').toBe('MCF');
+    t.fe.emit(hdlc('FF C8 DF'));
+    expect(await t.session.result, 'TM-05.03').toMatchObject({ completion: 'T30_ERR_OK', pages: 1 });
+  });
+
+  it('ECM: PPS 20 s after the burst lost its carrier is answered with PPR for the frames missed', async () => {
+    const t = await toPage(dcs({ coding: 'mmr', ecm: true }));
+    const block = ecmBlocks(encodeMMR(textPage(1728, 400, 6)), 256)[0]!;
+    expect(block.length).toBeGreaterThan(4);
+    t.fe.emit({ kind: 'carrier', on: true });
+    for (const f of block.slice(0, 3)) t.fe.emit(hdlc(f));
+    t.fe.emit({ kind: 'carrier', on: false }); // no RCP: the carrier was lost
+    await restOfPage(t, 20_000);
+    expect(t.fe.sent().at(-1), 'TM-05.04 no DCN while the burst still came').toBe('CFR');
+    t.fe.emit({ kind: 'carrier', on: true });
+    t.fe.emit(hdlc(ppsFrame({ fcf2: 'EOP', page: 0, block: 0, frames: block.length }, 1)));
+    await t.clock.advance(0);
+    expect(t.fe.sent().at(-1), 'TM-05.05').toBe('PPR');
+    t.session.abort();
+    await t.session.result;
+  });
+
+  it('T2 still runs out 6 s after the line went quiet: −3107', async () => {
+    const t = await toPage(dcs({}));
+    t.fe.emit({ kind: 'carrier', on: true });
+    t.fe.emit({ kind: 'image-data', data: encodeMH(PAGE).subarray(0, 400) });
+    t.fe.emit({ kind: 'image-end' });
+    t.fe.emit({ kind: 'carrier', on: false });
+    await restOfPage(t, 20_000);
+    await t.clock.advance(5_999 - 75);
+    expect(t.session.finished, 'TM-05.06').toBe(false);
+    await t.clock.advance(1);
+    expect(t.fe.sent().at(-1), 'TM-05.07 DCN at T2').toBe('DCN');
+    expect(await t.session.result, 'TM-05.08').toMatchObject({ completion: 'T30_ERR_RX_T2EXPMPS', code: -3107 });
   });
 });
