@@ -89,7 +89,7 @@ function startReceivingPage(d: Draft): void {
     d.goto('F_DOC_NON_ECM', 'C');
     d.s.rx = { ...rx, chunks: null };
   }
-  d.s.rx = { ...d.s.rx!, imageSeen: false, longTrain: false };
+  d.s.rx = { ...d.s.rx!, imageSeen: false, afterPage: 'quiet', longTrain: false };
   d.startTimer('T2');
 }
 

@@ -50,10 +50,13 @@ function onNonEcmPageEnd(d: Draft, cmd: PostMessage): void {
   } catch {
     decoded = undefined;
   }
-  const quality: CopyQuality = decoded ? copyQuality(decoded) : 'bad';
+  // A page that ended without RTC while more of it was heard afterwards is known to be cut short:
+  // RTN, so the sender sends it again, rather than a part of it confirmed as delivered.
+  const cut = rx.afterPage === 'ended' && decoded?.end !== 'rtc';
+  const quality: CopyQuality = decoded && !cut ? copyQuality(decoded) : 'bad';
   const response = quality === 'bad' ? 'RTN' : quality === 'poor' ? 'RTP' : 'MCF';
   if (response !== 'RTN' || cfg.keepBadPages) acceptPage(d, data, quality, decoded);
-  d.s.rx = { ...rx, next: withoutInterrupt(cmd), response, chunks: null, imageSeen: false };
+  d.s.rx = { ...rx, next: withoutInterrupt(cmd), response, chunks: null, imageSeen: false, afterPage: 'quiet' };
   d.sendFcf(response);
   d.goto('III_Q', 'D');
 }
@@ -74,6 +77,9 @@ function holdT2(d: Draft, input: MachineInput): boolean {
 }
 
 const F_POST_DOC_NON_ECM: Handler = (d, input) => {
+  const rx = d.s.rx!;
+  if (input.kind === 'signal-start' && rx.afterPage === 'quiet') d.s.rx = { ...rx, afterPage: 'on' };
+  else if (input.kind === 'signal-end' && rx.afterPage === 'on') d.s.rx = { ...rx, afterPage: 'ended' };
   if (holdT2(d, input)) return;
   switch (input.kind) {
     case 'timeout':

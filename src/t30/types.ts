@@ -214,6 +214,11 @@ export interface RxProgress {
   chunks: ChunkList;
   /** Image carrier or data seen since the last response. */
   imageSeen: boolean;
+  /**
+   * Non-ECM, after a page: 'on' while a signal plays with no command in it yet, 'ended' once such
+   * a signal has come and gone — the rest of a page whose high-speed carrier we lost.
+   */
+  afterPage: 'quiet' | 'on' | 'ended';
   /** Last post-message command received. */
   next: PostMessage;
   /** Last response to a post-message command. */

@@ -185,9 +185,9 @@ describe('TM-05 T2 after a page whose high-speed carrier was lost: the rest of t
     await t.clock.advance(75);
   }
 
-  it('non-ECM: the command 20 s after the carrier loss is answered, the page judged on the lines that came', async () => {
+  it('non-ECM: the command 20 s after the carrier loss is answered with RTN: the page came without RTC, cut short', async () => {
     const t = await toPage(dcs({}));
-    const coded = encodeMH(PAGE);
+    const coded = encodeMH(PAGE); // form 'fax': ends in RTC
     t.fe.emit({ kind: 'carrier', on: true });
     t.fe.emit({ kind: 'image-data', data: coded.subarray(0, coded.length >> 1) });
     t.fe.emit({ kind: 'image-end' });
@@ -198,10 +198,27 @@ describe('TM-05 T2 after a page whose high-speed carrier was lost: the rest of t
     t.fe.emit(hdlc('FF C8 F4')); // EOP
     t.fe.emit({ kind: 'carrier', on: false });
     await t.clock.advance(0);
-    // Judged on the lines that came, as spandsp's copy_quality() does: all good, so MCF.
-    expect(t.fe.sent().at(-1), 'TM-05.02 the command answered').toBe('MCF');
+    // The lines that came are all good, but half a page is not the page: the sender is asked
+    // to send it again rather than told it was received (spandsp's copy_quality() would say MCF).
+    expect(t.fe.sent().at(-1), 'TM-05.02 the command answered').toBe('RTN');
+    t.session.abort();
+    expect(await t.session.result, 'TM-05.03 no page kept').toMatchObject({ pages: 0 });
+  });
+
+  it('non-ECM: a whole page (RTC) followed by a stray signal is confirmed as usual', async () => {
+    const t = await toPage(dcs({}));
+    t.fe.emit({ kind: 'carrier', on: true });
+    t.fe.emit({ kind: 'image-data', data: encodeMH(PAGE) });
+    t.fe.emit({ kind: 'image-end' });
+    t.fe.emit({ kind: 'carrier', on: false });
+    await restOfPage(t, 2_000);
+    t.fe.emit({ kind: 'carrier', on: true });
+    t.fe.emit(hdlc('FF C8 F4')); // EOP
+    t.fe.emit({ kind: 'carrier', on: false });
+    await t.clock.advance(0);
+    expect(t.fe.sent().at(-1), 'TM-05.09').toBe('MCF');
     t.fe.emit(hdlc('FF C8 DF'));
-    expect(await t.session.result, 'TM-05.03').toMatchObject({ completion: 'T30_ERR_OK', pages: 1 });
+    expect(await t.session.result, 'TM-05.10').toMatchObject({ completion: 'T30_ERR_OK', pages: 1 });
   });
 
   it('ECM: PPS 20 s after the burst lost its carrier is answered with PPR for the frames missed', async () => {
