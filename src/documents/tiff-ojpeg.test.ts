@@ -44,6 +44,17 @@ function entryAt(tiff: Buffer, tag: number): number {
   throw new Error(`no tag ${tag}`);
 }
 
+/** A test picture: a left-to-right gradient between two colours, with `shapes` (SVG) on it. */
+function picture(width: number, height: number, [from, to]: [string, string], shapes: string): ReturnType<typeof sharp> {
+  return sharp(
+    Buffer.from(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">` +
+        `<defs><linearGradient id="g"><stop offset="0" stop-color="${from}"/><stop offset="1" stop-color="${to}"/></linearGradient></defs>` +
+        `<rect width="${width}" height="${height}" fill="url(#g)"/>${shapes}</svg>`,
+    ),
+  );
+}
+
 describe('old-style JPEG TIFF (Compression 6)', () => {
   const path = join(CORPUS, 'ltn-smallliz.tif'); // HP IL v1.1: a JPEG interchange stream whose scan header says Se = 0
 
@@ -83,14 +94,7 @@ describe('old-style JPEG TIFF in several strips, tables from the tag offsets', (
   // between them wrap from RST7 to RST0; the last strip holds 10 rows. Coded by test/kit/ojpeg-tiff.ts.
   const width = 203;
   const height = 170;
-  const source = sharp(
-    Buffer.from(
-      `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">` +
-        '<defs><linearGradient id="g"><stop offset="0" stop-color="#c03"/><stop offset="1" stop-color="#39f"/></linearGradient></defs>' +
-        `<rect width="${width}" height="${height}" fill="url(#g)"/><circle cx="70" cy="80" r="50" fill="#fff"/>` +
-        '<text x="20" y="150" font-size="30" font-family="sans-serif">OJPEG 6</text></svg>',
-    ),
-  );
+  const source = picture(width, height, ['#c03', '#39f'], '<circle cx="70" cy="80" r="50" fill="#fff"/><text x="20" y="150" font-size="30" font-family="sans-serif">OJPEG 6</text>');
   const file = async (orientation?: number, interchangeHeader = false): Promise<Buffer> => {
     const { data } = await source.clone().removeAlpha().raw().toBuffer({ resolveWithObject: true });
     return ojpegTiff(data, width, height, { rowsPerStrip: 16, orientation, interchangeHeader });
@@ -149,13 +153,7 @@ describe('old-style JPEG TIFF in tiles, and ReferenceBlackWhite', () => {
   // by the page's edge), and the picture itself judges 64 × 48 tiles (4 × 4).
   const width = 203;
   const height = 170;
-  const source = sharp(
-    Buffer.from(
-      `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">` +
-        '<defs><linearGradient id="g"><stop offset="0" stop-color="#000"/><stop offset="1" stop-color="#fff"/></linearGradient></defs>' +
-        `<rect width="${width}" height="${height}" fill="url(#g)"/><circle cx="120" cy="80" r="40" fill="#c03"/></svg>`,
-    ),
-  );
+  const source = picture(width, height, ['#000', '#fff'], '<circle cx="120" cy="80" r="40" fill="#c03"/>');
   const column = { width: 208, height: 48 };
   const grid = { width: 64, height: 48 };
   const tiled = async (tile: { width: number; height: number }, opts: { orientation?: number; referenceBlackWhite?: number[] } = {}): Promise<Buffer> => {
