@@ -3,7 +3,7 @@
 // documents: a 10-page text PDF (Helvetica, not embedded, ~50 lines a page) and a 10-page mixed
 // one made by Ghostscript (embedded fonts, a photo-like image on every other page). Ours is
 // measured as the service renders (renderDocument: the document's pages split over the render
-// pool, then the encode pool, wall time) and in one thread, with PDFium (the default) and with
+// pool, then MMR-coded in the render workers by encodeInPool, wall time) and in one thread, with PDFium (the default) and with
 // pdfjs alone (the fallback renderer). Reports pages/s and the ratios ours / gs.
 //
 //   node --import tsx bench/run.ts render      (or: npm run bench -- render)
@@ -163,7 +163,7 @@ export async function run(): Promise<BenchReport> {
   lines.push(
     '',
     'ratios: ours pages/s ÷ gs pages/s (1.00 = as fast). gs tiffg4 renders and G4-encodes like ours; its process start-up is',
-    'inside its times. "ours pool" is renderDocument as the service calls it (pages split over the render workers) + the encode pool.',
+    'inside its times. "ours pool" is renderDocument as the service calls it (pages split over the render workers), then MMR-coded in the render workers (encodeInPool).',
   );
   if (!hasGs) lines.push('Ghostscript not installed: gs columns and the mixed document are n/a (apt-get install ghostscript).');
   return { bench: 'render', text: lines.join('\n'), json };
