@@ -49,9 +49,8 @@ export function threadClock(): BudgetClock {
   if (typeof threadCpuUsage === 'function') {
     return { threadCpu: true, wallMs, every, cpuMs: () => { const u = threadCpuUsage.call(process); return (u.user + u.system) / 1000; } };
   }
-  const schedstat = threadSchedstatMs;
   try {
-    if (Number.isFinite(schedstat())) return { threadCpu: true, wallMs, every, cpuMs: schedstat };
+    if (Number.isFinite(threadSchedstatMs())) return { threadCpu: true, wallMs, every, cpuMs: threadSchedstatMs };
   } catch {
     // not Linux
   }

@@ -81,10 +81,11 @@ export async function decodeImagePage(bytes: Buffer, format: ImageFormat, page =
   let img: Sharp;
   const sharp = await loadSharp();
   const tiff = format === 'tiff' ? tiffTags(bytes, page) : null;
+  const oldJpeg = tiff !== null && isOldJpeg(tiff);
   // ExtraSamples 0 is unspecified data, not alpha: libtiff draws the colour samples alone, libvips would treat it as alpha.
   const alpha = !(tiff?.has(Tag.ExtraSamples) && tiff.ints(Tag.ExtraSamples, 1 << 16).every((v) => v === 0));
   try {
-    if (tiff && isOldJpeg(tiff)) {
+    if (oldJpeg) {
       const ojpeg = oldJpegPage(bytes, tiff);
       checkPixels(format, ojpeg.kind === 'stream' ? imageDimensions(ojpeg.jpeg, 'jpeg') : ojpeg, page);
       img = sharp(ojpeg.kind === 'stream' ? ojpeg.jpeg : await composeTiles(sharp, ojpeg), { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' });
@@ -110,7 +111,7 @@ export async function decodeImagePage(bytes: Buffer, format: ImageFormat, page =
       .toBuffer({ resolveWithObject: true });
     if (info.channels !== 1 || info.size !== info.width * info.height) throw new Error(`expected 8-bit gray, got ${info.channels} channels, ${info.size} bytes`);
     const gray = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-    const range = tiff && isOldJpeg(tiff) ? lumaRange(tiff) : null;
+    const range = oldJpeg ? lumaRange(tiff) : null;
     if (range) stretchLuma(gray, range);
     return { width: info.width, height: info.height, data: gray, xDpi: 0, yDpi: 0 };
   } catch (err) {

@@ -56,7 +56,7 @@ function onNonEcmPageEnd(d: Draft, cmd: PostMessage): void {
   const quality: CopyQuality = decoded && !cut ? copyQuality(decoded) : 'bad';
   const response = quality === 'bad' ? 'RTN' : quality === 'poor' ? 'RTP' : 'MCF';
   if (response !== 'RTN' || cfg.keepBadPages) acceptPage(d, data, quality, decoded);
-  d.s.rx = { ...rx, next: withoutInterrupt(cmd), response, chunks: null, imageSeen: false, afterPage: 'quiet' };
+  d.s.rx = { ...rx, next: withoutInterrupt(cmd), response, chunks: null, imageSeen: false };
   d.sendFcf(response);
   d.goto('III_Q', 'D');
 }
