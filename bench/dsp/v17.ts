@@ -37,9 +37,16 @@ export const V17_CASES: V17Case[] = V17_RATES.flatMap((rate): V17Case[] => [
     unit: 'samples',
     input: 'none',
     make: () => {
+      // As spandsp's harness (v17_tx_restart every 10 s of audio): each 10 s starts with the long
+      // training (1.39 s of symbols that take no data bits), as every burst of a call does.
       const g = new PrbsGenerator({ pattern: 'prbs11' });
       const tx = new V17Tx({ bitRate: rate, getBit: g.getBit });
-      return () => void tx.tx(scratch);
+      let block = 0;
+      return () => {
+        if (block === 0) tx.restart();
+        tx.tx(scratch);
+        if (++block === AUDIO_SAMPLES / BLOCK) block = 0;
+      };
     },
   },
   {

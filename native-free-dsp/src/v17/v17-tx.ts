@@ -265,9 +265,10 @@ export class V17Tx {
   /** A data symbol: `bits` bits from the source (the first in the highest place), ones after its end. */
   private dataSymbol(): number {
     const n = this.bits;
+    const getBit = this.getBit;
     let word = 0;
     for (let i = n; i > 0; i--) {
-      const bit = this.getBit();
+      const bit = getBit();
       if (bit === END) {
         // The data ended mid-symbol: pad it with ones, then the shutdown sequence.
         this.enter(Stage.ShutdownOnes);
