@@ -1,7 +1,7 @@
 // The V.17 part of the DSP benchmarks (bench/dsp-v17.ts runs it on its own; bench/dsp.ts can take
 // V17_CASES and v17BerTable like its other modems): speed cases for the transmitter and receiver
-// at each rate (each receiver reads 10 s of its own transmitter's audio — training, then data —
-// looping), the BER-vs-SNR table of every rate (ours through the LineModel, spandsp's through its
+// at each rate (each transmitter restarts every 10 s of audio, and each receiver reads 10 s of its
+// own transmitter's audio — training, then data — looping, as bench/spandsp/v17_bench.c does), the BER-vs-SNR table of every rate (ours through the LineModel, spandsp's through its
 // own awgn, both with a −42 dBm0 signal as in spandsp's v17_tests), and an interworking check
 // against libspandsp in both directions. The spandsp side is bench/spandsp/v17_bench.c.
 import { execFile, execFileSync } from 'node:child_process';
