@@ -224,6 +224,7 @@ function markBlocks(counts: Int32Array, found: Uint8Array, at: number, width: nu
 
 /** The photo blocks grown by one block all round. */
 function growRegions(found: Uint8Array, cols: number, rows: number): RegionMap {
+  if (found.indexOf(1) < 0) return { cols, rows, photo: found, photoBlocks: 0 }; // a text page: nothing grows
   const photo = new Uint8Array(cols * rows);
   let photoBlocks = 0;
   for (let by = 0; by < rows; by++) {
