@@ -305,6 +305,15 @@ describe('countPages: PDF', () => {
     expectRefusal(() => countPages(pdf.subarray(0, Math.floor(pdf.length * 0.4)), 'pdf'), 'INVALID_FILE_FORMAT', /PDF is truncated: its page tree is not in the file/);
   });
 
+  it('counts the same bytes once, and a cut copy of them in the same memory afresh', () => {
+    const pdf = Buffer.from(fixture('standard-fonts.pdf'));
+    const n = countPages(pdf, 'pdf');
+    expect(countPages(pdf, 'pdf')).toBe(n);
+    expect(countPages(Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength), 'pdf')).toBe(n);
+    expectRefusal(() => countPages(pdf.subarray(0, Math.floor(pdf.length * 0.4)), 'pdf'), 'INVALID_FILE_FORMAT', /PDF is truncated/);
+    expectRefusal(() => countPages(pdf.subarray(1), 'pdf'), 'INVALID_FILE_FORMAT', /.+/);
+  });
+
   it('refuses an object stream that inflates past 50 MB (decompression bomb)', () => {
     const bomb = deflateSync(Buffer.alloc(51 * 1024 * 1024, 0x20), { level: 9 });
     const pdf = buildPdf({

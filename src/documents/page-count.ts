@@ -48,6 +48,21 @@ export function countPages(bytes: Buffer, format: DocumentFormat): number {
  * `%%EOF` alone is no sign of that (scanners omit it).
  */
 export function countPdfPages(bytes: Buffer): number {
+  const known = counted.get(bytes.buffer);
+  if (known !== undefined && known.offset === bytes.byteOffset && known.length === bytes.byteLength) return known.pages;
+  const pages = walkPdfPages(bytes);
+  counted.set(bytes.buffer, { offset: bytes.byteOffset, length: bytes.byteLength, pages });
+  return pages;
+}
+
+/**
+ * PDFs counted in this thread, by the memory that holds them: the command line counts a file and
+ * then renders it in the same thread, where render-pdf.ts checks the page tree again. A document's
+ * bytes are not changed once read, so the same bytes at the same place have the same pages.
+ */
+const counted = new WeakMap<ArrayBufferLike, { offset: number; length: number; pages: number }>();
+
+function walkPdfPages(bytes: Buffer): number {
   if (!bytes.subarray(0, 1029).includes('%PDF-', 0, 'latin1')) corruptPdf();
   const scan = scanPdf(bytes);
   if (scan.encryption === 'password' || scan.encryption === 'unsupported') {
