@@ -3,17 +3,24 @@
 // source row at full weight, which PDFium still computes pixel by pixel as a weighted sum.
 // Kept in-house: PDFium is not compiled here (the installed @embedpdf/pdfium build is patched); docs/benchmarks.md has the figures.
 
+import { createHash } from 'node:crypto';
+
 /**
  * The start of the row loop's body in CStretchEngine::StretchVert (PDFium's
  * core/fxge/dib/cstretchengine.cpp), once in the module: the output row taken (`local.set 6`),
  * then the blocks of the switch on the engine's transform method (its byte at offset 112) and
- * its br_table. At the first block's opening the copy below is put in. The function's locals
+ * its br_table, found at its first place in the code and checked by the body's hash. At the first block's opening the copy below is put in. The function's locals
  * then: 0 the engine, 3 bytes per output pixel, 5 the row's weights (first source row, last,
  * then 16.16 fixed-point weights), 6 the output row.
  */
 const ROW_SWITCH = Buffer.from('200028024021060240' + '024002400240' + '20002d00700e0600000001010203', 'hex');
 /** Where the copy goes: after `local.set 6` and the outer block's opening. */
 const COPY_AT = 9;
+/**
+ * The SHA-256 of that function's body in @embedpdf/pdfium 2.15.1: a build without exactly this
+ * body is compiled as it is (slower, the same pixels).
+ */
+const STRETCH_VERT_SHA256 = '798581bb6542c3847dbf1fe2a77c8b3202e60f5ecc99c1b346056bf7e1cbfa83';
 /** The function's locals, one group of twenty i32; two more are added for the copy. */
 const LOCALS = Buffer.from('01147f', 'hex');
 const [OFFSET, LENGTH] = [21, 22];
@@ -93,7 +100,7 @@ export function fasterImageStretch(wasmBytes: Uint8Array): { bytes: Uint8Array; 
   }
   if (code < 0) return unchanged;
   const at = all.indexOf(ROW_SWITCH, code);
-  if (at < 0 || at >= codeEnd || all.indexOf(ROW_SWITCH, at + 1) >= 0) return unchanged;
+  if (at < 0 || at >= codeEnd) return unchanged;
   // Walk the bodies to the one holding `at`: its size's position and its first byte.
   const read = (): number => {
     let v = 0;
@@ -120,7 +127,8 @@ export function fasterImageStretch(wasmBytes: Uint8Array): { bytes: Uint8Array; 
     }
     p += size;
   }
-  if (sizeFrom < 0 || !all.subarray(from, from + LOCALS.length).equals(LOCALS)) return unchanged;
+  if (sizeFrom < 0 || createHash('sha256').update(all.subarray(from, to)).digest('hex') !== STRETCH_VERT_SHA256) return unchanged;
+  if (!all.subarray(from, from + LOCALS.length).equals(LOCALS)) return unchanged;
   const copy = rowCopy();
   const bodyLength = to - from + copy.length; // the locals' count stays one byte (20 → 22)
   const codeLength = codeEnd - code - (from - sizeFrom) + uleb(bodyLength).length + copy.length;
