@@ -9,6 +9,9 @@
 //   node --import tsx bench/run.ts render      (or: npm run bench -- render)
 //   BENCH_ROUNDS=3   rounds per measurement (best is kept)
 //   BENCH_PDFJS=0    leave out pdfjs alone (slow at HD; its column then reads n/a)
+//   BENCH_DOCS=mixed only these documents (comma-separated: text, mixed)
+// Beside the wall times, CPU time per page of ours in one thread (this process) and of one gs
+// process (its user + system time): on a shared machine the fairer ratio.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
@@ -64,14 +67,41 @@ async function mixedPdf(dir: string): Promise<Buffer | null> {
   }
 }
 
-async function best(rounds: number, fn: () => Promise<unknown>): Promise<number> {
+/** CPU time of this process, ms (every thread). */
+function ownCpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
+/** CPU time of this process's finished children, ms (/proc/self/stat cutime + cstime; NaN off Linux). */
+function childCpuMs(): number {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'latin1');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[13]) + Number(fields[14])) * 1000) / 100; // clock ticks (USER_HZ 100)
+  } catch {
+    return NaN;
+  }
+}
+
+/** Best wall time of `rounds` runs, and the least CPU time `cpu` counted over one run. */
+async function best(rounds: number, fn: () => Promise<unknown>, cpu?: () => number): Promise<number> {
   let min = Infinity;
   for (let r = 0; r < rounds; r++) {
     const t0 = performance.now();
+    const c0 = cpu?.() ?? 0;
     await fn();
     min = Math.min(min, performance.now() - t0);
+    if (cpu) cpuBest = Math.min(cpuBest, cpu() - c0);
   }
   return min;
+}
+let cpuBest = Infinity;
+/** The least CPU time of the runs measured since the last call. */
+function takeCpu(): number {
+  const v = cpuBest;
+  cpuBest = Infinity;
+  return v;
 }
 
 /** Page ranges [first, last] (1-based) splitting PAGES over n workers. */
@@ -104,6 +134,7 @@ export async function run(): Promise<BenchReport> {
   const threads = availableParallelism();
   const dir = mkdtempSync(join(tmpdir(), 'faxstack-bench-render-'));
   const hasGs = await have('gs', ['--version']);
+  const wanted = (process.env.BENCH_DOCS ?? 'text,mixed').split(',');
   const docs: { name: string; pdf: Buffer }[] = [{ name: 'text', pdf: textPdf() }];
   const mixed = hasGs ? await mixedPdf(dir) : null;
   if (mixed) docs.push({ name: 'mixed', pdf: mixed });
@@ -116,16 +147,21 @@ export async function run(): Promise<BenchReport> {
     if (process.env.BENCH_PDFJS !== '0') await pdfjsOnly(docs[0]!.pdf, 'Low');
     await encodeInPool([(await renderDocument(docs[0]!.pdf, 'pdf', { pages: [1], quality: 'Low', isolate: false }))[0]!], { compression: 'mmr' });
 
-    for (const { name, pdf } of docs) {
+    for (const { name, pdf } of docs.filter((d) => wanted.includes(d.name))) {
       const file = join(dir, `${name}.pdf`);
       writeFileSync(file, pdf);
       for (const quality of QUALITIES) {
         const { xDpi, yDpi } = RESOLUTIONS[quality];
         const r: Record<string, number> = {};
-        r.ours1 = await best(rounds, async () => {
-          const pages = await renderDocument(pdf, 'pdf', { pages: all, quality, isolate: false, timeoutMs: 600_000 });
-          pages.map((p) => encodePage(p, { compression: 'mmr' }));
-        });
+        r.ours1 = await best(
+          rounds,
+          async () => {
+            const pages = await renderDocument(pdf, 'pdf', { pages: all, quality, isolate: false, timeoutMs: 600_000 });
+            pages.map((p) => encodePage(p, { compression: 'mmr' }));
+          },
+          ownCpuMs,
+        );
+        r.ours1Cpu = takeCpu();
         r.oursPool = await best(rounds, async () => {
           const pages = await renderDocument(pdf, 'pdf', { pages: all, quality, timeoutMs: 600_000 });
           await encodeInPool(pages, { compression: 'mmr' });
@@ -134,7 +170,8 @@ export async function run(): Promise<BenchReport> {
         if (hasGs) {
           const gs = (first: number, last: number, out: string): Promise<unknown> =>
             exec('gs', ['-q', '-dNOPAUSE', '-dBATCH', '-dSAFER', '-sDEVICE=tiffg4', `-r${xDpi}x${yDpi}`, `-dFirstPage=${first}`, `-dLastPage=${last}`, `-sOutputFile=${out}`, file]);
-          r.gs1 = await best(rounds, () => gs(1, PAGES, join(dir, 'gs.tif')));
+          r.gs1 = await best(rounds, () => gs(1, PAGES, join(dir, 'gs.tif')), childCpuMs);
+          r.gs1Cpu = takeCpu();
           r.gsPool = await best(rounds, () => Promise.all(ranges(threads).map(([a, b], i) => gs(a, b, join(dir, `gs${i}.tif`)))));
         }
         rows[`${name} ${quality}`] = r;
@@ -154,12 +191,21 @@ export async function run(): Promise<BenchReport> {
     'document quality | PDFium 1T | pdfjs 1T | gs 1P | ours pool | gs ×P | PDFium/gs 1 | pdfjs/gs 1 | pool/gs pool',
   ];
   const json: Record<string, unknown> = { pages: PAGES, threads, rounds };
+  const perPage = (ms: number | undefined): string => (ms === undefined || !Number.isFinite(ms) ? '  n/a' : (ms / PAGES).toFixed(1).padStart(5));
+  const cpuLines = ['', 'CPU ms per page, least of the rounds | ours 1T | gs 1P | gs/ours'];
   for (const [key, r] of Object.entries(rows)) {
     lines.push(
       `${key.padEnd(16)} | ${pps(r.ours1)}    | ${pps(r.pdfjs1)}   | ${pps(r.gs1)} | ${pps(r.oursPool)}    | ${pps(r.gsPool)} | ${ratio(r.ours1, r.gs1).padStart(11)} | ${ratio(r.pdfjs1, r.gs1).padStart(10)} | ${ratio(r.oursPool, r.gsPool).padStart(12)}`,
     );
-    json[key] = Object.fromEntries(Object.entries(r).map(([k, ms]) => [k, { ms: Math.round(ms), pagesPerSec: Number(((PAGES * 1000) / ms).toFixed(2)) }]));
+    const gsCpu = r.gs1Cpu !== undefined && Number.isFinite(r.gs1Cpu) ? r.gs1Cpu : undefined;
+    cpuLines.push(`${key.padEnd(36)} | ${perPage(r.ours1Cpu)}   | ${perPage(gsCpu)} | ${ratio(r.ours1Cpu, gsCpu).padStart(7)}`);
+    const { ours1Cpu, gs1Cpu, ...times } = r;
+    json[key] = {
+      ...Object.fromEntries(Object.entries(times).map(([k, ms]) => [k, { ms: Math.round(ms), pagesPerSec: Number(((PAGES * 1000) / ms).toFixed(2)) }])),
+      cpuMsPerPage: { ours1: ours1Cpu === undefined ? null : Number((ours1Cpu / PAGES).toFixed(2)), gs1: gsCpu === undefined ? null : Number((gsCpu / PAGES).toFixed(2)) },
+    };
   }
+  lines.push(...cpuLines);
   lines.push(
     '',
     'ratios: ours pages/s ÷ gs pages/s (1.00 = as fast). gs tiffg4 renders and G4-encodes like ours; its process start-up is',

@@ -5,6 +5,7 @@
 
 import { createBitmap, type Bitmap } from '../codecs/index.js';
 import { PHOTO_SCREEN, screenFor, type Screen } from './halftone.js';
+import { screenBlocks } from './screen-simd.js';
 
 /** An 8-bit grayscale page, row-major, tightly packed; 0 = black, 255 = white. */
 export interface GrayPage {
@@ -434,10 +435,18 @@ export function ditherPage(page: GrayPage): Bitmap {
  */
 export function toBilevel(page: GrayPage, mode: BilevelMode | 'auto' = 'auto', xDpi = 204, yDpi = xDpi): { bitmap: Bitmap; mode: BilevelMode } {
   if (mode === 'text') return { bitmap: thresholdPage(page), mode };
-  if (mode === 'photo') return { bitmap: halftonePage(page, undefined, screenFor(xDpi, yDpi)), mode };
+  const screen = screenFor(xDpi, yDpi);
+  const { width, height, data } = page;
+  if (mode === 'photo') {
+    const bitmap = createBitmap(width, height);
+    if (screenBlocks(data, width, height, bitmap.data, bitmap.stride, screen, null, Math.ceil(width / REGION_BLOCK), REGION_BLOCK)) return { bitmap, mode };
+    return { bitmap: halftonePage(page, undefined, screen), mode };
+  }
   const { regions, bitmap } = scanPage(page, xDpi, TEXT_THRESHOLD);
   if (regions.photoBlocks === 0) return { bitmap, mode: 'text' };
-  return { bitmap: halftonePage(page, regions, screenFor(xDpi, yDpi)), mode: 'photo' };
+  // The scan's bitmap is the thresholded page: only its picture blocks are screened over.
+  if (screenBlocks(data, width, height, bitmap.data, bitmap.stride, screen, regions.photo, regions.cols, REGION_BLOCK)) return { bitmap, mode: 'photo' };
+  return { bitmap: halftonePage(page, regions, screen), mode: 'photo' };
 }
 
 /** Gray from RGBA (canvas pixels) with Rec. 601 luma weights, into `out` (one byte per pixel). */

@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { resourceLimits } from 'node:worker_threads';
 import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
 import type { GrayPage } from './bilevel.js';
+import { fasterImageDrawing } from './pdfium-image.js';
 import { fasterTextCompositor } from './pdfium-wasm.js';
 
 /** FPDF_GetLastError codes (fpdfview.h). */
@@ -47,7 +48,7 @@ function pdfiumWasmPath(): string {
 /** The compiled wasm, once per thread (a WebAssembly.Module may also be handed in from another thread). */
 export function compiledPdfium(given?: WasmModule): Promise<WasmModule> {
   if (given && !wasmModule) wasmModule = Promise.resolve(given);
-  wasmModule ??= readFile(pdfiumWasmPath()).then((b) => wasm.compile(fasterTextCompositor(raiseGlyphCacheLimit(b).bytes).bytes));
+  wasmModule ??= readFile(pdfiumWasmPath()).then((b) => wasm.compile(fasterImageDrawing(fasterTextCompositor(raiseGlyphCacheLimit(b).bytes).bytes).bytes));
   return wasmModule;
 }
 
