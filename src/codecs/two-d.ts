@@ -35,7 +35,25 @@ export function encode2DLine(w: BitWriter, cur: Int32Array, ref: Int32Array, wid
     const a1 = cur[ia]!;
     while (ref[kRef]! <= a0) kRef++;
     // b1 is the first change > a0 towards the colour opposite to a0's: even entries turn black.
-    const ib = kRef + ((kRef & 1) ^ color);
+    let ib = kRef + ((kRef & 1) ^ color);
+    if (cur[ia] === ref[ib]) {
+      // V0 (a1 = b1). After it the next b1 is the next reference change, so a run of V0s is
+      // the two lists stepping together; its codes (1 bit each) go out in one put.
+      let k = 0;
+      let a1: number;
+      do {
+        a1 = cur[ia++]!;
+        ib++;
+        k++;
+      } while (a1 < width && cur[ia] === ref[ib]);
+      for (; k > 24; k -= 24) w.put(0xffffff, 24);
+      w.put((1 << k) - 1, k);
+      if (a1 >= width) return;
+      a0 = a1;
+      color ^= k & 1;
+      kRef = ib;
+      continue;
+    }
     const b1 = ref[ib]!;
     const b2 = ref[ib + 1]!;
     if (b2 < a1) {
@@ -77,9 +95,22 @@ export function decode2DLine(r: BitReader, ref: Int32Array, out: Int32Array, wid
   while (a0 < width) {
     const color = n & 1;
     while (ref[kRef]! <= a0) kRef++;
-    const ib = kRef + ((kRef & 1) ^ color);
+    let ib = kRef + ((kRef & 1) ^ color);
+    const word = r.wordAt(pos);
+    if (word < 0) {
+      // V0 codes, one 1 bit each (bits past the input read as 0): each takes the next
+      // reference change as a1 (see encode2DLine), the sentinel at the width ends the line.
+      for (let k = Math.clz32(~word); k > 0; k--) {
+        pos++;
+        a0 = ref[ib++]!;
+        if (a0 >= width) break;
+        out[n++] = a0;
+      }
+      kRef = ib;
+      continue;
+    }
     const at = pos;
-    const e = MODE_DECODE[r.wordAt(pos) >>> MODE_SHIFT]!;
+    const e = MODE_DECODE[word >>> MODE_SHIFT]!;
     if (e === 0) {
       r.pos = at;
       if (r.peek(12) <= 1) throw new CodecError('premature_eol', line, at, `EOL after ${Math.max(a0, 0)} of ${width} pixels`);
