@@ -24,58 +24,109 @@ import {
 /** A word's shift that leaves the bits MODE_DECODE is indexed by. */
 const MODE_SHIFT = 32 - MODE_LOOKUP_BITS;
 
-/** Codes the line `cur` (nCur changes) against the reference line `ref`. */
+/**
+ * Room a coded line of this width may need: every mode moves a0 on by one pixel or more and
+ * costs at most 53 bits (horizontal: 3 + two runs of up to 25; make-ups past 2560 aside).
+ */
+export function lineBytesBound(width: number): number {
+  return 8 * width + 64;
+}
+
+/**
+ * Codes the line `cur` against the reference line `ref`. Instead of searching for b1 after
+ * each mode, its index follows the modes: the parity of `ib` is the colour at a0 (even
+ * entries turn black, so b1 is the first entry past a0 of that parity).
+ */
 export function encode2DLine(w: BitWriter, cur: Int32Array, ref: Int32Array, width: number): void {
-  let a0 = -1; // the imaginary white element before the line
-  let color = 0;
-  let ia = 0; // index of a1 in cur
-  let kRef = 0; // first ref change > a0
+  w.reserve(lineBytesBound(width));
+  let view = w.view;
+  let acc = w.acc;
+  let bits = w.bits;
+  let pos = w.pos;
+  let a0 = 0; // where the next run starts (0 for the imaginary white element before the line)
+  let ia = 0; // a1 = cur[ia]
+  let ib = 0; // b1 = ref[ib]
   for (;;) {
-    while (cur[ia]! <= a0) ia++;
-    const a1 = cur[ia]!;
-    while (ref[kRef]! <= a0) kRef++;
-    // b1 is the first change > a0 towards the colour opposite to a0's: even entries turn black.
-    let ib = kRef + ((kRef & 1) ^ color);
-    if (cur[ia] === ref[ib]) {
+    let a1 = cur[ia]!;
+    let b1 = ref[ib]!;
+    let code: number;
+    let len: number;
+    if (a1 === b1) {
       // V0 (a1 = b1). After it the next b1 is the next reference change, so a run of V0s is
-      // the two lists stepping together; its codes (1 bit each) go out in one put.
+      // the two lists stepping together; its 1 bits go out at once.
       let k = 0;
-      let a1: number;
       do {
-        a1 = cur[ia++]!;
+        ia++;
         ib++;
         k++;
-      } while (a1 < width && cur[ia] === ref[ib]);
-      for (; k > 24; k -= 24) w.put(0xffffff, 24);
-      w.put((1 << k) - 1, k);
-      if (a1 >= width) return;
-      a0 = a1;
-      color ^= k & 1;
-      kRef = ib;
-      continue;
+      } while (a1 < width && (a1 = cur[ia]!) === ref[ib]);
+      a0 = cur[ia - 1]!;
+      for (; k > 0; k -= len) {
+        len = k < 24 ? k : 24;
+        code = (1 << len) - 1;
+        const n = bits + len;
+        if (n < 32) {
+          acc = (acc << len) | code;
+          bits = n;
+        } else {
+          view.setInt32(pos, (acc << (32 - bits)) | (code >>> (n - 32)));
+          pos += 4;
+          acc = code;
+          bits = n - 32;
+        }
+      }
+      if (a0 >= width) break;
+      b1 = ref[ib]!;
     }
-    const b1 = ref[ib]!;
     const b2 = ref[ib + 1]!;
     if (b2 < a1) {
-      w.put(PASS_CODE.code, PASS_CODE.len);
+      code = PASS_CODE.code;
+      len = PASS_CODE.len;
       a0 = b2;
+      ib += 2; // the next entry of a0's colour past b2
+    } else if (a1 - b1 >= -3 && a1 - b1 <= 3) {
+      const c = VERTICAL_PACKED[a1 - b1 + 3]!;
+      code = c >>> 5;
+      len = c & 31;
+      a0 = a1;
+      ia++;
+      // The colour turns: b1 is the entry before b1 (VL) or one of those after it.
+      if (ib > 0 && ref[ib - 1]! > a1) ib--;
+      else if (a1 < width) for (ib++; ref[ib]! <= a1; ib += 2);
     } else {
-      const d = a1 - b1;
-      if (d >= -3 && d <= 3) {
-        const c = VERTICAL_PACKED[d + 3]!;
-        w.put(c >>> 5, c & 31);
-        a0 = a1;
-        color ^= 1;
-      } else {
-        const a2 = cur[ia + 1]!;
-        w.put(HORIZONTAL_CODE.code, HORIZONTAL_CODE.len);
-        putRun(w, a1 - (a0 < 0 ? 0 : a0), color);
-        putRun(w, a2 - a1, color ^ 1);
-        a0 = a2;
-      }
+      // Horizontal mode (rare enough to go through the writer's own calls).
+      w.acc = acc;
+      w.bits = bits;
+      w.pos = pos;
+      const a2 = cur[ia + 1]!;
+      w.put(HORIZONTAL_CODE.code, HORIZONTAL_CODE.len);
+      putRun(w, a1 - a0, ib & 1);
+      putRun(w, a2 - a1, (ib & 1) ^ 1);
+      acc = w.acc;
+      bits = w.bits;
+      pos = w.pos;
+      view = w.view;
+      a0 = a2;
+      ia += 2;
+      if (a0 >= width) break;
+      while (ref[ib]! <= a0) ib += 2;
+      continue;
     }
-    if (a0 >= width) return;
+    const n = bits + len;
+    if (n < 32) {
+      acc = (acc << len) | code;
+      bits = n;
+    } else {
+      view.setInt32(pos, (acc << (32 - bits)) | (code >>> (n - 32)));
+      pos += 4;
+      acc = code;
+      bits = n - 32;
+    }
+    if (a0 >= width) break;
   }
+  w.acc = acc;
+  w.bits = bits;
+  w.pos = pos;
 }
 
 /**
