@@ -139,14 +139,11 @@ export function decode2DLine(r: BitReader, ref: Int32Array, out: Int32Array, wid
   let pos = r.pos; // our own position while in modes; r.pos is set for readRun and on leaving
   let a0 = -1;
   let n = 0; // the colour at a0 is n & 1 (entries alternate, duplicates cancel)
-  let kRef = 0;
+  let ib = 0; // b1 = ref[ib], followed through the modes as in encode2DLine (ib & 1 = n & 1)
   let overlong = 0;
   // Appending a change equal to the last one cancels it (a zero-length run), so the list
   // stays strictly increasing and never outgrows width + 4.
   while (a0 < width) {
-    const color = n & 1;
-    while (ref[kRef]! <= a0) kRef++;
-    let ib = kRef + ((kRef & 1) ^ color);
     const word = r.wordAt(pos);
     if (word < 0) {
       // V0 codes, one 1 bit each (bits past the input read as 0): each takes the next
@@ -157,7 +154,6 @@ export function decode2DLine(r: BitReader, ref: Int32Array, out: Int32Array, wid
         if (a0 >= width) break;
         out[n++] = a0;
       }
-      kRef = ib;
       continue;
     }
     const at = pos;
@@ -175,15 +171,20 @@ export function decode2DLine(r: BitReader, ref: Int32Array, out: Int32Array, wid
         r.pos = pos;
         throw new CodecError('bad_line_length', line, at, `vertical mode puts a1 at ${a1}, not after a0 ${a0}`);
       }
-      if (a1 < width) out[n++] = a1; // a1 > a0 ≥ every entry: no duplicate
-      else if (a1 > width) overlong = LINE_OVERLONG;
       a0 = a1;
+      if (a1 < width) {
+        out[n++] = a1; // a1 > a0 ≥ every entry: no duplicate
+        if (ib > 0 && ref[ib - 1]! > a1) ib--;
+        else for (ib++; ref[ib]! <= a1; ib += 2);
+      } else if (a1 > width) overlong = LINE_OVERLONG;
     } else if (mode === MODE_PASS) {
       // The reference line's sentinels stand at the width, so b2 ≤ width: a pass to the
       // width ends the line in a0's colour (libtiff accepts it too).
       a0 = ref[ib + 1]!;
+      ib += 2;
     } else if (mode === MODE_HORIZONTAL) {
       const start = a0 < 0 ? 0 : a0;
+      const color = n & 1;
       r.pos = pos;
       const r1 = readRun(r, color, OVERLONG_RUN_LIMIT);
       const r2 = r1 < 0 ? r1 : readRun(r, color ^ 1, OVERLONG_RUN_LIMIT);
@@ -203,6 +204,7 @@ export function decode2DLine(r: BitReader, ref: Int32Array, out: Int32Array, wid
       if (a2 < width) {
         if (n > 0 && out[n - 1] === a2) n--;
         else out[n++] = a2;
+        while (ref[ib]! <= a2) ib += 2; // n's parity is as before: the colour at a2 is a0's
       }
       a0 = a2;
     } else {
