@@ -17,20 +17,13 @@ import {
   MODE_LOOKUP_BITS,
   MODE_PASS,
   MODE_V0,
+  lineBytesBound,
   PASS_CODE,
   VERTICAL_PACKED,
 } from './t4-tables.js';
 
 /** A word's shift that leaves the bits MODE_DECODE is indexed by. */
 const MODE_SHIFT = 32 - MODE_LOOKUP_BITS;
-
-/**
- * Room a coded line of this width may need: every mode moves a0 on by one pixel or more and
- * costs at most 53 bits (horizontal: 3 + two runs of up to 25; make-ups past 2560 aside).
- */
-export function lineBytesBound(width: number): number {
-  return 8 * width + 64;
-}
 
 /**
  * Codes the line `cur` against the reference line `ref`. Instead of searching for b1 after
