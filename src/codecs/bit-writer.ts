@@ -4,8 +4,9 @@
 
 export class BitWriter {
   // The state is open to the line coders, which keep it in locals through a line (two-d.ts,
-  // one-d.ts: a method call per code costs them a fifth): they reserve() room for the line
-  // first, write whole words through `view` and store the state back.
+  // one-d.ts: no loads and stores of the fields per code): they reserve() room for the line
+  // first (lineBytesBound in t4-tables.ts), write whole words through `view` and store the
+  // state back.
   buf: Uint8Array;
   /** Big-endian word writes into buf. */
   view: DataView;
