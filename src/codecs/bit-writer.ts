@@ -3,15 +3,22 @@
 // accumulator that goes out four bytes at a time.
 
 export class BitWriter {
-  private buf: Uint8Array;
-  private pos = 0; // bytes completed
+  // The state is open to the line coders, which keep it in locals through a line (two-d.ts,
+  // one-d.ts: no loads and stores of the fields per code): they reserve() room for the line
+  // first (lineBytesBound in t4-tables.ts), write whole words through `view` and store the
+  // state back.
+  buf: Uint8Array;
+  /** Big-endian word writes into buf. */
+  view: DataView;
+  pos = 0; // bytes completed
   // Pending bits: the low `bits` bits of acc (what lies above them is stale and is shifted
   // out before it could be written).
-  private acc = 0;
-  private bits = 0; // 0..31 between calls
+  acc = 0;
+  bits = 0; // 0..31 between calls
 
   constructor(initialBytes = 4096) {
     this.buf = new Uint8Array(Math.max(16, initialBytes));
+    this.view = new DataView(this.buf.buffer);
   }
 
   /** Bits written so far. */
@@ -81,9 +88,15 @@ export class BitWriter {
     return this.buf.slice(0, this.pos);
   }
 
-  private grow(): void {
-    const next = new Uint8Array(this.buf.length * 2);
+  /** Makes room for `bytes` more bytes after the completed ones (and the pending word). */
+  reserve(bytes: number): void {
+    if (this.pos + bytes + 4 > this.buf.length) this.grow(bytes + 4);
+  }
+
+  private grow(bytes = 4): void {
+    const next = new Uint8Array(Math.max(this.buf.length * 2, this.pos + bytes));
     next.set(this.buf.subarray(0, this.pos));
     this.buf = next;
+    this.view = new DataView(next.buffer);
   }
 }

@@ -27,36 +27,44 @@ export function wordView(data: Uint8Array): Int32Array | null {
  * Fills `out` with the changes of the row at byte `off` and returns n (the three sentinels
  * are written too). The row is read 32 pixels at a time (from `words`, see wordView, when
  * the row is aligned): a word XOR the current colour has its 1 bits where pixels differ
- * from it, so Math.clz32 finds the next change.
+ * from it, so Math.clz32 finds the next change; words all of the current colour (most of
+ * a page is white paper) are passed over in a loop of their own.
  */
 export function rowChanges(data: Uint8Array, off: number, width: number, out: Int32Array, words: Int32Array | null = null): number {
   let n = 0;
   let color = 0; // 0 while the current colour is white, -1 (all ones) while black
   const fullWords = width >>> 5;
-  const aligned = words !== null && (off & 3) === 0;
-  const w0 = off >>> 2;
-  let o = off;
-  for (let k = 0; k < fullWords; k++, o += 4) {
-    let x: number;
-    if (aligned) {
+  if (words !== null && (off & 3) === 0) {
+    const w0 = off >>> 2;
+    for (let k = 0; ; k++) {
+      while (k < fullWords && words[w0 + k] === color) k++;
+      if (k >= fullWords) break;
       const v = words[w0 + k]!;
-      if (v === color) continue; // 32 pixels of the current colour
-      x = ((v << 24) | ((v & 0xff00) << 8) | ((v >>> 8) & 0xff00) | (v >>> 24)) ^ color; // bytes in reading order
-    } else {
-      x = ((data[o]! << 24) | (data[o + 1]! << 16) | (data[o + 2]! << 8) | data[o + 3]!) ^ color;
-      if (x === 0) continue;
+      let x = ((v << 24) | ((v & 0xff00) << 8) | ((v >>> 8) & 0xff00) | (v >>> 24)) ^ color; // bytes in reading order
+      const base = k << 5;
+      do {
+        const p = Math.clz32(x);
+        out[n++] = base + p;
+        color = ~color;
+        x = ~x & (0x7fffffff >>> p); // the pixels after p against the new colour
+      } while (x !== 0);
     }
-    const base = k << 5;
-    do {
-      const p = Math.clz32(x);
-      out[n++] = base + p;
-      color = ~color;
-      x = ~x & (0x7fffffff >>> p); // the pixels after p against the new colour
-    } while (x !== 0);
+  } else {
+    for (let k = 0, o = off; k < fullWords; k++, o += 4) {
+      let x = ((data[o]! << 24) | (data[o + 1]! << 16) | (data[o + 2]! << 8) | data[o + 3]!) ^ color;
+      const base = k << 5;
+      while (x !== 0) {
+        const p = Math.clz32(x);
+        out[n++] = base + p;
+        color = ~color;
+        x = ~x & (0x7fffffff >>> p);
+      }
+    }
   }
   const tailBits = width & 31;
   if (tailBits > 0) {
     // The last 1..31 pixels, from only the bytes that hold them; bits past the width are masked.
+    const o = off + (fullWords << 2);
     let word = 0;
     const tailBytes = (tailBits + 7) >>> 3;
     for (let b = 0; b < tailBytes; b++) word |= data[o + b]! << (24 - 8 * b);

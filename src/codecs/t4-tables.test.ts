@@ -1,15 +1,24 @@
 import { describe, expect, it } from 'vitest';
+import { rng } from '../../test/vectors/synthetic-pages.js';
+import { BitWriter } from './bit-writer.js';
+import { encode1DLine } from './one-d.js';
+import { changesCapacity, rowChanges, whiteChanges } from './runs.js';
+import { encode2DLine } from './two-d.js';
 import {
   BLACK_CODES,
   BLACK_DECODE,
   BLACK_LOOKUP_BITS,
   DECODE_EOL,
   kFactorForYDpi,
+  lineBytesBound,
+  MAX_MAKEUP,
   minScanLineBits,
   MODE_DECODE,
   MODE_HORIZONTAL,
   MODE_PASS,
   MODE_V0,
+  ONE_CODE_RUNS,
+  RUN_PACKED,
   VERTICAL_CODES,
   WHITE_CODES,
   WHITE_DECODE,
@@ -71,5 +80,63 @@ describe('parameters', () => {
     expect(minScanLineBits(14400, 5)).toBe(72);
     expect(minScanLineBits(2400, 0)).toBe(0);
     expect(() => minScanLineBits(0, 10)).toThrow(RangeError);
+  });
+});
+
+describe('RUN_PACKED', () => {
+  it('holds each run\'s combined code and length, white then black', () => {
+    for (const [black, codes] of [WHITE_CODES, BLACK_CODES].entries()) {
+      for (const run of [0, 1, 63, 64, 65, 1728, MAX_MAKEUP, ONE_CODE_RUNS - 1]) {
+        const e = RUN_PACKED[black * ONE_CODE_RUNS + run]!;
+        expect([e >>> 5, e & 31]).toEqual([codes.runCode[run], codes.runLen[run]]);
+      }
+    }
+  });
+});
+
+describe('lineBytesBound', () => {
+  /** Rows the coders spend the most bits a pixel on: one-pixel runs, VR3/VL3 against the row above, noise. */
+  function rows(width: number): Uint8Array[] {
+    const rand = rng(width);
+    const make = (black: (x: number) => boolean) => {
+      const row = new Uint8Array(((width + 31) >>> 5) * 4);
+      for (let x = 0; x < width; x++) if (black(x)) row[x >>> 3]! |= 0x80 >>> (x & 7);
+      return row;
+    };
+    return [
+      make(() => false),
+      make((x) => (x & 1) === 0),
+      make((x) => (x & 1) === 1),
+      make((x) => x % 4 === 0),
+      make((x) => x % 4 === 3),
+      make((x) => x % 5 < 2),
+      make((x) => x % 7 < 1),
+      make(() => rand() < 0.5),
+      make(() => rand() < 0.5),
+    ];
+  }
+
+  it('bounds every 1-D and 2-D line of the most expensive rows, at widths 1 to 5000', () => {
+    for (const width of [...Array.from({ length: 40 }, (_, i) => i + 1), 63, 64, 65, 1727, 1728, 2623, 2624, 3456, 5000]) {
+      const lists = rows(width).map((row) => {
+        const list = new Int32Array(changesCapacity(width));
+        return { list, n: rowChanges(row, 0, width, list) };
+      });
+      const white = new Int32Array(changesCapacity(width));
+      whiteChanges(width, white);
+      let most = 0;
+      for (const cur of lists) {
+        const w1 = new BitWriter(16);
+        encode1DLine(w1, cur.list, cur.n);
+        most = Math.max(most, w1.bitLength);
+        for (const ref of [...lists.map((l) => l.list), white]) {
+          const w2 = new BitWriter(16);
+          encode2DLine(w2, cur.list, ref, width);
+          most = Math.max(most, w2.bitLength);
+        }
+      }
+      expect(most, `width ${width}`).toBeLessThanOrEqual(8 * lineBytesBound(width));
+      expect(most, `width ${width}: the rows should come close to 8 bits a pixel`).toBeGreaterThan(4 * width);
+    }
   });
 });

@@ -100,6 +100,18 @@ function encoderTables(term: readonly string[], makeup: readonly string[]): RunC
 export const WHITE_CODES = encoderTables(WHITE_TERMINATING, WHITE_MAKEUP);
 export const BLACK_CODES = encoderTables(BLACK_TERMINATING, BLACK_MAKEUP);
 
+/**
+ * runCode/runLen of both colours in one table for the 1-D coder's inner loop: index run
+ * (white) or ONE_CODE_RUNS + run (black), entry (code << 5) | length.
+ */
+export const RUN_PACKED: Int32Array = (() => {
+  const t = new Int32Array(2 * ONE_CODE_RUNS);
+  [WHITE_CODES, BLACK_CODES].forEach((c, black) => {
+    for (let run = 0; run < ONE_CODE_RUNS; run++) t[black * ONE_CODE_RUNS + run] = (c.runCode[run]! << 5) | c.runLen[run]!;
+  });
+  return t;
+})();
+
 // Decode tables: indexed by the next WHITE_LOOKUP_BITS / BLACK_LOOKUP_BITS bits (MSB first).
 // Entry = (run << 4) | code length; 0 = no valid code; DECODE_EOL = the EOL prefix.
 export const WHITE_LOOKUP_BITS = 12;
@@ -145,6 +157,16 @@ export const VERTICAL_CODES: ReadonlyArray<{ code: number; len: number }> = [
   { code: 0b000011, len: 6 },
   { code: 0b0000011, len: 7 },
 ];
+
+/**
+ * Bytes a coded line of this width can take at most, 1-D or 2-D: a code costs at most 7 bits
+ * per pixel it moves a0 on (VL3/VR3 over one pixel; a horizontal mode's two runs of one pixel
+ * 3 + 6 + 3 bits; a white run of one 6), so 8 bits a pixel leave room for a first white run
+ * of zero and a 2560 make-up repeated in a run past ONE_CODE_RUNS.
+ */
+export function lineBytesBound(width: number): number {
+  return width + 16;
+}
 
 /** VERTICAL_CODES packed for the encoder's inner loop: (code << 5) | len, index d + 3. */
 export const VERTICAL_PACKED = Int32Array.from(VERTICAL_CODES, (c) => (c.code << 5) | c.len);
