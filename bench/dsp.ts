@@ -1,14 +1,16 @@
 // DSP benchmark: samples (or bits) per second of each native-free-dsp block, as real-time
 // channels per core, side by side with libspandsp doing the same work in the same run — our C
 // harness bench/spandsp/dsp_bench.c, compiled here with the system's libspandsp. Both sides run
-// each block over 10 s of audio in 20 ms buffers (160 samples), best of 3 rounds, in two passes
-// taken in turns (spandsp, ours, spandsp, ours), and count process CPU time (process.cpuUsage,
+// each block over 10 s of audio in 20 ms buffers (160 samples), best of 3 rounds, in passes taken
+// in turns (spandsp, ours, spandsp, ours, …), and count process CPU time (process.cpuUsage,
 // CLOCK_PROCESS_CPUTIME_ID), so that other jobs on a shared machine lower neither side's figure
-// (cache and SMT contention still can). Also prints a V.21 BER-vs-SNR table for both modems
+// (cache and SMT contention still can: the report gives the best of each side and the range of
+// the passes' ratios, as dsp-v17 does). Also prints a V.21 BER-vs-SNR table for both modems
 // (white noise over 0-4 kHz, −13 dBm0 signal, PRBS 2^11−1).
 //
 //   node --import tsx bench/run.ts dsp       (or: npm run bench -- dsp)
 //   BENCH_DSP_MS=900          time spent measuring each block, per side
+//   BENCH_DSP_PASSES=2        passes taken in turns with spandsp (more: steadier on a busy machine)
 //   BENCH_DSP_BER_BITS=50000  bits per SNR point; BENCH_DSP_SNRS="10 8 6 5 4 3 2 1 0"
 //   BENCH_DSP_ONLY=v21|hdlc   time only the blocks whose names match this regular expression
 //
@@ -255,6 +257,7 @@ function envNumber(name: string, fallback: number): number {
 
 export async function run(): Promise<BenchReport> {
   const ms = envNumber('BENCH_DSP_MS', 900);
+  const passes = Math.round(envNumber('BENCH_DSP_PASSES', 2));
   const berBits = Math.round(envNumber('BENCH_DSP_BER_BITS', 50_000));
   const snrs = (process.env.BENCH_DSP_SNRS ?? '10 8 6 5 4 3 2 1 0').trim().split(/\s+/).map(Number);
   const only = process.env.BENCH_DSP_ONLY ? new RegExp(process.env.BENCH_DSP_ONLY) : null;
@@ -265,13 +268,21 @@ export async function run(): Promise<BenchReport> {
   // burst of load on a shared machine does not land on one side only.
   const dir = mkdtempSync(join(tmpdir(), 'faxstack-bench-dsp-'));
   const ours = new Map<string, number>();
+  /** Per block, ours ÷ spandsp in each pass (the two sides measured next to each other). */
+  const passRatios = new Map<string, number[]>();
   const sp: SpandspRun = { speed: new Map(), ber: new Map(), modemBer: new Map(), note: '' };
   try {
     const { bin, note } = await buildSpandsp(dir);
     sp.note = note;
-    for (let pass = 0; pass < 2; pass++) {
-      if (bin) best(sp.speed, await spandspSpeed(bin, ms));
-      best(ours, new Map(cases.map((c) => [c.name, measure(c.make(), audio[c.input], ms)] as const)));
+    for (let pass = 0; pass < passes; pass++) {
+      const theirs = bin ? await spandspSpeed(bin, ms) : new Map<string, number>();
+      const mine = new Map(cases.map((c) => [c.name, measure(c.make(), audio[c.input], ms)] as const));
+      best(sp.speed, theirs);
+      best(ours, mine);
+      for (const [name, v] of mine) {
+        const t = theirs.get(name);
+        if (t !== undefined) passRatios.set(name, [...(passRatios.get(name) ?? []), v / t]);
+      }
     }
     if (bin) Object.assign(sp, await spandspBer(bin, berBits, snrs));
   } finally {
@@ -283,10 +294,10 @@ export async function run(): Promise<BenchReport> {
   const chans = (v: number | undefined, unit: Case['unit'], w: number): string =>
     (v === undefined ? 'n/a' : Math.floor(v / (unit === 'samples' ? 8000 : 300)).toLocaleString('en-US')).padStart(w);
   const lines = [
-    `native-free-dsp blocks vs libspandsp, one thread; units per CPU-second (samples at 8 kHz, or bits), best of 2 passes × 3 rounds, ${ms} ms a block a pass`,
+    `native-free-dsp blocks vs libspandsp, one thread; units per CPU-second (samples at 8 kHz, or bits), best of ${passes} passes × 3 rounds, ${ms} ms a block a pass; pass ratios: the range of ours ÷ spandsp pass by pass`,
     `machine: ${cpus()[0]?.model ?? 'unknown CPU'} × ${cpus().length}, node ${process.version}; ${sp.note}`,
     '',
-    'block             | unit    | ours/s  | spandsp/s | ours÷spandsp | real-time channels: ours | spandsp',
+    'block             | unit    | ours/s  | spandsp/s | ours÷spandsp | pass ratios | real-time channels: ours | spandsp',
   ];
   const json: Record<string, unknown> = { ms, spandsp: sp.note };
   const blocks: Record<string, unknown> = {};
@@ -294,10 +305,18 @@ export async function run(): Promise<BenchReport> {
     const o = ours.get(c.name)!;
     const s = sp.speed.get(c.name);
     const ratio = s === undefined ? 'n/a' : (o / s).toFixed(2);
+    const r = passRatios.get(c.name) ?? [];
+    const range = r.length === 0 ? 'n/a' : `${Math.min(...r).toFixed(2)}–${Math.max(...r).toFixed(2)}`;
     lines.push(
-      `${c.name.padEnd(17)} | ${c.unit.padEnd(7)} | ${fmt(o, 7)} | ${fmt(s, 9)} | ${ratio.padStart(12)} | ${chans(o, c.unit, 24)} | ${chans(s, c.unit, 7)}`,
+      `${c.name.padEnd(17)} | ${c.unit.padEnd(7)} | ${fmt(o, 7)} | ${fmt(s, 9)} | ${ratio.padStart(12)} | ${range.padStart(11)} | ${chans(o, c.unit, 24)} | ${chans(s, c.unit, 7)}`,
     );
-    blocks[c.name] = { unit: c.unit, ours: Math.round(o), spandsp: s ?? null, ratio: s === undefined ? null : Number((o / s).toFixed(3)) };
+    blocks[c.name] = {
+      unit: c.unit,
+      ours: Math.round(o),
+      spandsp: s ?? null,
+      ratio: s === undefined ? null : Number((o / s).toFixed(3)),
+      passRatios: r.map((x) => Number(x.toFixed(3))),
+    };
   }
   json.blocks = blocks;
   lines.push(

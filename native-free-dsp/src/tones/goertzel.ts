@@ -69,17 +69,81 @@ export class GoertzelBank {
       e += x * x;
     }
     this.energy = e;
-    for (let f = 0; f < nf; f++) {
-      const c = this.coef[f]!;
-      let s1 = this.s1[f]!;
-      let s2 = this.s2[f]!;
+    // The filters' recurrences run side by side, up to four per pass over the samples: each is a
+    // chain of dependent multiply-adds, and chains that do not wait on each other overlap.
+    const coef = this.coef;
+    const S1 = this.s1;
+    const S2 = this.s2;
+    let f = 0;
+    for (; f + 3 < nf; f += 4) {
+      const c0 = coef[f]!;
+      const c1 = coef[f + 1]!;
+      const c2 = coef[f + 2]!;
+      const c3 = coef[f + 3]!;
+      let a1 = S1[f]!;
+      let a2 = S2[f]!;
+      let b1 = S1[f + 1]!;
+      let b2 = S2[f + 1]!;
+      let d1 = S1[f + 2]!;
+      let d2 = S2[f + 2]!;
+      let e1 = S1[f + 3]!;
+      let e2 = S2[f + 3]!;
+      for (let i = start; i < stop; i++) {
+        const x = samples[i]!;
+        const a = x + c0 * a1 - a2;
+        const b = x + c1 * b1 - b2;
+        const d = x + c2 * d1 - d2;
+        const g = x + c3 * e1 - e2;
+        a2 = a1;
+        a1 = a;
+        b2 = b1;
+        b1 = b;
+        d2 = d1;
+        d1 = d;
+        e2 = e1;
+        e1 = g;
+      }
+      S1[f] = a1;
+      S2[f] = a2;
+      S1[f + 1] = b1;
+      S2[f + 1] = b2;
+      S1[f + 2] = d1;
+      S2[f + 2] = d2;
+      S1[f + 3] = e1;
+      S2[f + 3] = e2;
+    }
+    for (; f + 1 < nf; f += 2) {
+      const c0 = coef[f]!;
+      const c1 = coef[f + 1]!;
+      let a1 = S1[f]!;
+      let a2 = S2[f]!;
+      let b1 = S1[f + 1]!;
+      let b2 = S2[f + 1]!;
+      for (let i = start; i < stop; i++) {
+        const x = samples[i]!;
+        const a = x + c0 * a1 - a2;
+        const b = x + c1 * b1 - b2;
+        a2 = a1;
+        a1 = a;
+        b2 = b1;
+        b1 = b;
+      }
+      S1[f] = a1;
+      S2[f] = a2;
+      S1[f + 1] = b1;
+      S2[f + 1] = b2;
+    }
+    if (f < nf) {
+      const c = coef[f]!;
+      let s1 = S1[f]!;
+      let s2 = S2[f]!;
       for (let i = start; i < stop; i++) {
         const s = samples[i]! + c * s1 - s2;
         s2 = s1;
         s1 = s;
       }
-      this.s1[f] = s1;
-      this.s2[f] = s2;
+      S1[f] = s1;
+      S2[f] = s2;
     }
     this.count += stop - start;
     if (this.count === this.blockSamples) this.finish();

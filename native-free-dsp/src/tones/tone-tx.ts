@@ -142,6 +142,17 @@ export class ToneTx {
             p1 = (p1 + r1x2) | 0;
           }
         }
+        if (!two && amDepth !== 0) {
+          // One modulated tone (ANSam, ANSam/): two samples an iteration, as above.
+          const r0x2 = (r0 + r0) | 0;
+          const arx2 = (amRate + amRate) | 0;
+          for (; k + 1 < end; k += 2) {
+            out[k] = Math.round(amp * (DDS_SINE[p0 >>> DDS_SHIFT]! * (1 + amDepth * DDS_SINE[ap >>> DDS_SHIFT]!)));
+            out[k + 1] = Math.round(amp * (DDS_SINE[((p0 + r0) | 0) >>> DDS_SHIFT]! * (1 + amDepth * DDS_SINE[((ap + amRate) | 0) >>> DDS_SHIFT]!)));
+            p0 = (p0 + r0x2) | 0;
+            ap = (ap + arx2) | 0;
+          }
+        }
         for (; k < end; k++) {
           let v = DDS_SINE[p0 >>> DDS_SHIFT]!;
           if (two) v += DDS_SINE[p1 >>> DDS_SHIFT]!;
