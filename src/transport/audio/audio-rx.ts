@@ -8,7 +8,10 @@
 // - 'image' / 'image-hdlc': the high-speed receiver of the ModemSpec. Its training decides the
 //   carrier: 'trained' → carrier on; the end of the signal → image-end (image) and carrier off.
 //   A training that fails still reports a signal that started and ended with no data, so T.30
-//   answers a failed TCF with FTT at once rather than on T2.
+//   answers a failed TCF with FTT at once rather than on T2. A training missed altogether (its
+//   start lost under load) reports nothing — a click is not a page — but V.21's detector hears
+//   the burst: it is reported as 'line-signal', on while that detector is up and no carrier of the
+//   mode is reported, so T.30 holds T2 while the burst plays (src/t30/hold.ts).
 // - The fax tones (CNG, CED) are reported in 'v21' and 'none' modes.
 // A receiver runs only while it can hear something, as spandsp's fax terminal does:
 // V.21 stops once the high-speed receiver has trained and starts again, fresh, when that signal
@@ -50,6 +53,8 @@ export class AudioRx {
   private tonesStale = false;
   private v21Stale = false;
   private v21Carrier = false;
+  /** 'line-signal' reported on (image modes only). */
+  private lineSignal = false;
   /** HDLC flags seen since the V.21 carrier came up: only then is a bad frame a frame. */
   private v21Framed = false;
   // Image bytes being assembled, MSB first.
@@ -93,6 +98,7 @@ export class AudioRx {
       this.fast = undefined;
     }
     if (mode.kind !== 'v21') this.v21Carrier = false;
+    if (mode.kind !== 'image' && mode.kind !== 'image-hdlc') this.lineSignal = false;
   }
 
   /**
@@ -126,6 +132,14 @@ export class AudioRx {
       if (this.v21Stale) this.restartV21();
       this.v21.rx(samples);
     } else this.v21Stale = true;
+    if (kind === 'image' || kind === 'image-hdlc') this.reportLineSignal(this.v21.carrierUp && this.fastState < 2 && !this.v21Stale);
+  }
+
+  /** While listening for a high-speed mode: a signal that is not its reported carrier (front-end.ts). */
+  private reportLineSignal(on: boolean): void {
+    if (on === this.lineSignal) return;
+    this.lineSignal = on;
+    this.emit({ kind: 'line-signal', on });
   }
 
   private restartV21(): void {
@@ -147,12 +161,14 @@ export class AudioRx {
       case 'trained':
         this.stats.trainings++;
         this.fastState = 2;
+        this.reportLineSignal(false);
         this.emit({ kind: 'carrier', on: true });
         return;
       case 'trainingFailed':
         this.stats.trainingFailures++;
         if (this.fastState !== 2) {
           this.fastState = 3;
+          this.reportLineSignal(false);
           this.emit({ kind: 'carrier', on: true });
         }
         return;
