@@ -21,9 +21,10 @@ const AROUND_BLOCK_MS = 5_000;
 
 /**
  * How long the signals of one wait may hold T2, ms: the longest a transmitter sends without a
- * command — one ECM block of 256 frames of 256 octets at the rate (T.4 Annex A), 135 s at 4800
- * bit/s. T.30 bounds no non-ECM page; the same figure (64 KB of coded page) is taken. T1 (35 s) and
- * T5 (60 s), the other bounds T.30 offers, are shorter than one such block below 9600 bit/s.
+ * command — one ECM block of 256 frames of 256 octets at the rate (T.4 Annex A), with its training
+ * 140 s at 4800 bit/s. T.30 bounds no non-ECM page; the same figure (64 KB of coded page) is taken. The bounds
+ * T.30 has, T5 (60 s) and T1 (35 s), are shorter than such a block at 9600 bit/s and below (T5)
+ * or at every rate (T1).
  */
 export function holdLimitMs(bitRate: number): number {
   const bits = FRAMES_PER_BLOCK * (LONGEST_FRAME + FRAME_OVERHEAD) * 8 * STUFFING;
