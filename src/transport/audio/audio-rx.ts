@@ -10,8 +10,9 @@
 //   A training that fails still reports a signal that started and ended with no data, so T.30
 //   answers a failed TCF with FTT at once rather than on T2. A training missed altogether (its
 //   start lost under load) reports nothing — a click is not a page — but V.21's detector hears
-//   the burst: it is reported as 'line-signal', on while that detector is up and no carrier of the
-//   mode is reported, so T.30 holds T2 while the burst plays (src/t30/hold.ts).
+//   the burst: it is reported as 'line-signal', on once that detector has been up for 200 ms with
+//   no carrier of the mode reported (an echo tail or a click is shorter; every fax signal is
+//   longer), off when it drops, so T.30 holds T2 while the burst plays (src/t30/hold.ts).
 // - The fax tones (CNG, CED) are reported in 'v21' and 'none' modes.
 // A receiver runs only while it can hear something, as spandsp's fax terminal does:
 // V.21 stops once the high-speed receiver has trained and starts again, fresh, when that signal
@@ -26,6 +27,8 @@ import { RxBank, type FastRx } from './modems.js';
 const MAX_FRAME = 2048;
 /** Image data is handed over in chunks of at most this many bytes. */
 const CHUNK = 4096;
+/** A signal must last this long (samples: 200 ms) to be reported as 'line-signal'. */
+const LINE_SIGNAL_MIN = 1600;
 
 export interface AudioRxStats {
   v21Frames: number;
@@ -53,8 +56,9 @@ export class AudioRx {
   private tonesStale = false;
   private v21Stale = false;
   private v21Carrier = false;
-  /** 'line-signal' reported on (image modes only). */
+  /** 'line-signal' reported on (image modes only), and how long V.21's detector has been up. */
   private lineSignal = false;
+  private lineUp = 0;
   /** HDLC flags seen since the V.21 carrier came up: only then is a bad frame a frame. */
   private v21Framed = false;
   // Image bytes being assembled, MSB first.
@@ -99,6 +103,7 @@ export class AudioRx {
     }
     if (mode.kind !== 'v21') this.v21Carrier = false;
     if (mode.kind !== 'image' && mode.kind !== 'image-hdlc') this.lineSignal = false;
+    this.lineUp = 0;
   }
 
   /**
@@ -132,7 +137,10 @@ export class AudioRx {
       if (this.v21Stale) this.restartV21();
       this.v21.rx(samples);
     } else this.v21Stale = true;
-    if (kind === 'image' || kind === 'image-hdlc') this.reportLineSignal(this.v21.carrierUp && this.fastState < 2 && !this.v21Stale);
+    if (kind === 'image' || kind === 'image-hdlc') {
+      this.lineUp = this.v21.carrierUp && this.fastState < 2 && !this.v21Stale ? this.lineUp + samples.length : 0;
+      this.reportLineSignal(this.lineUp >= LINE_SIGNAL_MIN);
+    }
   }
 
   /** While listening for a high-speed mode: a signal that is not its reported carrier (front-end.ts). */

@@ -4,6 +4,7 @@
 // Two AudioFrontEnds back to back in line time; the first 1.5 s of one ECM burst toward the
 // answerer are silenced. The block is asked for again (PPR) and the page arrives whole.
 import { describe, expect, it } from 'vitest';
+import { V21Tx } from '../../../native-free-dsp/index.js';
 import { firstDifference } from '../../codecs/index.js';
 import { ManualClock } from '../../shared/clock.js';
 import { T30Session, type FrontEndEvent, type ReceivedPage } from '../../t30/index.js';
@@ -61,5 +62,33 @@ describe('a high-speed burst whose training was lost', () => {
     expect(events, 'the lost burst came as a line signal, the resent one as a carrier').toEqual(expect.arrayContaining(['line-signal on', 'line-signal off', 'carrier on']));
     expect(received).toHaveLength(1);
     expect(firstDifference(received[0]!.bitmap!, page)).toBeNull();
+  });
+});
+
+describe("'line-signal' while listening for a page", () => {
+  /** The events of an answerer's front end listening for V.27 ter 4800 that hears `ms` of V.21 flags, then silence. */
+  function hear(ms: number): string[] {
+    const fe = new AudioFrontEnd();
+    const events: string[] = [];
+    fe.onEvent((e) => events.push(e.kind === 'line-signal' || e.kind === 'carrier' ? `${e.kind} ${e.on ? 'on' : 'off'}` : e.kind));
+    fe.command({ kind: 'set-rx', mode: { kind: 'image-hdlc', modem: { modulation: 'v27ter', bitRate: 4800 } } });
+    let n = 0;
+    const v21 = new V21Tx({ getBit: () => (0x7e >> (n++ & 7)) & 1, levelDbm0: -20 });
+    const rx = new Int16Array(BLOCK);
+    const tx = new Int16Array(BLOCK);
+    for (let t = 0; t < ms + 1_000; t += BLOCK / 8) {
+      if (t < ms) v21.tx(rx);
+      else rx.fill(0);
+      fe.process(rx, tx);
+    }
+    return events;
+  }
+
+  it('an echo tail or a click (60 ms) is no signal', () => {
+    expect(hear(60)).toEqual([]);
+  });
+
+  it('a signal that lasts is reported on and then off, and is never taken for the carrier', () => {
+    expect(hear(2_000)).toEqual(['line-signal on', 'line-signal off']);
   });
 });
