@@ -85,8 +85,11 @@ export type FrontEndEvent =
   | { kind: 'hdlc'; frame: Uint8Array; crcOk: boolean }
   /** Carrier/signal of the mode being listened to started or ended (flags seen; sig-end). */
   | { kind: 'carrier'; on: boolean }
-  /** Listening for a high-speed mode: a signal on the line that is not its carrier started or ended. */
-  | { kind: 'line-signal'; on: boolean }
+  /**
+   * Listening for a high-speed mode: a signal on the line that is not its carrier started or
+   * ended; `flags` (at its end): HDLC flags were heard in it — a V.21 command, not a page.
+   */
+  | { kind: 'line-signal'; on: boolean; flags?: boolean }
   /** Bytes of TCF or non-ECM image data, in order. */
   | { kind: 'image-data'; data: Uint8Array }
   /** The high-speed signal ended (end of TCF or of the page data). */

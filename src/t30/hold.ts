@@ -41,11 +41,14 @@ export function startWait(d: Draft): void {
   d.startTimer('T2');
 }
 
-/** A signal that is not a trained carrier started (`on`) or ended on the line. */
-function hold(d: Draft, on: boolean): void {
+/**
+ * A signal that is not a trained carrier started (`on`) or ended on the line; `command`: HDLC
+ * flags were heard in it, so it was a command (one we could not read), not a page we missed.
+ */
+function hold(d: Draft, on: boolean, command = false): void {
   const rx = d.s.rx!;
   if (rx.lineOn === on) return;
-  const heard = on ? (rx.heard === 'quiet' ? 'on' : rx.heard) : rx.heard === 'on' ? 'ended' : rx.heard;
+  const heard = on ? (rx.heard === 'quiet' ? 'on' : rx.heard) : rx.heard === 'on' ? (command ? 'quiet' : 'ended') : rx.heard;
   d.s.rx = { ...rx, lineOn: on, heard };
   if (rx.holdSpent) return; // T2 counts whatever is on the line
   if (!on) return d.startTimer('T2');
@@ -66,7 +69,7 @@ function holdSpent(d: Draft): void {
  */
 export function holdInput(d: Draft, input: MachineInput, by: 'line-signal' | 'carrier'): boolean {
   if (input.kind === 'timeout' && input.timer === 'T2_HOLD') holdSpent(d);
-  else if (by === 'line-signal' && input.kind === 'line-signal') hold(d, input.on);
+  else if (by === 'line-signal' && input.kind === 'line-signal') hold(d, input.on, input.flags === true);
   else if (by === 'carrier' && (input.kind === 'signal-start' || input.kind === 'signal-end')) hold(d, input.kind === 'signal-start');
   else return false;
   return true;

@@ -319,7 +319,7 @@ export type MachineInput =
   | { kind: 'image-data'; data: Uint8Array }
   | { kind: 'signal-start' }
   | { kind: 'signal-end' }
-  | { kind: 'line-signal'; on: boolean }
+  | { kind: 'line-signal'; on: boolean; flags?: boolean }
   | { kind: 'tone'; tone: 'cng' | 'ced' }
   | { kind: 'start' }
   | { kind: 'rx-ready'; ready: boolean };

@@ -344,6 +344,27 @@ describe('TM-06 T2 while listening for a page whose training was missed: the bur
     expect(await t.session.result).toMatchObject({ pages: 1 });
   });
 
+  it('non-ECM: a command we could not read (flags heard) before the repeated MPS is no missed page: MCF again', async () => {
+    const t = await toPage(dcs({}));
+    t.fe.emit({ kind: 'carrier', on: true });
+    t.fe.emit({ kind: 'image-data', data: encodeMH(PAGE) });
+    t.fe.emit({ kind: 'image-end' });
+    t.fe.emit({ kind: 'carrier', on: false });
+    t.fe.emit(hdlc('FF C8 F2')); // MPS
+    await t.clock.advance(0);
+    await t.clock.advance(3_000);
+    t.fe.emit({ kind: 'line-signal', on: true }); // MPS again, corrupt: not passed on
+    await t.clock.advance(1_500);
+    t.fe.emit({ kind: 'line-signal', on: false, flags: true });
+    await t.clock.advance(3_000);
+    t.fe.emit({ kind: 'line-signal', on: true });
+    t.fe.emit(hdlc('FF C8 F2')); // and a third time
+    await t.clock.advance(0);
+    expect(t.fe.sent().slice(-2), 'TM-06.18').toEqual(['MCF', 'MCF']);
+    t.session.abort();
+    expect(await t.session.result).toMatchObject({ pages: 1 });
+  });
+
   it('T2 still runs out 6 s after a missed burst ends: −3107', async () => {
     const t = await toPage(dcs({ coding: 'mmr', ecm: true }));
     await missedBurst(t, 30_000);

@@ -12,7 +12,8 @@
 //   start lost under load) reports nothing — a click is not a page — but V.21's detector hears
 //   the burst: it is reported as 'line-signal', on once that detector has been up for 200 ms with
 //   no carrier of the mode reported (an echo tail or a click is shorter; every fax signal is
-//   longer), off when it drops, so T.30 holds T2 while the burst plays (src/t30/hold.ts).
+//   longer), off when it drops — saying whether V.21 framed HDLC flags in it (a command we could
+//   not read, not a page) — so T.30 holds T2 while the burst plays (src/t30/hold.ts).
 // - The fax tones (CNG, CED) are reported in 'v21' and 'none' modes.
 // A receiver runs only while it can hear something, as spandsp's fax terminal does:
 // V.21 stops once the high-speed receiver has trained and starts again, fresh, when that signal
@@ -59,6 +60,8 @@ export class AudioRx {
   /** 'line-signal' reported on (image modes only), and how long V.21's detector has been up. */
   private lineSignal = false;
   private lineUp = 0;
+  /** HDLC flags were framed by V.21 during the line signal (a command, not a page). */
+  private lineFlags = false;
   /** HDLC flags seen since the V.21 carrier came up: only then is a bad frame a frame. */
   private v21Framed = false;
   // Image bytes being assembled, MSB first.
@@ -72,7 +75,7 @@ export class AudioRx {
       onFrame: (f) => this.v21Frame(f),
       maxFrameBytes: MAX_FRAME,
       onStatus: (e) => {
-        if (e.kind === 'framing-ok') this.v21Framed = true;
+        if (e.kind === 'framing-ok') this.v21Framed = this.lineFlags = true;
       },
     });
     this.v21 = new V21Rx({ putBit: this.v21Hdlc.putBit, onStatus: (s) => this.v21Status(s as "carrierUp" | "carrierDown") });
@@ -138,7 +141,9 @@ export class AudioRx {
       this.v21.rx(samples);
     } else this.v21Stale = true;
     if (kind === 'image' || kind === 'image-hdlc') {
-      this.lineUp = this.v21.carrierUp && this.fastState < 2 && !this.v21Stale ? this.lineUp + samples.length : 0;
+      const up = this.v21.carrierUp && this.fastState < 2 && !this.v21Stale;
+      if (up && this.lineUp === 0) this.lineFlags = this.v21Framed;
+      this.lineUp = up ? this.lineUp + samples.length : 0;
       this.reportLineSignal(this.lineUp >= LINE_SIGNAL_MIN);
     }
   }
@@ -147,7 +152,7 @@ export class AudioRx {
   private reportLineSignal(on: boolean): void {
     if (on === this.lineSignal) return;
     this.lineSignal = on;
-    this.emit({ kind: 'line-signal', on });
+    this.emit(on ? { kind: 'line-signal', on } : { kind: 'line-signal', on, flags: this.lineFlags });
   }
 
   private restartV21(): void {

@@ -70,7 +70,7 @@ describe("'line-signal' while listening for a page", () => {
   function hear(ms: number): string[] {
     const fe = new AudioFrontEnd();
     const events: string[] = [];
-    fe.onEvent((e) => events.push(e.kind === 'line-signal' || e.kind === 'carrier' ? `${e.kind} ${e.on ? 'on' : 'off'}` : e.kind));
+    fe.onEvent((e) => events.push(e.kind === 'line-signal' || e.kind === 'carrier' ? `${e.kind} ${e.on ? 'on' : 'off'}${e.kind === 'line-signal' && e.flags ? ' flags' : ''}` : e.kind));
     fe.command({ kind: 'set-rx', mode: { kind: 'image-hdlc', modem: { modulation: 'v27ter', bitRate: 4800 } } });
     let n = 0;
     const v21 = new V21Tx({ getBit: () => (0x7e >> (n++ & 7)) & 1, levelDbm0: -20 });
@@ -88,7 +88,7 @@ describe("'line-signal' while listening for a page", () => {
     expect(hear(60)).toEqual([]);
   });
 
-  it('a signal that lasts is reported on and then off, and is never taken for the carrier', () => {
-    expect(hear(2_000)).toEqual(['line-signal on', 'line-signal off']);
+  it('a signal that lasts is reported on and then off, and is never taken for the carrier; V.21 flags in it say so', () => {
+    expect(hear(2_000)).toEqual(['line-signal on', 'line-signal off flags']);
   });
 });
