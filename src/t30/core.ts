@@ -5,14 +5,14 @@
 import { completionCode, completionMessage, type Completion } from './completion.js';
 import { buildFrame, fcfByte, type FcfName } from './fcf.js';
 import type { ModemSpec, RxMode } from './front-end.js';
-import type { ChunkList, FrameList, MachineInput, Phase, StateName, T30Action, T30Result, T30State, T30Step, TimerName } from './types.js';
+import type { ChunkList, FrameList, MachineInput, Phase, StateName, T30Action, T30Result, T30State, T30Step, T30TimerName, TimerName } from './types.js';
 
 /**
  * T.30 5.4.3 timer values (ms): T1 35 s ± 5, T2 6 s ± 1, T3 10 s ± 5, T4 3 s ± 15 %, T5 60 s ± 5.
  * T3 (alerting an operator after PIP/PIN) is never started: there is no operator, so PIP is
  * taken as MCF and PIN as RTN straight away.
  */
-export const TIMER_DEFAULTS: Readonly<Record<TimerName, number>> = { T1: 35_000, T2: 6_000, T3: 10_000, T4: 3_000, T5: 60_000 };
+export const TIMER_DEFAULTS: Readonly<Record<T30TimerName, number>> = { T1: 35_000, T2: 6_000, T3: 10_000, T4: 3_000, T5: 60_000 };
 
 /** Silence between our own transmissions of different modulations (T.30 5.3.2: 75 ms ± 20). */
 const GAP_MS = 75;
@@ -40,9 +40,12 @@ export class Draft {
     if (phase) this.s.phase = phase;
   }
 
-  startTimer(timer: TimerName): void {
+  /** Starts (or restarts) a timer: one of T.30's at its configured value, T2_HOLD for `ms`. */
+  startTimer(timer: T30TimerName): void;
+  startTimer(timer: 'T2_HOLD', ms: number): void;
+  startTimer(timer: TimerName, ms = 0): void {
     if (!this.s.timers.includes(timer)) this.s.timers = [...this.s.timers, timer];
-    this.act({ kind: 'start-timer', timer, ms: this.s.cfg.timers[timer] });
+    this.act({ kind: 'start-timer', timer, ms: timer === 'T2_HOLD' ? ms : this.s.cfg.timers[timer] });
   }
 
   stopTimer(timer: TimerName): void {

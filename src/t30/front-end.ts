@@ -18,7 +18,12 @@
 // - 'carrier' reports the signal of the mode being listened to; V.21 frames heard beside a
 //   high-speed mode come without carrier events. In 'v21' mode an audio front end reports its
 //   V.21 signal detector, which a high-speed signal in the band also raises: after a fast
-//   carrier lost mid-page, T.30 holds T2 while the rest of the page is on the line (phase-d-rx.ts).
+//   carrier lost mid-page, T.30 holds T2 while the rest of the page is on the line (hold.ts).
+// - 'line-signal' is the same detector while listening for a high-speed mode: a signal on the line
+//   that is not (or not yet) reported as the mode's carrier — a burst whose training was missed,
+//   or a V.21 command. It ends (off) before a carrier of the mode is reported on, and only ever
+//   holds T2 (hold.ts). A T.38 front end never sends it: T.38's indicators announce every signal,
+//   so a training it "missed" is still reported as carrier.
 // - Buffers change hands: a received frame or image chunk is T.30's to keep (ECM keeps FCD
 //   payloads as views of it until the block is complete), and the frames of send-hdlc stay
 //   T.30's — a front end copies what it needs and never writes to them (ECM sends the same
@@ -80,6 +85,11 @@ export type FrontEndEvent =
   | { kind: 'hdlc'; frame: Uint8Array; crcOk: boolean }
   /** Carrier/signal of the mode being listened to started or ended (flags seen; sig-end). */
   | { kind: 'carrier'; on: boolean }
+  /**
+   * Listening for a high-speed mode: a signal on the line that is not its carrier started or
+   * ended; `flags` (at its end): HDLC flags were heard in it — a V.21 command, not a page.
+   */
+  | { kind: 'line-signal'; on: boolean; flags?: boolean }
   /** Bytes of TCF or non-ECM image data, in order. */
   | { kind: 'image-data'; data: Uint8Array }
   /** The high-speed signal ended (end of TCF or of the page data). */

@@ -5,6 +5,7 @@
 
 import { Draft, finish, disconnect, TIMER_DEFAULTS, type Handler } from './core.js';
 import { parseFrame, type ParsedFrame } from './fcf.js';
+import { endHoldOutsideWaits } from './hold.js';
 import { decodeIdent, decodeNsf, encodeIdent } from './ident.js';
 import type { ModemSupport } from './modes.js';
 import { ALL_RESOLUTIONS, NO_SCAN_TIME } from './modes.js';
@@ -222,6 +223,7 @@ export function step(state: T30State, input: T30Input): T30Step {
       break;
     case 'image-data':
     case 'tone':
+    case 'line-signal':
       dispatch(d, input);
       break;
     default: {
@@ -229,5 +231,6 @@ export function step(state: T30State, input: T30Input): T30Step {
       throw new Error(`T.30: unknown input ${JSON.stringify(never)}`);
     }
   }
+  endHoldOutsideWaits(d);
   return d.step();
 }

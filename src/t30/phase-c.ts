@@ -8,6 +8,7 @@ import { isPostMessage, withoutInterrupt, type PostMessage } from './fcf.js';
 import { chooseMode, samePageFormat } from './negotiate.js';
 import { codePage } from './page-coding.js';
 import { enter, provide } from './actions.js';
+import { holdInput, startWait } from './hold.js';
 import { answerer, caller, formatsFor } from './roles.js';
 
 // ---- caller ---------------------------------------------------------------------------
@@ -89,16 +90,17 @@ function startReceivingPage(d: Draft): void {
     d.goto('F_DOC_NON_ECM', 'C');
     d.s.rx = { ...rx, chunks: null };
   }
-  d.s.rx = { ...d.s.rx!, imageSeen: false, afterPage: 'quiet', longTrain: false };
-  d.startTimer('T2');
+  d.s.rx = { ...d.s.rx!, imageSeen: false, longTrain: false };
+  startWait(d);
 }
 
 const F_DOC_NON_ECM: Handler = (d, input) => {
+  if (holdInput(d, input, 'line-signal')) return;
   const rx = d.s.rx!;
   switch (input.kind) {
     case 'signal-start':
       d.stopTimer('T2');
-      d.s.rx = { ...rx, imageSeen: true };
+      d.s.rx = { ...rx, imageSeen: true, heard: 'quiet' };
       return;
     case 'image-data':
       d.stopTimer('T2');
@@ -108,8 +110,7 @@ const F_DOC_NON_ECM: Handler = (d, input) => {
       if (!rx.chunks) return d.startTimer('T2');
       d.setRx({ kind: 'v21' });
       d.goto('F_POST_DOC_NON_ECM', 'D');
-      d.startTimer('T2');
-      return;
+      return startWait(d);
     case 'timeout':
       if (input.timer === 'T2') disconnect(d, 'T30_ERR_RX_T2EXPFAX');
       return;
@@ -120,8 +121,9 @@ const F_DOC_NON_ECM: Handler = (d, input) => {
       const f = input.frame;
       if (!f.final) return;
       if (isPostMessage(f.name) && f.name !== 'NULL') {
-        // The command we just answered, and no sign of a page since: our answer was lost.
-        if (!rx.chunks && !rx.imageSeen && rx.response && rx.next === withoutInterrupt(f.name)) {
+        // The command we just answered, and no sign of a page since: our answer was lost. A
+        // signal that came and went before it was a page whose training we missed (judged below).
+        if (!rx.chunks && !rx.imageSeen && rx.heard !== 'ended' && rx.response && rx.next === withoutInterrupt(f.name)) {
           d.stopTimer('T2');
           repeatLast(d);
           return d.goto('III_Q', 'D');
@@ -142,6 +144,7 @@ const F_DOC_NON_ECM: Handler = (d, input) => {
 };
 
 const F_DOC_ECM: Handler = (d, input) => {
+  if (holdInput(d, input, 'line-signal')) return;
   const rx = d.s.rx!;
   switch (input.kind) {
     case 'tx-done':
@@ -180,7 +183,7 @@ const F_DOC_ECM: Handler = (d, input) => {
 function endOfBurst(d: Draft): void {
   d.setRx({ kind: 'v21' });
   d.goto('F_POST_DOC_ECM', 'D');
-  d.startTimer('T2');
+  startWait(d);
 }
 
 export const PHASE_C = { I, IV, F_DOC_NON_ECM, F_DOC_ECM } as const;

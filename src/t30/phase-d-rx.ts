@@ -11,6 +11,7 @@ import { buildFrame, fcfByte, isPostMessage, withoutInterrupt, type PostMessage 
 import { withRate } from './negotiate.js';
 import { copyQuality, lazyBitmap, storablePage, type CopyQuality, type StoredPage } from './page-coding.js';
 import { enter, provide } from './actions.js';
+import { holdInput } from './hold.js';
 import { answerer, freshRx } from './roles.js';
 import type { MachineInput, ReceivedPage } from './types.js';
 
@@ -52,7 +53,7 @@ function onNonEcmPageEnd(d: Draft, cmd: PostMessage): void {
   }
   // A page that ended without RTC while more of it was heard afterwards is known to be cut short:
   // RTN, so the sender sends it again, rather than a part of it confirmed as delivered.
-  const cut = rx.afterPage === 'ended' && decoded?.end !== 'rtc';
+  const cut = rx.heard === 'ended' && decoded?.end !== 'rtc';
   const quality: CopyQuality = decoded && !cut ? copyQuality(decoded) : 'bad';
   const response = quality === 'bad' ? 'RTN' : quality === 'poor' ? 'RTP' : 'MCF';
   if (response !== 'RTN' || cfg.keepBadPages) acceptPage(d, data, quality, decoded);
@@ -61,26 +62,8 @@ function onNonEcmPageEnd(d: Draft, cmd: PostMessage): void {
   d.goto('III_Q', 'D');
 }
 
-/**
- * While we wait for the command after a page, T2 counts silence: a signal on the line holds it
- * (after a high-speed carrier lost mid-page — a jitter buffer run dry, a fade — it is the rest of
- * the page, which can outlast T2 many times over; or the command's own preamble), and it starts
- * again in full when the signal ends. T.30 5.4.3.1: T2 detects lost command/response
- * synchronization and is reset by flags; spandsp too lets a carrier pass before it acts
- * (T2-dropped). The audio front end reports V.21's carrier detector, which hears any fax signal.
- */
-function holdT2(d: Draft, input: MachineInput): boolean {
-  if (input.kind === 'signal-start') d.stopTimer('T2');
-  else if (input.kind === 'signal-end') d.startTimer('T2');
-  else return false;
-  return true;
-}
-
 const F_POST_DOC_NON_ECM: Handler = (d, input) => {
-  const rx = d.s.rx!;
-  if (input.kind === 'signal-start' && rx.afterPage === 'quiet') d.s.rx = { ...rx, afterPage: 'on' };
-  else if (input.kind === 'signal-end' && rx.afterPage === 'on') d.s.rx = { ...rx, afterPage: 'ended' };
-  if (holdT2(d, input)) return;
+  if (holdInput(d, input, 'carrier')) return;
   switch (input.kind) {
     case 'timeout':
       if (input.timer === 'T2') disconnect(d, 'T30_ERR_RX_T2EXPMPS');
@@ -254,7 +237,7 @@ function postDocEcmFrame(d: Draft, input: FrameInput): void {
 }
 
 const F_POST_DOC_ECM: Handler = (d, input) => {
-  if (holdT2(d, input)) return;
+  if (holdInput(d, input, 'carrier')) return;
   switch (input.kind) {
     case 'timeout':
       if (input.timer === 'T2') disconnect(d, 'T30_ERR_RX_T2EXPMPS');

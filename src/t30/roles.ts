@@ -20,5 +20,5 @@ export function formatsFor(cfg: ResolvedCaller, page: number): PageFormats {
 }
 
 export function freshRx(): RxProgress {
-  return { tcf: TCF_EMPTY, chunks: null, imageSeen: false, afterPage: 'quiet', next: 'MPS', frames: null, blockFrames: 0, block: 0, damaged: false, longTrain: false };
+  return { tcf: TCF_EMPTY, chunks: null, imageSeen: false, heard: 'quiet', lineOn: false, holdSpent: false, next: 'MPS', frames: null, blockFrames: 0, block: 0, damaged: false, longTrain: false };
 }

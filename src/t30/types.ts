@@ -48,8 +48,13 @@ export type StateName =
   | 'B' // either: DCN sent, letting it leave before hanging up (phase E)
   | 'CALL_FINISHED';
 
-/** T.30 5.4.3 timers. */
-export type TimerName = 'T1' | 'T2' | 'T3' | 'T4' | 'T5';
+/** T.30 5.4.3 timers (configurable). */
+export type T30TimerName = 'T1' | 'T2' | 'T3' | 'T4' | 'T5';
+/**
+ * The timers of a call: T.30's, and T2_HOLD, the bound on how long signals may hold T2 in one
+ * wait (hold.ts; unnamed in T.30, named as spandsp names its T2_FLAGGED/T2_DROPPED).
+ */
+export type TimerName = T30TimerName | 'T2_HOLD';
 
 type AppInput =
   | { kind: 'start' }
@@ -130,7 +135,7 @@ interface CommonConfig {
   modems?: ModemSupport;
   ecm?: boolean;
   codings?: Coding[];
-  timers?: Partial<Record<TimerName, number>>;
+  timers?: Partial<Record<T30TimerName, number>>;
   /** Times a command is sent before giving up (T.30: 3). */
   maxCommandTries?: number;
 }
@@ -215,10 +220,16 @@ export interface RxProgress {
   /** Image carrier or data seen since the last response. */
   imageSeen: boolean;
   /**
-   * Non-ECM, after a page: 'on' while a signal plays with no command in it yet, 'ended' once such
-   * a signal has come and gone — the rest of a page whose high-speed carrier we lost.
+   * While waiting for a page or the command after one (hold.ts): 'on' while a signal other than a
+   * trained carrier plays with no command in it yet, 'ended' once such a signal has come and gone —
+   * before a page, a page whose training we missed; after one, the rest of a page whose carrier
+   * we lost.
    */
-  afterPage: 'quiet' | 'on' | 'ended';
+  heard: 'quiet' | 'on' | 'ended';
+  /** Such a signal is on the line now (it holds T2). */
+  lineOn: boolean;
+  /** This wait's signals have held T2 as long as they may (T2_HOLD ran out): T2 counts regardless. */
+  holdSpent: boolean;
   /** Last post-message command received. */
   next: PostMessage;
   /** Last response to a post-message command. */
@@ -243,7 +254,7 @@ interface ResolvedCommon {
   modems: ModemSupport;
   ecm: boolean;
   codings: Coding[];
-  timers: Record<TimerName, number>;
+  timers: Record<T30TimerName, number>;
   maxCommandTries: number;
 }
 
@@ -308,6 +319,7 @@ export type MachineInput =
   | { kind: 'image-data'; data: Uint8Array }
   | { kind: 'signal-start' }
   | { kind: 'signal-end' }
+  | { kind: 'line-signal'; on: boolean; flags?: boolean }
   | { kind: 'tone'; tone: 'cng' | 'ced' }
   | { kind: 'start' }
   | { kind: 'rx-ready'; ready: boolean };

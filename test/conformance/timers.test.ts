@@ -8,6 +8,7 @@ import { ManualClock } from '../../src/shared/clock.js';
 import { DIS_DEFAULTS, encodeDcs, encodeDis, type Dcs } from '../../src/t30/dis.js';
 import { ecmBlocks, ppsFrame } from '../../src/t30/ecm.js';
 import { buildFrame, Fcf, fcfByte } from '../../src/t30/fcf.js';
+import { holdLimitMs } from '../../src/t30/hold.js';
 import { T30Session } from '../../src/t30/session.js';
 import type { T30Config } from '../../src/t30/types.js';
 import { textPage } from '../vectors/synthetic-pages.js';
@@ -250,5 +251,176 @@ describe('TM-05 T2 after a page whose high-speed carrier was lost: the rest of t
     await t.clock.advance(1);
     expect(t.fe.sent().at(-1), 'TM-05.07 DCN at T2').toBe('DCN');
     expect(await t.session.result, 'TM-05.08').toMatchObject({ completion: 'T30_ERR_RX_T2EXPMPS', code: -3107 });
+  });
+});
+
+describe('TM-06 T2 while listening for a page whose training was missed: the burst holds it, within a bound', () => {
+  // Under load the receiver can miss a burst's training (docs/benchmarks.md audio-hog): its fast
+  // receiver reports nothing while the burst plays, the audio front end reports the signal as
+  // 'line-signal'. T2 must count from the end of it; then the far end's command after the burst
+  // is answered as for a page or block that did not come. And an endless signal must not hold
+  // T2 for ever: holdLimitMs (src/t30/hold.ts), 140 s at 4800 bit/s.
+  const dcs = (d: Partial<Dcs>): Uint8Array =>
+    buildFrame(fcfByte('DCS', 1), encodeDcs({
+      receive: true, modem: { modulation: 'v27ter', bitRate: 4800 }, resolution: 'R8_STANDARD', coding: 'mh', width: 'a4', length: 'a4',
+      scanLineMs: 0, ecm: false, ecmFrameSize: 256, subaddress: false, senderId: false, ...d,
+    }));
+  const HOLD_MS = holdLimitMs(4800);
+
+  async function toPage(dcsFrame: Uint8Array): Promise<ReturnType<typeof setup>> {
+    const t = setup({ role: 'answerer' });
+    t.session.start();
+    await t.clock.advance(0);
+    t.fe.emit(hdlc(dcsFrame));
+    t.fe.emit({ kind: 'carrier', on: true });
+    t.fe.emit({ kind: 'image-data', data: new Uint8Array(900) });
+    t.fe.emit({ kind: 'image-end' });
+    await t.clock.advance(0);
+    expect(t.fe.sent().at(-1)).toBe('CFR');
+    return t;
+  }
+
+  /** A burst we did not train on: `ms` of signal, then the gap before the command. */
+  async function missedBurst(t: ReturnType<typeof setup>, ms: number): Promise<void> {
+    t.fe.emit({ kind: 'line-signal', on: true });
+    await t.clock.advance(ms);
+    t.fe.emit({ kind: 'line-signal', on: false });
+    await t.clock.advance(75);
+  }
+
+  it('the bound is one ECM block of 256 frames of 256 octets at the rate', () => {
+    expect(HOLD_MS).toBeGreaterThan(130_000); // 4800 bit/s
+    expect(holdLimitMs(14_400)).toBeLessThan(HOLD_MS / 2);
+  });
+
+  it('ECM: PPS after a 30 s burst we missed is answered with PPR for every frame, not T2', async () => {
+    const t = await toPage(dcs({ coding: 'mmr', ecm: true }));
+    await missedBurst(t, 30_000);
+    expect(t.fe.sent().at(-1), 'TM-06.01 no DCN while the burst played').toBe('CFR');
+    t.fe.emit({ kind: 'line-signal', on: true }); // the PPS's own V.21 signal
+    t.fe.emit(hdlc(ppsFrame({ fcf2: 'EOP', page: 0, block: 0, frames: 12 }, 1)));
+    await t.clock.advance(0);
+    expect(t.fe.sent().at(-1), 'TM-06.02').toBe('PPR');
+    const ppr = t.fe.commands.filter((c) => c.kind === 'send-hdlc').at(-1)!;
+    const map = ppr.kind === 'send-hdlc' ? ppr.frames[0]!.subarray(3) : new Uint8Array();
+    expect([...map], 'TM-06.03 every frame asked for').toEqual(new Array(32).fill(0xff));
+    t.session.abort();
+    await t.session.result;
+  });
+
+  it('non-ECM: MPS after a page we missed is answered RTN, not our MCF to the page before repeated', async () => {
+    const t = await toPage(dcs({}));
+    t.fe.emit({ kind: 'carrier', on: true });
+    t.fe.emit({ kind: 'image-data', data: encodeMH(PAGE) });
+    t.fe.emit({ kind: 'image-end' });
+    t.fe.emit({ kind: 'carrier', on: false });
+    t.fe.emit(hdlc('FF C8 F2')); // MPS
+    await t.clock.advance(0);
+    expect(t.fe.sent().at(-1)).toBe('MCF');
+    await missedBurst(t, 20_000);
+    expect(t.fe.sent().at(-1), 'TM-06.04 no DCN while the page played').toBe('MCF');
+    t.fe.emit({ kind: 'line-signal', on: true });
+    t.fe.emit(hdlc('FF C8 F2')); // MPS after page 2
+    await t.clock.advance(0);
+    expect(t.fe.sent().at(-1), 'TM-06.05 the missed page is asked for again').toBe('RTN');
+    t.session.abort();
+    expect(await t.session.result, 'TM-06.06 only the first page kept').toMatchObject({ pages: 1 });
+  });
+
+  it('non-ECM: MPS repeated with no page before it (our MCF was lost) is answered MCF again', async () => {
+    const t = await toPage(dcs({}));
+    t.fe.emit({ kind: 'carrier', on: true });
+    t.fe.emit({ kind: 'image-data', data: encodeMH(PAGE) });
+    t.fe.emit({ kind: 'image-end' });
+    t.fe.emit({ kind: 'carrier', on: false });
+    t.fe.emit(hdlc('FF C8 F2')); // MPS
+    await t.clock.advance(0);
+    await t.clock.advance(3_000);
+    t.fe.emit({ kind: 'line-signal', on: true }); // the repeated MPS's own signal
+    t.fe.emit(hdlc('FF C8 F2'));
+    await t.clock.advance(0);
+    expect(t.fe.sent().slice(-2), 'TM-06.07').toEqual(['MCF', 'MCF']);
+    t.session.abort();
+    expect(await t.session.result).toMatchObject({ pages: 1 });
+  });
+
+  it('non-ECM: a command we could not read (flags heard) before the repeated MPS is no missed page: MCF again', async () => {
+    const t = await toPage(dcs({}));
+    t.fe.emit({ kind: 'carrier', on: true });
+    t.fe.emit({ kind: 'image-data', data: encodeMH(PAGE) });
+    t.fe.emit({ kind: 'image-end' });
+    t.fe.emit({ kind: 'carrier', on: false });
+    t.fe.emit(hdlc('FF C8 F2')); // MPS
+    await t.clock.advance(0);
+    await t.clock.advance(3_000);
+    t.fe.emit({ kind: 'line-signal', on: true }); // MPS again, corrupt: not passed on
+    await t.clock.advance(1_500);
+    t.fe.emit({ kind: 'line-signal', on: false, flags: true });
+    await t.clock.advance(3_000);
+    t.fe.emit({ kind: 'line-signal', on: true });
+    t.fe.emit(hdlc('FF C8 F2')); // and a third time
+    await t.clock.advance(0);
+    expect(t.fe.sent().slice(-2), 'TM-06.18').toEqual(['MCF', 'MCF']);
+    t.session.abort();
+    expect(await t.session.result).toMatchObject({ pages: 1 });
+  });
+
+  it('T2 still runs out 6 s after a missed burst ends: −3107', async () => {
+    const t = await toPage(dcs({ coding: 'mmr', ecm: true }));
+    await missedBurst(t, 30_000);
+    await t.clock.advance(5_999 - 75);
+    expect(t.session.finished, 'TM-06.08').toBe(false);
+    await t.clock.advance(1);
+    expect(await t.session.result, 'TM-06.09').toMatchObject({ completion: 'T30_ERR_RX_T2EXPFAX', code: -3107 });
+  });
+
+  it('an endless signal holds T2 for the bound only, then T2 counts: −3107 at bound + 6 s', async () => {
+    const t = await toPage(dcs({ coding: 'mmr', ecm: true }));
+    t.fe.emit({ kind: 'line-signal', on: true });
+    await t.clock.advance(HOLD_MS + 5_999);
+    expect(t.session.finished, 'TM-06.10').toBe(false);
+    await t.clock.advance(1);
+    expect(t.fe.sent().at(-1), 'TM-06.11 DCN').toBe('DCN');
+    expect(await t.session.result, 'TM-06.12').toMatchObject({ completion: 'T30_ERR_RX_T2EXPFAX', code: -3107 });
+    expect(t.clock.pending(), 'TM-06.13 no timer left behind').toBe(0);
+  });
+
+  it('signals that come and go hold T2 for the bound in all, counted from the first', async () => {
+    const t = await toPage(dcs({}));
+    for (let ms = 0; ms < HOLD_MS; ms += 5_000) {
+      t.fe.emit({ kind: 'line-signal', on: true });
+      await t.clock.advance(4_000);
+      t.fe.emit({ kind: 'line-signal', on: false });
+      await t.clock.advance(1_000);
+    }
+    t.fe.emit({ kind: 'line-signal', on: true });
+    await t.clock.advance(6_000);
+    expect(await t.session.result, 'TM-06.14').toMatchObject({ completion: 'T30_ERR_RX_T2EXPFAX' });
+  });
+
+  it('after a page: an endless signal ends the wait for the command at bound + 6 s: −3107', async () => {
+    const t = await toPage(dcs({}));
+    t.fe.emit({ kind: 'carrier', on: true });
+    t.fe.emit({ kind: 'image-data', data: encodeMH(PAGE).subarray(0, 400) });
+    t.fe.emit({ kind: 'image-end' });
+    t.fe.emit({ kind: 'carrier', on: false });
+    t.fe.emit({ kind: 'carrier', on: true }); // V.21's detector: the rest of the page, for ever
+    await t.clock.advance(HOLD_MS + 5_999);
+    expect(t.session.finished, 'TM-06.15').toBe(false);
+    await t.clock.advance(1);
+    expect(await t.session.result, 'TM-06.16').toMatchObject({ completion: 'T30_ERR_RX_T2EXPMPS', code: -3107 });
+  });
+
+  it('a page that trains after a stray signal is not cut off by the bound however long it lasts', async () => {
+    const t = await toPage(dcs({}));
+    await missedBurst(t, 1_000);
+    t.fe.emit({ kind: 'carrier', on: true });
+    for (let s = 0; s < 3 * HOLD_MS; s += 10_000) {
+      t.fe.emit({ kind: 'image-data', data: new Uint8Array(100) });
+      await t.clock.advance(10_000);
+    }
+    expect(t.session.finished, 'TM-06.17').toBe(false);
+    t.session.abort();
+    await t.session.result;
   });
 });

@@ -8,7 +8,12 @@
 // - 'image' / 'image-hdlc': the high-speed receiver of the ModemSpec. Its training decides the
 //   carrier: 'trained' → carrier on; the end of the signal → image-end (image) and carrier off.
 //   A training that fails still reports a signal that started and ended with no data, so T.30
-//   answers a failed TCF with FTT at once rather than on T2.
+//   answers a failed TCF with FTT at once rather than on T2. A training missed altogether (its
+//   start lost under load) reports nothing — a click is not a page — but V.21's detector hears
+//   the burst: it is reported as 'line-signal', on once that detector has been up for 200 ms with
+//   no carrier of the mode reported (an echo tail or a click is shorter; every fax signal is
+//   longer), off when it drops — saying whether V.21 framed HDLC flags in it (a command we could
+//   not read, not a page) — so T.30 holds T2 while the burst plays (src/t30/hold.ts).
 // - The fax tones (CNG, CED) are reported in 'v21' and 'none' modes.
 // A receiver runs only while it can hear something, as spandsp's fax terminal does:
 // V.21 stops once the high-speed receiver has trained and starts again, fresh, when that signal
@@ -23,6 +28,8 @@ import { RxBank, type FastRx } from './modems.js';
 const MAX_FRAME = 2048;
 /** Image data is handed over in chunks of at most this many bytes. */
 const CHUNK = 4096;
+/** A signal must last this long (samples: 200 ms) to be reported as 'line-signal'. */
+const LINE_SIGNAL_MIN = 1600;
 
 export interface AudioRxStats {
   v21Frames: number;
@@ -50,6 +57,11 @@ export class AudioRx {
   private tonesStale = false;
   private v21Stale = false;
   private v21Carrier = false;
+  /** 'line-signal' reported on (image modes only), and how long V.21's detector has been up. */
+  private lineSignal = false;
+  private lineUp = 0;
+  /** HDLC flags were framed by V.21 during the line signal (a command, not a page). */
+  private lineFlags = false;
   /** HDLC flags seen since the V.21 carrier came up: only then is a bad frame a frame. */
   private v21Framed = false;
   // Image bytes being assembled, MSB first.
@@ -63,7 +75,7 @@ export class AudioRx {
       onFrame: (f) => this.v21Frame(f),
       maxFrameBytes: MAX_FRAME,
       onStatus: (e) => {
-        if (e.kind === 'framing-ok') this.v21Framed = true;
+        if (e.kind === 'framing-ok') this.v21Framed = this.lineFlags = true;
       },
     });
     this.v21 = new V21Rx({ putBit: this.v21Hdlc.putBit, onStatus: (s) => this.v21Status(s as "carrierUp" | "carrierDown") });
@@ -93,6 +105,8 @@ export class AudioRx {
       this.fast = undefined;
     }
     if (mode.kind !== 'v21') this.v21Carrier = false;
+    if (mode.kind !== 'image' && mode.kind !== 'image-hdlc') this.lineSignal = false;
+    this.lineUp = 0;
   }
 
   /**
@@ -126,6 +140,19 @@ export class AudioRx {
       if (this.v21Stale) this.restartV21();
       this.v21.rx(samples);
     } else this.v21Stale = true;
+    if (kind === 'image' || kind === 'image-hdlc') {
+      const up = this.v21.carrierUp && this.fastState < 2 && !this.v21Stale;
+      if (up && this.lineUp === 0) this.lineFlags = this.v21Framed;
+      this.lineUp = up ? this.lineUp + samples.length : 0;
+      this.reportLineSignal(this.lineUp >= LINE_SIGNAL_MIN);
+    }
+  }
+
+  /** While listening for a high-speed mode: a signal that is not its reported carrier (front-end.ts). */
+  private reportLineSignal(on: boolean): void {
+    if (on === this.lineSignal) return;
+    this.lineSignal = on;
+    this.emit(on ? { kind: 'line-signal', on } : { kind: 'line-signal', on, flags: this.lineFlags });
   }
 
   private restartV21(): void {
@@ -147,12 +174,14 @@ export class AudioRx {
       case 'trained':
         this.stats.trainings++;
         this.fastState = 2;
+        this.reportLineSignal(false);
         this.emit({ kind: 'carrier', on: true });
         return;
       case 'trainingFailed':
         this.stats.trainingFailures++;
         if (this.fastState !== 2) {
           this.fastState = 3;
+          this.reportLineSignal(false);
           this.emit({ kind: 'carrier', on: true });
         }
         return;
