@@ -5,7 +5,7 @@ import { bitmapEquals } from '../codecs/bitmap.js';
 import { headerBandLines } from './header-line.js';
 import { RESOLUTIONS } from './layout.js';
 import { buildPdf } from './pdf-writer.js';
-import { closeRenderPool, composeFax, configureRenderPool, faxTiff, oneShotThreads, RENDER_WORKER_HEAP_MB, renderDocument, renderDocumentPages, splitSelection } from './pipeline.js';
+import { closeRenderPool, composeFax, configureRenderPool, faxTiff, oneShotHelpers, RENDER_WORKER_HEAP_MB, renderDocument, renderDocumentPages, splitSelection } from './pipeline.js';
 import { writeTiffF } from './tiff-f.js';
 import { rejectedFaxError } from '../../test/helpers/fax-errors.js';
 
@@ -179,17 +179,18 @@ describe('faxTiff', () => {
   });
 });
 
-describe('oneShotThreads', () => {
+describe('oneShotHelpers', () => {
   it.each([
-    [1, 2, 0, 0], // one worker's worth of pages: this thread renders them
-    [8, 2, 0, 0],
-    [9, 2, 0, 2],
-    [50, 2, 0, 2],
-    [50, 2, 0.6, 0], // a core is busy: one cold worker alone never beats this thread
-    [50, 2, 16, 0],
-    [50, 4, 1, 3],
-    [200, 32, 0, 8],
-  ])('%i pages, %i cores, load %f: %i workers (0: in this thread)', (pages, cores, load, threads) => {
-    expect(oneShotThreads(pages, cores, load)).toBe(threads);
+    [1, 2, 0], // the calling thread alone
+    [7, 2, 0],
+    [8, 2, 1],
+    [50, 2, 1], // one helper per other core
+    [1, 1, 0],
+    [50, 1, 0],
+    [50, 4, 3],
+    [20, 4, 2],
+    [200, 32, 8],
+  ])('%i pages, %i cores: %i helpers', (pages, cores, helpers) => {
+    expect(oneShotHelpers(pages, cores)).toBe(helpers);
   });
 });
