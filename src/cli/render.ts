@@ -2,7 +2,8 @@
 // file rendered as the service would send it (cover page, header line, page selections) and
 // written as one TIFF class F file, optionally with a PNG preview of each page.
 import { mkdir, writeFile } from 'node:fs/promises';
-import { availableParallelism } from 'node:os';
+import { readFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { closeRenderPool, composeFax, configureRenderPool, faxTiff, oneShotHelpers, previewPng, type RenderQuality, startRenderPool } from '../documents/index.js';
 import { FaxError } from '../shared/errors.js';
@@ -69,7 +70,7 @@ export async function renderCommand(argv: string[], io: RenderIo = { stdout: pro
     // This thread renders; helper workers, when the pages pay for them, boot while PDFium compiles
     // and take pages from the back of each PDF once they are up (pipeline.ts, renderShared).
     const pages = documents.reduce((n, d) => n + d.pages.length, 0);
-    const helpers = oneShotHelpers(pages, availableParallelism());
+    const helpers = oneShotHelpers(pages, availableParallelism(), busyThreads());
     if (helpers > 0) await configureRenderPool({ threads: helpers });
     startRenderPool(helpers);
     const threads = { isolate: false, helpers };
@@ -113,6 +114,21 @@ export async function renderCommand(argv: string[], io: RenderIo = { stdout: pro
   } finally {
     await closeRenderPool();
   }
+}
+
+/**
+ * Threads of other processes running or runnable now: /proc/loadavg's fourth field ("running/
+ * total", this thread included) where there is one — a snapshot, where the load average lags a
+ * minute behind (and counts the runs just before, such as a benchmark's) — else the load average.
+ */
+function busyThreads(): number {
+  try {
+    const running = Number(/^\S+ \S+ \S+ (\d+)\//.exec(readFileSync('/proc/loadavg', 'latin1'))?.[1]);
+    if (Number.isInteger(running) && running >= 1) return running - 1;
+  } catch {
+    // not Linux
+  }
+  return loadavg()[0]!;
 }
 
 function result(success: boolean, code: number, message: string, pages: number, compression: string, quality: RenderQuality, started: number): Record<string, unknown> {

@@ -181,16 +181,18 @@ describe('faxTiff', () => {
 
 describe('oneShotHelpers', () => {
   it.each([
-    [1, 2, 0], // the calling thread alone
-    [7, 2, 0],
-    [8, 2, 1],
-    [50, 2, 1], // one helper per other core
-    [1, 1, 0],
-    [50, 1, 0],
-    [50, 4, 3],
-    [20, 4, 2],
-    [200, 32, 8],
-  ])('%i pages, %i cores: %i helpers', (pages, cores, helpers) => {
-    expect(oneShotHelpers(pages, cores)).toBe(helpers);
+    [1, 2, 0, 0], // the calling thread alone
+    [7, 2, 0, 0],
+    [8, 2, 0, 1],
+    [50, 2, 0, 1], // one helper per other idle core
+    [50, 2, 0.4, 1],
+    [50, 2, 0.6, 0], // a core is busy: the machine is shared by process, a helper only adds its boot
+    [50, 2, 16, 0],
+    [50, 1, 0, 0],
+    [50, 4, 1, 2],
+    [20, 4, 0, 2],
+    [200, 32, 0, 8],
+  ])('%i pages, %i cores, %f threads busy: %i helpers', (pages, cores, busy, helpers) => {
+    expect(oneShotHelpers(pages, cores, busy)).toBe(helpers);
   });
 });

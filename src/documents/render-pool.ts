@@ -69,13 +69,15 @@ export const PAGES_PER_HELPER = 8;
  * Render workers that help the calling thread with a one-shot render of `pages` pages in a fresh
  * process (faxstack render): the calling thread renders from the first page on while each helper,
  * once booted, takes pages from the last one backwards (pipeline.ts, `helpers`), so a helper's
- * boot costs the calling thread nothing. One per PAGES_PER_HELPER pages beyond the calling
- * thread's own, at most one per other core (`cores` − 1): a thread more than there are cores only
- * waits for one. The machine's load is not asked: a core shared with other processes still gives
- * each thread its share (docs/benchmarks.md, render-cli).
+ * boot costs the calling thread nothing. One per PAGES_PER_HELPER pages, on the cores idle now
+ * (`cores` less the `busy` threads of other processes, less the calling thread's own): where
+ * no core is idle the machine shares itself by process, and a helper only adds its boot, its
+ * PDFium instance and a second JIT warm-up to the same queue (measured slower at load 18–23,
+ * docs/benchmarks.md, render-cli).
  */
-export function oneShotHelpers(pages: number, cores: number): number {
-  return Math.max(0, Math.min(cores - 1, Math.floor(pages / PAGES_PER_HELPER), DEFAULT_MAX_THREADS));
+export function oneShotHelpers(pages: number, cores: number, busy: number): number {
+  const idle = Math.floor(cores - busy + 0.5) - 1;
+  return Math.max(0, Math.min(idle, Math.floor(pages / PAGES_PER_HELPER), DEFAULT_MAX_THREADS));
 }
 
 /**
@@ -156,8 +158,11 @@ export async function encodeInPool(pages: readonly Bitmap[], settings: EncodeSet
   return Promise.all(pages.map((b) => encodeRun(p, b, settings, signal)));
 }
 
-/** Pages lent to the helpers at once: one coding while the next one travels. */
-const ENCODE_IN_FLIGHT = 2;
+/**
+ * Pages lent to the helpers at once: one coding while the next ones wait, since this thread sends
+ * more only between its own pages (and, on a busy machine, only when it gets a core).
+ */
+const ENCODE_IN_FLIGHT = 3;
 
 /**
  * Codes pages in this thread from the first on while the render workers, if one is already up,
