@@ -71,9 +71,9 @@ export const PAGES_PER_HELPER = 8;
  * once booted, takes pages from the last one backwards (pipeline.ts, `helpers`), so a helper's
  * boot costs the calling thread nothing. One per PAGES_PER_HELPER pages, on the cores idle now
  * (`cores` less the `busy` threads of other processes, less the calling thread's own): where
- * no core is idle the machine shares itself by process, and a helper only adds its boot, its
- * PDFium instance and a second JIT warm-up to the same queue (measured slower at load 18–23,
- * docs/benchmarks.md, render-cli).
+ * no core is idle a helper only adds its boot, its PDFium instance and a second JIT warm-up
+ * (0.4–0.7 s of CPU), and the run took longer (measured at load 10–23, docs/benchmarks.md,
+ * render-cli).
  */
 export function oneShotHelpers(pages: number, cores: number, busy: number): number {
   const idle = Math.floor(cores - busy + 0.5) - 1;
