@@ -2,9 +2,10 @@
 // file rendered as the service would send it (cover page, header line, page selections) and
 // written as one TIFF class F file, optionally with a PNG preview of each page.
 import { mkdir, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { closeRenderPool, composeFax, configureRenderPool, faxTiff, oneShotThreads, previewPng, type RenderQuality, startRenderPool } from '../documents/index.js';
+import { closeRenderPool, composeFax, configureRenderPool, faxTiff, oneShotHelpers, previewPng, type RenderQuality, startRenderPool } from '../documents/index.js';
 import { FaxError } from '../shared/errors.js';
 import { args, str, UsageError } from './args.js';
 import { loadDocuments } from './documents.js';
@@ -66,13 +67,13 @@ export async function renderCommand(argv: string[], io: RenderIo = { stdout: pro
 
   try {
     const documents = await loadDocuments(positionals, pagesArg);
-    // As many workers as pay off on this machine now (none: this thread renders); they boot and
-    // PDFium compiles while this thread goes on.
+    // This thread renders; helper workers, when the pages pay for them, boot while PDFium compiles
+    // and take pages from the back of each PDF once they are up (pipeline.ts, renderShared).
     const pages = documents.reduce((n, d) => n + d.pages.length, 0);
-    const workers = oneShotThreads(pages, availableParallelism(), loadavg()[0]!);
-    if (workers > 0) await configureRenderPool({ threads: workers });
-    startRenderPool(workers);
-    const isolate = workers > 0;
+    const helpers = oneShotHelpers(pages, availableParallelism(), busyThreads());
+    if (helpers > 0) await configureRenderPool({ threads: helpers });
+    startRenderPool(helpers);
+    const threads = { isolate: false, helpers };
     const now = io.now?.() ?? new Date();
     const coverFields = {
       subject: str(values.subject) || undefined,
@@ -83,14 +84,14 @@ export async function renderCommand(argv: string[], io: RenderIo = { stdout: pro
     const wantCover = Object.values(coverFields).some((v) => v !== undefined);
     const fax = await composeFax({
       documents,
-      isolate,
+      ...threads,
       quality,
       cover: wantCover
         ? { ...coverFields, senderNumber: str(values['from-number']) || undefined, toNumber: str(values['to-number']) || undefined, date: now }
         : undefined,
       header: values['no-header'] ? undefined : { senderName: coverFields.fromName, senderNumber: str(values['from-number']) || undefined, dateTime: now },
     });
-    const tiff = await faxTiff(fax, compression, { isolate });
+    const tiff = await faxTiff(fax, compression, threads);
     await writeFile(out, tiff);
     const previewDir = str(values['preview-dir']);
     if (previewDir) {
@@ -113,6 +114,21 @@ export async function renderCommand(argv: string[], io: RenderIo = { stdout: pro
   } finally {
     await closeRenderPool();
   }
+}
+
+/**
+ * Threads of other processes running or runnable now: /proc/loadavg's fourth field ("running/
+ * total", this thread included) where there is one — a snapshot, where the load average lags a
+ * minute behind (and counts the runs just before, such as a benchmark's) — else the load average.
+ */
+function busyThreads(): number {
+  try {
+    const running = Number(/^\S+ \S+ \S+ (\d+)\//.exec(readFileSync('/proc/loadavg', 'latin1'))?.[1]);
+    if (Number.isInteger(running) && running >= 1) return running - 1;
+  } catch {
+    // not Linux
+  }
+  return loadavg()[0]!;
 }
 
 function result(success: boolean, code: number, message: string, pages: number, compression: string, quality: RenderQuality, started: number): Record<string, unknown> {

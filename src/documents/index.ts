@@ -19,7 +19,7 @@ export {
   closeRenderPool,
   configureRenderPool,
   startRenderPool,
-  oneShotThreads,
+  oneShotHelpers,
   composeFax,
   faxTiff,
   renderDocument,

@@ -26,6 +26,14 @@ describe('raiseGlyphCacheLimit', () => {
     expect(changed).toBeLessThanOrEqual(4);
   });
 
+  it('rewrites the given bytes themselves when asked (the compiled module: one copy of the file fewer)', () => {
+    const mine = Buffer.from(installed);
+    const { bytes, patched } = raiseGlyphCacheLimit(mine, true);
+    expect(patched).toBe(true);
+    expect(bytes.buffer).toBe(mine.buffer);
+    expect(mine.readFloatLE(installed.indexOf(SITE) + 3)).toBe(GLYPH_CACHE_PX_PER_EM);
+  });
+
   it('leaves a build without the comparison, or with it twice, as it is', () => {
     const none = Uint8Array.of(0, 0x61, 0x73, 0x6d, 1, 0, 0, 0);
     expect(raiseGlyphCacheLimit(none)).toEqual({ bytes: none, patched: false });

@@ -48,7 +48,9 @@ function pdfiumWasmPath(): string {
 /** The compiled wasm, once per thread (a WebAssembly.Module may also be handed in from another thread). */
 export function compiledPdfium(given?: WasmModule): Promise<WasmModule> {
   if (given && !wasmModule) wasmModule = Promise.resolve(given);
-  wasmModule ??= readFile(pdfiumWasmPath()).then((b) => wasm.compile(fasterImageDrawing(fasterTextCompositor(raiseGlyphCacheLimit(b).bytes).bytes).bytes));
+  // Two copies of the 4.6 MB file besides the one read (the compositor's and the image drawing's
+  // rebuilds); the glyph cache limit is written into the last in place.
+  wasmModule ??= readFile(pdfiumWasmPath()).then((b) => wasm.compile(raiseGlyphCacheLimit(fasterImageDrawing(fasterTextCompositor(b).bytes).bytes, true).bytes));
   return wasmModule;
 }
 
@@ -65,14 +67,15 @@ const GLYPH_LIMIT_SITE = Uint8Array.of(0x8b, 0x92, 0x43, 0x00, 0x00, 0x48, 0x42,
 
 /**
  * The wasm with PDFium's glyph cache limit set to GLYPH_CACHE_PX_PER_EM: one constant of the
- * compiled code rewritten in a copy. A build where the comparison is not found exactly once is
- * left as it is (slower at HD, otherwise the same); pdfium.test.ts checks the installed one.
+ * compiled code rewritten in a copy (in `wasmBytes` itself with `inPlace`). A build where the
+ * comparison is not found exactly once is left as it is (slower at HD, otherwise the same);
+ * pdfium.test.ts checks the installed one.
  */
-export function raiseGlyphCacheLimit(wasmBytes: Uint8Array): { bytes: Uint8Array; patched: boolean } {
+export function raiseGlyphCacheLimit(wasmBytes: Uint8Array, inPlace = false): { bytes: Uint8Array; patched: boolean } {
   const b = Buffer.from(wasmBytes.buffer, wasmBytes.byteOffset, wasmBytes.byteLength);
   const at = b.indexOf(GLYPH_LIMIT_SITE);
   if (at < 0 || b.indexOf(GLYPH_LIMIT_SITE, at + 1) >= 0) return { bytes: wasmBytes, patched: false };
-  const out = Buffer.from(b); // a copy: the caller's bytes stay as read
+  const out = inPlace ? b : Buffer.from(b); // a copy unless asked: the caller's bytes stay as read
   out.writeFloatLE(GLYPH_CACHE_PX_PER_EM, at + 3);
   return { bytes: out, patched: true };
 }

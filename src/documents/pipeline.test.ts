@@ -5,7 +5,7 @@ import { bitmapEquals } from '../codecs/bitmap.js';
 import { headerBandLines } from './header-line.js';
 import { RESOLUTIONS } from './layout.js';
 import { buildPdf } from './pdf-writer.js';
-import { closeRenderPool, composeFax, configureRenderPool, faxTiff, oneShotThreads, RENDER_WORKER_HEAP_MB, renderDocument, renderDocumentPages, splitSelection } from './pipeline.js';
+import { closeRenderPool, composeFax, configureRenderPool, faxTiff, oneShotHelpers, RENDER_WORKER_HEAP_MB, renderDocument, renderDocumentPages, splitSelection } from './pipeline.js';
 import { writeTiffF } from './tiff-f.js';
 import { rejectedFaxError } from '../../test/helpers/fax-errors.js';
 
@@ -179,17 +179,20 @@ describe('faxTiff', () => {
   });
 });
 
-describe('oneShotThreads', () => {
+describe('oneShotHelpers', () => {
   it.each([
-    [1, 2, 0, 0], // one worker's worth of pages: this thread renders them
-    [8, 2, 0, 0],
-    [9, 2, 0, 2],
-    [50, 2, 0, 2],
-    [50, 2, 0.6, 0], // a core is busy: one cold worker alone never beats this thread
+    [1, 2, 0, 0], // the calling thread alone
+    [7, 2, 0, 0],
+    [8, 2, 0, 1],
+    [50, 2, 0, 1], // one helper per other idle core
+    [50, 2, 0.4, 1],
+    [50, 2, 0.6, 0], // a core is busy: the machine is shared by process, a helper only adds its boot
     [50, 2, 16, 0],
-    [50, 4, 1, 3],
+    [50, 1, 0, 0],
+    [50, 4, 1, 2],
+    [20, 4, 0, 2],
     [200, 32, 0, 8],
-  ])('%i pages, %i cores, load %f: %i workers (0: in this thread)', (pages, cores, load, threads) => {
-    expect(oneShotThreads(pages, cores, load)).toBe(threads);
+  ])('%i pages, %i cores, %f threads busy: %i helpers', (pages, cores, busy, helpers) => {
+    expect(oneShotHelpers(pages, cores, busy)).toBe(helpers);
   });
 });

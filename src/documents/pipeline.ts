@@ -13,6 +13,7 @@ import { resolutionFor, type RenderQuality } from './layout.js';
 import {
   DOCUMENT_TIMEOUT_MS,
   MAX_FAX_PAGES,
+  renderClaimedPages,
   renderDocumentInThread,
   type PageMode,
   type RenderDocumentOptions,
@@ -20,14 +21,15 @@ import {
 } from './render-document.js';
 import { hardStopMs } from './render-budget.js';
 import { encodePage, type FaxCompression } from './encode-worker.js';
-import { encodeInPool, pdfiumForWorkers, renderThreads, runInPool } from './render-pool.js';
-import type { AtlasTaskOutput, RenderTaskInput, RenderTaskOutput } from './render-worker.js';
+import { PageQueue } from './page-queue.js';
+import { encodeBeside, encodeInPool, pdfiumForWorkers, renderThreads, runInPool } from './render-pool.js';
+import type { AtlasTaskOutput, RenderTaskInput, RenderTaskOutput, ShareTaskInput, ShareTaskOutput } from './render-worker.js';
 import { fromWire } from './render-wire.js';
 import type { DocumentFormat } from './sniff.js';
 import { writeTiffF } from './tiff-f.js';
 
 export { DOCUMENT_TIMEOUT_MS, MAX_FAX_PAGES, type PageMode, type RenderedPage } from './render-document.js';
-export { closeRenderPool, configureRenderPool, oneShotThreads, RENDER_WORKER_HEAP_MB, startRenderPool, type RenderPoolOptions } from './render-pool.js';
+export { closeRenderPool, configureRenderPool, oneShotHelpers, RENDER_WORKER_HEAP_MB, startRenderPool, type RenderPoolOptions } from './render-pool.js';
 
 interface PipelineOptions {
   /**
@@ -35,6 +37,12 @@ interface PipelineOptions {
    * heap capped. false renders in the calling thread (tools, tests), deadline checked cooperatively.
    */
   isolate?: boolean;
+  /**
+   * With `isolate: false`: render workers (of the pool, started beforehand: startRenderPool) that
+   * take a PDF's pages from its last one backwards while the calling thread renders from the
+   * first, and code pages from the last backwards while it codes from the first (faxstack render).
+   */
+  helpers?: number;
 }
 
 /**
@@ -58,7 +66,9 @@ export async function renderDocumentPages(
   format: DocumentFormat,
   opts: RenderDocumentOptions & PipelineOptions,
 ): Promise<RenderedPage[]> {
-  if (opts.isolate === false) return renderDocumentInThread(bytes, format, opts);
+  if (opts.isolate === false) {
+    return opts.helpers && format === 'pdf' && opts.pages.length > 1 ? renderShared(bytes, opts, opts.helpers) : renderDocumentInThread(bytes, format, opts);
+  }
   const maxPages = opts.maxPages ?? MAX_FAX_PAGES;
   if (opts.pages.length > maxPages) {
     throw new FaxError('CONVERSION_FAILED', `the selection has ${opts.pages.length} pages, more than the limit of ${maxPages}`);
@@ -79,6 +89,44 @@ export async function renderDocumentPages(
     ),
   );
   const out = parts.flat();
+  if (out.length > maxPages) throw new FaxError('CONVERSION_FAILED', `the document makes more than ${maxPages} fax pages (long pages are split)`);
+  return out;
+}
+
+/**
+ * Renders a PDF's selected pages in this thread from the first on while `helpers` render workers
+ * take them from the last backwards (page-queue.ts): each page drawn once, by whichever thread
+ * claims it first, with the same per-page function and budget in every thread. The workers read
+ * the file from one SharedArrayBuffer and move their pages back; a part that fails stops the rest.
+ */
+async function renderShared(bytes: Buffer, opts: RenderDocumentOptions & PipelineOptions, helpers: number): Promise<RenderedPage[]> {
+  const { signal, isolate: _isolate, budgetClock: _clock, helpers: _helpers, ...rest } = opts;
+  const queue = new PageQueue(opts.pages.length, helpers);
+  const shared = new Uint8Array(new SharedArrayBuffer(bytes.byteLength));
+  shared.set(bytes);
+  const stop = new AbortController();
+  const stopped = signal ? AbortSignal.any([signal, stop.signal]) : stop.signal;
+  const fail = (err: unknown): never => {
+    stop.abort(err);
+    throw err;
+  };
+  const pdfium = await pdfiumForWorkers('pdf');
+  const timeoutMs = opts.timeoutMs ?? hardStopMs(opts.pages.length, opts.budget);
+  const helping = Array.from({ length: helpers }, async (_, helper) => {
+    const task: ShareTaskInput = { ...rest, pages: [...opts.pages], bytes: shared, queue: queue.state, helper, pdfium };
+    const out = await runInPool<ShareTaskOutput>(task, 'shareTask', 'pdf', timeoutMs, stopped, opts.timeoutMs === undefined ? 0 : 1000).catch(fail);
+    if (!out.ok) fail(fromWire(out.error));
+    return out as Extract<ShareTaskOutput, { ok: true }>;
+  });
+  for (const h of helping) h.catch(() => undefined); // awaited below when they took part
+  const mine = await renderClaimedPages(bytes, { ...opts, signal: stopped }, queue, 'front').catch(fail);
+  // Every page is claimed now: a helper that has not started will take none, and is not waited for.
+  const theirs = await Promise.all(helping.filter((_, h) => queue.started(h)));
+  const bySelection: RenderedPage[][] = opts.pages.map(() => []);
+  mine.pages.forEach((p, i) => bySelection[mine.indices[i]!]!.push(p));
+  for (const part of theirs) part.pages.forEach(({ mode, page, ...bitmap }, i) => bySelection[part.indices[i]!]!.push({ bitmap, mode, page }));
+  const out = bySelection.flat();
+  const maxPages = opts.maxPages ?? MAX_FAX_PAGES;
   if (out.length > maxPages) throw new FaxError('CONVERSION_FAILED', `the document makes more than ${maxPages} fax pages (long pages are split)`);
   return out;
 }
@@ -152,7 +200,7 @@ export async function composeFax(opts: ComposeOptions): Promise<ComposedFax> {
   if (selected > maxPages) throw new FaxError('CONVERSION_FAILED', `the fax has ${selected} pages, more than the limit of ${maxPages}`);
   if (selected === 0) throw new FaxError('INVALID_PARAMETER', 'the fax has no pages (no documents and no cover page)');
   const reserveTop = opts.header ? headerBandLines(res) : 0;
-  const common = { quality: opts.quality, reserveTop, timeoutMs: opts.timeoutMs, budget: opts.budget, isolate: opts.isolate, signal: opts.signal, mode: opts.mode };
+  const common = { quality: opts.quality, reserveTop, timeoutMs: opts.timeoutMs, budget: opts.budget, isolate: opts.isolate, helpers: opts.helpers, signal: opts.signal, mode: opts.mode };
 
   const rendering = Promise.all(
     opts.documents.map((d, i) =>
@@ -198,7 +246,12 @@ export async function composeFax(opts: ComposeOptions): Promise<ComposedFax> {
  */
 export async function faxTiff(fax: ComposedFax, compression: FaxCompression, opts: PipelineOptions & { signal?: AbortSignal } = {}): Promise<Buffer> {
   const settings = { compression, form: 'tiff', yDpi: fax.yDpi } as const;
-  const strips = opts.isolate === false ? fax.pages.map((p) => encodePage(p, settings)) : await encodeInPool(fax.pages, settings, opts.signal);
+  const strips =
+    opts.isolate !== false
+      ? await encodeInPool(fax.pages, settings, opts.signal)
+      : opts.helpers
+        ? await encodeBeside(fax.pages, settings, opts.signal)
+        : fax.pages.map((p) => encodePage(p, settings));
   return writeTiffF(
     fax.pages.map((bitmap, i) => ({ bitmap, xDpi: fax.xDpi, yDpi: fax.yDpi, strip: strips[i]! })),
     { compression },

@@ -11,6 +11,7 @@ import { renderImagePages, renderTiffPages, type SourcePage } from './render-ima
 import { renderPdfPages } from './render-pdf.js';
 import { renderTextPages } from './render-text.js';
 import type { DocumentFormat } from './sniff.js';
+import { ClaimedPages, type PageQueue, type QueueEnd } from './page-queue.js';
 
 /** Most pages of a fax (docs/documents.md limits; jobs/config.ts maxPages default). */
 export const MAX_FAX_PAGES = 200;
@@ -78,6 +79,30 @@ function sourcePages(bytes: Buffer, format: DocumentFormat, opts: RenderDocument
  * inside pdfjs) is only stopped by the worker isolation of renderDocument().
  */
 export async function renderDocumentInThread(bytes: Buffer, format: DocumentFormat, opts: RenderDocumentOptions): Promise<RenderedPage[]> {
+  return (await renderInThread(bytes, format, opts)).pages;
+}
+
+/**
+ * Renders, in this thread, the pages of the selection it claims from `queue` at `end` while
+ * other threads claim the rest (pipeline.ts: faxstack render's calling thread and its helper
+ * workers). Only PDF: its renderer takes each page from the list as it draws it. Returns the
+ * pages with their places in the selection.
+ */
+export async function renderClaimedPages(
+  bytes: Buffer,
+  opts: RenderDocumentOptions,
+  queue: PageQueue,
+  end: QueueEnd,
+): Promise<{ pages: RenderedPage[]; indices: number[] }> {
+  return renderInThread(bytes, 'pdf', opts, { queue, end });
+}
+
+async function renderInThread(
+  bytes: Buffer,
+  format: DocumentFormat,
+  opts: RenderDocumentOptions,
+  shared?: { queue: PageQueue; end: QueueEnd },
+): Promise<{ pages: RenderedPage[]; indices: number[] }> {
   const maxPages = opts.maxPages ?? MAX_FAX_PAGES;
   if (opts.pages.length === 0) throw new FaxError('INVALID_PARAMETER', 'no pages selected');
   if (opts.pages.length > maxPages) {
@@ -96,22 +121,27 @@ export async function renderDocumentInThread(bytes: Buffer, format: DocumentForm
   const stopChecks = clock?.every?.(BUDGET_CHECK_MS, check);
   const { xDpi, yDpi } = resolutionFor(opts.quality);
   const out: RenderedPage[] = [];
-  // The page in progress: the first selected one, then the one after the last page finished.
+  const indices: number[] = [];
+  // The page in progress: the first selected one, then the one after the last page finished
+  // (or, sharing the selection, each page as this thread claims it).
   let done = 0;
-  budget?.startPage(opts.pages[0]!);
+  budget?.startPage(opts.pages[shared?.end === 'back' ? opts.pages.length - 1 : 0]!);
+  const claimed = shared && new ClaimedPages(opts.pages, shared.queue, shared.end, (page) => budget?.startPage(page));
   try {
-    for await (const page of sourcePages(bytes, format, opts, signal)) {
+    for await (const page of sourcePages(bytes, format, claimed ? { ...opts, pages: claimed } : opts, signal)) {
       if ('bitmap' in page) {
         out.push({ bitmap: page.bitmap, mode: 'passthrough', page: page.page });
       } else {
         const { bitmap, mode } = toBilevel(page.gray, opts.mode ?? 'auto', xDpi, yDpi);
         out.push({ bitmap, mode, page: page.page });
       }
+      if (claimed) indices.push(claimed.indices.at(-1)!); // the page drawn is the last one claimed
       if (out.length > maxPages) {
         throw new FaxError('CONVERSION_FAILED', `the document makes more than ${maxPages} fax pages (long pages are split)`);
       }
       check();
       signal.throwIfAborted();
+      if (claimed) continue;
       while (done < opts.pages.length && opts.pages[done] !== page.page) done++;
       budget?.startPage(opts.pages[Math.min(done + 1, opts.pages.length - 1)]!);
     }
@@ -123,7 +153,7 @@ export async function renderDocumentInThread(bytes: Buffer, format: DocumentForm
   } finally {
     stopChecks?.();
   }
-  return out;
+  return { pages: out, indices };
 }
 
 export function timeoutError(format: DocumentFormat, timeoutMs: number): FaxError {

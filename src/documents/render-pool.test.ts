@@ -41,7 +41,7 @@ describe('encodeInPool (pages coded in the render workers)', () => {
     }
   });
 
-  it('leaves the caller its bitmaps (copied to the workers, not moved)', async () => {
+  it('lends the workers the bitmaps (moved there and back, not copied): the caller has them again, unchanged', async () => {
     const [page] = await samplePages();
     const before = Buffer.from(page!.data);
     await encodeInPool([page!], { compression: 'mmr' });

@@ -7,10 +7,11 @@ import { availableParallelism } from 'node:os';
 import type { Piscina } from 'piscina';
 import type { Bitmap } from '../codecs/index.js';
 import { FaxError } from '../shared/errors.js';
-import type { EncodeSettings } from './encode-worker.js';
+import { encodePage, type EncodeSettings } from './encode-worker.js';
 import { compiledPdfium, type WasmModule } from './pdfium.js';
 import { timeoutError } from './render-document.js';
 import type { DocumentFormat } from './sniff.js';
+import type { EncodeTaskInput, EncodeTaskOutput } from './render-worker.js';
 import { workerEntry } from './worker-pool.js';
 
 /** Old-space heap of one render worker by default; beyond it the worker dies and the document fails. */
@@ -61,20 +62,22 @@ function renderPool(startThreads = 0): Promise<Piscina> {
   return pool;
 }
 
-/** Pages one cold worker should have before a second one starts (about 0.5 s of CPU to boot and warm up). */
-export const PAGES_PER_COLD_WORKER = 8;
+/** Pages of a one-shot render from which a helper worker is started beside the calling thread. */
+export const PAGES_PER_HELPER = 8;
 
 /**
- * Render workers for a one-shot render of `pages` pages in a fresh process (faxstack render): one
- * per PAGES_PER_COLD_WORKER pages on the cores that are idle (`cores` less the run queue `load`),
- * and 0 — the calling thread renders (`isolate: false`) — unless that makes two or more. One cold
- * worker does the same pages as the calling thread plus its own boot, modules and PDFium instance
- * and the pages' trip back: measured slower in CPU and wall alike (docs/benchmarks.md, render-cli).
+ * Render workers that help the calling thread with a one-shot render of `pages` pages in a fresh
+ * process (faxstack render): the calling thread renders from the first page on while each helper,
+ * once booted, takes pages from the last one backwards (pipeline.ts, `helpers`), so a helper's
+ * boot costs the calling thread nothing. One per PAGES_PER_HELPER pages, on the cores idle now
+ * (`cores` less the `busy` threads of other processes, less the calling thread's own): where
+ * no core is idle a helper only adds its boot, its PDFium instance and a second JIT warm-up
+ * (0.4–0.7 s of CPU), and the run took longer (measured at load 10–23, docs/benchmarks.md,
+ * render-cli).
  */
-export function oneShotThreads(pages: number, cores: number, load: number): number {
-  const idle = Math.floor(cores - load + 0.5);
-  const workers = Math.min(idle, Math.ceil(pages / PAGES_PER_COLD_WORKER), DEFAULT_MAX_THREADS);
-  return workers >= 2 ? workers : 0;
+export function oneShotHelpers(pages: number, cores: number, busy: number): number {
+  const idle = Math.floor(cores - busy + 0.5) - 1;
+  return Math.max(0, Math.min(idle, Math.floor(pages / PAGES_PER_HELPER), DEFAULT_MAX_THREADS));
 }
 
 /**
@@ -91,6 +94,7 @@ export function startRenderPool(threads: number): void {
 export async function closeRenderPool(): Promise<void> {
   const p = pool;
   pool = undefined;
+  warm = false;
   await (await p)?.destroy();
 }
 
@@ -117,7 +121,9 @@ export async function runInPool<T>(
   const deadline = AbortSignal.timeout(timeoutMs + graceMs);
   const combined = signal ? AbortSignal.any([signal, deadline]) : deadline;
   try {
-    return (await (await renderPool()).run(task, { name, signal: combined, transferList })) as T;
+    const out = (await (await renderPool()).run(task, { name, signal: combined, transferList })) as T;
+    warm = true;
+    return out;
   } catch (err) {
     if (signal?.aborted) throw signal.reason;
     if (deadline.aborted) throw timeoutError(format, timeoutMs);
@@ -129,13 +135,75 @@ export async function runInPool<T>(
   }
 }
 
+/** Whether a render worker of this pool has finished a task (it is up and warm). */
+let warm = false;
+
+/** A page for encodeTask: its bitmap moved there when it owns its buffer alone (no copy), else copied. */
+function encodeRun(p: Piscina, b: Bitmap, settings: EncodeSettings, signal: AbortSignal | undefined): Promise<Uint8Array> {
+  const lent = b.data.byteOffset === 0 && b.data.byteLength === b.data.buffer.byteLength && !(b.data.buffer instanceof SharedArrayBuffer);
+  const task: EncodeTaskInput = { ...settings, bitmap: { width: b.width, height: b.height, stride: b.stride, data: b.data }, lent };
+  return (p.run(task, { name: 'encodeTask', signal, transferList: lent ? [b.data.buffer as ArrayBuffer] : [] }) as Promise<EncodeTaskOutput>).then((out) => {
+    if (out.data) b.data = out.data; // the bitmap's bytes, moved back
+    return out.strip;
+  });
+}
+
 /**
- * Codes pages in the render workers, in parallel, one page per task (each bitmap copied there;
- * the caller keeps it); the coded pages come back in page order.
+ * Codes pages in the render workers, in parallel, one page per task; each bitmap is lent to the
+ * worker (moved there and back, not copied) and is the caller's again when this resolves. The
+ * coded pages come back in page order.
  */
 export async function encodeInPool(pages: readonly Bitmap[], settings: EncodeSettings, signal?: AbortSignal): Promise<Uint8Array[]> {
   const p = await renderPool();
-  return Promise.all(
-    pages.map((b) => p.run({ ...settings, bitmap: { width: b.width, height: b.height, stride: b.stride, data: b.data } }, { name: 'encodeTask', signal }) as Promise<Uint8Array>),
-  );
+  return Promise.all(pages.map((b) => encodeRun(p, b, settings, signal)));
+}
+
+/**
+ * Pages lent to the helpers at once: one coding while the next ones wait, since this thread sends
+ * more only between its own pages (and, on a busy machine, only when it gets a core).
+ */
+const ENCODE_IN_FLIGHT = 3;
+
+/**
+ * Codes pages in this thread from the first on while the render workers, if one is already up,
+ * code pages from the last one backwards (a one-shot render's helpers, warm from rendering): no
+ * page waits for a worker's boot. The coded pages come back in page order.
+ */
+export async function encodeBeside(pages: readonly Bitmap[], settings: EncodeSettings, signal?: AbortSignal): Promise<Uint8Array[]> {
+  if (!warm || !pool) return pages.map((b) => encodePage(b, settings));
+  const p = await pool;
+  const strips: Uint8Array[] = new Array<Uint8Array>(pages.length);
+  let front = 0;
+  let back = pages.length;
+  let busy = 0;
+  let failed: { err: unknown } | undefined;
+  const lent: Promise<void>[] = [];
+  const lend = (): void => {
+    while (!failed && busy < ENCODE_IN_FLIGHT && back - 1 > front) {
+      const i = --back;
+      busy++;
+      lent.push(
+        encodeRun(p, pages[i]!, settings, signal).then(
+          (strip) => {
+            strips[i] = strip;
+            busy--;
+            lend();
+          },
+          (err: unknown) => {
+            failed ??= { err };
+          },
+        ),
+      );
+    }
+  };
+  lend();
+  while (front < back && !failed) {
+    strips[front] = encodePage(pages[front]!, settings);
+    front++;
+    // The helpers' answers are read between pages.
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  await Promise.all(lent);
+  if (failed) throw failed.err;
+  return strips;
 }

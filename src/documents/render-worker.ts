@@ -7,7 +7,8 @@ import { FaxError } from '../shared/errors.js';
 import { headerAtlas, type HeaderAtlas } from './header-line.js';
 import { resolutionFor, type RenderQuality } from './layout.js';
 import { compiledPdfium, type WasmModule } from './pdfium.js';
-import { renderDocumentInThread, type PageMode, type RenderDocumentOptions } from './render-document.js';
+import { renderClaimedPages, renderDocumentInThread, type PageMode, type RenderDocumentOptions } from './render-document.js';
+import { PageQueue } from './page-queue.js';
 import { toWire, type WireError } from './render-wire.js';
 import type { DocumentFormat } from './sniff.js';
 import { encodePage, type EncodeTask } from './encode-worker.js';
@@ -22,6 +23,20 @@ export interface RenderTaskInput extends Omit<RenderDocumentOptions, 'signal' | 
 export type RenderTaskOutput =
   | { ok: true; pages: { width: number; height: number; stride: number; data: Uint8Array; mode: PageMode; page: number }[] }
   | { ok: false; error: WireError };
+
+/** A helper's part of a PDF whose selection the calling thread shares (pipeline.ts): pages claimed from the back of `queue`. */
+export interface ShareTaskInput extends Omit<RenderDocumentOptions, 'signal' | 'budgetClock'> {
+  /** The PDF, in a SharedArrayBuffer: read by every thread, copied by none. */
+  bytes: Uint8Array;
+  /** The queue's state (PageQueue.state over a SharedArrayBuffer) and this helper's number. */
+  queue: Int32Array;
+  helper: number;
+  pdfium?: WasmModule;
+}
+
+export type ShareTaskOutput = { ok: true; pages: RenderTaskPage[]; indices: number[] } | { ok: false; error: WireError };
+
+type RenderTaskPage = Extract<RenderTaskOutput, { ok: true }>['pages'][number];
 
 export type AtlasTaskOutput = { ok: true; atlas: HeaderAtlas } | { ok: false; error: WireError };
 
@@ -45,6 +60,21 @@ export async function renderTask(task: RenderTaskInput): Promise<RenderTaskOutpu
   }
 }
 
+export async function shareTask(task: ShareTaskInput): Promise<ShareTaskOutput> {
+  if (task.pdfium) void compiledPdfium(task.pdfium);
+  const queue = new PageQueue(task.pages.length, 0, task.queue);
+  queue.markStarted(task.helper);
+  try {
+    const bytes = Buffer.from(task.bytes); // as renderTask: decoders (pdfjs, after a trap) want a buffer of their own
+    const { pages, indices } = await renderClaimedPages(bytes, task, queue, 'back');
+    const out = pages.map(({ bitmap, mode, page }) => ({ width: bitmap.width, height: bitmap.height, stride: bitmap.stride, data: bitmap.data, mode, page }));
+    return move<ShareTaskOutput>({ ok: true, pages: out, indices }, out.map((p) => p.data.buffer));
+  } catch (err) {
+    if (err instanceof FaxError) return { ok: false, error: toWire(err) };
+    throw err;
+  }
+}
+
 export async function atlasTask(task: { quality: RenderQuality; pdfium?: WasmModule }): Promise<AtlasTaskOutput> {
   if (task.pdfium) void compiledPdfium(task.pdfium);
   try {
@@ -58,12 +88,24 @@ export async function atlasTask(task: { quality: RenderQuality; pdfium?: WasmMod
   }
 }
 
+/** A page to code; `lent`: its bitmap was moved here (it owns its buffer alone) and goes back with the code. */
+export interface EncodeTaskInput extends EncodeTask {
+  lent?: boolean;
+}
+
+export interface EncodeTaskOutput {
+  strip: Uint8Array;
+  /** The lent bitmap's bytes, moved back. */
+  data?: Uint8Array;
+}
+
 /** Codes one page (pipeline.ts codes a fax's pages here, in the workers that rendered them); the bytes are moved back. */
-export function encodeTask(task: EncodeTask): Uint8Array {
+export function encodeTask(task: EncodeTaskInput): EncodeTaskOutput {
   const out = encodePage(task.bitmap, task);
   // Move only a buffer the result owns alone.
-  const own = out.byteOffset === 0 && out.byteLength === out.buffer.byteLength ? out : out.slice();
-  return Piscina.move(own) as unknown as Uint8Array;
+  const strip = out.byteOffset === 0 && out.byteLength === out.buffer.byteLength ? out : out.slice();
+  const data = task.lent ? task.bitmap.data : undefined;
+  return move<EncodeTaskOutput>({ strip, data }, data ? [strip.buffer, data.buffer] : [strip.buffer]);
 }
 
 export default renderTask;
