@@ -6,6 +6,7 @@
 // Kept in-house: PDFium is not compiled here (the installed @embedpdf/pdfium build is patched); docs/benchmarks.md has the figures.
 
 import { createHash } from 'node:crypto';
+import { uleb } from './wasm-leb.js';
 
 /**
  * The start of the row loop's body in CStretchEngine::StretchVert (PDFium's
@@ -26,17 +27,6 @@ const STRETCH_VERT_SHA256 = '798581bb6542c3847dbf1fe2a77c8b3202e60f5ecc99c1b3460
 /** The function's locals, one group of twenty i32; two more are added for the copy. */
 const LOCALS = Buffer.from('01147f', 'hex');
 const [OFFSET, LENGTH] = [21, 22];
-
-function uleb(n: number): number[] {
-  const out: number[] = [];
-  do {
-    let byte = n & 0x7f;
-    n = Math.floor(n / 128);
-    if (n > 0) byte |= 0x80;
-    out.push(byte);
-  } while (n > 0);
-  return out;
-}
 
 /**
  * The row copy: when the transform writes one byte per pixel (from 1- or 8-bit sources, the

@@ -4,6 +4,7 @@
 // Kept in-house: the newest @embedpdf/pdfium is the build installed; docs/benchmarks.md has the figures.
 
 import { createHash } from 'node:crypto';
+import { uleb, sleb } from './wasm-leb.js';
 
 /**
  * The function replaced, known by the SHA-256 of its body: CFX_ScanlineCompositor's bit-mask
@@ -24,27 +25,6 @@ const op = {
   i64Mul: 0x7e, i64ExtendI32U: 0xad,
   void: 0x40, i32: 0x7f, i64: 0x7e,
 } as const;
-
-function uleb(n: number): number[] {
-  const out: number[] = [];
-  do {
-    let byte = n & 0x7f;
-    n = Math.floor(n / 128);
-    if (n > 0) byte |= 0x80;
-    out.push(byte);
-  } while (n > 0);
-  return out;
-}
-
-function sleb(n: bigint): number[] {
-  const out: number[] = [];
-  for (;;) {
-    const byte = Number(n & 0x7fn);
-    n >>= 7n;
-    if ((n === 0n && (byte & 0x40) === 0) || (n === -1n && (byte & 0x40) !== 0)) return [...out, byte];
-    out.push(byte | 0x80);
-  }
-}
 
 /**
  * The new body of CompositeBitMaskLine(this, dest span, src span, src_left, width, clip span):

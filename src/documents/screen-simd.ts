@@ -5,6 +5,7 @@
 // pdfium-wasm.ts writes PDFium's (docs/benchmarks.md has the figures).
 
 import type { Screen } from './halftone.js';
+import { uleb } from './wasm-leb.js';
 
 /** The kernel's parameters and locals, in order. */
 const [GRAY, WIDTH, ROWS, OUT, STRIDE, THR, TILE_ROW, TILE_HEIGHT, X0, X1] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
@@ -50,17 +51,6 @@ function kernelBody(): number[] {
     end,
     end,
   ];
-}
-
-function uleb(n: number): number[] {
-  const out: number[] = [];
-  do {
-    let byte = n & 0x7f;
-    n = Math.floor(n / 128);
-    if (n > 0) byte |= 0x80;
-    out.push(byte);
-  } while (n > 0);
-  return out;
 }
 
 /** The module: one function (ten i32 parameters) and its memory, both exported. */

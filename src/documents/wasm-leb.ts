@@ -1,0 +1,25 @@
+// LEB128, the integer encoding of WebAssembly's binary format: for the modules we rewrite
+// (pdfium-wasm.ts, pdfium-image.ts) and the one we write (screen-simd.ts).
+
+/** An unsigned LEB128 number's bytes. */
+export function uleb(n: number): number[] {
+  const out: number[] = [];
+  do {
+    let byte = n & 0x7f;
+    n = Math.floor(n / 128);
+    if (n > 0) byte |= 0x80;
+    out.push(byte);
+  } while (n > 0);
+  return out;
+}
+
+/** A signed LEB128 number's bytes. */
+export function sleb(n: bigint): number[] {
+  const out: number[] = [];
+  for (;;) {
+    const byte = Number(n & 0x7fn);
+    n >>= 7n;
+    if ((n === 0n && (byte & 0x40) === 0) || (n === -1n && (byte & 0x40) !== 0)) return [...out, byte];
+    out.push(byte | 0x80);
+  }
+}
