@@ -6,7 +6,7 @@
 // Kept in-house: PDFium is not compiled here (the installed @embedpdf/pdfium build is patched); docs/benchmarks.md has the figures.
 
 import { createHash } from 'node:crypto';
-import { uleb } from './wasm-leb.js';
+import { Reader, uleb } from './wasm-leb.js';
 
 /**
  * The start of the row loop's body in CStretchEngine::StretchVert (PDFium's
@@ -124,48 +124,37 @@ const INSERTIONS: Insertion[] = [
 export function fasterImageDrawing(wasmBytes: Uint8Array): { bytes: Uint8Array; patched: boolean } {
   const unchanged = { bytes: wasmBytes, patched: false };
   const all = Buffer.from(wasmBytes.buffer, wasmBytes.byteOffset, wasmBytes.byteLength);
-  let p = 8;
-  const read = (): number => {
-    let v = 0;
-    let scale = 1;
-    let x: number;
-    do {
-      x = all[p++]!;
-      v += (x & 0x7f) * scale;
-      scale *= 128;
-    } while (x & 0x80);
-    return v;
-  };
+  const r = new Reader(all, 8);
   // The code section (id 10): sections are id, LEB128 size, payload.
   let code = -1;
   let codeEnd = 0;
   let sectionSizeFrom = 0;
-  while (p < all.length) {
-    const id = all[p++]!;
-    sectionSizeFrom = p;
-    const size = read();
+  while (r.p < all.length) {
+    const id = all[r.p++]!;
+    sectionSizeFrom = r.p;
+    const size = r.u();
     if (id === 10) {
-      code = p;
-      codeEnd = p + size;
+      code = r.p;
+      codeEnd = r.p + size;
       break;
     }
-    p += size;
+    r.p += size;
   }
   if (code < 0) return unchanged;
   // Each site's first place in the code, then the bodies walked once, in order, to the ones holding them.
   const found = INSERTIONS.map((ins) => ({ ins, at: all.indexOf(ins.site, code) })).sort((a, b) => a.at - b.at);
   if (found.some((f) => f.at < 0 || f.at >= codeEnd)) return unchanged;
   const edits: { sizeFrom: number; from: number; to: number; site: number; ins: Insertion }[] = [];
-  p = code;
-  const count = read();
-  for (let i = 0, k = 0; i < count && k < found.length && p < codeEnd; i++) {
-    const sizeFrom = p;
-    const size = read();
-    while (k < found.length && found[k]!.at < p + size) {
+  r.p = code;
+  const count = r.u();
+  for (let i = 0, k = 0; i < count && k < found.length && r.p < codeEnd; i++) {
+    const sizeFrom = r.p;
+    const size = r.u();
+    while (k < found.length && found[k]!.at < r.p + size) {
       const { ins, at } = found[k++]!;
-      edits.push({ sizeFrom, from: p, to: p + size, site: at + ins.at, ins });
+      edits.push({ sizeFrom, from: r.p, to: r.p + size, site: at + ins.at, ins });
     }
-    p += size;
+    r.p += size;
   }
   if (edits.length !== INSERTIONS.length || new Set(edits.map((e) => e.from)).size !== edits.length) return unchanged;
   for (const { from, to, ins } of edits) {

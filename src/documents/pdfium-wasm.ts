@@ -4,7 +4,7 @@
 // Kept in-house: the newest @embedpdf/pdfium is the build installed; docs/benchmarks.md has the figures.
 
 import { createHash } from 'node:crypto';
-import { uleb, sleb } from './wasm-leb.js';
+import { Reader, sleb, uleb } from './wasm-leb.js';
 
 /**
  * The function replaced, known by the SHA-256 of its body: CFX_ScanlineCompositor's bit-mask
@@ -157,28 +157,6 @@ function oneBppLoop(): Uint8Array {
     op.end,
     op.end,
   ]);
-}
-
-/** A cursor over wasm bytes reading unsigned LEB128. */
-class Reader {
-  constructor(
-    readonly b: Uint8Array,
-    public p = 0,
-  ) {}
-  u(): number {
-    let r = 0;
-    let scale = 1;
-    for (;;) {
-      const x = this.b[this.p++]!;
-      r += (x & 0x7f) * scale;
-      scale *= 128;
-      if ((x & 0x80) === 0) return r;
-    }
-  }
-  name(): void {
-    const length = this.u();
-    this.p += length;
-  }
 }
 
 /** Functions imported by the module: they come first in the function index space. */

@@ -1,5 +1,5 @@
 // LEB128, the integer encoding of WebAssembly's binary format: for the modules we rewrite
-// (pdfium-wasm.ts, pdfium-image.ts) and the one we write (screen-simd.ts).
+// (pdfium-wasm.ts, pdfium-image.ts) and the one we write (screen-simd.ts), and a cursor reading it.
 
 /** An unsigned LEB128 number's bytes. */
 export function uleb(n: number): number[] {
@@ -21,5 +21,27 @@ export function sleb(n: bigint): number[] {
     n >>= 7n;
     if ((n === 0n && (byte & 0x40) === 0) || (n === -1n && (byte & 0x40) !== 0)) return [...out, byte];
     out.push(byte | 0x80);
+  }
+}
+
+/** A cursor over wasm bytes reading unsigned LEB128. */
+export class Reader {
+  constructor(
+    readonly b: Uint8Array,
+    public p = 0,
+  ) {}
+  u(): number {
+    let r = 0;
+    let scale = 1;
+    for (;;) {
+      const x = this.b[this.p++]!;
+      r += (x & 0x7f) * scale;
+      scale *= 128;
+      if ((x & 0x80) === 0) return r;
+    }
+  }
+  name(): void {
+    const length = this.u();
+    this.p += length;
   }
 }

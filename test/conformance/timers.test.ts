@@ -154,29 +154,31 @@ describe('TM-04 T5 (60 s): RNR for too long', () => {
   });
 });
 
+/** A DCS from the caller (V.27ter 4800, no ECM unless `d` says so). */
+const dcs = (d: Partial<Dcs>): Uint8Array =>
+  buildFrame(fcfByte('DCS', 1), encodeDcs({
+    receive: true, modem: { modulation: 'v27ter', bitRate: 4800 }, resolution: 'R8_STANDARD', coding: 'mh', width: 'a4', length: 'a4',
+    scanLineMs: 0, ecm: false, ecmFrameSize: 256, subaddress: false, senderId: false, ...d,
+  }));
+
+/** An answerer past CFR, listening for the page. */
+async function toPage(dcsFrame: Uint8Array): Promise<ReturnType<typeof setup>> {
+  const t = setup({ role: 'answerer' });
+  t.session.start();
+  await t.clock.advance(0);
+  t.fe.emit(hdlc(dcsFrame));
+  t.fe.emit({ kind: 'carrier', on: true });
+  t.fe.emit({ kind: 'image-data', data: new Uint8Array(900) });
+  t.fe.emit({ kind: 'image-end' });
+  await t.clock.advance(0);
+  expect(t.fe.sent().at(-1)).toBe('CFR');
+  return t;
+}
+
 describe('TM-05 T2 after a page whose high-speed carrier was lost: the rest of the page holds it', () => {
   // The receiver's fast carrier drops 1 s into the page (a jitter buffer run dry, docs/benchmarks.md
   // audio-hog); the far end goes on sending its page for 20 s (V.21's detector hears it), then
   // its command. T2 (6 s) must count from the end of that signal, not from the carrier loss.
-  const dcs = (d: Partial<Dcs>): Uint8Array =>
-    buildFrame(fcfByte('DCS', 1), encodeDcs({
-      receive: true, modem: { modulation: 'v27ter', bitRate: 4800 }, resolution: 'R8_STANDARD', coding: 'mh', width: 'a4', length: 'a4',
-      scanLineMs: 0, ecm: false, ecmFrameSize: 256, subaddress: false, senderId: false, ...d,
-    }));
-
-  /** An answerer past CFR, listening for the page. */
-  async function toPage(dcsFrame: Uint8Array): Promise<ReturnType<typeof setup>> {
-    const t = setup({ role: 'answerer' });
-    t.session.start();
-    await t.clock.advance(0);
-    t.fe.emit(hdlc(dcsFrame));
-    t.fe.emit({ kind: 'carrier', on: true });
-    t.fe.emit({ kind: 'image-data', data: new Uint8Array(900) });
-    t.fe.emit({ kind: 'image-end' });
-    await t.clock.advance(0);
-    expect(t.fe.sent().at(-1)).toBe('CFR');
-    return t;
-  }
 
   /** The rest of the page on the line for `ms`, then the gap before the command. */
   async function restOfPage(t: ReturnType<typeof setup>, ms: number): Promise<void> {
@@ -260,25 +262,7 @@ describe('TM-06 T2 while listening for a page whose training was missed: the bur
   // 'line-signal'. T2 must count from the end of it; then the far end's command after the burst
   // is answered as for a page or block that did not come. And an endless signal must not hold
   // T2 for ever: holdLimitMs (src/t30/hold.ts), 140 s at 4800 bit/s.
-  const dcs = (d: Partial<Dcs>): Uint8Array =>
-    buildFrame(fcfByte('DCS', 1), encodeDcs({
-      receive: true, modem: { modulation: 'v27ter', bitRate: 4800 }, resolution: 'R8_STANDARD', coding: 'mh', width: 'a4', length: 'a4',
-      scanLineMs: 0, ecm: false, ecmFrameSize: 256, subaddress: false, senderId: false, ...d,
-    }));
   const HOLD_MS = holdLimitMs(4800);
-
-  async function toPage(dcsFrame: Uint8Array): Promise<ReturnType<typeof setup>> {
-    const t = setup({ role: 'answerer' });
-    t.session.start();
-    await t.clock.advance(0);
-    t.fe.emit(hdlc(dcsFrame));
-    t.fe.emit({ kind: 'carrier', on: true });
-    t.fe.emit({ kind: 'image-data', data: new Uint8Array(900) });
-    t.fe.emit({ kind: 'image-end' });
-    await t.clock.advance(0);
-    expect(t.fe.sent().at(-1)).toBe('CFR');
-    return t;
-  }
 
   /** A burst we did not train on: `ms` of signal, then the gap before the command. */
   async function missedBurst(t: ReturnType<typeof setup>, ms: number): Promise<void> {
