@@ -102,6 +102,10 @@ describe.each([0, 3] as const)('T38FrontEnd pair, T.38 version %i, fast pacing',
     expect(imageOf(b.events)).toEqual(page);
     expect(kinds(b.events).filter((k) => k !== 'image-data')).toEqual(['carrier-on', 'image-end', 'carrier-off']);
     expect(a.events.filter((e) => e.kind === 'tx-done')).toHaveLength(1);
+    // Delivered together (fast pacing), its 560 packets reach T.30 as chunks of up to 16 KB.
+    const chunks = b.events.flatMap((e) => (e.kind === 'image-data' ? [e.data.length] : []));
+    expect(chunks.length).toBeLessThanOrEqual(4);
+    expect(Math.max(...chunks)).toBeLessThanOrEqual(16384);
   });
 
   it('send-hdlc at a high-speed rate (ECM): 256-octet frames, exact', async () => {
@@ -180,7 +184,8 @@ describe('T38FrontEnd pair, behaviour', () => {
     send(ind('v29-9600-training'));
     send({ type: 't30-data', dataType: 'v29-9600', fields: [{ type: 't4-non-ecm-sig-end', data: Uint8Array.of(3) }] });
     await clock.advance(0);
-    expect(kinds(events)).toEqual(['carrier-on', 'image-data', 'image-data', 'image-end', 'carrier-off', 'carrier-on', 'image-data', 'image-end', 'carrier-off']);
+    // The image data of packets delivered together is handed over as one chunk (rx-events.ts).
+    expect(kinds(events)).toEqual(['carrier-on', 'image-data', 'image-end', 'carrier-off', 'carrier-on', 'image-data', 'image-end', 'carrier-off']);
     expect([...imageOf(events)]).toEqual([1, 2, 3, 3]);
     expect(b.stats().repeats).toBe(6);
   });
@@ -415,6 +420,8 @@ describe('T38FrontEnd realtime pacing on a ManualClock', () => {
     await clock.advance(6000);
     expect(doneAt).toBeGreaterThanOrEqual(1393 + 10_000);
     expect(imageOf(b.events)).toEqual(page);
+    // Paced, each packet comes alone and is handed over alone (30 ms at 14400 bit/s: 54 octets).
+    expect(b.events.filter((e) => e.kind === 'image-data').every((e) => e.kind === 'image-data' && e.data.length <= 54)).toBe(true);
   });
 });
 

@@ -1,7 +1,9 @@
 // What a received IFP packet means to T.30: indicators become tones and carrier changes, HDLC
 // fields are put back together into frames (crcOk from the fcs-OK/fcs-BAD field, as T.38
 // carries the FCS verdict, not the FCS; octets bit-reversed into T.30's order), t4-non-ecm
-// fields become image data (as they are). Loss reported
+// fields become image data (as they are; the packets of one delivery — a run of datagrams that
+// came in together — handed over as one chunk on a microtask, since each event is a step of
+// T.30 and a page is thousands of packets). Loss reported
 // by UDPTL marks the frame in progress bad, so no frame is ever passed on with a hole in it.
 //
 // Like a modem, the terminal hears what T.30 listens for (set-rx): high-speed signals only in
@@ -41,6 +43,9 @@ interface Signal {
   sawData: boolean;
 }
 
+/** Largest chunk of image data gathered from several packets. */
+const IMAGE_CHUNK = 16384;
+
 const sameModem = (a: ModemSpec, b: ModemSpec) => a.modulation === b.modulation && a.bitRate === b.bitRate;
 
 export class RxEvents {
@@ -53,6 +58,17 @@ export class RxEvents {
   private frameBad = false;
   /** Where the frames handed to T.30 are cut from (T.30 keeps them). */
   private readonly slab = new ByteSlab();
+  /**
+   * Image data not yet handed over: the first packet's data as it came, then a copy of it and
+   * of what followed, `imageLen` octets (T.30 keeps what it is given, so never reused).
+   */
+  private image: Uint8Array | null = null;
+  private imageLen = 0;
+  private flushQueued = false;
+  private readonly flushLater = () => {
+    this.flushQueued = false;
+    this.flushImage();
+  };
 
   constructor(private readonly opts: RxEventsOptions) {
     this.frame = new Uint8Array(Math.min(opts.maxFrame, 512));
@@ -78,7 +94,7 @@ export class RxEvents {
     const s = this.signal;
     if (!s) return;
     this.signal = undefined;
-    const e = this.opts.emit;
+    const e = (event: FrontEndEvent) => this.emit(event);
     if (this.imageOpen) {
       this.imageOpen = false;
       e({ kind: 'image-end' });
@@ -110,7 +126,7 @@ export class RxEvents {
     this.lastIndicator = ind;
     this.endSignal();
     if (ind === 'cng' || ind === 'ced') {
-      this.opts.emit({ kind: 'tone', tone: ind });
+      this.emit({ kind: 'tone', tone: ind });
       return;
     }
     if (ind === 'v21-preamble') this.start({ dataType: 'v21', modem: undefined, carrier: false, sawData: false });
@@ -131,7 +147,7 @@ export class RxEvents {
     const modem = s.dataType === 'v21' ? 'v21' : s.modem;
     if (modem && this.heard(modem, 'carrier')) {
       s.carrier = true;
-      this.opts.emit({ kind: 'carrier', on: true });
+      this.emit({ kind: 'carrier', on: true });
     }
   }
 
@@ -154,7 +170,6 @@ export class RxEvents {
     this.carrierIfHeard(s);
     const hdlcHeard = this.heard(modem, 'image-hdlc');
     const imageHeard = modem !== 'v21' && this.heard(modem, 'image');
-    const e = this.opts.emit;
     for (const f of p.fields) {
       switch (f.type) {
         case 'hdlc-data':
@@ -180,7 +195,7 @@ export class RxEvents {
             this.imageOpen = true;
             if (f.data) {
               this.stats.imageBytes += f.data.length;
-              e({ kind: 'image-data', data: f.data });
+              this.gatherImage(f.data);
             }
           } else this.stats.unheard++;
           if (f.type === 't4-non-ecm-sig-end') this.endSignal();
@@ -189,6 +204,42 @@ export class RxEvents {
           break; // cm/jm/ci/v34rate: V.8/V.34 only
       }
     }
+  }
+
+  /** Every event but gathered image data: what was gathered goes first, so the order holds. */
+  private emit(event: FrontEndEvent): void {
+    this.flushImage();
+    this.opts.emit(event);
+  }
+
+  /** Adds a packet's image data to what is handed over at the end of this delivery. */
+  private gatherImage(data: Uint8Array): void {
+    if (data.length === 0) return;
+    if (this.imageLen + data.length > IMAGE_CHUNK) this.flushImage();
+    if (this.imageLen === 0) {
+      this.image = data;
+    } else {
+      if (this.imageLen === this.image!.length) {
+        const first = this.image!;
+        this.image = new Uint8Array(IMAGE_CHUNK);
+        this.image.set(first);
+      }
+      this.image!.set(data, this.imageLen);
+    }
+    this.imageLen += data.length;
+    if (!this.flushQueued) {
+      this.flushQueued = true;
+      queueMicrotask(this.flushLater);
+    }
+  }
+
+  /** Hands over the image data gathered so far. */
+  private flushImage(): void {
+    if (this.imageLen === 0) return;
+    const data = this.image!.length === this.imageLen ? this.image! : this.image!.subarray(0, this.imageLen);
+    this.image = null;
+    this.imageLen = 0;
+    this.opts.emit({ kind: 'image-data', data });
   }
 
   /** Adds IFP octets to the frame, bit-reversed into T.30's order (first bit in bit 0). */
@@ -218,7 +269,7 @@ export class RxEvents {
     this.frameBad = false;
     if (crcOk) this.stats.framesOk++;
     else this.stats.framesBad++;
-    this.opts.emit({ kind: 'hdlc', frame, crcOk });
+    this.emit({ kind: 'hdlc', frame, crcOk });
   }
 }
 
