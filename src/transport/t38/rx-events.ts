@@ -59,11 +59,13 @@ export class RxEvents {
   /** Where the frames handed to T.30 are cut from (T.30 keeps them). */
   private readonly slab = new ByteSlab();
   /**
-   * Image data not yet handed over: the first packet's data as it came, then a copy of it and
-   * of what followed, `imageLen` octets (T.30 keeps what it is given, so never reused).
+   * Image data not yet handed over, `imageLen` octets: the first packet's data as it came, or a
+   * chunk buffer with a copy of it and of what followed (T.30 keeps what it is given: never reused).
    */
   private image: Uint8Array | null = null;
   private imageLen = 0;
+  /** `image` is our own chunk buffer (not the first packet's data). */
+  private imageCopied = false;
   private flushQueued = false;
   private readonly flushLater = () => {
     this.flushQueued = false;
@@ -217,12 +219,14 @@ export class RxEvents {
     if (data.length === 0) return;
     if (this.imageLen + data.length > IMAGE_CHUNK) this.flushImage();
     if (this.imageLen === 0) {
-      this.image = data;
+      this.image = data; // alone, it goes as it came
+      this.imageCopied = false;
     } else {
-      if (this.imageLen === this.image!.length) {
+      if (!this.imageCopied) {
         const first = this.image!;
         this.image = new Uint8Array(IMAGE_CHUNK);
         this.image.set(first);
+        this.imageCopied = true;
       }
       this.image!.set(data, this.imageLen);
     }
@@ -236,7 +240,7 @@ export class RxEvents {
   /** Hands over the image data gathered so far. */
   private flushImage(): void {
     if (this.imageLen === 0) return;
-    const data = this.image!.length === this.imageLen ? this.image! : this.image!.subarray(0, this.imageLen);
+    const data = this.imageCopied ? this.image!.subarray(0, this.imageLen) : this.image!;
     this.image = null;
     this.imageLen = 0;
     this.opts.emit({ kind: 'image-data', data });
