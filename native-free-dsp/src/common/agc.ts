@@ -58,7 +58,7 @@ export class Agc {
 
   /** Feeds |s|² of an unscaled sample (the allocation-free form of update(): no double argument). */
   measure(s: Complex): void {
-    if (this.frozen) return;
+    if (this.frozen === true) return; // (see complex.ts)
     const power = s.re * s.re + s.im * s.im;
     if (this.power === 0) {
       this.prime(power);
@@ -71,7 +71,7 @@ export class Agc {
 
   /** Feeds one power measurement (|x|² of an unscaled sample). */
   update(power: number): void {
-    if (this.frozen) return;
+    if (this.frozen === true) return; // (see complex.ts)
     const p = this.power + this.rate * (power - this.power);
     this.power = p;
     this.gain = Math.sqrt(this.targetPower / (p > this.floorPower ? p : this.floorPower));
@@ -163,7 +163,7 @@ export class CarrierDetector {
     this.y1 = y;
     const p = this.power + this.alpha * (y * y - this.power);
     this.power = p;
-    if (this.present) {
+    if (this.present === true) {
       if (p < this.offThreshold) {
         if (++this.below > this.hangoverSamples) {
           this.present = false;

@@ -15,6 +15,11 @@
 //                                              blocks on hot paths (V8 boxes a double passed as an
 //                                              argument to a call it does not inline; a number
 //                                              kept in an object field is updated in place)
+//   `flag === true`                            how a hot path tests a boolean field: TurboFan does not
+//                                              know that a field holds only booleans, so a bare
+//                                              `if (flag)` compiles to the generic truth test (false,
+//                                              '', undetectable, HeapNumber, BigInt: five compares);
+//                                              `=== true` is one compare with the true value
 
 /** A mutable complex value; blocks read and write these instead of taking doubles as arguments. */
 export interface Complex {

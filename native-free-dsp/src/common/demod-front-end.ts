@@ -151,7 +151,8 @@ export class DemodFrontEnd {
     let flags = 0;
     const ev = this.det.push(x);
     if (ev !== 0) flags = ev === UP ? FE_CARRIER_UP : ev === DOWN ? FE_CARRIER_DOWN : 0;
-    if (!this.active) {
+    if (this.active !== true) {
+      // (a boolean field compared, not truth-tested: see complex.ts)
       this.dec.feed(x);
     } else {
       if (this.dec.push(x) && this.halfBaud()) flags |= FE_SYMBOL;

@@ -76,7 +76,7 @@ export class Scrambler {
   scramble(bit: number): number {
     const r = this.reg;
     let out = (bit ^ (r >>> this.shiftA) ^ (r >>> this.shiftB)) & 1;
-    if (this.guard) out = this.guardBit(r, out);
+    if (this.guard === true) out = this.guardBit(r, out); // (see complex.ts)
     this.reg = ((r << 1) | out) & this.mask;
     return out;
   }
@@ -85,7 +85,7 @@ export class Scrambler {
     const r = this.reg;
     const inBit = bit & 1;
     let out = (inBit ^ (r >>> this.shiftA) ^ (r >>> this.shiftB)) & 1;
-    if (this.guard && this.guardBit(r, inBit) !== inBit) out ^= 1;
+    if (this.guard === true && this.guardBit(r, inBit) !== inBit) out ^= 1;
     this.reg = ((r << 1) | inBit) & this.mask;
     return out;
   }
@@ -98,7 +98,7 @@ export class Scrambler {
   scrambleWord(word: number, n: number): number {
     const r = this.reg;
     let out = (word ^ (r >>> (this.tapA - n)) ^ (r >>> (this.tapB - n))) & ((1 << n) - 1);
-    if (this.guard) out ^= this.guardFlips(r, out, n);
+    if (this.guard === true) out ^= this.guardFlips(r, out, n);
     this.reg = ((r << n) | out) & this.mask;
     return out;
   }
@@ -108,7 +108,7 @@ export class Scrambler {
     const r = this.reg;
     const line = word & ((1 << n) - 1);
     let out = (line ^ (r >>> (this.tapA - n)) ^ (r >>> (this.tapB - n))) & ((1 << n) - 1);
-    if (this.guard) out ^= this.guardFlips(r, line, n);
+    if (this.guard === true) out ^= this.guardFlips(r, line, n);
     this.reg = ((r << n) | line) & this.mask;
     return out;
   }

@@ -100,7 +100,9 @@ export class HdlcRx {
       this.onFlag();
       return;
     }
-    if (ones > 6 || !this.inFrame) return; // the zero ending an abort / idle-ones run, or hunting
+    // The zero ending an abort / idle-ones run, or hunting (a boolean field compared: see
+    // common/complex.ts).
+    if (ones > 6 || this.inFrame !== true) return;
     // The run of ones and this zero are data, except that a zero after five ones is stuffing.
     // Add them to the accumulator in one go (bits go in LSB first, as they arrive).
     const len = ones === 5 ? 5 : ones + 1;
