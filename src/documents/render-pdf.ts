@@ -109,6 +109,7 @@ export async function countPdfFaxPages(bytes: Uint8Array, pages: readonly number
   const doc = await openWithPdfium(bytes);
   if (!doc) return null;
   try {
+    countPdfPages(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)); // refused as renderPdfPages refuses it
     const parts: number[] = [];
     for (const n of pages) {
       checkPage(n, doc.pageCount);
