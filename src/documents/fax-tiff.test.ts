@@ -64,6 +64,11 @@ describe('renderFaxTiff: each page stamped and coded as it is drawn', () => {
     }
   });
 
+  it.each([[{ isolate: false }], [{}]])('stops at the page over its budget and names it (-3109), coding counted in the page (%j)', async (threads) => {
+    const err = await renderFaxTiff({ documents: [{ bytes: TALL, format: 'pdf', pages: [3, 1] }], quality: 'Standard', compression: 'mmr', budget: { pageCpuMs: 0.001, pageWallMs: 60_000 }, ...threads }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ page: 3, reason: 'cpu', code: -3109 });
+  });
+
   it('counts split pages against the limit before drawing', async () => {
     await expect(renderFaxTiff({ documents, quality: 'Standard', header, compression: 'mmr', maxPages: 11, isolate: false })).rejects.toThrow(/the fax has 12 pages after splitting long pages, more than the limit of 11/);
   });
