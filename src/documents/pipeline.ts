@@ -2,7 +2,9 @@
 // 1-bit pages at the quality's resolution, the cover page first, the header line on every page.
 // Rendering runs in worker threads (render-worker.ts) with a heap limit, and a document that
 // overruns its deadline has its worker terminated — a hostile file never stalls or kills the
-// service's thread. The pages of one document are split into ranges rendered in parallel.
+// service's thread. The pages of one document are split into ranges rendered in parallel. The
+// fax's page count is known before drawing (a PDF's pages counted from their sizes), so each page
+// is stamped and coded in the thread that draws it (renderFaxTiff; fax-page.ts).
 
 import type { Bitmap } from '../codecs/index.js';
 import { FaxError } from '../shared/errors.js';
