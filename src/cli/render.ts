@@ -5,7 +5,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { closeRenderPool, composeFax, configureRenderPool, faxTiff, oneShotHelpers, previewPng, type RenderQuality, startRenderPool } from '../documents/index.js';
+import { closeRenderPool, configureRenderPool, oneShotHelpers, renderFaxTiff, previewPng, type RenderQuality, startRenderPool } from '../documents/index.js';
 import { FaxError } from '../shared/errors.js';
 import { args, str, UsageError } from './args.js';
 import { loadDocuments } from './documents.js';
@@ -82,28 +82,30 @@ export async function renderCommand(argv: string[], io: RenderIo = { stdout: pro
       message: str(values.message) || undefined,
     };
     const wantCover = Object.values(coverFields).some((v) => v !== undefined);
-    const fax = await composeFax({
+    const previewDir = str(values['preview-dir']);
+    const fax = await renderFaxTiff({
       documents,
       ...threads,
+      compression,
+      keepPages: previewDir !== '',
       quality,
       cover: wantCover
         ? { ...coverFields, senderNumber: str(values['from-number']) || undefined, toNumber: str(values['to-number']) || undefined, date: now }
         : undefined,
       header: values['no-header'] ? undefined : { senderName: coverFields.fromName, senderNumber: str(values['from-number']) || undefined, dateTime: now },
     });
-    const tiff = await faxTiff(fax, compression, threads);
+    const tiff = fax.tiff;
     await writeFile(out, tiff);
-    const previewDir = str(values['preview-dir']);
-    if (previewDir) {
+    if (fax.pages) {
       await mkdir(previewDir, { recursive: true });
-      const digits = Math.max(3, String(fax.pages.length).length);
+      const digits = Math.max(3, String(fax.count).length);
       for (const [i, page] of fax.pages.entries()) {
         await writeFile(join(previewDir, `page-${String(i + 1).padStart(digits, '0')}.png`), await previewPng(page, { xDpi: fax.xDpi, yDpi: fax.yDpi }));
       }
     }
-    const message = `${fax.pages.length} ${fax.pages.length === 1 ? 'page' : 'pages'} written to ${out} (${tiff.length} bytes)`;
+    const message = `${fax.count} ${fax.count === 1 ? 'page' : 'pages'} written to ${out} (${tiff.length} bytes)`;
     if (json) {
-      io.stdout.write(`${JSON.stringify({ ...result(true, 0, message, fax.pages.length, compression, quality, started), out, bytes: tiff.length, modes: fax.info.map((p) => p.mode) })}\n`);
+      io.stdout.write(`${JSON.stringify({ ...result(true, 0, message, fax.count, compression, quality, started), out, bytes: tiff.length, modes: fax.info.map((p) => p.mode) })}\n`);
     } else {
       io.stdout.write(`${message}: ${fax.xDpi}×${fax.yDpi} dpi, ${fax.width} pixels per line, ${compression.toUpperCase()}\n`);
     }

@@ -1,6 +1,7 @@
 // MSB-first bit packing (TIFF FillOrder 1: the first bit coded is bit 7 of the first byte)
 // into a growable byte buffer, for the T.4/T.6 encoders. Codes gather in a 32-bit
-// accumulator that goes out four bytes at a time.
+// accumulator that goes out four bytes at a time. The buffer of a finished writer is the next
+// writer's in the same thread (a page's code buffer, grown once, not touched fresh per page).
 
 export class BitWriter {
   // The state is open to the line coders, which keep it in locals through a line (two-d.ts,
@@ -17,7 +18,9 @@ export class BitWriter {
   bits = 0; // 0..31 between calls
 
   constructor(initialBytes = 4096) {
-    this.buf = new Uint8Array(Math.max(16, initialBytes));
+    const size = Math.max(16, initialBytes);
+    this.buf = spare && spare.length >= size ? spare : new Uint8Array(size);
+    if (this.buf === spare) spare = undefined;
     this.view = new DataView(this.buf.buffer);
   }
 
@@ -79,13 +82,21 @@ export class BitWriter {
     if (r > 0) this.put(0, 8 - r);
   }
 
-  /** The bytes written (the last byte zero-padded), as a new exact-size array. */
+  /**
+   * The bytes written (the last byte zero-padded), as a new exact-size array. The writer is done:
+   * its buffer goes to the next writer of this thread (see `spare`).
+   */
   finish(): Uint8Array {
     this.alignToByte();
     if (this.pos + 4 > this.buf.length) this.grow();
     // Whole bytes are pending now (0..3 of them).
     for (; this.bits > 0; this.bits -= 8) this.buf[this.pos++] = this.acc >>> (this.bits - 8);
-    return this.buf.slice(0, this.pos);
+    const out = this.buf.slice(0, this.pos);
+    if (this.buf.length <= MAX_SPARE_BYTES && (!spare || spare.length < this.buf.length)) spare = this.buf;
+    this.buf = EMPTY;
+    this.view = new DataView(EMPTY.buffer);
+    this.pos = 0;
+    return out;
   }
 
   /** Makes room for `bytes` more bytes after the completed ones (and the pending word). */
@@ -100,3 +111,9 @@ export class BitWriter {
     this.view = new DataView(next.buffer);
   }
 }
+
+const EMPTY = new Uint8Array(0);
+/** Largest buffer kept for the next writer (an HD page codes to a few hundred KB at most). */
+const MAX_SPARE_BYTES = 4 << 20;
+/** A finished writer's buffer, taken by the next writer that fits in it (its old bytes are written over before they are read). */
+let spare: Uint8Array | undefined;

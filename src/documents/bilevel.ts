@@ -3,7 +3,7 @@
 // block of the page from how much of it is continuous mid-tone — a gray shape on a text page is
 // screened while the text around it stays crisp. Floyd–Steinberg is kept for comparisons.
 
-import { createBitmap, type Bitmap } from '../codecs/index.js';
+import { createBitmap, strideFor, type Bitmap } from '../codecs/index.js';
 import { PHOTO_SCREEN, screenFor, type Screen } from './halftone.js';
 import { screenBlocks } from './screen-simd.js';
 
@@ -140,14 +140,14 @@ export function classifyRegions(page: GrayPage, xDpi = 204): RegionMap {
  * the page thresholded at `threshold` (what a page without pictures becomes). White paper, most
  * of a text page, goes eight pixels at a time.
  */
-function scanPage(page: GrayPage, xDpi: number, threshold: number): { regions: RegionMap; bitmap: Bitmap } {
+function scanPage(page: GrayPage, xDpi: number, threshold: number, into?: Bitmap): { regions: RegionMap; bitmap: Bitmap } {
   const { width, height, data } = page;
   const minRun = Math.max(3, Math.round(xDpi / 25.4));
   const cols = Math.ceil(width / REGION_BLOCK);
   const rows = Math.ceil(height / REGION_BLOCK);
   const counts = new Int32Array(cols);
   const found = new Uint8Array(cols * rows);
-  const bitmap = createBitmap(width, height);
+  const bitmap = blankBitmap(width, height, into);
   // Rows start on a word when the page does and its width is a multiple of 4 (every fax width).
   const words = (width & 3) === 0 && threshold >= 1 && threshold <= 255 ? grayWords(data) : null;
   for (let by = 0; by < rows; by++) {
@@ -378,9 +378,9 @@ export function classifyPage(page: GrayPage, xDpi = 204): PageClass {
 }
 
 /** Black where gray < threshold. */
-export function thresholdPage(page: GrayPage, threshold = TEXT_THRESHOLD): Bitmap {
+export function thresholdPage(page: GrayPage, threshold = TEXT_THRESHOLD, into?: Bitmap): Bitmap {
   const { width, height, data } = page;
-  const bm = createBitmap(width, height);
+  const bm = blankBitmap(width, height, into);
   const words = grayWords(data);
   for (let y = 0; y < height; y++) thresholdSpan(data, words, y * width, 0, width, threshold, bm.data, y * bm.stride);
   return bm;
@@ -430,19 +430,31 @@ export function ditherPage(page: GrayPage): Bitmap {
 }
 
 /**
+ * `into` cleared to white when it is a bitmap of this size (a thread's page reused from page to
+ * page: memory touched for the first time costs more than the scan, docs/benchmarks.md), else a
+ * new bitmap.
+ */
+function blankBitmap(width: number, height: number, into: Bitmap | undefined): Bitmap {
+  if (!into || into.width !== width || into.height !== height || into.stride !== strideFor(width)) return createBitmap(width, height);
+  into.data.fill(0, 0, into.stride * height);
+  return into;
+}
+
+/**
  * Gray → 1 bit. 'text' thresholds the whole page, 'photo' screens it all (halftonePage);
  * 'auto' decides per block (classifyRegions) and reports 'photo' when any block was screened.
+ * The bits go into `into` when it has the page's size (see blankBitmap); use the bitmap returned.
  */
-export function toBilevel(page: GrayPage, mode: BilevelMode | 'auto' = 'auto', xDpi = 204, yDpi = xDpi): { bitmap: Bitmap; mode: BilevelMode } {
-  if (mode === 'text') return { bitmap: thresholdPage(page), mode };
+export function toBilevel(page: GrayPage, mode: BilevelMode | 'auto' = 'auto', xDpi = 204, yDpi = xDpi, into?: Bitmap): { bitmap: Bitmap; mode: BilevelMode } {
+  if (mode === 'text') return { bitmap: thresholdPage(page, TEXT_THRESHOLD, into), mode };
   const screen = screenFor(xDpi, yDpi);
   const { width, height, data } = page;
   if (mode === 'photo') {
-    const bitmap = createBitmap(width, height);
+    const bitmap = blankBitmap(width, height, into);
     if (screenBlocks(data, width, height, bitmap.data, bitmap.stride, screen, null, Math.ceil(width / REGION_BLOCK), REGION_BLOCK)) return { bitmap, mode };
     return { bitmap: halftonePage(page, undefined, screen), mode };
   }
-  const { regions, bitmap } = scanPage(page, xDpi, TEXT_THRESHOLD);
+  const { regions, bitmap } = scanPage(page, xDpi, TEXT_THRESHOLD, into);
   if (regions.photoBlocks === 0) return { bitmap, mode: 'text' };
   // The scan's bitmap is the thresholded page: only its picture blocks are screened over.
   if (screenBlocks(data, width, height, bitmap.data, bitmap.stride, screen, regions.photo, regions.cols, REGION_BLOCK)) return { bitmap, mode: 'photo' };

@@ -255,6 +255,19 @@ export class PdfiumDocument {
     return new PdfiumPage(m, handle, m.FPDF_GetPageWidthF(handle), m.FPDF_GetPageHeightF(handle), rotate as 0 | 90 | 180 | 270, this.canvas);
   }
 
+  /** Size of page `index` as displayed (points, /Rotate applied) without parsing its content; null when PDFium cannot read it. */
+  pageSize(index: number): { width: number; height: number } | null {
+    const heap = this.m.pdfium as unknown as Heap;
+    const at = heap._malloc(8);
+    try {
+      if (!this.m.FPDF_GetPageSizeByIndexF(this.handle, index, at)) return null;
+      const size = new Float32Array(heap.HEAPU8.buffer, at, 2);
+      return { width: size[0]!, height: size[1]! };
+    } finally {
+      heap._free(at);
+    }
+  }
+
   close(): void {
     if (!this.handle) return;
     this.canvas.destroy();

@@ -5,6 +5,7 @@
 import type { Bitmap } from '../codecs/index.js';
 import { FaxError } from '../shared/errors.js';
 import { toBilevel, type BilevelMode } from './bilevel.js';
+import { finishPage, type PageFinish } from './fax-page.js';
 import { resolutionFor, type RenderQuality } from './layout.js';
 import { RenderBudget, threadClock, type BudgetClock, type BudgetOptions } from './render-budget.js';
 import { renderImagePages, renderTiffPages, type SourcePage } from './render-image.js';
@@ -52,7 +53,69 @@ export interface RenderedPage {
   page: number;
 }
 
-function sourcePages(bytes: Buffer, format: DocumentFormat, opts: RenderDocumentOptions, signal: AbortSignal): AsyncGenerator<SourcePage> {
+/**
+ * A selection finished as it is drawn (pipeline.ts): each page stamped and coded at once into
+ * this thread's one bitmap, which is drawn over by the next page — the fax's page numbers are
+ * known before drawing, counted from the pages' sizes (countFaxPages).
+ */
+export interface PageCoding extends PageFinish {
+  /** Fax pages each selected page makes (a long page is split), as counted. */
+  parts: readonly number[];
+  /** The fax page number (1-based) of each selected page's first part. */
+  first: readonly number[];
+  /** Keep every page's bitmap (previews): a new one per page instead of this thread's one. */
+  keep?: boolean;
+}
+
+/** A page finished as drawn: its code (when PageCoding.encode says), its bitmap when kept. */
+export interface CodedPage {
+  width: number;
+  height: number;
+  mode: PageMode;
+  page: number;
+  strip?: Uint8Array;
+  bitmap?: Bitmap;
+}
+
+/** This thread's page bitmap, drawn over page after page (PageCoding). */
+let spareBitmap: Bitmap | undefined;
+
+/** The fax page number of each page as drawn, checked against the count made before drawing. */
+class PageNumbers {
+  private cursor = 0;
+  private part = 0;
+  constructor(
+    private readonly coding: PageCoding,
+    private readonly selection: readonly number[],
+    /** The selection indices in the order this thread draws them (claimed pages), or the selection's own order. */
+    private readonly order?: readonly number[],
+  ) {}
+
+  /** The fax page number of the next page drawn, of PDF page `page` (part `parts` when the renderer says). */
+  next(page: number, parts: number | undefined): number {
+    const i = this.order ? this.order[this.cursor] : this.cursor;
+    const counted = i === undefined ? undefined : this.coding.parts[i];
+    if (i === undefined || counted === undefined || this.selection[i] !== page || (parts !== undefined && parts !== counted)) throw this.mismatch(page);
+    const n = this.coding.first[i]! + this.part;
+    if (++this.part === counted) {
+      this.cursor++;
+      this.part = 0;
+    }
+    return n;
+  }
+
+  /** Every page counted was drawn. */
+  done(): void {
+    const length = this.order ? this.order.length : this.selection.length;
+    if (this.cursor !== length || this.part !== 0) throw this.mismatch(this.selection[Math.min(this.cursor, this.selection.length - 1)]!);
+  }
+
+  private mismatch(page: number): FaxError {
+    return new FaxError('CONVERSION_FAILED', `page ${page} did not draw the fax pages counted from its size`);
+  }
+}
+
+function sourcePages(bytes: Buffer, format: DocumentFormat, opts: RenderDocumentOptions, signal: AbortSignal): AsyncGenerator<SourcePage & { parts?: number }> {
   const res = resolutionFor(opts.quality);
   const o = { reserveTop: opts.reserveTop, signal };
   switch (format) {
@@ -93,8 +156,21 @@ export async function renderClaimedPages(
   opts: RenderDocumentOptions,
   queue: PageQueue,
   end: QueueEnd,
-): Promise<{ pages: RenderedPage[]; indices: number[] }> {
-  return renderInThread(bytes, 'pdf', opts, { queue, end });
+  coding?: PageCoding,
+): Promise<RenderedParts> {
+  return renderInThread(bytes, 'pdf', opts, { queue, end }, coding);
+}
+
+/** Renders a PDF's selected pages in this thread, each finished (stamped, coded) as it is drawn. */
+export async function codeDocumentInThread(bytes: Buffer, opts: RenderDocumentOptions, coding: PageCoding): Promise<CodedPage[]> {
+  return (await renderInThread(bytes, 'pdf', opts, undefined, coding)).coded;
+}
+
+/** What one thread rendered: bitmaps, or pages finished as drawn (`coded`), with their places in a shared selection. */
+interface RenderedParts {
+  pages: RenderedPage[];
+  coded: CodedPage[];
+  indices: number[];
 }
 
 async function renderInThread(
@@ -102,7 +178,8 @@ async function renderInThread(
   format: DocumentFormat,
   opts: RenderDocumentOptions,
   shared?: { queue: PageQueue; end: QueueEnd },
-): Promise<{ pages: RenderedPage[]; indices: number[] }> {
+  coding?: PageCoding,
+): Promise<RenderedParts> {
   const maxPages = opts.maxPages ?? MAX_FAX_PAGES;
   if (opts.pages.length === 0) throw new FaxError('INVALID_PARAMETER', 'no pages selected');
   if (opts.pages.length > maxPages) {
@@ -121,22 +198,30 @@ async function renderInThread(
   const stopChecks = clock?.every?.(BUDGET_CHECK_MS, check);
   const { xDpi, yDpi } = resolutionFor(opts.quality);
   const out: RenderedPage[] = [];
+  const coded: CodedPage[] = [];
   const indices: number[] = [];
   // The page in progress: the first selected one, then the one after the last page finished
   // (or, sharing the selection, each page as this thread claims it).
   let done = 0;
   budget?.startPage(opts.pages[shared?.end === 'back' ? opts.pages.length - 1 : 0]!);
   const claimed = shared && new ClaimedPages(opts.pages, shared.queue, shared.end, (page) => budget?.startPage(page));
+  const numbers = coding && new PageNumbers(coding, opts.pages, claimed?.indices);
   try {
     for await (const page of sourcePages(bytes, format, claimed ? { ...opts, pages: claimed } : opts, signal)) {
-      if ('bitmap' in page) {
+      if (numbers) {
+        const n = numbers.next(page.page, page.parts);
+        const { bitmap, mode } = 'bitmap' in page ? { bitmap: page.bitmap, mode: 'passthrough' as const } : toBilevel(page.gray, opts.mode ?? 'auto', xDpi, yDpi, coding.keep ? undefined : spareBitmap);
+        if (!coding.keep && !('bitmap' in page)) spareBitmap = bitmap;
+        const strip = finishPage(bitmap, n, coding);
+        coded.push({ width: bitmap.width, height: bitmap.height, mode, page: page.page, strip, bitmap: coding.keep ? bitmap : undefined });
+      } else if ('bitmap' in page) {
         out.push({ bitmap: page.bitmap, mode: 'passthrough', page: page.page });
       } else {
         const { bitmap, mode } = toBilevel(page.gray, opts.mode ?? 'auto', xDpi, yDpi);
         out.push({ bitmap, mode, page: page.page });
       }
       if (claimed) indices.push(claimed.indices.at(-1)!); // the page drawn is the last one claimed
-      if (out.length > maxPages) {
+      if (out.length + coded.length > maxPages) {
         throw new FaxError('CONVERSION_FAILED', `the document makes more than ${maxPages} fax pages (long pages are split)`);
       }
       check();
@@ -145,6 +230,7 @@ async function renderInThread(
       while (done < opts.pages.length && opts.pages[done] !== page.page) done++;
       budget?.startPage(opts.pages[Math.min(done + 1, opts.pages.length - 1)]!);
     }
+    numbers?.done();
   } catch (err) {
     if (opts.signal?.aborted) throw err;
     if (deadline?.aborted) throw timeoutError(format, timeoutMs!);
@@ -153,7 +239,7 @@ async function renderInThread(
   } finally {
     stopChecks?.();
   }
-  return { pages: out, indices };
+  return { pages: out, coded, indices };
 }
 
 export function timeoutError(format: DocumentFormat, timeoutMs: number): FaxError {

@@ -47,7 +47,7 @@ export async function* renderPdfPages(
   pages: readonly number[],
   res: FaxResolution,
   opts: PdfRenderOptions = {},
-): AsyncGenerator<{ gray: GrayPage; page: number }> {
+): AsyncGenerator<{ gray: GrayPage; page: number; parts?: number }> {
   if (pages.length > PDF_MAX_PAGES) {
     throw new FaxError('CONVERSION_FAILED', `the selection has ${pages.length} PDF pages; at most ${PDF_MAX_PAGES} are rendered`);
   }
@@ -62,9 +62,7 @@ export async function* renderPdfPages(
   let done = 0;
   try {
     for (const n of pages) {
-      if (!Number.isInteger(n) || n < 1 || n > doc.pageCount) {
-        throw new FaxError('INVALID_PARAMETER', `page ${n} does not exist (the PDF has ${doc.pageCount} ${doc.pageCount === 1 ? 'page' : 'pages'})`);
-      }
+      checkPage(n, doc.pageCount);
       // PDFium draws without yielding: give timers and the abort signal their turn between pages.
       await new Promise((resolve) => setImmediate(resolve));
       opts.signal?.throwIfAborted();
@@ -73,7 +71,7 @@ export async function* renderPdfPages(
       try {
         for (const placement of layoutPage(page.width, page.height, res, { reserveTop: opts.reserveTop })) {
           // A view of PDFium's memory (pdfium.ts draw): read by the consumer before it resumes us.
-          yield { gray: page.draw(placement.width, placement.height, placementDraw(page, placement)), page: n };
+          yield { gray: page.draw(placement.width, placement.height, placementDraw(page, placement)), page: n, parts: placement.parts };
         }
       } finally {
         page.close();
@@ -85,6 +83,45 @@ export async function* renderPdfPages(
     // The wasm instance is unusable now: pdfjs draws the pages not yet done, with a fresh PDFium next time.
     resetPdfium();
     yield* pdfjsPages(bytes, pages.slice(done), res, opts);
+  } finally {
+    try {
+      doc.close();
+    } catch {
+      // a trapped instance may fail to close; it is dropped anyway
+    }
+  }
+}
+
+function checkPage(n: number, pageCount: number): void {
+  if (!Number.isInteger(n) || n < 1 || n > pageCount) {
+    throw new FaxError('INVALID_PARAMETER', `page ${n} does not exist (the PDF has ${pageCount} ${pageCount === 1 ? 'page' : 'pages'})`);
+  }
+}
+
+/**
+ * The fax pages each selected page will make (layout.ts splits long pages), from the pages'
+ * sizes, before any is drawn: renderPdfPages lays out the same sizes by the same rule. Null when
+ * PDFium cannot tell (a document only pdfjs opens, a page it cannot read): such a document is
+ * drawn before it is counted.
+ */
+export async function countPdfFaxPages(bytes: Uint8Array, pages: readonly number[], res: FaxResolution, opts: { reserveTop?: number } = {}): Promise<number[] | null> {
+  checkHeader(bytes);
+  const doc = await openWithPdfium(bytes);
+  if (!doc) return null;
+  try {
+    countPdfPages(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)); // refused as renderPdfPages refuses it
+    const parts: number[] = [];
+    for (const n of pages) {
+      checkPage(n, doc.pageCount);
+      const size = doc.pageSize(n - 1);
+      if (!size || !(size.width > 0 && size.height > 0)) return null;
+      parts.push(layoutPage(size.width, size.height, res, { reserveTop: opts.reserveTop }).length);
+    }
+    return parts;
+  } catch (err) {
+    if (!isWasmTrap(err)) throw err;
+    resetPdfium();
+    return null;
   } finally {
     try {
       doc.close();

@@ -1,7 +1,8 @@
 // The render workers (render-worker.ts in a piscina pool): their size and heap limit, PDFium
 // compiled once in this thread and handed to them with each task, deadlines enforced by
-// terminating a worker, and the fax's pages coded there in parallel once the header is stamped
-// (the workers are warm by then; a second pool would start cold).
+// terminating a worker, and pages drawn whole (a cover, a composed fax) coded there in parallel
+// once the header is stamped (the workers are warm by then; a second pool would start cold). A
+// PDF's pages are coded where they are drawn (pipeline.ts, renderFaxTiff).
 
 import { availableParallelism } from 'node:os';
 import type { Piscina } from 'piscina';

@@ -1,5 +1,6 @@
-// Render worker entry (piscina): renders one document, or the header glyph atlas, or codes a page
-// in a worker thread and moves the buffers back without copying. A FaxError crosses the thread
+// Render worker entry (piscina): renders one document (its pages finished as drawn when asked),
+// counts a PDF's fax pages, renders the header glyph atlas, or codes a page
+// in a worker thread, and moves the buffers back without copying. A FaxError crosses the thread
 // boundary as data (render-wire.ts).
 
 import { Piscina } from 'piscina';
@@ -7,7 +8,8 @@ import { FaxError } from '../shared/errors.js';
 import { headerAtlas, type HeaderAtlas } from './header-line.js';
 import { resolutionFor, type RenderQuality } from './layout.js';
 import { compiledPdfium, type WasmModule } from './pdfium.js';
-import { renderClaimedPages, renderDocumentInThread, type PageMode, type RenderDocumentOptions } from './render-document.js';
+import { codeDocumentInThread, renderClaimedPages, renderDocumentInThread, type CodedPage, type PageCoding, type PageMode, type RenderDocumentOptions } from './render-document.js';
+import { countPdfFaxPages } from './render-pdf.js';
 import { PageQueue } from './page-queue.js';
 import { toWire, type WireError } from './render-wire.js';
 import type { DocumentFormat } from './sniff.js';
@@ -18,11 +20,27 @@ export interface RenderTaskInput extends Omit<RenderDocumentOptions, 'signal' | 
   format: DocumentFormat;
   /** PDFium compiled once by the pool's owner: a worker then skips compiling (and tiering up) its own. */
   pdfium?: WasmModule;
+  /** A PDF's pages finished (stamped, coded) here as they are drawn (pipeline.ts renderFaxTiff). */
+  coding?: PageCoding;
 }
 
 export type RenderTaskOutput =
-  | { ok: true; pages: { width: number; height: number; stride: number; data: Uint8Array; mode: PageMode; page: number }[] }
+  | { ok: true; pages: { width: number; height: number; stride: number; data: Uint8Array; mode: PageMode; page: number }[]; coded: CodedTaskPage[] }
   | { ok: false; error: WireError };
+
+/** A page finished in a worker: its code, and its bitmap's rows when kept. */
+export type CodedTaskPage = Omit<CodedPage, 'bitmap'> & { stride?: number; data?: Uint8Array };
+
+/** A PDF's fax pages counted from its pages' sizes (countPdfFaxPages), in a worker: PDFium never runs in the service's thread. */
+export interface CountTaskInput {
+  bytes: Uint8Array;
+  pages: number[];
+  quality: RenderQuality;
+  reserveTop?: number;
+  pdfium?: WasmModule;
+}
+
+export type CountTaskOutput = { ok: true; parts: number[] | null } | { ok: false; error: WireError };
 
 /** A helper's part of a PDF whose selection the calling thread shares (pipeline.ts): pages claimed from the back of `queue`. */
 export interface ShareTaskInput extends Omit<RenderDocumentOptions, 'signal' | 'budgetClock'> {
@@ -32,13 +50,28 @@ export interface ShareTaskInput extends Omit<RenderDocumentOptions, 'signal' | '
   queue: Int32Array;
   helper: number;
   pdfium?: WasmModule;
+  coding?: PageCoding;
 }
 
-export type ShareTaskOutput = { ok: true; pages: RenderTaskPage[]; indices: number[] } | { ok: false; error: WireError };
+export type ShareTaskOutput = { ok: true; pages: RenderTaskPage[]; coded: CodedTaskPage[]; indices: number[] } | { ok: false; error: WireError };
 
 type RenderTaskPage = Extract<RenderTaskOutput, { ok: true }>['pages'][number];
 
 export type AtlasTaskOutput = { ok: true; atlas: HeaderAtlas } | { ok: false; error: WireError };
+
+/** Finished pages as they cross to the calling thread, and the buffers to move with them. */
+function codedForWire(coded: CodedPage[], buffers: ArrayBufferLike[]): CodedTaskPage[] {
+  return coded.map(({ bitmap, ...p }) => {
+    if (p.strip) {
+      // Move only a buffer the page owns alone.
+      if (p.strip.byteOffset !== 0 || p.strip.byteLength !== p.strip.buffer.byteLength) p.strip = p.strip.slice();
+      buffers.push(p.strip.buffer);
+    }
+    if (!bitmap) return p;
+    buffers.push(bitmap.data.buffer);
+    return { ...p, stride: bitmap.stride, data: bitmap.data };
+  });
+}
 
 /** Marks the result's buffers for transfer (each ArrayBuffer once). */
 function move<T extends object>(value: T, buffers: ArrayBufferLike[]): T {
@@ -51,9 +84,14 @@ export async function renderTask(task: RenderTaskInput): Promise<RenderTaskOutpu
   try {
     // Ranges of one document share its bytes (SharedArrayBuffer); decoders want a buffer of their own.
     const bytes = task.bytes.buffer instanceof SharedArrayBuffer ? Buffer.from(task.bytes) : Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.byteLength);
+    if (task.coding) {
+      const buffers: ArrayBufferLike[] = [];
+      const coded = codedForWire(await codeDocumentInThread(bytes, task, task.coding), buffers);
+      return move<RenderTaskOutput>({ ok: true, pages: [], coded }, buffers);
+    }
     const pages = await renderDocumentInThread(bytes, task.format, task);
     const out = pages.map(({ bitmap, mode, page }) => ({ width: bitmap.width, height: bitmap.height, stride: bitmap.stride, data: bitmap.data, mode, page }));
-    return move<RenderTaskOutput>({ ok: true, pages: out }, out.map((p) => p.data.buffer));
+    return move<RenderTaskOutput>({ ok: true, pages: out, coded: [] }, out.map((p) => p.data.buffer));
   } catch (err) {
     if (err instanceof FaxError) return { ok: false, error: toWire(err) };
     throw err;
@@ -66,9 +104,20 @@ export async function shareTask(task: ShareTaskInput): Promise<ShareTaskOutput> 
   queue.markStarted(task.helper);
   try {
     const bytes = Buffer.from(task.bytes); // as renderTask: decoders (pdfjs, after a trap) want a buffer of their own
-    const { pages, indices } = await renderClaimedPages(bytes, task, queue, 'back');
+    const { pages, coded, indices } = await renderClaimedPages(bytes, task, queue, 'back', task.coding);
     const out = pages.map(({ bitmap, mode, page }) => ({ width: bitmap.width, height: bitmap.height, stride: bitmap.stride, data: bitmap.data, mode, page }));
-    return move<ShareTaskOutput>({ ok: true, pages: out, indices }, out.map((p) => p.data.buffer));
+    const buffers: ArrayBufferLike[] = out.map((p) => p.data.buffer);
+    return move<ShareTaskOutput>({ ok: true, pages: out, coded: codedForWire(coded, buffers), indices }, buffers);
+  } catch (err) {
+    if (err instanceof FaxError) return { ok: false, error: toWire(err) };
+    throw err;
+  }
+}
+
+export async function countTask(task: CountTaskInput): Promise<CountTaskOutput> {
+  if (task.pdfium) void compiledPdfium(task.pdfium);
+  try {
+    return { ok: true, parts: await countPdfFaxPages(Buffer.from(task.bytes), task.pages, resolutionFor(task.quality), { reserveTop: task.reserveTop }) };
   } catch (err) {
     if (err instanceof FaxError) return { ok: false, error: toWire(err) };
     throw err;

@@ -14,7 +14,10 @@ import { CLASS_F_WIDTHS, Compression, FieldType, SUBFILE_PAGE, T4_2D, T4_FILL_BI
 
 export type TiffCompression = 'mh' | 'mr' | 'mmr' | 'none' | 'rle';
 
-/** A page already coded in T.6 (ending in EOFB), with its size: stored as it is. */
+/**
+ * A page already coded, with its size: stored as it is — T.6 (ending in EOFB), or with 'mh' and
+ * 'mr' a strip as TiffPageInput.strip says.
+ */
 export interface TiffCodedPage {
   width: number;
   height: number;
@@ -90,7 +93,7 @@ export function writeTiffF(pages: readonly (TiffPageInput | TiffCodedPage)[], op
     if (size.height < 1) throw new RangeError(`writeTiffF: page ${i + 1} has no rows`);
     if (!(xDpi > 0) || !(yDpi > 0)) throw new RangeError(`writeTiffF: page ${i + 1} resolution must be > 0, got ${xDpi}×${yDpi}`);
     if (page.strip && !PRE_CODED.includes(opts.compression)) throw new RangeError(`writeTiffF: page ${i + 1} is pre-coded, which only ${PRE_CODED.join(', ')} take`);
-    if (!('bitmap' in page) && opts.compression !== 'mmr') throw new RangeError(`writeTiffF: page ${i + 1} is coded in T.6, which only 'mmr' takes`);
+    if (!('bitmap' in page) && !PRE_CODED.includes(opts.compression)) throw new RangeError(`writeTiffF: page ${i + 1} is coded, which only ${PRE_CODED.join(', ')} take`);
     const { strip, compression, t4Options } = page.strip ? { ...stripTags(opts), strip: page.strip } : encodeStrip((page as TiffPageInput).bitmap, yDpi, opts);
     const stripOffset = append(strip);
     const entries: Entry[] = [

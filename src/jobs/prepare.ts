@@ -3,7 +3,7 @@
 // transmitted — cover page, every selected page, the header line on each — encode it in the
 // worker pool and store it as TIFF class F. Resends and restarts reuse the stored pages.
 import { FaxError } from '../shared/errors.js';
-import { type ComposedFax, composeFax, countPages, decodeUtf8, type DocumentFormat, type FaxDocument, faxTiff, fetchDocument, type Letterhead, parsePageSelection, selectPages, sniffFormat } from '../documents/index.js';
+import { type ComposedFax, composeFax, type ComposeOptions, countPages, decodeUtf8, type DocumentFormat, type FaxDocument, fetchDocument, renderFaxTiff, type Letterhead, parsePageSelection, selectPages, sniffFormat } from '../documents/index.js';
 import type { JobRecord, JobStore } from '../store/index.js';
 
 export interface FetchPolicy {
@@ -50,10 +50,10 @@ export async function prepareJob(store: JobStore, job: JobRecord, opts: PrepareO
   const coverTemplate = job.templateId === null ? undefined : await templateFor(store, job, job.templateId);
   const rendering = render(job, documents, { ...opts, ...(coverTemplate ? { coverTemplate } : {}) });
   opts.hold?.(rendering);
-  const { tiff, fax } = await rendering;
-  const saved = await store.savePreparedFax(job.jobId, opts.owner, { tiff, pageCount: fax.pages.length, quality: job.quality, width: fax.width, xDpi: fax.xDpi, yDpi: fax.yDpi }, opts.nowMs);
+  const fax = await rendering;
+  const saved = await store.savePreparedFax(job.jobId, opts.owner, { tiff: fax.tiff, pageCount: fax.count, quality: job.quality, width: fax.width, xDpi: fax.xDpi, yDpi: fax.yDpi }, opts.nowMs);
   if (!saved) throw new FaxError('INTERNAL', 'the job was taken over while its pages were being prepared');
-  return { totalPages: fax.pages.length };
+  return { totalPages: fax.count };
 }
 
 /** The job's fields that shape its pages (the dashboard previews a fax before it is a job). */
@@ -65,17 +65,22 @@ type FaxLook = Pick<JobRecord, 'quality' | 'cover' | 'fromNumber' | 'toNumber'>;
  * the fields drawn over it (a letterhead, letterhead.ts).
  */
 export function composeJobFax(job: FaxLook, documents: FaxDocument[], opts: ComposeJobOptions): Promise<ComposedFax> {
+  return composeFax(jobFax(job, documents, opts));
+}
+
+/** What composeJobFax composes, for the renderer. */
+function jobFax(job: FaxLook, documents: FaxDocument[], opts: ComposeJobOptions): ComposeOptions {
   const when = new Date(opts.nowMs);
   const template = opts.coverTemplate ?? {};
   const cover = job.cover ?? (opts.coverTemplate ? {} : null);
-  return composeFax({
+  return {
     documents,
     quality: job.quality,
     maxPages: opts.maxPages,
     ...(opts.signal ? { signal: opts.signal } : {}),
     ...(cover ? { cover: { ...cover, ...template, senderNumber: job.fromNumber, toNumber: job.toNumber, date: when } } : {}),
     header: { senderNumber: job.fromNumber, dateTime: when, ...(job.cover?.fromName ? { senderName: job.cover.fromName } : {}) },
-  });
+  };
 }
 
 interface ComposeJobOptions {
@@ -95,11 +100,12 @@ export async function templateFor(store: JobStore, job: Pick<JobRecord, 'account
   return t.format === 'text' ? { template: decodeUtf8(data) } : { background: { bytes: data, format: t.format as DocumentFormat } };
 }
 
-/** Renders the whole fax and encodes it (MMR, in the render workers) into TIFF class F. */
-async function render(job: JobRecord, documents: FaxDocument[], opts: PrepareOptions & { coverTemplate?: CoverTemplate }) {
-  const fax = await composeJobFax(job, documents, opts);
+/**
+ * Renders the whole fax as composeJobFax composes it into TIFF class F, each page coded (MMR) in
+ * the render worker that draws it.
+ */
+function render(job: JobRecord, documents: FaxDocument[], opts: PrepareOptions & { coverTemplate?: CoverTemplate }) {
   // MMR keeps the stored pages lossless and small; transmission re-encodes them for whatever
   // the receiver negotiates.
-  const tiff = await faxTiff(fax, 'mmr', { signal: opts.signal });
-  return { tiff, fax };
+  return renderFaxTiff({ ...jobFax(job, documents, opts), compression: 'mmr' });
 }
