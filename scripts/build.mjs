@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Compiles src/ and native-free-dsp/ to dist/ (tsconfig.build.json) and stamps the build.
+// Compiles src/ and native-free-dsp/ to dist/ (tsconfig.build.json), writes PDFium's rewritten
+// wasm into dist/ and stamps the build.
 //   node scripts/build.mjs              always compile
 //   node scripts/build.mjs --if-stale   compile only when dist/ is missing or older than a source
 //                                       (what `npm start` runs: a second when nothing changed)
@@ -9,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const stamp = join(root, 'dist', '.build-stamp');
@@ -45,6 +46,9 @@ if (r.status !== 0) {
   rmSync(stamp, { force: true });
   process.exit(r.status ?? 1);
 }
+// PDFium's wasm rewritten once here, not in every process that renders (src/documents/pdfium-cache.ts).
+const { writePdfiumCache } = await import(pathToFileURL(join(root, 'dist', 'src', 'documents', 'index.js')).href);
+writePdfiumCache(join(root, 'dist'));
 writeFileSync(stamp, `${new Date(started).toISOString()}\n`);
 // Stamped with the time the compile began: a source saved during the compile makes the next run compile again.
 utimesSync(stamp, new Date(started), new Date(started));
