@@ -13,15 +13,25 @@ try {
   process.stderr.write('faxstack: not compiled yet (dist/ is missing): run `npm run build` in the faxstack checkout\n');
   process.exit(2);
 }
-const { main, UsageError } = cli;
+const { main, UsageError, exitsWhenDone } = cli;
+const argv = process.argv.slice(2);
 
-main(process.argv.slice(2)).then(
-  (code) => { if (typeof code === 'number') process.exitCode = code; },
+main(argv).then(
+  (code) => {
+    if (typeof code === 'number') process.exitCode = code;
+    if (exitsWhenDone?.(argv)) exitWhenFlushed();
+  },
   (err) => {
     process.stderr.write(`faxstack: ${err instanceof Error ? err.message : err}\n`);
     process.exitCode = err instanceof UsageError ? 2 : 1;
   },
 );
+
+/** Exits as soon as what was written to stdout and stderr is out (pipes may be asynchronous outside Linux). */
+function exitWhenFlushed() {
+  const pending = [process.stdout, process.stderr].filter((s) => s.writableLength > 0);
+  void Promise.all(pending.map((s) => new Promise((done) => s.write('', done)))).then(() => process.exit());
+}
 
 /** Whether the bundle is there and not older than the modules it was made from (`tsc` alone rewrites those). */
 function bundled() {
