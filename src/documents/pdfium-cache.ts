@@ -6,7 +6,6 @@
 import { randomBytes, createHash } from 'node:crypto';
 import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -38,7 +37,7 @@ const KEY_FILE = 'pdfium-patched.json';
 
 /** The wasm file inside the installed package (never copied into our sources). */
 export function pdfiumWasmPath(): string {
-  return createRequire(import.meta.url).resolve('@embedpdf/pdfium/pdfium.wasm');
+  return fileURLToPath(import.meta.resolve('@embedpdf/pdfium/pdfium.wasm'));
 }
 
 function pdfiumSource(): PdfiumSource | null {
