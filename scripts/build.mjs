@@ -46,10 +46,11 @@ if (r.status !== 0) {
   rmSync(stamp, { force: true });
   process.exit(r.status ?? 1);
 }
-// PDFium's wasm rewritten once here, not in every process that renders (src/documents/pdfium-cache.ts).
+await bundleCli();
+// PDFium's wasm rewritten once here, not in every process that renders (src/documents/pdfium-cache.ts);
+// after the bundle: a cache older than the module reading it is passed over.
 const { writePdfiumCache } = await import(pathToFileURL(join(root, 'dist', 'src', 'documents', 'index.js')).href);
 writePdfiumCache(join(root, 'dist'));
-await bundleCli();
 writeFileSync(stamp, `${new Date(started).toISOString()}\n`);
 // Stamped with the time the compile began: a source saved during the compile makes the next run compile again.
 utimesSync(stamp, new Date(started), new Date(started));

@@ -1,7 +1,7 @@
 // The rewritten PDFium wasm written once and read back: the same bytes as rewriting in memory,
-// and never read when its key does not name the installed file.
+// and never read when its key does not name the installed file or is older than the code.
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -33,6 +33,11 @@ describe('the rewritten PDFium wasm written once', () => {
       expect(Buffer.compare(await patchedPdfium(patchPdfium, dir), inMemory.bytes)).toBe(0);
     }
     writeFileSync(join(dir, 'pdfium-patched.json'), '{');
+    expect(Buffer.compare(await patchedPdfium(patchPdfium, dir), inMemory.bytes)).toBe(0);
+    // The right key, written before the module that reads it was (a build's rewrites changed since).
+    writeFileSync(join(dir, 'pdfium-patched.json'), JSON.stringify(key));
+    expect(Buffer.compare(await patchedPdfium(patchPdfium, dir), marked)).toBe(0);
+    utimesSync(join(dir, 'pdfium-patched.json'), new Date(0), new Date(0));
     expect(Buffer.compare(await patchedPdfium(patchPdfium, dir), inMemory.bytes)).toBe(0);
   });
 

@@ -51,9 +51,13 @@ function pdfiumSource(): PdfiumSource | null {
   }
 }
 
-/** The cached module when its key names exactly the installed file, else null. */
+/**
+ * The cached module when its key names exactly the installed file and is not older than this
+ * module's file (`tsc` alone rewrites that, and the rewrites beside it, but not the cache), else null.
+ */
 async function readCache(dir: string, source: PdfiumSource): Promise<Uint8Array | null> {
   try {
+    if (statSync(join(dir, KEY_FILE)).mtimeMs < statSync(fileURLToPath(import.meta.url)).mtimeMs) return null;
     const key = JSON.parse(readFileSync(join(dir, KEY_FILE), 'utf8')) as Partial<CacheKey>;
     if (key.package !== '@embedpdf/pdfium' || key.version !== source.version || key.size !== source.size) return null;
     return await readFile(join(dir, WASM_FILE));
@@ -62,10 +66,7 @@ async function readCache(dir: string, source: PdfiumSource): Promise<Uint8Array 
   }
 }
 
-/**
- * The rewritten module's bytes: from the cache in `dir` when its key names the installed file,
- * else rewritten now. The cache is as new as the build that wrote it (`tsc` alone does not).
- */
+/** The rewritten module's bytes: from the cache in `dir` when it is good for this build and the installed file, else rewritten now. */
 export async function patchedPdfium(patch: PdfiumPatcher, dir = PDFIUM_CACHE_DIR): Promise<Uint8Array> {
   const source = pdfiumSource();
   const cached = source ? await readCache(dir, source) : null;
