@@ -1,19 +1,43 @@
 #!/usr/bin/env node
-// The `faxstack` command: runs the compiled CLI (dist/, built by `npm run build` or on `npm pack`).
+// The `faxstack` command: runs the compiled CLI (dist/, built by `npm run build` or on `npm pack`),
+// from the build's one-file bundle when it has one at least as new as the compiled modules
+// (dist/src/cli-bundle/: a command loads a few files instead of about eighty; docs/cli.md).
+import { statSync } from 'node:fs';
+
+const dist = new URL('../dist/src/', import.meta.url);
 let cli;
 try {
-  cli = await import('../dist/src/cli/main.js');
+  cli = await import(bundled() ? new URL('cli-bundle/main.js', dist).href : '../dist/src/cli/main.js');
 } catch (err) {
   if (err?.code !== 'ERR_MODULE_NOT_FOUND' || !String(err.message).includes('dist/src/cli/main.js')) throw err;
   process.stderr.write('faxstack: not compiled yet (dist/ is missing): run `npm run build` in the faxstack checkout\n');
   process.exit(2);
 }
-const { main, UsageError } = cli;
+const { main, UsageError, exitsWhenDone } = cli;
+const argv = process.argv.slice(2);
 
-main(process.argv.slice(2)).then(
-  (code) => { if (typeof code === 'number') process.exitCode = code; },
+main(argv).then(
+  (code) => {
+    if (typeof code === 'number') process.exitCode = code;
+    if (exitsWhenDone?.(argv)) exitWhenFlushed();
+  },
   (err) => {
     process.stderr.write(`faxstack: ${err instanceof Error ? err.message : err}\n`);
     process.exitCode = err instanceof UsageError ? 2 : 1;
   },
 );
+
+/** Exits as soon as what was written to stdout and stderr is out (pipes may be asynchronous outside Linux). */
+function exitWhenFlushed() {
+  const pending = [process.stdout, process.stderr].filter((s) => s.writableLength > 0);
+  void Promise.all(pending.map((s) => new Promise((done) => s.write('', done)))).then(() => process.exit());
+}
+
+/** Whether the bundle is there and not older than the modules it was made from (`tsc` alone rewrites those). */
+function bundled() {
+  try {
+    return statSync(new URL('cli-bundle/main.js', dist)).mtimeMs >= statSync(new URL('cli/main.js', dist)).mtimeMs;
+  } catch {
+    return false;
+  }
+}

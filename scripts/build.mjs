@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Compiles src/ and native-free-dsp/ to dist/ (tsconfig.build.json) and stamps the build.
+// Compiles src/ and native-free-dsp/ to dist/ (tsconfig.build.json), writes PDFium's rewritten
+// wasm into dist/, bundles the command line (dist/src/cli-bundle/) and stamps the build.
 //   node scripts/build.mjs              always compile
 //   node scripts/build.mjs --if-stale   compile only when dist/ is missing or older than a source
 //                                       (what `npm start` runs: a second when nothing changed)
@@ -9,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const stamp = join(root, 'dist', '.build-stamp');
@@ -45,7 +46,43 @@ if (r.status !== 0) {
   rmSync(stamp, { force: true });
   process.exit(r.status ?? 1);
 }
+await bundleCli();
+// PDFium's wasm rewritten once here, not in every process that renders (src/documents/pdfium-cache.ts);
+// after the bundle: a cache older than the module reading it is passed over.
+const { writePdfiumCache } = await import(pathToFileURL(join(root, 'dist', 'src', 'documents', 'index.js')).href);
+writePdfiumCache(join(root, 'dist'));
 writeFileSync(stamp, `${new Date(started).toISOString()}\n`);
 // Stamped with the time the compile began: a source saved during the compile makes the next run compile again.
 utimesSync(stamp, new Date(started), new Date(started));
 if (flags.has('--if-stale')) process.stderr.write(`faxstack: compiled in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+
+/**
+ * The command line in a few files (esbuild, a devDependency): Node loads ES modules one file at a
+ * time, and the 80 modules of `faxstack render` cost it about 0.1 s of CPU before any work
+ * (docs/benchmarks.md). The render worker is bundled beside it, where the bundled pool looks for
+ * it (next to the module that starts it). Dependencies stay in node_modules. bin/faxstack.js
+ * runs dist/src/cli/ when there is no bundle (an installed package: not shipped, see package.json).
+ */
+async function bundleCli() {
+  const out = join(root, 'dist', 'src', 'cli-bundle');
+  rmSync(out, { recursive: true, force: true });
+  let esbuild;
+  try {
+    esbuild = await import('esbuild');
+  } catch {
+    process.stderr.write('faxstack: esbuild is not installed: the command runs unbundled\n');
+    return;
+  }
+  await esbuild.build({
+    entryPoints: { main: join(root, 'dist', 'src', 'cli', 'main.js'), 'render-worker': join(root, 'dist', 'src', 'documents', 'render-worker.js') },
+    outdir: out,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    chunkNames: 'chunk-[hash]',
+    logLevel: 'warning',
+  });
+}

@@ -65,6 +65,18 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   'webhook-listen': async () => (await import('./webhook-listen.js')).webhookListenCommand,
 };
 
+/**
+ * Commands done when they return — their files written and closed, their workers stopped — after
+ * which the process may exit at once: Node's own exit frees the whole heap page by page and waits
+ * for V8's background compilation (50–200 ms after a render; docs/benchmarks.md, render-cli).
+ */
+const DONE_WHEN_RETURNED: ReadonlySet<string> = new Set(['render']);
+
+/** Whether bin/faxstack.js may end the process as soon as `main` has returned for this command line. */
+export function exitsWhenDone(argv: string[]): boolean {
+  return DONE_WHEN_RETURNED.has(argv[0] ?? '');
+}
+
 export async function main(argv: string[]): Promise<number | void> {
   const [command, ...rest] = argv;
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {

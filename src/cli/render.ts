@@ -66,6 +66,7 @@ export async function renderCommand(argv: string[], io: RenderIo = { stdout: pro
   };
 
   try {
+    startRenderPool(0); // PDFium read and compiled (other threads) while this one reads and counts the files
     const documents = await loadDocuments(positionals, pagesArg);
     // This thread renders; helper workers, when the pages pay for them, boot while PDFium compiles
     // and take pages from the back of each PDF once they are up (pipeline.ts, renderShared).

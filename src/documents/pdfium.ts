@@ -1,14 +1,14 @@
 // PDFium (the PDF engine of Chromium) compiled to WebAssembly, from @embedpdf/pdfium: documents
 // opened from memory, pages drawn straight into 8-bit gray bitmaps through an affine matrix (x and
 // y scaled separately, quarter turns), anti-aliasing off. The wasm is compiled once per process
-// and instantiated once per thread; the file is read from the package at run time, and one constant
-// of it raised before compiling (GLYPH_CACHE_PX_PER_EM: HD body text from the glyph cache).
+// and instantiated once per thread; the file is the package's, rewritten before compiling
+// (WASM_PATCHES; written once by the build: pdfium-cache.ts), one constant of it raised
+// (GLYPH_CACHE_PX_PER_EM: HD body text from the glyph cache).
 
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { resourceLimits } from 'node:worker_threads';
 import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
 import type { GrayPage } from './bilevel.js';
+import { patchedPdfium, PDFIUM_CACHE_DIR, writePatchedPdfium, type CacheKey } from './pdfium-cache.js';
 import { fasterImageDrawing } from './pdfium-image.js';
 import { fasterTextCompositor } from './pdfium-wasm.js';
 
@@ -40,18 +40,39 @@ type Heap = { HEAPU8: Uint8Array; HEAPF32: Float32Array; _malloc(n: number): num
 let wasmModule: Promise<WasmModule> | undefined;
 let instance: Promise<WrappedPdfiumModule> | undefined;
 
-/** The wasm file inside the installed package (never copied into our sources or dist/). */
-function pdfiumWasmPath(): string {
-  return createRequire(import.meta.url).resolve('@embedpdf/pdfium/pdfium.wasm');
-}
-
 /** The compiled wasm, once per thread (a WebAssembly.Module may also be handed in from another thread). */
 export function compiledPdfium(given?: WasmModule): Promise<WasmModule> {
   if (given && !wasmModule) wasmModule = Promise.resolve(given);
-  // Two copies of the 4.6 MB file besides the one read (the compositor's and the image drawing's
-  // rebuilds); the glyph cache limit is written into the last in place.
-  wasmModule ??= readFile(pdfiumWasmPath()).then((b) => wasm.compile(raiseGlyphCacheLimit(fasterImageDrawing(fasterTextCompositor(b).bytes).bytes, true).bytes));
+  wasmModule ??= patchedPdfium(patchPdfium).then((b) => wasm.compile(b));
   return wasmModule;
+}
+
+/**
+ * PDFium's wasm rewrites, applied in this order to the installed file's bytes before compiling;
+ * each leaves a build it does not recognise as it is (slower, the same pixels). Each rebuild
+ * copies the module once (4.6 MB); the last, in place, copies nothing.
+ */
+const WASM_PATCHES: readonly { name: string; apply(wasmBytes: Uint8Array): { bytes: Uint8Array; patched: boolean } }[] = [
+  { name: 'text compositor', apply: fasterTextCompositor },
+  { name: 'image drawing', apply: fasterImageDrawing },
+  { name: 'glyph cache limit', apply: (b) => raiseGlyphCacheLimit(b, true) },
+];
+
+/** The installed wasm with every rewrite of WASM_PATCHES that applies (`patched` names them). */
+export function patchPdfium(wasmBytes: Uint8Array): { bytes: Uint8Array; patched: string[] } {
+  const patched: string[] = [];
+  let bytes = wasmBytes;
+  for (const p of WASM_PATCHES) {
+    const r = p.apply(bytes);
+    bytes = r.bytes;
+    if (r.patched) patched.push(p.name);
+  }
+  return { bytes, patched };
+}
+
+/** Writes the rewritten wasm for later processes (scripts/build.mjs, into dist/); returns its key. */
+export function writePdfiumCache(dir = PDFIUM_CACHE_DIR): CacheKey {
+  return writePatchedPdfium(patchPdfium, dir);
 }
 
 /**
