@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { resourceLimits } from 'node:worker_threads';
 import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
 import type { GrayPage } from './bilevel.js';
+import { fasterGlyphMasks } from './pdfium-glyph.js';
 import { fasterImageDrawing } from './pdfium-image.js';
 import { fasterTextCompositor } from './pdfium-wasm.js';
 
@@ -48,9 +49,11 @@ function pdfiumWasmPath(): string {
 /** The compiled wasm, once per thread (a WebAssembly.Module may also be handed in from another thread). */
 export function compiledPdfium(given?: WasmModule): Promise<WasmModule> {
   if (given && !wasmModule) wasmModule = Promise.resolve(given);
-  // Two copies of the 4.6 MB file besides the one read (the compositor's and the image drawing's
-  // rebuilds); the glyph cache limit is written into the last in place.
-  wasmModule ??= readFile(pdfiumWasmPath()).then((b) => wasm.compile(raiseGlyphCacheLimit(fasterImageDrawing(fasterTextCompositor(b).bytes).bytes, true).bytes));
+  // Three copies of the 4.6 MB file besides the one read (the glyph rows', the compositor's and the
+  // image drawing's rebuilds); the glyph cache limit is written into the last in place.
+  wasmModule ??= readFile(pdfiumWasmPath()).then((b) =>
+    wasm.compile(raiseGlyphCacheLimit(fasterImageDrawing(fasterTextCompositor(fasterGlyphMasks(b).bytes).bytes).bytes, true).bytes),
+  );
   return wasmModule;
 }
 
