@@ -20,7 +20,7 @@ const op = {
   block: 0x02, loop: 0x03, if: 0x04, else: 0x05, end: 0x0b, br: 0x0c, brIf: 0x0d, return: 0x0f, call: 0x10,
   localGet: 0x20, localSet: 0x21, localTee: 0x22,
   i32Load: 0x28, i32Load8u: 0x2d, i32Load16u: 0x2f, i64Store: 0x37, i32Store8: 0x3a,
-  i32Const: 0x41, i64Const: 0x42, i32Eqz: 0x45, i32Eq: 0x46, i32Ne: 0x47, i32LtS: 0x48, i32LtU: 0x49,
+  i32Const: 0x41, i64Const: 0x42, i32Eqz: 0x45, i32Eq: 0x46, i32Ne: 0x47, i32LtS: 0x48, i32LtU: 0x49, i32GeS: 0x4e,
   i32Add: 0x6a, i32Sub: 0x6b, i32And: 0x71, i32Or: 0x72, i32Shl: 0x74, i32ShrU: 0x76,
   i64Mul: 0x7e, i64ExtendI32U: 0xad,
   void: 0x40, i32: 0x7f, i64: 0x7e,
@@ -39,24 +39,31 @@ const op = {
  */
 function bitMaskLineBody(original: number, simd: boolean): Uint8Array {
   const [THIS, DEST, SRC, SRC_LEFT, WIDTH, CLIP] = [0, 1, 2, 3, 4, 5];
-  const [D, S, COL, IDX, BITS, GRAY, K, GRAY8, GRAY16] = [6, 7, 8, 9, 10, 11, 12, 13, 14];
+  const [D, S, COL, IDX, BITS, GRAY, K, GRAY8, GRAY16, END] = [6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
   const v = (opcode: number, ...immediates: number[]): number[] => [0xfd, opcode, ...immediates]; // SIMD opcodes (core spec 5.4.8)
   const spread = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1]; // lane k takes mask byte k >> 3 ...
   const bit = [0x80, 0x40, 0x20, 0x10, 8, 4, 2, 1, 0x80, 0x40, 0x20, 0x10, 8, 4, 2, 1]; // ... and keeps bit 7 − (k & 7)
-  /** Pixels COL..COL+15 when the mask is byte-aligned there and the line goes on: then on to COL + 16. */
-  const sixteen = (): number[] => [
-    ...get(IDX), ...[op.i32Const, 7], op.i32And, op.i32Eqz, ...get(WIDTH), ...get(COL), op.i32Sub, op.i32Const, 16, 0x4e, op.i32And, // i32.ge_s
+  /**
+   * The line's first WIDTH & ~15 pixels, sixteen at a time, when the mask is byte-aligned (two
+   * zero mask bytes write nothing); COL is then where the eight-pixel loop goes on.
+   */
+  const sixteens = (): number[] => [
+    ...get(SRC_LEFT), ...i32(7), op.i32And, op.i32Eqz, ...get(WIDTH), ...i32(16), op.i32GeS, op.i32And,
     op.if, op.void,
-    ...get(S), ...get(IDX), op.i32Const, 3, op.i32ShrU, op.i32Add, op.i32Load16u, 0, 0, op.localTee, BITS,
+    ...get(S), ...get(SRC_LEFT), ...i32(3), op.i32ShrU, op.i32Add, ...set(IDX), // the mask's byte
+    ...get(D), ...set(K), // the page's pixel
+    ...get(D), ...get(WIDTH), ...i32(-16), op.i32And, op.i32Add, ...set(END),
+    op.loop, op.void,
+    ...get(IDX), op.i32Load16u, 0, 0, op.localTee, BITS,
     op.if, op.void,
-    ...get(D), ...get(COL), op.i32Add, // the address for the store
-    ...get(GRAY16),
-    ...get(D), ...get(COL), op.i32Add, ...v(0x00, 0, 0), // v128.load: the page's sixteen pixels
+    ...get(K), ...get(GRAY16), ...get(K), ...v(0x00, 0, 0), // v128.load: the page's sixteen pixels
     ...get(BITS), ...v(0x10), ...v(0x0c, ...spread), ...v(0x0e), ...v(0x0c, ...bit), ...v(0x4e), ...v(0x0c, ...bit), ...v(0x23), // i16x8.splat, swizzle, and, i8x16.eq
     ...v(0x52), ...v(0x0b, 0, 0), // v128.bitselect, v128.store
     op.end,
-    ...get(COL), op.i32Const, 8, op.i32Add, ...set(COL), // and 8 more at the loop's end
-    op.br, 1,
+    ...get(IDX), ...i32(2), op.i32Add, ...set(IDX),
+    ...get(K), ...i32(16), op.i32Add, op.localTee, K, ...get(END), op.i32LtU, op.brIf, 0,
+    op.end,
+    ...get(WIDTH), ...i32(-16), op.i32And, ...set(COL),
     op.end,
   ];
   const get = (l: number): number[] => [op.localGet, l];
@@ -64,7 +71,7 @@ function bitMaskLineBody(original: number, simd: boolean): Uint8Array {
   const i32 = (v: number): number[] => [op.i32Const, ...sleb(BigInt(v))];
   const field = (load: number, align: number, offset: number): number[] => [...get(THIS), load, align, ...uleb(offset)];
   const code = [
-    ...[3, ...uleb(7), op.i32, 1, op.i64, 1, 0x7b], // locals: seven i32, one i64, one v128 (unused without SIMD)
+    ...[4, ...uleb(7), op.i32, 1, op.i64, 1, 0x7b, 1, op.i32], // locals: seven i32, one i64, one v128 and one i32 (unused without SIMD)
     op.block, op.void, // $slow: 0
     ...field(op.i32Load16u, 1, 0), ...i32(0x101), op.i32Ne, op.brIf, 0, // source: 1-bit mask
     ...field(op.i32Load16u, 1, 2), ...i32(0x008), op.i32Ne, op.brIf, 0, // page: 8-bit gray
@@ -80,10 +87,11 @@ function bitMaskLineBody(original: number, simd: boolean): Uint8Array {
     ...get(GRAY), op.i64ExtendI32U, op.i64Const, ...sleb(0x0101010101010101n), op.i64Mul, ...set(GRAY8),
     ...(simd ? [...get(GRAY), ...v(0x0f), ...set(GRAY16)] : []), // i8x16.splat
     ...i32(0), ...set(COL),
+    ...(simd ? sixteens() : []),
+    op.block, op.void, // $done
+    ...get(COL), ...get(WIDTH), op.i32GeS, op.brIf, 0,
     op.loop, op.void, // $row
-    op.block, op.void, // $next: pixels from COL on done
     ...get(SRC_LEFT), ...get(COL), op.i32Add, ...set(IDX),
-    ...(simd ? sixteen() : []),
     // BITS = the mask bits of pixels COL..COL+7, first pixel highest.
     ...get(S), ...get(IDX), ...i32(3), op.i32ShrU, op.i32Add, ...set(BITS), // the byte's address first
     ...get(IDX), ...i32(7), op.i32And, op.i32Eqz,
@@ -114,9 +122,9 @@ function bitMaskLineBody(original: number, simd: boolean): Uint8Array {
     op.end, // $bit
     op.end,
     op.end,
-    op.end, // $next
     ...get(COL), ...i32(8), op.i32Add, op.localTee, COL, ...get(WIDTH), op.i32LtS, op.brIf, 0,
     op.end, // $row
+    op.end, // $done
     op.return,
     op.end, // $slow
     ...get(THIS), ...get(DEST), ...get(SRC), ...get(SRC_LEFT), ...get(WIDTH), ...get(CLIP), op.call, ...uleb(original),
