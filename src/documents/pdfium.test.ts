@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
 import { describe, expect, it } from 'vitest';
-import { GLYPH_CACHE_PX_PER_EM, raiseGlyphCacheLimit } from './pdfium.js';
+import { GLYPH_CACHE_PX_PER_EM, PdfiumDocument, raiseGlyphCacheLimit } from './pdfium.js';
 import { buildPdf, FONT_RESOURCE, pdfText } from './pdf-writer.js';
 import { fasterTextCompositor } from './pdfium-wasm.js';
 import { drawFirstPage, pdfiumTwin } from '../../test/kit/pdfium-twin.js';
@@ -110,5 +110,37 @@ describe('PDFium at HD', () => {
     }
     expect(count).toBe(40);
     expect(glyphs.size).toBe(1);
+  });
+});
+
+describe('PdfiumDocument pages drawn one after another', () => {
+  it('clears the reused bitmap to white before each page, rows with and without padding', async () => {
+    // Page 1 is all ink; page 2, drawn next into the same bitmap, must be what page 2 alone is.
+    const pdf = buildPdf([
+      { width: 200, height: 100, content: '0 0 200 100 re f' },
+      { width: 200, height: 100, content: `BT /${FONT_RESOURCE.Helvetica} 11 Tf 10 40 Td ${pdfText('page two')} Tj ET` },
+    ]);
+    for (const width of [568, 567]) {
+      const height = 283;
+      const draw = { matrix: [width / 200, 0, 0, height / 100, 0, 0], clip: { left: 0, top: 0, right: width, bottom: height } } as const;
+      const drawn = async (indexes: number[]): Promise<Buffer[]> => {
+        const doc = await PdfiumDocument.open(pdf);
+        const out = indexes.map((i) => {
+          const page = doc.page(i)!;
+          const data = Buffer.from(page.draw(width, height, draw).data);
+          page.close();
+          return data;
+        });
+        doc.close();
+        return out;
+      };
+      const [expected] = await drawn([1]);
+      const [first, second] = await drawn([0, 1]);
+      expect(first!.every((g) => g === 0)).toBe(true);
+      expect(expected!.some((g) => g < 255)).toBe(true);
+      // The text keeps off the first and last rows: white to the last byte.
+      expect([...expected!.subarray(0, width), ...expected!.subarray(expected!.length - width)].every((g) => g === 255)).toBe(true);
+      expect(second!.equals(expected!)).toBe(true);
+    }
   });
 });
