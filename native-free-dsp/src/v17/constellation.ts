@@ -44,6 +44,12 @@ export interface V17Constellation {
     /** The single candidates (owner[k] < MANY_CANDIDATES): coordinates at xy[(k·8 + s)·2 …], labels at first[k·8 + s]. */
     xy: number[];
     first: number[];
+    /**
+     * Per cell with several candidates in some subset (owner[k] = MANY_CANDIDATES): the label of
+     * the point nearest everywhere in the cell, or −1 (it varies, or a border cell, which also
+     * stands in for points beyond the grid).
+     */
+    nearest: number[];
   };
 }
 
@@ -98,6 +104,7 @@ function build(bitRate: V17BitRate, table: Int8Array): V17Constellation {
   const owner: number[] = [];
   const first: number[] = [];
   const xy: number[] = [];
+  const nearest: number[] = [];
   for (let k = 0; k < GRID_CELLS * GRID_CELLS; k++) {
     let one = true;
     for (let s = 0; s < 8; s++) {
@@ -106,19 +113,33 @@ function build(bitRate: V17BitRate, table: Int8Array): V17Constellation {
       first.push(l);
       xy.push(re[l]!, im[l]!);
     }
-    owner.push(one ? cellOwner(re, im, size, first.slice(k * 8, k * 8 + 8), Math.floor(k / GRID_CELLS), k % GRID_CELLS) : MANY_CANDIDATES);
+    const ix = Math.floor(k / GRID_CELLS);
+    const iy = k % GRID_CELLS;
+    owner.push(one ? cellOwner(re, im, size, first.slice(k * 8, k * 8 + 8), ix, iy) : MANY_CANDIDATES);
+    const border = ix === 0 || iy === 0 || ix === GRID_CELLS - 1 || iy === GRID_CELLS - 1;
+    nearest.push(one || border ? -1 : cellNearest(re, im, size, ix, iy));
   }
-  const slicer = { re: toDoubles(re), im: toDoubles(im), candidates: Array.from(candidates), counts: Array.from(counts), owner, xy: toDoubles(xy), first };
+  const slicer = { re: toDoubles(re), im: toDoubles(im), candidates: Array.from(candidates), counts: Array.from(counts), owner, xy: toDoubles(xy), first, nearest };
   return { bitRate, size, re, im, meanPower: power / size, candidates, counts, slicer };
 }
 
 /**
  * The subset (index into `labels`, the cell's candidate of each subset) whose point is the nearest
- * of the whole constellation everywhere in cell (ix, iy), or OWNER_VARIES. Voronoi regions are
- * convex, so a cell whose corners (taken a hair inside, where a region's edge may run along the
- * cell's) all have the same, strictly nearest, point lies in that point's region.
+ * of the whole constellation everywhere in cell (ix, iy), or OWNER_VARIES.
  */
 function cellOwner(re: Float64Array, im: Float64Array, size: number, labels: number[], ix: number, iy: number): number {
+  const owner = cellNearest(re, im, size, ix, iy);
+  const s = owner < 0 ? -1 : labels.indexOf(owner);
+  return s < 0 ? OWNER_VARIES : s;
+}
+
+/**
+ * The label of the point that is the nearest of the whole constellation everywhere in cell
+ * (ix, iy), or −1. Voronoi regions are convex, so a cell whose corners (taken a hair inside, where
+ * a region's edge may run along the cell's) all have the same, strictly nearest, point lies in that
+ * point's region.
+ */
+function cellNearest(re: Float64Array, im: Float64Array, size: number, ix: number, iy: number): number {
   const x0 = ix / GRID_RES - GRID_HALF;
   const y0 = iy / GRID_RES - GRID_HALF;
   const inset = 1e-9;
@@ -138,11 +159,10 @@ function cellOwner(re: Float64Array, im: Float64Array, size: number, labels: num
         best = l;
       } else if (d < second) second = d;
     }
-    if (second - bestD < 1e-12 || (owner >= 0 && best !== owner)) return OWNER_VARIES;
+    if (second - bestD < 1e-12 || (owner >= 0 && best !== owner)) return -1;
     owner = best;
   }
-  const s = labels.indexOf(owner);
-  return s < 0 ? OWNER_VARIES : s;
+  return owner;
 }
 
 /**
@@ -269,9 +289,15 @@ export function sliceSubsets(c: V17Constellation, point: Indexable, dist: Indexa
     }
     dist[s] = d;
     label[s] = l;
+  }
+  // The nearest point overall: known for most such cells (no compares that fall at random).
+  const known = t.nearest[cellIndex]!;
+  if (known >= 0) return known;
+  for (let s = 0; s < 8; s++) {
+    const d = dist[s]!;
     if (d < bestD) {
       bestD = d;
-      best = l;
+      best = label[s]!;
     }
   }
   return best;

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { Xoshiro128 } from '../line-model/prng.js';
 import { sliceSubsets, v17Constellation, ABCD_IM, ABCD_RE } from './constellation.js';
-import { diffDecode, diffEncode, V17TrellisEncoder, V17Viterbi, V17_TRACEBACK_BLOCK, V17_TRACEBACK_DEPTH } from './trellis.js';
+import { diffDecode, diffEncode, quantizeDistance, V17TrellisEncoder, V17Viterbi, V17_TRACEBACK_BLOCK, V17_TRACEBACK_DEPTH } from './trellis.js';
 import { bitsPerSymbol, V17_BIT_RATES, type V17BitRate } from './types.js';
 import { V17_TRELLIS_NEXT } from './v17-tables.generated.js';
 
@@ -230,7 +230,7 @@ it('rejects a traceback depth out of range', () => {
 });
 
 describe('V17Viterbi add-compare-select', () => {
-  it('keeps the path metrics of a plain ACS over the generated trellis (V17_TRELLIS_NEXT)', () => {
+  it('keeps the path metrics of a plain ACS over the generated trellis (V17_TRELLIS_NEXT), in its integer units', () => {
     const rng = new Xoshiro128(5);
     const vit = new V17Viterbi();
     vit.reset(-1);
@@ -248,7 +248,7 @@ describe('V17Viterbi add-compare-select', () => {
       for (let s = 0; s < 8; s++) {
         for (let y21 = 0; y21 < 4; y21++) {
           const ns = V17_TRELLIS_NEXT[s * 4 + y21]!;
-          next[ns] = Math.min(next[ns]!, ref[s]! + dist[(y21 << 1) | (s & 1)]!);
+          next[ns] = Math.min(next[ns]!, ref[s]! + quantizeDistance(dist[(y21 << 1) | (s & 1)]!));
         }
       }
       const best = Math.min(...next);
@@ -256,6 +256,21 @@ describe('V17Viterbi add-compare-select', () => {
       vit.decode(dist, labels);
       vit.metrics(got);
       expect(Array.from(got)).toEqual(Array.from(ref));
+    }
+  });
+
+  it('keeps its integer metrics within 31 bits when every distance is at its limit or beyond', () => {
+    expect(quantizeDistance(1e9)).toBe(quantizeDistance(256));
+    expect(quantizeDistance(Number.NaN)).toBe(quantizeDistance(256));
+    const vit = new V17Viterbi();
+    const dist = new Float64Array(8);
+    const labels = new Uint8Array(8);
+    const got = new Float64Array(8);
+    for (let n = 0; n < 500; n++) {
+      for (let s = 0; s < 8; s++) dist[s] = n % 3 === 0 ? 1e12 : s === n % 8 ? 0 : 300;
+      vit.decode(dist, labels);
+      vit.metrics(got);
+      for (const m of got) expect(Number.isInteger(m) && m >= 0 && m < 2 ** 30).toBe(true);
     }
   });
 });
