@@ -56,6 +56,14 @@ export interface RealtimePumpOptions extends CommonPumpOptions {
    * audio in the middle of a modem's training.
    */
   leadMs?: number;
+  /**
+   * Audio waiting beyond which quiet received frames between signals are dropped (default 0:
+   * never; else jitterMs..4000 ms, lines use LINE_MAX_LATENCY_MS): a stall's latency comes back
+   * down in the next gap instead of staying for the rest of the call (receive-buffer.ts).
+   */
+  maxLatencyMs?: number;
+  /** Most audio the receive buffer holds; beyond, the oldest is dropped (default 1000 ms; 20..4000, lines use LINE_HOLD_MS). */
+  holdMs?: number;
 }
 
 export type AudioPumpOptions = LockstepPumpOptions | RealtimePumpOptions;
@@ -118,13 +126,14 @@ export abstract class PumpBase implements AudioPump {
   private resolve!: (r: AudioPumpResult) => void;
   private readonly txBlock: Int16Array;
 
-  constructor(opts: AudioPumpOptions, targetSamples: number) {
+  constructor(opts: AudioPumpOptions, buffer: { targetSamples: number; maxLatencySamples?: number; holdSamples?: number }) {
     this.port = opts.port;
     this.transport = opts.transport;
     this.frameSamples = checkInt(opts.frameSamples, FRAME_SAMPLES, 8, MAX_FRAME_SAMPLES, 'frameSamples');
     this.encoder = new AudioEncoder({ ...opts.encoder, codec: opts.codec });
     this.decoder = new AudioDecoder({ ...opts.decoder, codec: opts.codec });
-    this.buffer = new ReceiveBuffer({ targetSamples });
+    const maxFrames = Math.max(1, Math.ceil((buffer.holdSamples ?? 1000 * 8) / this.frameSamples));
+    this.buffer = new ReceiveBuffer({ targetSamples: buffer.targetSamples, maxFrames, maxLatencySamples: buffer.maxLatencySamples ?? 0 });
     this.txBlock = new Int16Array(this.frameSamples);
     this.stats = { blocks: 0, samples: 0, framesSent: 0, framesReceived: 0, lostBlocks: 0, stalls: 0, lateBlocks: 0, skippedBlocks: 0, decoder: this.decoder.stats, buffer: this.buffer.stats };
     this.done = new Promise((r) => (this.resolve = r));

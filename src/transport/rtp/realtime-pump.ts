@@ -24,6 +24,15 @@ import { checkInt, messageOf, PumpBase, type RealtimePumpOptions } from './pump-
 export const LINE_LEAD_MS = 100;
 /** The jitter buffer of audio lines (RealtimePumpOptions.jitterMs): a far end starved by a loaded machine sends late too. */
 export const LINE_JITTER_MS = 120;
+/**
+ * Latency beyond which audio lines drop quiet received frames (RealtimePumpOptions.maxLatencyMs):
+ * the jitter buffer, a far end of ours sending LINE_LEAD_MS ahead, and as much again of cushion.
+ */
+export const LINE_MAX_LATENCY_MS = 400;
+/** The most audio lines hold (RealtimePumpOptions.holdMs): a stall inside a carrier is latency until the next gap, not an overflow. */
+export const LINE_HOLD_MS = 2000;
+/** What every audio line (pcm://, rtp://, a SIP call's G.711 media) gives its real-time pump. */
+export const LINE_PACING = { leadMs: LINE_LEAD_MS, jitterMs: LINE_JITTER_MS, maxLatencyMs: LINE_MAX_LATENCY_MS, holdMs: LINE_HOLD_MS } as const;
 
 export class RealtimePump extends PumpBase {
   private readonly clock: Clock;
@@ -42,7 +51,9 @@ export class RealtimePump extends PumpBase {
 
   constructor(opts: RealtimePumpOptions) {
     const jitterMs = checkInt(opts.jitterMs, 60, 0, 1000, 'jitterMs');
-    super(opts, jitterMs * 8);
+    const maxLatencyMs = opts.maxLatencyMs ? checkInt(opts.maxLatencyMs, 0, jitterMs, 4000, 'maxLatencyMs') : 0;
+    const holdMs = checkInt(opts.holdMs, 1000, 20, 4000, 'holdMs');
+    super(opts, { targetSamples: jitterMs * 8, maxLatencySamples: maxLatencyMs * 8, holdSamples: holdMs * 8 });
     this.clock = opts.clock;
     this.lineClock = opts.lineClock;
     this.frameMs = samplesToMs(this.frameSamples);
