@@ -14,7 +14,11 @@
 // playout without our audio, and a gap in a modem's training fails it (spandsp's terminal has no
 // jitter buffer of its own in front of fax_rx, test/interop/fax-audio/fax-peer.c). So lines run
 // LINE_LEAD_MS ahead of the clock: the first ticks send that much at once, and from then on the
-// far end's buffer holds it while we are late.
+// far end's buffer holds it while we are late. What we catch up after a longer stall would reach
+// the far end as a burst and stay in its buffer as latency (a gateway's, or spandsp's FIFO in
+// test/interop/fax-audio/fax-peer.c, plays one frame per tick): so a late block that is silence
+// on our side is not sent at all (RTP's silence suppression: its time passes, no sequence number
+// is used), and only a late signal goes out late.
 import type { Clock, TimerHandle } from '../../shared/clock.js';
 import { samplesToMs } from './audio-codec.js';
 import type { LineClock } from './line-clock.js';
@@ -100,9 +104,10 @@ export class RealtimePump extends PumpBase {
           this.immediate = setImmediate(() => this.tick());
           return;
         }
-        if ((this.k + 1) * this.frameMs <= elapsed - this.leadMs) this.stats.lateBlocks++;
+        const late = (this.k + 1) * this.frameMs <= elapsed - this.leadMs;
+        if (late) this.stats.lateBlocks++;
         this.buffer.read(this.rxBlock);
-        if (!this.block(this.rxBlock, true)) return;
+        if (!this.block(this.rxBlock, true, late)) return;
         this.k++;
         this.lineClock?.advance(this.frameMs);
       }
