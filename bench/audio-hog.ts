@@ -109,6 +109,8 @@ interface Phase {
   overflows: number;
   trimmed: number;
   peakMs: number;
+  /** Our process's CPU time over the phase's wall time: the cores the calls took (the peer's not counted). */
+  cores: number;
   failures: string[];
 }
 
@@ -116,9 +118,13 @@ async function phase(label: string, one: () => Promise<CallOutcome>, hogProcs: n
   const hog = hogProcs > 0 ? await CpuHog.start(hogProcs) : undefined;
   const delay = monitorEventLoopDelay({ resolution: 10 });
   delay.enable();
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
   try {
     const outcomes = await Promise.all(Array.from({ length: CALLS }, one));
     delay.disable();
+    const cpu = process.cpuUsage(cpu0);
+    const cores = (cpu.user + cpu.system) / 1000 / (performance.now() - t0);
     const ok = outcomes.filter((o) => o.ok);
     const sum = (f: (o: CallOutcome) => number) => outcomes.reduce((s, o) => s + f(o), 0);
     return {
@@ -126,7 +132,7 @@ async function phase(label: string, one: () => Promise<CallOutcome>, hogProcs: n
       meanSeconds: ok.reduce((s, o) => s + o.seconds, 0) / Math.max(1, ok.length),
       delayP50Ms: delay.percentile(50) / 1e6, delayP99Ms: delay.percentile(99) / 1e6, delayMaxMs: delay.max / 1e6,
       lateBlocks: sum((o) => o.lateBlocks), underruns: sum((o) => o.underruns), lost: sum((o) => o.lost),
-      overflows: sum((o) => o.overflows), trimmed: sum((o) => o.trimmed), peakMs: Math.max(...outcomes.map((o) => o.peakMs)),
+      overflows: sum((o) => o.overflows), trimmed: sum((o) => o.trimmed), peakMs: Math.max(...outcomes.map((o) => o.peakMs)), cores,
       failures: outcomes.filter((o) => !o.ok).map((o) => o.message),
     };
   } finally {
@@ -160,12 +166,12 @@ export async function run(): Promise<BenchReport> {
     const loaded = await phase(`+ hog ×${PROCS}`, one, PROCS);
     const f = (v: number) => v.toFixed(1);
     const row = (p: Phase) =>
-      `${p.label.padEnd(10)} ${`${p.completed}/${CALLS}`.padStart(9)}  ${f(p.meanSeconds).padStart(6)}  ${f(p.delayP50Ms).padStart(8)} ${f(p.delayP99Ms).padStart(8)} ${f(p.delayMaxMs).padStart(8)}  ${String(p.lateBlocks).padStart(10)} ${String(p.underruns).padStart(9)} ${String(p.lost).padStart(5)} ${String(p.overflows).padStart(9)} ${String(p.trimmed).padStart(7)} ${String(p.peakMs).padStart(7)}`;
+      `${p.label.padEnd(10)} ${`${p.completed}/${CALLS}`.padStart(9)}  ${f(p.meanSeconds).padStart(6)}  ${f(p.delayP50Ms).padStart(8)} ${f(p.delayP99Ms).padStart(8)} ${f(p.delayMaxMs).padStart(8)}  ${String(p.lateBlocks).padStart(10)} ${String(p.underruns).padStart(9)} ${String(p.lost).padStart(5)} ${String(p.overflows).padStart(9)} ${String(p.trimmed).padStart(7)} ${String(p.peakMs).padStart(7)} ${p.cores.toFixed(2).padStart(5)}`;
     const text = [
       `${CALLS} simultaneous 1-page fax calls over audio in real time (${what}), ${quiet ? 'without and ' : ''}with ${PROCS} spinning processes`,
       quiet ? 'anchor: the same calls without the hog, in the same run' : 'anchor left out (BENCH_HOG_ANCHOR=0)',
       '',
-      'load       completed  call s  loop ms: p50      p99      max  late blocks underruns  lost overflows trimmed peak ms',
+      'load       completed  call s  loop ms: p50      p99      max  late blocks underruns  lost overflows trimmed peak ms cores',
       ...(quiet ? [row(quiet)] : []),
       row(loaded),
       '',
