@@ -35,8 +35,14 @@ export const LINE_JITTER_MS = 120;
 export const LINE_MAX_LATENCY_MS = 400;
 /** The most audio lines hold (RealtimePumpOptions.holdMs): a stall inside a carrier is latency until the next gap, not an overflow. */
 export const LINE_HOLD_MS = 2000;
+/**
+ * Blocks audio lines catch up after a stall before they skip (RealtimePumpOptions.maxCatchUpBlocks):
+ * 5 s. A skipped block leaves the far end's audio of its time waiting (latency until the next gap)
+ * and ours unsent; caught up, the far end's is heard now and our late silence is not sent anyway.
+ */
+export const LINE_CATCH_UP_BLOCKS = 250;
 /** What every audio line (pcm://, rtp://, a SIP call's G.711 media) gives its real-time pump. */
-export const LINE_PACING = { leadMs: LINE_LEAD_MS, jitterMs: LINE_JITTER_MS, maxLatencyMs: LINE_MAX_LATENCY_MS, holdMs: LINE_HOLD_MS } as const;
+export const LINE_PACING = { leadMs: LINE_LEAD_MS, jitterMs: LINE_JITTER_MS, maxLatencyMs: LINE_MAX_LATENCY_MS, holdMs: LINE_HOLD_MS, maxCatchUpBlocks: LINE_CATCH_UP_BLOCKS } as const;
 
 export class RealtimePump extends PumpBase {
   private readonly clock: Clock;
