@@ -8,7 +8,7 @@ import { createSocket, type Socket } from 'node:dgram';
 import type { Clock } from '../shared/clock.js';
 import type { FrontEndCommand, FrontEndEvent, RxMode, T30FrontEnd } from '../t30/index.js';
 import { AudioFrontEnd } from '../transport/audio/index.js';
-import { LINE_JITTER_MS, LINE_LEAD_MS, LineClock, startAudioPump } from '../transport/rtp/index.js';
+import { LINE_PACING, LineClock, startAudioPump } from '../transport/rtp/index.js';
 import { DEFAULT_T38_PARAMS, T38FrontEnd, UdpTransport, frontEndOptionsFor, type T38SessionParams } from '../transport/t38/index.js';
 import type { RemoteMedia } from '../transport/sip/index.js';
 import { CallClock } from './call-clock.js';
@@ -69,7 +69,7 @@ export async function openMediaFrontEnd(media: RemoteMedia, udptl: Socket | unde
   if (media.kind === 't38') return { frontEnd: new T38FrontEnd({ transport, clock, pacing: 'realtime', ...frontEndOptionsFor(media.params) }), clock };
   const fe = new AudioFrontEnd({});
   const line = new LineClock(clock.now());
-  const pump = startAudioPump({ mode: 'realtime', port: fe, transport, codec: media.codec, role, clock, lineClock: line, leadMs: LINE_LEAD_MS, jitterMs: LINE_JITTER_MS });
+  const pump = startAudioPump({ mode: 'realtime', port: fe, transport, codec: media.codec, role, clock, lineClock: line, ...LINE_PACING });
   fe.onClose((reason) => setImmediate(() => pump.stop(reason)));
   void pump.done.then((r) => fe.lineDown(r.cause === 'stopped' ? 'the line was closed' : r.reason));
   return { frontEnd: fe, clock: line };

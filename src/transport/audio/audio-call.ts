@@ -9,7 +9,7 @@
 //   await sendOverFrontEnd(req, progress, signal, call.frontEnd, call.clock);
 //   await call.close();
 import { SystemClock, type Clock } from '../../shared/clock.js';
-import { LINE_JITTER_MS, LINE_LEAD_MS, LineClock, startAudioPump, type AudioPump, type AudioPumpResult, type AudioUrl } from '../rtp/index.js';
+import { LINE_PACING, LineClock, startAudioPump, type AudioPump, type AudioPumpResult, type AudioUrl } from '../rtp/index.js';
 import { openUdpTransport, type UdpEndpoint } from '../t38/index.js';
 import { AudioFrontEnd } from './front-end.js';
 
@@ -59,7 +59,7 @@ export async function openAudioCall(o: AudioCallOptions): Promise<AudioCall> {
     const wall = o.clock ?? new SystemClock();
     const line = new LineClock(wall.now());
     clock = line;
-    pump = startAudioPump({ mode: 'realtime', port: frontEnd, transport, codec: o.url.codec, role: o.role, clock: wall, lineClock: line, leadMs: LINE_LEAD_MS, jitterMs: LINE_JITTER_MS });
+    pump = startAudioPump({ mode: 'realtime', port: frontEnd, transport, codec: o.url.codec, role: o.role, clock: wall, lineClock: line, ...LINE_PACING });
   }
   // T.30 hung up: the block in hand still goes out (the end of DCN), then the pump stops.
   frontEnd.onClose((reason) => setImmediate(() => pump.stop(reason)));

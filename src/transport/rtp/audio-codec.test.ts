@@ -83,6 +83,18 @@ describe('RTP bookkeeping', () => {
     expect([enc.seq, enc.timestamp]).toEqual([65535, 0xffffffa0]);
   });
 
+  it('suppress() lets the samples pass without a sequence number, and marks the next frame sent', () => {
+    const enc = fixed('pcmu');
+    enc.encode(new Int16Array(160));
+    enc.suppress(160);
+    enc.suppress(160);
+    const r = decodeRtp(enc.encode(new Int16Array(160)));
+    if (!r.ok) throw r.error;
+    expect([r.packet.sequenceNumber, r.packet.timestamp, r.packet.marker]).toEqual([65535, 0xe0, true]);
+    const next = decodeRtp(enc.encode(new Int16Array(160)));
+    expect(next.ok && next.packet.marker).toBe(false);
+  });
+
   it('takes SSRC, sequence and timestamp from the injected random source', () => {
     const values = [0xaabbccdd, 0x12345, 0x77];
     const enc = new AudioEncoder({ codec: 'pcma', randomU32: () => values.shift()! });

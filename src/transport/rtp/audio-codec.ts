@@ -64,7 +64,8 @@ export class AudioEncoder {
   readonly ssrc: number;
   private nextSeq: number;
   private nextTimestamp: number;
-  private first = true;
+  /** The next packet sent carries the marker: the first of the stream, or the first after silence left out. */
+  private marker = true;
   private readonly codes = new Uint8Array(MAX_FRAME_SAMPLES);
 
   constructor(opts: AudioEncoderOptions) {
@@ -103,11 +104,21 @@ export class AudioEncoder {
     }
     const codes = this.codes.subarray(0, n);
     g711Encode(lawOf(this.codec), samples, codes);
-    // RFC 3551 4.1: the marker flags the first packet after silence; here, the first of the stream.
-    const header = { marker: this.first, payloadType: ptOf(this.codec), sequenceNumber: this.nextSeq, timestamp: this.nextTimestamp, ssrc: this.ssrc };
-    this.first = false;
+    // RFC 3551 4.1: the marker flags the first packet of the stream and the first after silence.
+    const header = { marker: this.marker, payloadType: ptOf(this.codec), sequenceNumber: this.nextSeq, timestamp: this.nextTimestamp, ssrc: this.ssrc };
+    this.marker = false;
     this.skip(n);
     return encodeRtp(header, codes);
+  }
+
+  /**
+   * Leaves out a frame of `samples` of silence (RFC 3550 5.1, RFC 3551 4.1): its time passes, it
+   * uses no sequence number, so the far end sees no loss, and the next frame sent carries the marker.
+   */
+  suppress(samples: number): void {
+    if (this.codec === 'pcm') return;
+    this.nextTimestamp = (this.nextTimestamp + samples) >>> 0;
+    this.marker = true;
   }
 
   /** Accounts for a frame of `samples` that is not sent (it counts as sent and lost on the line). */

@@ -22,7 +22,7 @@ export class LockstepPump extends PumpBase {
   private stallPending = false;
 
   constructor(opts: LockstepPumpOptions) {
-    super(opts, 0); // play each frame as soon as it is next in order
+    super(opts, { targetSamples: 0 }); // play each frame as soon as it is next in order
     this.clock = opts.clock;
     this.caller = opts.role === 'caller';
     this.stallMs = checkInt(opts.stallMs, 1000, 1, 600_000, 'stallMs');

@@ -56,6 +56,14 @@ export interface RealtimePumpOptions extends CommonPumpOptions {
    * audio in the middle of a modem's training.
    */
   leadMs?: number;
+  /**
+   * Audio waiting beyond which quiet received frames between signals are dropped (default 0:
+   * never; else jitterMs..4000 ms, lines use LINE_MAX_LATENCY_MS): a stall's latency comes back
+   * down in the next gap instead of staying for the rest of the call (receive-buffer.ts).
+   */
+  maxLatencyMs?: number;
+  /** Most audio the receive buffer holds; beyond, the oldest is dropped (default 1000 ms; 20..4000, lines use LINE_HOLD_MS). */
+  holdMs?: number;
 }
 
 export type AudioPumpOptions = LockstepPumpOptions | RealtimePumpOptions;
@@ -75,6 +83,8 @@ export interface AudioPumpStats {
   lateBlocks: number;
   /** Realtime: blocks left out after the clock jumped further than maxCatchUpBlocks. */
   skippedBlocks: number;
+  /** Realtime: late blocks of silence of ours not sent (a burst of them would be latency at the far end). */
+  suppressedBlocks: number;
   decoder: AudioDecoderStats;
   buffer: ReceiveBufferStats;
 }
@@ -95,6 +105,11 @@ export interface AudioPump {
 }
 
 export const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+function silent(x: Int16Array): boolean {
+  for (let i = 0; i < x.length; i++) if (x[i] !== 0) return false;
+  return true;
+}
 
 export function checkInt(v: number | undefined, dflt: number, lo: number, hi: number, name: string): number {
   const x = v ?? dflt;
@@ -118,15 +133,16 @@ export abstract class PumpBase implements AudioPump {
   private resolve!: (r: AudioPumpResult) => void;
   private readonly txBlock: Int16Array;
 
-  constructor(opts: AudioPumpOptions, targetSamples: number) {
+  constructor(opts: AudioPumpOptions, buffer: { targetSamples: number; maxLatencySamples?: number; holdSamples?: number }) {
     this.port = opts.port;
     this.transport = opts.transport;
     this.frameSamples = checkInt(opts.frameSamples, FRAME_SAMPLES, 8, MAX_FRAME_SAMPLES, 'frameSamples');
     this.encoder = new AudioEncoder({ ...opts.encoder, codec: opts.codec });
     this.decoder = new AudioDecoder({ ...opts.decoder, codec: opts.codec });
-    this.buffer = new ReceiveBuffer({ targetSamples });
+    const maxFrames = Math.max(1, Math.ceil((buffer.holdSamples ?? 1000 * 8) / this.frameSamples));
+    this.buffer = new ReceiveBuffer({ targetSamples: buffer.targetSamples, maxFrames, maxLatencySamples: buffer.maxLatencySamples ?? 0 });
     this.txBlock = new Int16Array(this.frameSamples);
-    this.stats = { blocks: 0, samples: 0, framesSent: 0, framesReceived: 0, lostBlocks: 0, stalls: 0, lateBlocks: 0, skippedBlocks: 0, decoder: this.decoder.stats, buffer: this.buffer.stats };
+    this.stats = { blocks: 0, samples: 0, framesSent: 0, framesReceived: 0, lostBlocks: 0, stalls: 0, lateBlocks: 0, skippedBlocks: 0, suppressedBlocks: 0, decoder: this.decoder.stats, buffer: this.buffer.stats };
     this.done = new Promise((r) => (this.resolve = r));
   }
 
@@ -155,10 +171,12 @@ export abstract class PumpBase implements AudioPump {
 
   /**
    * Passes one block through the port and sends what it produced, or, for a block standing for a
-   * lost frame, lets the produced audio go as if lost too (its sequence number is used up).
+   * lost frame, lets the produced audio go as if lost too (its sequence number is used up). A late
+   * block (`late`: sent after its time, catching up) that produced only silence is left out: in a
+   * burst it would only stay in the far end's buffer as latency (realtime-pump.ts).
    * Returns false when the pump ended because the port threw or sending failed.
    */
-  protected block(rx: Int16Array, send: boolean): boolean {
+  protected block(rx: Int16Array, send: boolean, late = false): boolean {
     const n = rx.length;
     const tx = n === this.frameSamples ? this.txBlock : new Int16Array(n);
     tx.fill(0);
@@ -171,7 +189,10 @@ export abstract class PumpBase implements AudioPump {
     this.stats.blocks++;
     this.stats.samples += n;
     try {
-      if (send) {
+      if (send && late && silent(tx)) {
+        this.encoder.suppress(n);
+        this.stats.suppressedBlocks++;
+      } else if (send) {
         this.transport.send(this.encoder.encode(tx));
         this.stats.framesSent++;
       } else {

@@ -19,7 +19,7 @@ import { LockstepPump } from './lockstep-pump.js';
 import type { AudioPump, AudioPumpOptions } from './pump-base.js';
 import { RealtimePump } from './realtime-pump.js';
 
-export { LINE_JITTER_MS, LINE_LEAD_MS } from './realtime-pump.js';
+export { LINE_PACING } from './realtime-pump.js';
 export type { AudioPump, AudioPumpOptions, AudioPumpResult, AudioPumpStats, LockstepPumpOptions, RealtimePumpOptions, SteppedClock } from './pump-base.js';
 
 /** Starts pumping at once; throws RtpError('bad_parameter') for options out of range. */

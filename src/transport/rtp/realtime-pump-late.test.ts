@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { TagPort, tagValue } from '../../../test/kit/tag-port.js';
 import { openUdpTransport, type UdpTransport } from '../t38/index.js';
 import { AudioEncoder } from './audio-codec.js';
+import { decodeRtp } from './rtp.js';
 import { LineClock } from './line-clock.js';
 import { startAudioPump, type AudioPump } from './pump.js';
 
@@ -42,6 +43,36 @@ describe('realtime pump behind a late timer', () => {
     expect(port.blocks).toEqual([0, ...port.tags(1, 10)]);
     expect(pump.stats).toMatchObject({ lateBlocks: 9, framesReceived: 10 });
     expect(pump.stats.buffer).toMatchObject({ lost: 0, late: 0, underruns: 0 });
+  });
+
+  it('leaves out the late blocks of its own silence and sends its late signal, numbered without a gap', async () => {
+    const pacing = new LineClock(0);
+    const rx = await openUdpTransport({ bindHost: '127.0.0.1' });
+    const far = await openUdpTransport({ remoteHost: '127.0.0.1', remotePort: rx.local.port });
+    open.push(far, rx);
+    // Blocks 1..5 are silence on our side, the others a signal (its block number).
+    let block = 0;
+    const port = {
+      process: (_: Int16Array, tx: Int16Array) => {
+        const k = block++;
+        tx.fill(k >= 1 && k <= 5 ? 0 : 1000 + k);
+      },
+    };
+    const pump = startAudioPump({ mode: 'realtime', port, transport: rx, codec: 'pcmu', role: 'answerer', clock: pacing, jitterMs: 0, encoder: { initialSeq: 100, initialTimestamp: 0 } });
+    open.push({ close: () => pump.stop() });
+    const got: [number, number, boolean][] = [];
+    const all = new Promise<void>((resolve) => far.onMessage((d) => {
+      const r = decodeRtp(d);
+      if (r.ok) got.push([r.packet.sequenceNumber, r.packet.timestamp / 160, r.packet.marker]);
+      if (got.length === 6) resolve();
+    }));
+    far.send(new AudioEncoder({ codec: 'pcmu' }).encode(new Int16Array(160))); // the answerer learns where to send
+    while (pump.stats.framesReceived === 0) await new Promise((r) => setImmediate(r)); // one turn of I/O at a time
+    pacing.advance(0); // block 0, on time: sent
+    pacing.advance(200); // blocks 1..10 due, 1..9 late: 1..5 (silence) left out, 6..10 sent
+    await all;
+    expect(got).toEqual([[100, 0, true], [101, 6, true], [102, 7, false], [103, 8, false], [104, 9, false], [105, 10, false]]);
+    expect(pump.stats).toMatchObject({ lateBlocks: 9, suppressedBlocks: 5, framesSent: 6 });
   });
 
   it('moves its line clock on by each block processed, firing timers between blocks', async () => {

@@ -14,7 +14,11 @@
 // playout without our audio, and a gap in a modem's training fails it (spandsp's terminal has no
 // jitter buffer of its own in front of fax_rx, test/interop/fax-audio/fax-peer.c). So lines run
 // LINE_LEAD_MS ahead of the clock: the first ticks send that much at once, and from then on the
-// far end's buffer holds it while we are late.
+// far end's buffer holds it while we are late. What we catch up after a longer stall would reach
+// the far end as a burst and stay in its buffer as latency (a gateway's, or spandsp's FIFO in
+// test/interop/fax-audio/fax-peer.c, plays one frame per tick): so a late block that is silence
+// on our side is not sent at all (RTP's silence suppression: its time passes, no sequence number
+// is used), and only a late signal goes out late.
 import type { Clock, TimerHandle } from '../../shared/clock.js';
 import { samplesToMs } from './audio-codec.js';
 import type { LineClock } from './line-clock.js';
@@ -24,6 +28,21 @@ import { checkInt, messageOf, PumpBase, type RealtimePumpOptions } from './pump-
 export const LINE_LEAD_MS = 100;
 /** The jitter buffer of audio lines (RealtimePumpOptions.jitterMs): a far end starved by a loaded machine sends late too. */
 export const LINE_JITTER_MS = 120;
+/**
+ * Latency beyond which audio lines drop quiet received frames (RealtimePumpOptions.maxLatencyMs):
+ * the jitter buffer, a far end of ours sending LINE_LEAD_MS ahead, and as much again of cushion.
+ */
+export const LINE_MAX_LATENCY_MS = 400;
+/** The most audio lines hold (RealtimePumpOptions.holdMs): a stall inside a carrier is latency until the next gap, not an overflow. */
+export const LINE_HOLD_MS = 2000;
+/**
+ * Blocks audio lines catch up after a stall before they skip (RealtimePumpOptions.maxCatchUpBlocks):
+ * 5 s. A skipped block leaves the far end's audio of its time waiting (latency until the next gap)
+ * and ours unsent; caught up, the far end's is heard now and our late silence is not sent anyway.
+ */
+export const LINE_CATCH_UP_BLOCKS = 250;
+/** What every audio line (pcm://, rtp://, a SIP call's G.711 media) gives its real-time pump. */
+export const LINE_PACING = { leadMs: LINE_LEAD_MS, jitterMs: LINE_JITTER_MS, maxLatencyMs: LINE_MAX_LATENCY_MS, holdMs: LINE_HOLD_MS, maxCatchUpBlocks: LINE_CATCH_UP_BLOCKS } as const;
 
 export class RealtimePump extends PumpBase {
   private readonly clock: Clock;
@@ -42,7 +61,9 @@ export class RealtimePump extends PumpBase {
 
   constructor(opts: RealtimePumpOptions) {
     const jitterMs = checkInt(opts.jitterMs, 60, 0, 1000, 'jitterMs');
-    super(opts, jitterMs * 8);
+    const maxLatencyMs = opts.maxLatencyMs ? checkInt(opts.maxLatencyMs, 0, jitterMs, 4000, 'maxLatencyMs') : 0;
+    const holdMs = checkInt(opts.holdMs, 1000, 20, 4000, 'holdMs');
+    super(opts, { targetSamples: jitterMs * 8, maxLatencySamples: maxLatencyMs * 8, holdSamples: holdMs * 8 });
     this.clock = opts.clock;
     this.lineClock = opts.lineClock;
     this.frameMs = samplesToMs(this.frameSamples);
@@ -89,9 +110,10 @@ export class RealtimePump extends PumpBase {
           this.immediate = setImmediate(() => this.tick());
           return;
         }
-        if ((this.k + 1) * this.frameMs <= elapsed - this.leadMs) this.stats.lateBlocks++;
+        const late = (this.k + 1) * this.frameMs <= elapsed - this.leadMs;
+        if (late) this.stats.lateBlocks++;
         this.buffer.read(this.rxBlock);
-        if (!this.block(this.rxBlock, true)) return;
+        if (!this.block(this.rxBlock, true, late)) return;
         this.k++;
         this.lineClock?.advance(this.frameMs);
       }

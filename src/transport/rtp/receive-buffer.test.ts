@@ -144,3 +144,54 @@ describe('ReceiveBuffer.read (blocks paced by a clock)', () => {
     expect(() => new ReceiveBuffer({ targetSamples: -1 })).toThrow(/targetSamples/);
   });
 });
+
+describe('ReceiveBuffer latency in the quiet (maxLatencySamples; read() is the clock)', () => {
+  /** A frame of a carrier (a 1800 Hz tone at about −10 dBm0) or of line noise (about −60 dBm0). */
+  const carrier = (seq: number) => ({ samples: Int16Array.from({ length: 160 }, (_, i) => Math.round(5000 * Math.sin((2 * Math.PI * 1800 * (seq * 160 + i)) / 8000))), seq, timestamp: seq * 160, ssrc: 7 });
+  const noise = (seq: number) => ({ samples: Int16Array.from({ length: 160 }, (_, i) => ((seq * 160 + i) % 3) * 10 - 10), seq, timestamp: seq * 160, ssrc: 7 });
+  /** Reads 20 ms blocks until nothing is waiting; the order of what was heard: 'C' carrier, '.' quiet. */
+  function playout(b: ReceiveBuffer): string {
+    const out = new Int16Array(160);
+    let heard = '';
+    while (b.bufferedSamples > 0) {
+      b.read(out);
+      heard += out.some((v) => Math.abs(v) > 100) ? 'C' : '.';
+    }
+    return heard;
+  }
+
+  it('a backlog of silence between two signals shrinks to the limit, the gap keeping its first two and its last frame', () => {
+    // A stall left 1 s waiting: 10 frames of carrier, a 30-frame gap, 10 frames of carrier.
+    const b = new ReceiveBuffer({ targetSamples: 960, maxLatencySamples: 3200 });
+    for (let s = 0; s < 50; s++) b.push(s < 10 || s >= 40 ? carrier(s) : noise(s));
+    // After the gap's first two frames, 38 frames wait (760 ms): 18 quiet ones go at once, down
+    // to the limit (20 frames, 400 ms), and the rest of the gap and the second signal play in full.
+    expect(playout(b)).toBe('C'.repeat(10) + '.'.repeat(12) + 'C'.repeat(10));
+    expect(b.stats).toMatchObject({ trimmed: 18, played: 32, lost: 0, overflows: 0 });
+  });
+
+  it('never cuts a carrier, however much waits', () => {
+    const b = new ReceiveBuffer({ targetSamples: 960, maxLatencySamples: 960, maxFrames: 100 });
+    for (let s = 0; s < 60; s++) b.push(carrier(s));
+    expect(playout(b)).toBe('C'.repeat(60));
+    expect(b.stats).toMatchObject({ trimmed: 0, played: 60, peakSamples: 60 * 160 });
+  });
+
+  it('keeps the first two frames of a gap and the one before a signal: only a gap of four or more shrinks', () => {
+    const b = new ReceiveBuffer({ targetSamples: 0, maxLatencySamples: 160 });
+    'CC..C...C....C'.split('').forEach((k, s) => b.push(k === 'C' ? carrier(s) : noise(s)));
+    expect(playout(b)).toBe('CC..C...C...C');
+    expect(b.stats.trimmed).toBe(1);
+  });
+
+  it('trims nothing without a limit (the default)', () => {
+    const b = new ReceiveBuffer({ targetSamples: 960 });
+    for (let s = 0; s < 50; s++) b.push(s < 10 || s >= 40 ? carrier(s) : noise(s));
+    expect(playout(b)).toBe('C'.repeat(10) + '.'.repeat(30) + 'C'.repeat(10));
+    expect(b.stats.trimmed).toBe(0);
+  });
+
+  it('validates the limit against the target', () => {
+    expect(() => new ReceiveBuffer({ targetSamples: 960, maxLatencySamples: 800 })).toThrow(/maxLatencySamples 800 below targetSamples 960/);
+  });
+});

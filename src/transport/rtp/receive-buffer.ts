@@ -6,6 +6,15 @@
 // Silence, not concealment: fax modems read repeated or interpolated audio as signal (a repeated
 // V.21 or V.17 segment is a burst of wrong bits with a plausible carrier), while a gap of silence
 // is a clean dropout that the receiver's carrier detector and the protocol's retries deal with.
+//
+// Latency comes back down in the quiet (maxLatencySamples): a pump that skipped blocks after a
+// long stall, or a far end that bursts after one, leaves more audio waiting than the target, and
+// without a way back that latency stays for the rest of the call — answers go out late, and the
+// buffer sits at its limit until a later burst overflows it into a training or a frame (docs/
+// architecture.md, real time under load). So above the limit read() drops quiet frames in the
+// middle of a gap between signals: never a frame of signal, never the first QUIET_KEPT of a gap,
+// never its last (the frame before a carrier starts), so a carrier is never cut.
+import { dbm0ToRms } from '../../../native-free-dsp/index.js';
 import type { AudioFrame } from './audio-codec.js';
 import { FRAME_SAMPLES, MAX_FRAME_SAMPLES } from './audio-codec.js';
 import { RtpError } from './errors.js';
@@ -18,6 +27,19 @@ interface ReceiveBufferOptions {
   maxFrames?: number;
   /** A sequence number more than this many frames from the expected one restarts the stream (default 100). */
   maxJumpFrames?: number;
+  /** Above this many samples waiting, read() drops quiet frames between signals (default 0: never; else ≥ targetSamples). */
+  maxLatencySamples?: number;
+}
+
+/** Below this level a frame is quiet: 7 dB under the −43 dBm0 at which the modems' carriers come on. */
+const QUIET_RMS = dbm0ToRms(-50);
+/** Quiet frames played at the start of a gap before any of it is dropped. */
+const QUIET_KEPT = 2;
+
+function quiet(x: Int16Array): boolean {
+  let sum = 0;
+  for (let i = 0; i < x.length; i++) sum += x[i]! * x[i]!;
+  return sum < QUIET_RMS * QUIET_RMS * x.length;
 }
 
 export interface ReceiveBufferStats {
@@ -41,6 +63,10 @@ export interface ReceiveBufferStats {
   underruns: number;
   /** Samples of silence read() gave because nothing was ready (start and underruns, not losses). */
   silenceSamples: number;
+  /** Quiet frames read() dropped to bring the latency back under maxLatencySamples. */
+  trimmed: number;
+  /** Most samples ever waiting: the highest latency the buffer held. */
+  peakSamples: number;
 }
 
 /** A frame taken out of the buffer: received audio, or silence standing for a lost frame. */
@@ -50,10 +76,13 @@ export interface PlayoutFrame {
 }
 
 export class ReceiveBuffer {
-  readonly stats: ReceiveBufferStats = { received: 0, played: 0, lost: 0, duplicates: 0, late: 0, overflows: 0, resyncs: 0, ssrcChanges: 0, underruns: 0, silenceSamples: 0 };
+  readonly stats: ReceiveBufferStats = { received: 0, played: 0, lost: 0, duplicates: 0, late: 0, overflows: 0, resyncs: 0, ssrcChanges: 0, underruns: 0, silenceSamples: 0, trimmed: 0, peakSamples: 0 };
   private readonly target: number;
   private readonly maxFrames: number;
   private readonly maxJump: number;
+  private readonly maxLatency: number;
+  /** Received quiet frames read() has played in a row. */
+  private quietRun = 0;
   /** Frames by extended (unwrapped) sequence number, all in [next, next + maxFrames). */
   private readonly frames = new Map<number, AudioFrame>();
   private buffered = 0;
@@ -82,6 +111,8 @@ export class ReceiveBuffer {
     this.target = int(opts.targetSamples, 480, 0, 8000, 'targetSamples');
     this.maxFrames = int(opts.maxFrames, 50, 1, 1000, 'maxFrames');
     this.maxJump = int(opts.maxJumpFrames, 100, 1, 16384, 'maxJumpFrames');
+    this.maxLatency = int(opts.maxLatencySamples, 0, 0, 16000, 'maxLatencySamples');
+    if (this.maxLatency > 0 && this.maxLatency < this.target) throw new RtpError('bad_parameter', `maxLatencySamples ${this.maxLatency} below targetSamples ${this.target}`);
   }
 
   /** Samples waiting in whole frames (not counting the one read() is part-way through). */
@@ -142,6 +173,7 @@ export class ReceiveBuffer {
     }
     this.frames.set(ext, frame);
     this.buffered += frame.samples.length;
+    if (this.buffered > this.stats.peakSamples) this.stats.peakSamples = this.buffered;
     if (this.stats.played === 0 && this.stats.lost === 0) this.lastSamples = frame.samples.length;
   }
 
@@ -153,12 +185,9 @@ export class ReceiveBuffer {
     if (this.next === undefined || this.frames.size === 0) return undefined;
     const f = this.frames.get(this.next);
     if (f) {
-      this.drop(this.next, f);
-      this.playedRing[this.next & 63] = this.next;
-      this.next++;
+      this.take(f);
       this.stats.played++;
       this.lastSamples = f.samples.length;
-      this.nextTs = f.timestamp === undefined ? undefined : (f.timestamp + f.samples.length) >>> 0;
       return { samples: f.samples, lost: false };
     }
     const n = this.lostSamples();
@@ -200,12 +229,18 @@ export class ReceiveBuffer {
         if (this.frames.size === 0 || this.buffered < this.target) break;
         this.playing = true;
       }
+      if (this.maxLatency > 0 && this.buffered > this.maxLatency && this.trimmable()) {
+        this.take(this.frames.get(this.next!)!);
+        this.stats.trimmed++;
+        continue;
+      }
       const f = this.popFrame();
       if (!f) {
         this.playing = false;
         this.stats.underruns++;
         break;
       }
+      if (this.maxLatency > 0) this.quietRun = !f.lost && quiet(f.samples) ? this.quietRun + 1 : 0;
       this.cur = f.samples;
       this.curPos = 0;
     }
@@ -222,7 +257,24 @@ export class ReceiveBuffer {
     this.next = undefined;
     this.nextTs = undefined;
     this.playing = false;
+    this.quietRun = 0;
     this.playedRing.fill(-1);
+  }
+
+  /** Moves past the next frame, which is `f`, as if it had been played. */
+  private take(f: AudioFrame): void {
+    this.drop(this.next!, f);
+    this.playedRing[this.next! & 63] = this.next!;
+    this.next!++;
+    this.nextTs = f.timestamp === undefined ? undefined : (f.timestamp + f.samples.length) >>> 0;
+  }
+
+  /** The next frame is in the middle of a gap: QUIET_KEPT quiet frames played, it and the one after it quiet. */
+  private trimmable(): boolean {
+    if (this.quietRun < QUIET_KEPT) return false;
+    const f = this.frames.get(this.next!);
+    const after = this.frames.get(this.next! + 1);
+    return f !== undefined && after !== undefined && quiet(f.samples) && quiet(after.samples);
   }
 
   private drop(ext: number, f: AudioFrame): void {
