@@ -18,7 +18,7 @@ import { writeTiffF } from '../src/documents/tiff-f.js';
 import { faxPagesFromTiff } from '../src/documents/fax-pages.js';
 import { receiveOverFrontEnd, sendOverFrontEnd } from '../src/engine/t30-call.js';
 import { openAudioCall } from '../src/transport/audio/index.js';
-import { buildFaxPeer, FaxPeer } from '../test/interop/fax-audio/fax-peer.js';
+import { buildFaxPeer, FaxPeer, hogSenderOptions } from '../test/interop/fax-audio/fax-peer.js';
 import { writeCaseDocument } from '../test/interop/t38-matrix.js';
 import { CpuHog } from '../test/kit/cpu-hog.js';
 import { textPage } from '../test/vectors/synthetic-pages.js';
@@ -73,11 +73,7 @@ async function oneCall(tiff: Buffer): Promise<CallOutcome> {
 async function spandspCall(binary: string, sentFile: string): Promise<CallOutcome> {
   const t0 = performance.now();
   const call = await openAudioCall({ url: { kind: 'rtp', host: '127.0.0.1', port: 0, codec: 'pcmu' }, role: 'answerer', pacing: 'realtime' });
-  const peer = FaxPeer.start(binary, {
-    role: 'send', tiff: sentFile, ecm: true, modems: ['v27ter'], compression: ['mh', 'mr'], ident: '+15550100', maxSeconds: 300, tailMs: 500, log: true,
-    txLevelDbm0: -24, txNoiseDbm0: -57,
-    transport: { kind: 'udp', codec: 'pcmu', local: '127.0.0.1:0', remote: `127.0.0.1:${call.local.port}`, lockstep: false },
-  });
+  const peer = FaxPeer.start(binary, hogSenderOptions(sentFile, call.local.port));
   try {
     const fax = await receiveOverFrontEnd(call.frontEnd, call.clock, { ident: '+14155550199', ecm: true, codings: ['mh', 'mr'] });
     const { stats } = await call.close();

@@ -4,7 +4,7 @@
 // Kept in-house: PDFium is not compiled here (the installed @embedpdf/pdfium build is patched); docs/benchmarks.md has the figures.
 
 import { createHash } from 'node:crypto';
-import { Reader, uleb } from './wasm-leb.js';
+import { importedFunctions, Reader, uleb } from './wasm-leb.js';
 
 /**
  * CFX_DIBitmap::CompositeOneBPPMask (PDFium's core/fxge/dib/cfx_dibitmap.cpp) in
@@ -137,7 +137,7 @@ export function fasterGlyphMasks(wasmBytes: Uint8Array): { bytes: Uint8Array; pa
   }
   const [imp, code, elem, data] = [2, 10, 9, 11].map((id) => sections.get(id));
   if (!code || !elem || !data) return unchanged;
-  const imports = imp ? countImportedFunctions(all, imp.from) : 0;
+  const imports = imp ? importedFunctions(all, imp.from) : 0;
   const list = bodies(all, code.from, code.to);
   if (!list || imports < 0) return unchanged;
   const sha = (b: { from: number; to: number }): string => createHash('sha256').update(all.subarray(b.from, b.to)).digest('hex');
@@ -176,31 +176,6 @@ export function fasterGlyphMasks(wasmBytes: Uint8Array): { bytes: Uint8Array; pa
     ]),
     patched: true,
   };
-}
-
-/** Functions imported by the module (the import section at `from`), or -1 for a kind unknown here. */
-function countImportedFunctions(all: Buffer, from: number): number {
-  const r = new Reader(all, from);
-  let funcs = 0;
-  for (let n = r.u(); n > 0; n--) {
-    r.name();
-    r.name();
-    const kind = all[r.p++]!;
-    if (kind === 0) {
-      r.u();
-      funcs++;
-    } else if (kind === 1 || kind === 2) {
-      if (kind === 1) r.p++; // reftype
-      const flags = all[r.p++]!;
-      r.u();
-      if (flags & 1) r.u();
-    } else if (kind === 3) {
-      r.p += 2; // valtype, mutability
-    } else {
-      return -1;
-    }
-  }
-  return funcs;
 }
 
 /** The 32-bit word an active data segment (i32.const offset) puts at `address`, or undefined. */

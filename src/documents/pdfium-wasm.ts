@@ -4,7 +4,7 @@
 // Kept in-house: the newest @embedpdf/pdfium is the build installed; docs/benchmarks.md has the figures.
 
 import { createHash } from 'node:crypto';
-import { Reader, sleb, uleb } from './wasm-leb.js';
+import { importedFunctions, Reader, sleb, uleb } from './wasm-leb.js';
 
 /**
  * The function replaced, known by the SHA-256 of its body: CFX_ScanlineCompositor's bit-mask
@@ -199,30 +199,6 @@ function simdAvailable(): boolean {
   return (globalThis as unknown as { WebAssembly: { validate(b: Uint8Array): boolean } }).WebAssembly.validate(module);
 }
 
-/** Functions imported by the module: they come first in the function index space. */
-function importedFunctions(r: Reader, end: number): number {
-  let funcs = 0;
-  for (let n = r.u(); n > 0 && r.p < end; n--) {
-    r.name();
-    r.name();
-    const kind = r.b[r.p++]!;
-    if (kind === 0) {
-      r.u();
-      funcs++;
-    } else if (kind === 1 || kind === 2) {
-      if (kind === 1) r.p++; // reftype
-      const flags = r.b[r.p++]!;
-      r.u();
-      if (flags & 1) r.u();
-    } else if (kind === 3) {
-      r.p += 2; // valtype, mutability
-    } else {
-      return -1;
-    }
-  }
-  return funcs;
-}
-
 const section = (id: number, payload: Uint8Array[]): Uint8Array[] => {
   const size = payload.reduce((n, c) => n + c.length, 0);
   return [Uint8Array.of(id, ...uleb(size)), ...payload];
@@ -259,7 +235,7 @@ export function fasterTextCompositor(wasmBytes: Uint8Array): { bytes: Uint8Array
   const fun = parts.find((s) => s.id === 3);
   const code = parts.find((s) => s.id === 10);
   if (!fun || !code) return unchanged;
-  const imports = imp ? importedFunctions(new Reader(wasmBytes, imp.start), imp.end) : 0;
+  const imports = imp ? importedFunctions(wasmBytes, imp.start, imp.end) : 0;
   if (imports < 0) return unchanged;
   const types = new Reader(wasmBytes, fun.start);
   const count = types.u();

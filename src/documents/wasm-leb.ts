@@ -45,3 +45,31 @@ export class Reader {
     this.p += length;
   }
 }
+
+/**
+ * Functions a module imports (they come first in the function index space), read from its import
+ * section's payload at `from` up to `end`; -1 for an import kind not known here.
+ */
+export function importedFunctions(b: Uint8Array, from: number, end = b.length): number {
+  const r = new Reader(b, from);
+  let funcs = 0;
+  for (let n = r.u(); n > 0 && r.p < end; n--) {
+    r.name();
+    r.name();
+    const kind = b[r.p++]!;
+    if (kind === 0) {
+      r.u();
+      funcs++;
+    } else if (kind === 1 || kind === 2) {
+      if (kind === 1) r.p++; // reftype
+      const flags = b[r.p++]!;
+      r.u();
+      if (flags & 1) r.u();
+    } else if (kind === 3) {
+      r.p += 2; // valtype, mutability
+    } else {
+      return -1;
+    }
+  }
+  return funcs;
+}

@@ -14,7 +14,7 @@ import { SipLine } from '../../src/engine/sip-line.js';
 import { receiveOverFrontEnd } from '../../src/engine/t30-call.js';
 import { openAudioCall } from '../../src/transport/audio/index.js';
 import { CpuHog } from '../kit/cpu-hog.js';
-import { buildFaxPeer, FaxPeer } from './fax-audio/fax-peer.js';
+import { buildFaxPeer, FaxPeer, hogSenderOptions } from './fax-audio/fax-peer.js';
 import { startSipp } from './sip/harness.js';
 import { sipTestSetup } from './sip/setup.js';
 import { INTEROP_REQUIRED } from './spandsp/build.js';
@@ -35,11 +35,7 @@ describe.skipIf(!build.ok)('a real-time audio fax beside a CPU hog, against span
     writeCaseDocument({ quality: 'Low', compression: 'mr', pages: 1 }, sentFile);
     const hog = await CpuHog.start(2 * availableParallelism());
     const call = await openAudioCall({ url: { kind: 'rtp', host: '127.0.0.1', port: 0, codec: 'pcmu' }, role: 'answerer', pacing: 'realtime' });
-    const peer = FaxPeer.start(binary, {
-      role: 'send', tiff: sentFile, ecm: true, modems: ['v27ter'], compression: ['mh', 'mr'], ident: '+15550100', maxSeconds: 300, tailMs: 500, log: true,
-      txLevelDbm0: -24, txNoiseDbm0: -57,
-      transport: { kind: 'udp', codec: 'pcmu', local: '127.0.0.1:0', remote: `127.0.0.1:${call.local.port}`, lockstep: false },
-    });
+    const peer = FaxPeer.start(binary, hogSenderOptions(sentFile, call.local.port));
     try {
       const fax = await receiveOverFrontEnd(call.frontEnd, call.clock, { ident: '+14155550199', ecm: true, codings: ['mh', 'mr'] });
       const pumped = await call.close();

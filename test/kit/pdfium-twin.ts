@@ -3,6 +3,7 @@
 // 8-bit gray bitmap with the render flags src/documents/pdfium.ts uses.
 
 import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
+import { expect, it } from 'vitest';
 import { instantiatePdfium } from '../../src/documents/pdfium.js';
 
 /** FPDF_ANNOT | FPDF_GRAYSCALE | FPDF_RENDER_NO_SMOOTHTEXT | NO_SMOOTHIMAGE | NO_SMOOTHPATH (fpdfview.h). */
@@ -38,4 +39,28 @@ export function drawFirstPage(m: WrappedPdfiumModule, pdf: Uint8Array, width: nu
   m.FPDF_CloseDocument(doc);
   heap._free(bytes);
   return out;
+}
+
+type Rewrite = (wasmBytes: Uint8Array) => { bytes: Uint8Array; patched: boolean };
+
+/**
+ * The two checks every rewrite of PDFium's wasm passes: applied to the installed build (the output
+ * valid and longer — by less than `maxGrowth` bytes when given — the input untouched), and a build
+ * without its site left as it is.
+ */
+export function rewriteChecks(what: string, rewrite: Rewrite, installed: Uint8Array, maxGrowth?: number): void {
+  it(`${what}, the input untouched`, () => {
+    const before = Buffer.from(installed);
+    const { bytes, patched } = rewrite(installed);
+    expect(patched).toBe(true);
+    expect(bytes.length).toBeGreaterThan(installed.length);
+    if (maxGrowth !== undefined) expect(bytes.length - installed.length).toBeLessThan(maxGrowth);
+    expect(Buffer.from(installed).equals(before)).toBe(true);
+    expect((globalThis as unknown as { WebAssembly: { validate(b: Uint8Array): boolean } }).WebAssembly.validate(bytes)).toBe(true);
+  });
+
+  it('leaves a build without that site as it is', () => {
+    const none = Uint8Array.of(0, 0x61, 0x73, 0x6d, 1, 0, 0, 0);
+    expect(rewrite(none)).toEqual({ bytes: none, patched: false });
+  });
 }

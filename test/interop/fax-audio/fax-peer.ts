@@ -55,6 +55,19 @@ export interface FaxPeerOptions extends FaxPeerT30Options, FaxPeerLineOptions {
 }
 
 /** The result line of a peer, and of each side of a recording. */
+/**
+ * spandsp's sender as the interop case beside the CPU hog runs it (test/interop/audio-under-load.test.ts,
+ * bench/audio-hog.ts): RTP µ-law to our answerer at `port`, V.27ter 4800, −24 dBm0 with −57 dBm0
+ * of noise, ECM, one MH/MR page from `tiff`.
+ */
+export function hogSenderOptions(tiff: string, port: number): FaxPeerOptions {
+  return {
+    role: 'send', tiff, ecm: true, modems: ['v27ter'], compression: ['mh', 'mr'], ident: '+15550100', maxSeconds: 300, tailMs: 500, log: true,
+    txLevelDbm0: -24, txNoiseDbm0: -57,
+    transport: { kind: 'udp', codec: 'pcmu', local: '127.0.0.1:0', remote: `127.0.0.1:${port}`, lockstep: false },
+  };
+}
+
 export interface FaxPeerResult {
   /** spandsp's T.30 completion code (T30_ERR_*), 0 = OK. */
   completion: number;
