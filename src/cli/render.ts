@@ -65,6 +65,11 @@ export async function renderCommand(argv: string[], io: RenderIo = { stdout: pro
     return err.kind === 'invalid' || err.kind === 'too_large' ? 2 : 1;
   };
 
+  // Held until the command returns: with nothing else to wait for (PDFium compiling or being
+  // instantiated, promises V8 settles alone), Node's loop would run dry and wait for every V8
+  // background job in flight to finish, wasm tier-up included (NodePlatform::DrainTasks), before
+  // it runs the next callback — 60–260 ms of a one-page render (docs/benchmarks.md).
+  const loopAlive = setInterval(() => {}, 2 ** 30);
   try {
     startRenderPool(0); // PDFium read and compiled (other threads) while this one reads and counts the files
     const documents = await loadDocuments(positionals, pagesArg);
@@ -115,6 +120,7 @@ export async function renderCommand(argv: string[], io: RenderIo = { stdout: pro
     if (err instanceof FaxError) return fail(err);
     throw err;
   } finally {
+    clearInterval(loopAlive);
     await closeRenderPool();
   }
 }
