@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Compiles src/ and native-free-dsp/ to dist/ (tsconfig.build.json), writes PDFium's rewritten
-// wasm into dist/, bundles the command line (dist/src/cli-bundle/) and stamps the build.
+// wasm and the header line's glyphs into dist/, bundles the command line (dist/src/cli-bundle/) and stamps the build.
 //   node scripts/build.mjs              always compile
 //   node scripts/build.mjs --if-stale   compile only when dist/ is missing or older than a source
 //                                       (what `npm start` runs: a second when nothing changed)
@@ -47,10 +47,12 @@ if (r.status !== 0) {
   process.exit(r.status ?? 1);
 }
 await bundleCli();
-// PDFium's wasm rewritten once here, not in every process that renders (src/documents/pdfium-cache.ts);
-// after the bundle: a cache older than the module reading it is passed over.
-const { writePdfiumCache } = await import(pathToFileURL(join(root, 'dist', 'src', 'documents', 'index.js')).href);
+// PDFium's wasm rewritten once here, not in every process that renders (src/documents/pdfium-cache.ts),
+// and the header line's glyphs drawn with it (src/documents/header-line.ts); after the bundle: what
+// is older than the module reading it is passed over.
+const { writePdfiumCache, writeHeaderAtlases } = await import(pathToFileURL(join(root, 'dist', 'src', 'documents', 'index.js')).href);
 writePdfiumCache(join(root, 'dist'));
+await writeHeaderAtlases(join(root, 'dist'));
 writeFileSync(stamp, `${new Date(started).toISOString()}\n`);
 // Stamped with the time the compile began: a source saved during the compile makes the next run compile again.
 utimesSync(stamp, new Date(started), new Date(started));

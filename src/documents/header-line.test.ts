@@ -1,7 +1,10 @@
+import { mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { blackIn, inkBox } from '../../test/helpers/documents.js';
 import { createBitmap, fillRow, type Bitmap } from '../codecs/bitmap.js';
-import { formatDateTime, headerAtlas, headerBandLines, headerColumns, headerStrip, headerText, orBlit, stampHeader } from './header-line.js';
+import { builtHeaderAtlas, formatDateTime, headerAtlas, headerBandLines, headerColumns, headerStrip, headerText, orBlit, stampHeader, writeHeaderAtlases } from './header-line.js';
 import { RESOLUTIONS } from './layout.js';
 
 describe('headerText', () => {
@@ -115,5 +118,44 @@ describe('orBlit', () => {
       byPixel(src, sx, b, dx, w, rows);
       expect(a.data).toEqual(b.data);
     }
+  });
+});
+
+describe('the header glyphs drawn by the build', () => {
+  // From src/ no atlas is ever written where headerAtlas looks (pdfium-cache.ts), so it draws them here.
+  const dir = mkdtempSync(join(tmpdir(), 'faxstack-atlas-'));
+  const written = writeHeaderAtlases(dir);
+
+  it('are, for every resolution, the atlas drawn now, read back', async () => {
+    await written;
+    for (const res of Object.values(RESOLUTIONS)) {
+      const drawn = await headerAtlas(res);
+      const built = builtHeaderAtlas(res, dir);
+      expect(built).not.toBeNull();
+      expect({ ...built!, bitmap: { ...built!.bitmap, data: Buffer.from(built!.bitmap.data) } }).toEqual({ ...drawn, bitmap: { ...drawn.bitmap, data: Buffer.from(drawn.bitmap.data) } });
+    }
+  });
+
+  it('are read when their key names this PDFium and the same atlas page, else drawn', async () => {
+    await written;
+    const res = RESOLUTIONS.Standard;
+    const bin = join(dir, 'header-atlas-204x196.bin');
+    const json = join(dir, 'header-atlas-204x196.json');
+    const marked = readFileSync(bin);
+    marked[marked.length - 1]! ^= 1; // an atlas of our own making: it is read, or it is not
+    writeFileSync(bin, marked);
+    expect(Buffer.compare(builtHeaderAtlas(res, dir)!.bitmap.data, marked)).toBe(0);
+    const key = JSON.parse(readFileSync(json, 'utf8')) as Record<string, unknown>;
+    const meta = key.meta as Record<string, number>;
+    for (const wrong of [{ version: '0.0.0' }, { input: '0'.repeat(64) }, { meta: { ...meta, height: meta.height! + 1 } }, { meta: null }]) {
+      writeFileSync(json, JSON.stringify({ ...key, ...wrong }));
+      expect(builtHeaderAtlas(res, dir)).toBeNull();
+    }
+    writeFileSync(json, JSON.stringify(key));
+    expect(builtHeaderAtlas(res, dir)).not.toBeNull();
+    // Written before the module that reads it (the code changed since the build).
+    utimesSync(json, new Date(0), new Date(0));
+    expect(builtHeaderAtlas(res, dir)).toBeNull();
+    expect(builtHeaderAtlas(res, mkdtempSync(join(tmpdir(), 'faxstack-atlas-')))).toBeNull();
   });
 });

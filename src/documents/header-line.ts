@@ -1,12 +1,14 @@
 // The header line at the top of every transmitted page (T.30 / TCPA-style transmitting
 // terminal identification: date and time, sender, "Page n of N"), stamped by us. Text is
 // Courier-Bold, drawn once per resolution into a glyph atlas through the PDF renderer (no system
-// fonts) and then copied glyph by glyph, so stamping 200 pages costs microseconds each.
+// fonts; drawn once by the build and kept in dist/) and then copied glyph by glyph, so stamping
+// 200 pages costs microseconds each.
 
 import { createBitmap, type Bitmap } from '../codecs/index.js';
 import { thresholdPage } from './bilevel.js';
-import type { FaxResolution } from './layout.js';
+import { RESOLUTIONS, type FaxResolution } from './layout.js';
 import { buildPdf, FONT_RESOURCE, pdfLiteral, pdfNumber, toWinAnsi } from './pdf-writer.js';
+import { readDrawn, writeDrawn } from './pdfium-cache.js';
 import { renderPdfPageAt } from './render-pdf.js';
 
 /** Height of the header band: 5.2 mm, i.e. 20 / 40 / 80 lines at 3.85 / 7.7 / 15.4 lines per mm. */
@@ -92,23 +94,35 @@ export interface HeaderAtlas {
 
 const atlases = new Map<string, Promise<HeaderAtlas>>();
 
-/** The glyph atlas of a resolution, rendered once per thread (with pdfjs, in this thread). */
+/**
+ * The glyph atlas of a resolution, once per thread: the one the build drew (writeHeaderAtlases,
+ * in dist/) when it is good for this build and the same atlas page, else drawn now (PDFium's first
+ * document and page of a process, 30–50 ms of a one-page `faxstack render`: docs/benchmarks.md).
+ */
 export function headerAtlas(res: FaxResolution): Promise<HeaderAtlas> {
   const key = `${res.xDpi}x${res.yDpi}`;
   let a = atlases.get(key);
   if (!a) {
-    a = buildHeaderAtlas(res);
+    const built = builtHeaderAtlas(res);
+    a = built ? Promise.resolve(built) : drawHeaderAtlas(atlasPage(res));
     atlases.set(key, a);
     a.catch(() => atlases.delete(key));
   }
   return a;
 }
 
-/** Renders the glyph atlas (uncached). */
-async function buildHeaderAtlas(res: FaxResolution): Promise<HeaderAtlas> {
+/** The atlas as one PDF page: every code followed by a space, so a glyph's overhang never touches its neighbour's cell. */
+interface AtlasPage {
+  pdf: Uint8Array;
+  res: FaxResolution;
+  band: number;
+  /** Pixels per column. */
+  advance: number;
+}
+
+function atlasPage(res: FaxResolution): AtlasPage {
   const band = headerBandLines(res);
   const advancePt = HEADER_FONT_SIZE * 0.6;
-  // Every code followed by a space, so a glyph's overhang never touches its neighbour's cell.
   let codes = '';
   for (let c = 0x20; c <= 0xff; c++) codes += String.fromCharCode(c) + ' ';
   const widthPt = codes.length * advancePt;
@@ -116,10 +130,36 @@ async function buildHeaderAtlas(res: FaxResolution): Promise<HeaderAtlas> {
   // Baseline at 70 % of the band: caps (0.57 em) and descenders (0.16 em) both stay inside it.
   const baseline = heightPt * 0.3;
   const content = `BT /${FONT_RESOURCE['Courier-Bold']} ${HEADER_FONT_SIZE} Tf 0 ${pdfNumber(baseline)} Td ${pdfLiteral(codes)} Tj ET`;
-  const pdf = buildPdf([{ width: widthPt, height: heightPt, content }]);
-  const gray = await renderPdfPageAt(pdf, 1, res.xDpi / 72, res.yDpi / 72);
+  return { pdf: buildPdf([{ width: widthPt, height: heightPt, content }]), res, band, advance: (advancePt * res.xDpi) / 72 };
+}
+
+/** Draws the glyph atlas (uncached). */
+async function drawHeaderAtlas(page: AtlasPage): Promise<HeaderAtlas> {
+  const { res, band } = page;
+  const gray = await renderPdfPageAt(page.pdf, 1, res.xDpi / 72, res.yDpi / 72);
   const bitmap = thresholdPage({ width: gray.width, height: Math.min(gray.height, band), data: gray.data.subarray(0, gray.width * Math.min(gray.height, band)) });
-  return { bitmap, advance: (advancePt * res.xDpi) / 72, band, xDpi: res.xDpi };
+  return { bitmap, advance: page.advance, band, xDpi: res.xDpi };
+}
+
+const atlasFile = (res: FaxResolution): string => `header-atlas-${res.xDpi}x${res.yDpi}`;
+
+/** The atlas of `res` the build kept in `dir` (default dist/), when it is good for this build and drawn from the same page; else null. */
+export function builtHeaderAtlas(res: FaxResolution, dir?: string): HeaderAtlas | null {
+  const page = atlasPage(res);
+  const built = readDrawn(atlasFile(res), page.pdf, dir);
+  if (!built) return null;
+  const { width, height, stride } = built.meta;
+  if (!Number.isInteger(width) || !Number.isInteger(height) || !Number.isInteger(stride) || width! < 1 || stride! < Math.ceil(width! / 8) || stride! * height! !== built.bytes.length) return null;
+  return { bitmap: { width: width!, height: height!, stride: stride!, data: built.bytes }, advance: page.advance, band: page.band, xDpi: res.xDpi };
+}
+
+/** Draws the atlas of every resolution into `dir` for later processes (scripts/build.mjs, into dist/). */
+export async function writeHeaderAtlases(dir?: string): Promise<void> {
+  for (const res of Object.values(RESOLUTIONS)) {
+    const page = atlasPage(res);
+    const { bitmap } = await drawHeaderAtlas(page);
+    writeDrawn(atlasFile(res), page.pdf, bitmap.data, { width: bitmap.width, height: bitmap.height, stride: bitmap.stride }, dir);
+  }
 }
 
 /** Columns of header text that fit between the margins of a page `width` pixels wide. */

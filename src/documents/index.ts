@@ -14,7 +14,7 @@ export { toBilevel, classifyPage, thresholdPage, ditherPage, type BilevelMode, t
 export { coverPagePdf, type CoverInfo } from './cover-page.js';
 export { addInk, LETTERHEAD_TOP_MM, type Letterhead } from './letterhead.js';
 export { checkCoverTemplate, fillCoverTemplate, templateCoverPdf, templateValues, TEMPLATE_FIELDS, MAX_TEMPLATE_CHARS, type TemplateField } from './cover-template.js';
-export { headerBandLines, headerText, type HeaderInfo } from './header-line.js';
+export { headerBandLines, headerText, writeHeaderAtlases, type HeaderInfo } from './header-line.js';
 export {
   closeRenderPool,
   configureRenderPool,

@@ -2,6 +2,7 @@
 // (pdfium.ts, WASM_PATCHES) applied. `npm run build` writes the rewritten module once, beside
 // dist/ (not shipped: the package stays small); a process reads it instead of rewriting 4.6 MB.
 // Without it (tests from src/, an installed package, another PDFium build) the rewrites run in memory.
+// What the build draws with it once (the header glyphs, header-line.ts) is kept by the same rule.
 
 import { randomBytes, createHash } from 'node:crypto';
 import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -40,6 +41,8 @@ export function pdfiumWasmPath(): string {
   return fileURLToPath(import.meta.resolve('@embedpdf/pdfium/pdfium.wasm'));
 }
 
+const sha256 = (data: Uint8Array): string => createHash('sha256').update(data).digest('hex');
+
 function pdfiumSource(): PdfiumSource | null {
   try {
     const path = pdfiumWasmPath();
@@ -52,15 +55,20 @@ function pdfiumSource(): PdfiumSource | null {
 }
 
 /**
- * The cached module when its key names exactly the installed file and is not older than this
- * module's file (`tsc` alone rewrites that, and the rewrites beside it, but not the cache), else null.
+ * Whether a key file in `dir` may be read: it is not older than this module's file (`tsc` alone
+ * rewrites that, and the rewrites and drawing code beside it, but not what the build wrote) and
+ * names exactly the installed PDFium. The one rule for everything the build writes here.
  */
+function keyFor<K extends Partial<CacheKey> | Partial<DrawnKey>>(dir: string, name: string, source: PdfiumSource): K | null {
+  if (statSync(join(dir, name)).mtimeMs < statSync(fileURLToPath(import.meta.url)).mtimeMs) return null;
+  const key = JSON.parse(readFileSync(join(dir, name), 'utf8')) as K;
+  return key.package === '@embedpdf/pdfium' && key.version === source.version && key.size === source.size ? key : null;
+}
+
+/** The cached module when its key is good for this build and the installed file (keyFor), else null. */
 async function readCache(dir: string, source: PdfiumSource): Promise<Uint8Array | null> {
   try {
-    if (statSync(join(dir, KEY_FILE)).mtimeMs < statSync(fileURLToPath(import.meta.url)).mtimeMs) return null;
-    const key = JSON.parse(readFileSync(join(dir, KEY_FILE), 'utf8')) as Partial<CacheKey>;
-    if (key.package !== '@embedpdf/pdfium' || key.version !== source.version || key.size !== source.size) return null;
-    return await readFile(join(dir, WASM_FILE));
+    return keyFor(dir, KEY_FILE, source) ? await readFile(join(dir, WASM_FILE)) : null;
   } catch {
     return null;
   }
@@ -83,16 +91,57 @@ export function writePatchedPdfium(patch: PdfiumPatcher, dir = PDFIUM_CACHE_DIR)
   const source = pdfiumSource();
   if (!source) throw new Error('@embedpdf/pdfium is not installed where its package.json can be read');
   const original = readFileSync(source.path);
-  const sha256 = createHash('sha256').update(original).digest('hex');
   const { bytes, patched } = patch(Uint8Array.from(original));
-  const key: CacheKey = { package: '@embedpdf/pdfium', version: source.version, size: source.size, sha256, patched };
-  const put = (name: string, data: Uint8Array | string): void => {
-    const tmp = join(dir, `.${name}.${randomBytes(6).toString('hex')}`);
-    writeFileSync(tmp, data);
-    renameSync(tmp, join(dir, name));
-  };
+  const key: CacheKey = { package: '@embedpdf/pdfium', version: source.version, size: source.size, sha256: sha256(original), patched };
   rmSync(join(dir, KEY_FILE), { force: true });
-  put(WASM_FILE, bytes);
-  put(KEY_FILE, `${JSON.stringify(key, null, 2)}\n`);
+  put(dir, WASM_FILE, bytes);
+  put(dir, KEY_FILE, `${JSON.stringify(key, null, 2)}\n`);
+  return key;
+}
+
+/** Writes a file into `dir` under a temporary name, then renames it into place. */
+function put(dir: string, name: string, data: Uint8Array | string): void {
+  const tmp = join(dir, `.${name}.${randomBytes(6).toString('hex')}`);
+  writeFileSync(tmp, data);
+  renameSync(tmp, join(dir, name));
+}
+
+/** The key of something the build drew with PDFium: the installed PDFium, the SHA-256 of what was drawn, the result's shape. */
+export interface DrawnKey {
+  package: '@embedpdf/pdfium';
+  version: string;
+  size: number;
+  /** SHA-256 of the input drawn (a PDF's bytes). */
+  input: string;
+  /** Numbers describing the bytes (a bitmap's width, height, stride). */
+  meta: Record<string, number>;
+}
+
+/**
+ * What the build drew from `input` and kept as `name`.bin in `dir` (writeDrawn), with its meta
+ * numbers, when its key is good for this build and the installed PDFium (keyFor) and names the
+ * same input; else null (then the caller draws it).
+ */
+export function readDrawn(name: string, input: Uint8Array, dir = PDFIUM_CACHE_DIR): { bytes: Uint8Array; meta: Record<string, number> } | null {
+  const source = pdfiumSource();
+  if (!source) return null;
+  try {
+    const key = keyFor<Partial<DrawnKey>>(dir, `${name}.json`, source);
+    if (!key || key.input !== sha256(input) || typeof key.meta !== 'object' || key.meta === null) return null;
+    const bytes = readFileSync(join(dir, `${name}.bin`));
+    return { bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), meta: key.meta };
+  } catch {
+    return null;
+  }
+}
+
+/** Keeps what was drawn from `input` as `name`.bin and its key as `name`.json in `dir` (what `npm run build` does for dist/). */
+export function writeDrawn(name: string, input: Uint8Array, bytes: Uint8Array, meta: Record<string, number>, dir = PDFIUM_CACHE_DIR): DrawnKey {
+  const source = pdfiumSource();
+  if (!source) throw new Error('@embedpdf/pdfium is not installed where its package.json can be read');
+  const key: DrawnKey = { package: '@embedpdf/pdfium', version: source.version, size: source.size, input: sha256(input), meta };
+  rmSync(join(dir, `${name}.json`), { force: true });
+  put(dir, `${name}.bin`, bytes);
+  put(dir, `${name}.json`, `${JSON.stringify(key, null, 2)}\n`);
   return key;
 }
