@@ -68,7 +68,7 @@ export async function renderCommand(argv: string[], io: RenderIo = { stdout: pro
   // Held until the command returns: with nothing else to wait for (PDFium compiling or being
   // instantiated, promises V8 settles alone), Node's loop would run dry and wait for every V8
   // background job in flight to finish, wasm tier-up included (NodePlatform::DrainTasks), before
-  // it runs the next callback — 60–260 ms of a one-page render (docs/benchmarks.md).
+  // it runs the next callback — 60–380 ms of a one-page render under load (docs/benchmarks.md).
   const loopAlive = setInterval(() => {}, 2 ** 30);
   try {
     startRenderPool(0); // PDFium read and compiled (other threads) while this one reads and counts the files
