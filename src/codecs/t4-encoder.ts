@@ -18,7 +18,11 @@ export function validateBitmap(bm: Bitmap): void {
 export function encodeBitmap(bm: Bitmap, enc: LineCoding): Uint8Array {
   validateBitmap(bm);
   const { width, height, stride, data } = bm;
-  const out = new LineEncoder(width, enc, (stride * height) >>> (enc.k < 0 ? 4 : 3));
+  // Room for a dense page from the start (MMR a quarter of the bitmap, MH/MR a half): only the
+  // bytes written are ever touched, and a writer that had to grow in a later page would throw
+  // the optimised line coders back to the interpreter (V8 has no feedback for the growth path,
+  // taken once on the first page; docs/benchmarks.md, issue 13 pages round).
+  const out = new LineEncoder(width, enc, (stride * height) >>> (enc.k < 0 ? 2 : 1));
   const words = wordView(data);
   // Two lists in turn: the encoder keeps the last line as its reference (see LineSink).
   let cur = new Int32Array(changesCapacity(width));

@@ -85,7 +85,7 @@ export function encode2DLine(w: BitWriter, cur: Int32Array, ref: Int32Array, wid
       ia++;
       // The colour turns: b1 is the entry before b1 (VL) or one of those after it.
       if (ib > 0 && ref[ib - 1]! > a1) ib--;
-      else if (a1 < width) for (ib++; ref[ib]! <= a1; ib += 2);
+      else if (a1 < width) ib = b1Past(ref, ib + 1, a1);
     } else {
       // Horizontal mode (rare enough to go through the writer's own calls).
       w.acc = acc;
@@ -102,7 +102,7 @@ export function encode2DLine(w: BitWriter, cur: Int32Array, ref: Int32Array, wid
       a0 = a2;
       ia += 2;
       if (a0 >= width) break;
-      while (ref[ib]! <= a0) ib += 2;
+      ib = b1Past(ref, ib, a0);
       continue;
     }
     const n = bits + len;
@@ -120,6 +120,16 @@ export function encode2DLine(w: BitWriter, cur: Int32Array, ref: Int32Array, wid
   w.acc = acc;
   w.bits = bits;
   w.pos = pos;
+}
+
+/**
+ * The first reference entry past `a` from `ib` on, two entries at a time (one colour): one
+ * function for the vertical and the horizontal modes, so that the step the vertical modes
+ * rarely take has run before V8 optimises encode2DLine (no deoptimisation on a later page).
+ */
+function b1Past(ref: Int32Array, ib: number, a: number): number {
+  while (ref[ib]! <= a) ib += 2;
+  return ib;
 }
 
 /**

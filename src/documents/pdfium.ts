@@ -144,6 +144,11 @@ function loadPdfium(): Promise<WrappedPdfiumModule> {
   return instance;
 }
 
+/** Instantiates this thread's PDFium ahead of its first document (a helper worker, render-pool.ts startRenderPool). */
+export async function warmPdfium(): Promise<void> {
+  await loadPdfium();
+}
+
 /** Forgets this thread's instance after a trap inside the wasm (its memory may be inconsistent). */
 export function resetPdfium(): void {
   instance = undefined;

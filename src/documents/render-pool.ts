@@ -84,11 +84,21 @@ export function oneShotHelpers(pages: number, cores: number, busy: number): numb
 /**
  * Starts `threads` render workers (at most the pool's size) and PDFium's compile now, so that a
  * one-shot command's workers boot while it reads and counts its files; with 0 only the compile
- * (the calling thread renders). Without it both start with the first render.
+ * (the calling thread renders). Without it both start with the first render. Each worker
+ * instantiates PDFium once it is up and the module compiled (warmTask), before the pages reach
+ * it: a helper's first page came 150 ms of its CPU after its task, most of it PDFium's instance
+ * (docs/benchmarks.md, issue 13 pages round).
  */
 export function startRenderPool(threads: number): void {
-  void compiledPdfium().catch(() => undefined);
-  if (threads > 0) void renderPool(threads);
+  const compiled = compiledPdfium();
+  compiled.catch(() => undefined);
+  if (threads <= 0) return;
+  const started = renderPool(threads);
+  const warm = async (): Promise<void> => {
+    const [p, pdfium] = await Promise.all([started, compiled]);
+    await Promise.all(Array.from({ length: Math.min(threads, poolOptions.threads) }, () => p.run({ pdfium }, { name: 'warmTask' })));
+  };
+  warm().catch(() => undefined); // a pool closed meanwhile, or no PDFium: the first task does without
 }
 
 /** Stops the render workers (tests, shutdown). The next render starts a new pool. */

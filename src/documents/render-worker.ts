@@ -7,7 +7,7 @@ import { Piscina } from 'piscina';
 import { FaxError } from '../shared/errors.js';
 import { headerAtlas, type HeaderAtlas } from './header-line.js';
 import { resolutionFor, type RenderQuality } from './layout.js';
-import { compiledPdfium, type WasmModule } from './pdfium.js';
+import { compiledPdfium, warmPdfium, type WasmModule } from './pdfium.js';
 import { codeDocumentInThread, renderClaimedPages, renderDocumentInThread, type CodedPage, type PageCoding, type PageMode, type RenderDocumentOptions } from './render-document.js';
 import { countPdfFaxPages } from './render-pdf.js';
 import { PageQueue } from './page-queue.js';
@@ -122,6 +122,16 @@ export async function countTask(task: CountTaskInput): Promise<CountTaskOutput> 
     if (err instanceof FaxError) return { ok: false, error: toWire(err) };
     throw err;
   }
+}
+
+/**
+ * PDFium instantiated here as soon as this worker is up (a one-shot render's helper, started by
+ * render-pool.ts startRenderPool while the calling thread counts the pages): its first page then
+ * waits for no instance. A failure is left to the first real task, which instantiates again.
+ */
+export async function warmTask(task: { pdfium?: WasmModule }): Promise<void> {
+  if (task.pdfium) void compiledPdfium(task.pdfium);
+  await warmPdfium().catch(() => undefined);
 }
 
 export async function atlasTask(task: { quality: RenderQuality; pdfium?: WasmModule }): Promise<AtlasTaskOutput> {
