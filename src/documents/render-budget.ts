@@ -41,7 +41,8 @@ function every(ms: number, fn: () => void): () => void {
  * The render thread's clock. CPU time: process.threadCpuUsage() (Node ≥ 23.9) or, on Linux,
  * /proc/thread-self/schedstat (ns on the CPU, for the calling thread — process.cpuUsage() in a
  * worker counts every thread of the process, and eventLoopUtilization() counts time the thread
- * was runnable but preempted); elsewhere the event loop's active time stands in.
+ * was runnable but preempted; schedstat moves only when the scheduler accounts the thread, on ticks
+ * and switches, a few ms apart — fine for budgets of seconds); elsewhere the event loop's active time stands in.
  */
 export function threadClock(): BudgetClock {
   const wallMs = (): number => performance.now();
