@@ -54,6 +54,9 @@ async function perSample(cmd: string, args: (loops: number) => string[], l1: num
 export async function run(names: string[] = RX_CASES): Promise<string> {
   const [l1, l2] = (process.env.BENCH_INSN_LOOPS ?? '3 13').trim().split(/\s+/).map(Number);
   if (!(Number.isInteger(l1) && Number.isInteger(l2) && l1! >= 1 && l2! > l1!)) throw new RangeError('BENCH_INSN_LOOPS must be two integers, 1 ≤ L1 < L2');
+  await exec('valgrind', ['--version']).catch(() => {
+    throw new Error('bench/dsp/instructions.ts needs valgrind (apt-get install -y valgrind)');
+  });
   const dir = mkdtempSync(join(tmpdir(), 'faxstack-insn-'));
   try {
     const bin = join(dir, 'rx_loops');
