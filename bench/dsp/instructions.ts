@@ -1,0 +1,84 @@
+// Instructions a sample of the V.29 / V.27 ter receivers, ours beside spandsp's, counted by
+// valgrind: on a machine shared with other jobs the timings of bench/dsp.ts move by ±20 % between
+// rounds, instruction counts do not. Each side runs a receiver over its own transmitter's 10 s of
+// audio (ours: the case of bench/dsp/modems.ts; spandsp's: bench/spandsp/rx_loops.c, the twin of
+// dsp_bench.c's) L1 and then L2 times under `valgrind --tool=cachegrind`; the difference over
+// (L2 − L1) × 80,000 samples is the steady state (start-up, tables and JIT compiles cancel out).
+// Ours runs under `node --single-threaded` (compiles on the main thread: the same code each run).
+// Instructions are not time — V8's code retires more of them per cycle than gcc's float loops
+// (V.27 ter RX 4800: 2.6 times spandsp's instructions in about 1.5 times its time) — so read the
+// ratio as a load-free check of a change, next to the timed bench, not instead of it.
+//
+//   node --import tsx bench/dsp/instructions.ts [v29-rx-9600 v27ter-rx-4800 …]   (valgrind, libspandsp-dev)
+//   BENCH_INSN_LOOPS="3 13"   the two loop counts
+// valgrind runs this file again as the child: bench/dsp/instructions.ts --child <case> <loops>.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { MODEM_CASES } from './modems.js';
+
+const exec = promisify(execFile);
+const HERE = dirname(fileURLToPath(import.meta.url));
+const SAMPLES_PER_LOOP = 80_000;
+const BLOCKS_PER_LOOP = SAMPLES_PER_LOOP / 160;
+const RX_CASES = MODEM_CASES.filter((c) => c.name.includes('-rx-')).map((c) => c.name);
+
+/** The child: `loops` × 10 s of audio through one receiver case. */
+function child(name: string, loops: number): void {
+  const c = MODEM_CASES.find((k) => k.name === name);
+  if (c === undefined) throw new RangeError(`no case ${name} (one of ${RX_CASES.join(', ')})`);
+  const step = c.make();
+  const none = new Int16Array(0);
+  for (let i = 0; i < loops * BLOCKS_PER_LOOP; i++) step(none);
+}
+
+/** Instructions valgrind counted for one command. */
+async function instructions(cmd: string, args: string[]): Promise<number> {
+  const vg = ['--tool=cachegrind', '--cache-sim=no', '--smc-check=all-non-file', '--cachegrind-out-file=/dev/null', cmd, ...args];
+  const { stderr } = await exec('valgrind', vg, { maxBuffer: 1 << 24, timeout: 1_800_000 });
+  const m = /I\s+refs:\s+([\d,]+)/.exec(stderr);
+  if (!m) throw new Error(`valgrind printed no instruction count for ${cmd} ${args.join(' ')}`);
+  return Number(m[1]!.replace(/,/g, ''));
+}
+
+/** Steady-state instructions a sample: the count of l2 loops less that of l1, per sample. */
+async function perSample(cmd: string, args: (loops: number) => string[], l1: number, l2: number): Promise<number> {
+  const a = await instructions(cmd, args(l1));
+  const b = await instructions(cmd, args(l2));
+  return (b - a) / ((l2 - l1) * SAMPLES_PER_LOOP);
+}
+
+export async function run(names: string[] = RX_CASES): Promise<string> {
+  const [l1, l2] = (process.env.BENCH_INSN_LOOPS ?? '3 13').trim().split(/\s+/).map(Number);
+  if (!(Number.isInteger(l1) && Number.isInteger(l2) && l1! >= 1 && l2! > l1!)) throw new RangeError('BENCH_INSN_LOOPS must be two integers, 1 ≤ L1 < L2');
+  await exec('valgrind', ['--version']).catch(() => {
+    throw new Error('bench/dsp/instructions.ts needs valgrind (apt-get install -y valgrind)');
+  });
+  const dir = mkdtempSync(join(tmpdir(), 'faxstack-insn-'));
+  try {
+    const bin = join(dir, 'rx_loops');
+    await exec('sh', ['-c', `cc -O2 -o "${bin}" "${join(HERE, '..', 'spandsp', 'rx_loops.c')}" $(pkg-config --cflags --libs spandsp) -lm`]);
+    const self = fileURLToPath(import.meta.url);
+    const lines = [
+      `V.29 / V.27 ter receivers, instructions a sample (valgrind cachegrind, ${l2} loops less ${l1} of 10 s of audio; ours under node --single-threaded):`,
+      'block            | ours | spandsp | spandsp ÷ ours',
+    ];
+    for (const name of names) {
+      const ours = await perSample(process.execPath, (n) => ['--single-threaded', '--import', 'tsx', self, '--child', name, String(n)], l1!, l2!);
+      const theirs = await perSample(bin, (n) => [name, String(n)], l1!, l2!);
+      lines.push(`${name.padEnd(16)} | ${ours.toFixed(0).padStart(4)} | ${theirs.toFixed(0).padStart(7)} | ${(theirs / ours).toFixed(2).padStart(14)}`);
+    }
+    return lines.join('\n');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const args = process.argv.slice(2);
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  if (args[0] === '--child') child(args[1]!, Number(args[2]));
+  else console.log(await run(args.length > 0 ? args : undefined));
+}
