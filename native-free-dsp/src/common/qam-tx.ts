@@ -7,11 +7,6 @@
 // (trainingSymbol) and its tables (QamTxRate); tx(), the level, done, setGetBit and
 // setStatusHandler are here.
 //
-// The training is made whole when a burst starts (startBurst asks trainingSymbol for every
-// symbol of it), so that the per-symbol path holds no training code: V8 optimises tx() during
-// the training, and with the training inlined into it the data path's scrambler and bit source
-// no longer fitted in its inlining budget (they stayed calls for the rest of the burst).
-//
 //   class V29Tx extends QamTx { protected trainingSymbol(k: number): number { ... } }
 //   this.startBurst(modulator, rate, { trainingSymbols, onesSymbols, scramblerSeed });  // in restart()
 import { checkFunction, checkNumber } from '../errors.js';
@@ -95,8 +90,6 @@ export abstract class QamTx implements IndexedSymbolSource {
   private count = 0;
   private trainingEnd = 0;
   private onesEnd = 0;
-  /** The burst's training symbols, made by startBurst (grown to the longest training asked for). */
-  private readonly training: number[] = [];
 
   /** `block`: the name in error messages; `shutdownOnes`: scrambled ones after the data. */
   protected constructor(block: string, opts: QamTxOptions, scrambler: Readonly<ScramblerOptions>, shutdownOnes: number) {
@@ -125,14 +118,6 @@ export abstract class QamTx implements IndexedSymbolSource {
     this.count = 0;
     this.trainingEnd = layout.trainingSymbols;
     this.onesEnd = layout.trainingSymbols + layout.onesSymbols;
-    // In order, as the burst would ask for them: the modem's scrambler, phase and pattern
-    // generators end where the training leaves them, before the first symbol after it.
-    const t = this.training;
-    for (let k = 0; k < layout.trainingSymbols; k++) {
-      const sym = this.trainingSymbol(k);
-      if (k < t.length) t[k] = sym;
-      else t.push(sym);
-    }
   }
 
   /** Send level, dBm0 (takes effect at once). */
@@ -206,7 +191,7 @@ export abstract class QamTx implements IndexedSymbolSource {
     switch (this.stage) {
       case TRAINING: {
         const k = this.count++;
-        if (k < this.trainingEnd) return this.training[k]!;
+        if (k < this.trainingEnd) return this.trainingSymbol(k);
         const sym = this.onesSymbol();
         if (k + 1 === this.onesEnd) {
           this.stage = DATA;
