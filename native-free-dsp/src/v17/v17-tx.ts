@@ -9,7 +9,7 @@
 //   tx.restart(9600, true);      // a new burst at another rate, with the short training
 import { checkFunction, checkNumber, checkOneOf } from '../errors.js';
 import { dbm0ToMeanSquare } from '../power/levels.js';
-import { PassbandModulator } from '../common/modulator.js';
+import { V17Modulator } from './v17-modulator.js';
 import { Scrambler, V17_SCRAMBLER } from '../common/scrambler.js';
 import { END_OF_DATA, type GetBit, type TxStatusHandler } from '../common/types.js';
 import { ABCD_IM, ABCD_POWER, ABCD_RE, v17Constellation, type V17Constellation } from './constellation.js';
@@ -18,9 +18,7 @@ import {
   bitsPerSymbol,
   BRIDGE_STEP,
   BRIDGE_WORD,
-  CARRIER_HZ,
   CDBA_POINT,
-  RRC_BETA,
   SEG1_ABAB,
   SEG2_LONG,
   SEG2_SHORT,
@@ -49,9 +47,6 @@ export interface V17TxOptions {
   /** Send level, dBm0, −60…0; default −14. */
   levelDbm0?: number;
 }
-
-/** Transmit pulse: 12 symbols long. */
-const TX_SPAN = 12;
 
 // Module-local aliases of the imported constants and tables the per-symbol code uses (some
 // loaders turn every use of an imported name into a getter call).
@@ -87,8 +82,8 @@ export class V17Tx {
   private getBit: GetBit;
   private onStatus: TxStatusHandler | undefined;
   /** Per rate: the constellation's points by label, then A, B, C, D, then silence. */
-  private readonly modulators = new Map<V17BitRate, PassbandModulator>();
-  private modulator: PassbandModulator;
+  private readonly modulators = new Map<V17BitRate, V17Modulator>();
+  private modulator: V17Modulator;
   private readonly scrambler = new Scrambler(V17_SCRAMBLER);
   /** Trellis encoder state, diff << 3 | convolutional state (see v17EncodeTable). */
   private encoderState = 0;
@@ -118,19 +113,11 @@ export class V17Tx {
   }
 
   /** The rate's modulator (its table is built on first use and shared by every transmitter). */
-  private modulatorFor(rate: V17BitRate): PassbandModulator {
+  private modulatorFor(rate: V17BitRate): V17Modulator {
     let m = this.modulators.get(rate);
     if (m === undefined) {
       const c = v17Constellation(rate);
-      m = new PassbandModulator({
-        phases: 10,
-        step: 3,
-        spanSymbols: TX_SPAN,
-        beta: RRC_BETA,
-        carrierHz: CARRIER_HZ,
-        pointsRe: [...c.re, ...A_RE, 0],
-        pointsIm: [...c.im, ...A_IM, 0],
-      });
+      m = new V17Modulator([...c.re, ...A_RE, 0], [...c.im, ...A_IM, 0]);
       this.modulators.set(rate, m);
     }
     return m;
