@@ -64,7 +64,7 @@ export interface RealtimePumpOptions extends CommonPumpOptions {
   maxLatencyMs?: number;
   /**
    * Audio buffered before playout resumes after an underrun (default jitterMs; jitterMs..maxLatencyMs
-   * when that is set, else ..4000 ms; lines use LINE_REFILL_MS): a cushion against the next stall.
+   * when that is set, else ..1000 ms; lines use LINE_REFILL_MS): a cushion against the next stall.
    */
   refillMs?: number;
   /** Most audio the receive buffer holds; beyond, the oldest is dropped (default 1000 ms; 20..4000, lines use LINE_HOLD_MS). */

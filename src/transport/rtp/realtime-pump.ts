@@ -68,7 +68,7 @@ export class RealtimePump extends PumpBase {
   constructor(opts: RealtimePumpOptions) {
     const jitterMs = checkInt(opts.jitterMs, 60, 0, 1000, 'jitterMs');
     const maxLatencyMs = opts.maxLatencyMs ? checkInt(opts.maxLatencyMs, 0, jitterMs, 4000, 'maxLatencyMs') : 0;
-    const refillMs = checkInt(opts.refillMs, jitterMs, jitterMs, maxLatencyMs || 4000, 'refillMs');
+    const refillMs = checkInt(opts.refillMs, jitterMs, jitterMs, maxLatencyMs || 1000, 'refillMs');
     const holdMs = checkInt(opts.holdMs, 1000, 20, 4000, 'holdMs');
     super(opts, { targetSamples: jitterMs * 8, maxLatencySamples: maxLatencyMs * 8, refillSamples: refillMs * 8, holdSamples: holdMs * 8 });
     this.clock = opts.clock;
