@@ -62,6 +62,11 @@ export interface RealtimePumpOptions extends CommonPumpOptions {
    * down in the next gap instead of staying for the rest of the call (receive-buffer.ts).
    */
   maxLatencyMs?: number;
+  /**
+   * Audio buffered before playout resumes after an underrun (default jitterMs; jitterMs..maxLatencyMs
+   * when that is set, else ..1000 ms; lines use LINE_REFILL_MS): a cushion against the next stall.
+   */
+  refillMs?: number;
   /** Most audio the receive buffer holds; beyond, the oldest is dropped (default 1000 ms; 20..4000, lines use LINE_HOLD_MS). */
   holdMs?: number;
 }
@@ -133,14 +138,14 @@ export abstract class PumpBase implements AudioPump {
   private resolve!: (r: AudioPumpResult) => void;
   private readonly txBlock: Int16Array;
 
-  constructor(opts: AudioPumpOptions, buffer: { targetSamples: number; maxLatencySamples?: number; holdSamples?: number }) {
+  constructor(opts: AudioPumpOptions, buffer: { targetSamples: number; maxLatencySamples?: number; refillSamples?: number; holdSamples?: number }) {
     this.port = opts.port;
     this.transport = opts.transport;
     this.frameSamples = checkInt(opts.frameSamples, FRAME_SAMPLES, 8, MAX_FRAME_SAMPLES, 'frameSamples');
     this.encoder = new AudioEncoder({ ...opts.encoder, codec: opts.codec });
     this.decoder = new AudioDecoder({ ...opts.decoder, codec: opts.codec });
     const maxFrames = Math.max(1, Math.ceil((buffer.holdSamples ?? 1000 * 8) / this.frameSamples));
-    this.buffer = new ReceiveBuffer({ targetSamples: buffer.targetSamples, maxFrames, maxLatencySamples: buffer.maxLatencySamples ?? 0 });
+    this.buffer = new ReceiveBuffer({ targetSamples: buffer.targetSamples, maxFrames, maxLatencySamples: buffer.maxLatencySamples ?? 0, refillSamples: buffer.refillSamples ?? buffer.targetSamples });
     this.txBlock = new Int16Array(this.frameSamples);
     this.stats = { blocks: 0, samples: 0, framesSent: 0, framesReceived: 0, lostBlocks: 0, stalls: 0, lateBlocks: 0, skippedBlocks: 0, suppressedBlocks: 0, decoder: this.decoder.stats, buffer: this.buffer.stats };
     this.done = new Promise((r) => (this.resolve = r));

@@ -161,6 +161,8 @@ describe('realtime pacing against the clock', () => {
     const base = { port: new TagPort('pcm'), transport: link.a, codec: 'pcm', mode: 'realtime', role: 'caller', clock: new ManualClock() } as const;
     expect(() => startAudioPump({ ...base, jitterMs: 2000 })).toThrow(/jitterMs 2000 outside 0..1000/);
     expect(() => startAudioPump({ ...base, maxCatchUpBlocks: 0 })).toThrow(/maxCatchUpBlocks/);
+    expect(() => startAudioPump({ ...base, jitterMs: 120, refillMs: 100 })).toThrow(/refillMs 100 outside 120..1000/);
+    expect(() => startAudioPump({ ...base, jitterMs: 120, maxLatencyMs: 400, refillMs: 500 })).toThrow(/refillMs 500 outside 120..400/);
     expect(() => startAudioPump({ ...base, codec: 'opus' as AudioCodecName })).toThrow(/codec opus/);
   });
 });

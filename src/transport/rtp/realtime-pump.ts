@@ -33,6 +33,12 @@ export const LINE_JITTER_MS = 120;
  * the jitter buffer, a far end of ours sending LINE_LEAD_MS ahead, and as much again of cushion.
  */
 export const LINE_MAX_LATENCY_MS = 400;
+/**
+ * What audio lines buffer again after an underrun (RealtimePumpOptions.refillMs): a cushion for the
+ * next stall, so the page after a gap where playout ran dry is not cut by it. Below LINE_MAX_LATENCY_MS,
+ * so the quiet frames of the cushion are not trimmed again.
+ */
+export const LINE_REFILL_MS = 300;
 /** The most audio lines hold (RealtimePumpOptions.holdMs): a stall inside a carrier is latency until the next gap, not an overflow. */
 export const LINE_HOLD_MS = 2000;
 /**
@@ -42,7 +48,7 @@ export const LINE_HOLD_MS = 2000;
  */
 export const LINE_CATCH_UP_BLOCKS = 250;
 /** What every audio line (pcm://, rtp://, a SIP call's G.711 media) gives its real-time pump. */
-export const LINE_PACING = { leadMs: LINE_LEAD_MS, jitterMs: LINE_JITTER_MS, maxLatencyMs: LINE_MAX_LATENCY_MS, holdMs: LINE_HOLD_MS, maxCatchUpBlocks: LINE_CATCH_UP_BLOCKS } as const;
+export const LINE_PACING = { leadMs: LINE_LEAD_MS, jitterMs: LINE_JITTER_MS, maxLatencyMs: LINE_MAX_LATENCY_MS, refillMs: LINE_REFILL_MS, holdMs: LINE_HOLD_MS, maxCatchUpBlocks: LINE_CATCH_UP_BLOCKS } as const;
 
 export class RealtimePump extends PumpBase {
   private readonly clock: Clock;
@@ -62,8 +68,9 @@ export class RealtimePump extends PumpBase {
   constructor(opts: RealtimePumpOptions) {
     const jitterMs = checkInt(opts.jitterMs, 60, 0, 1000, 'jitterMs');
     const maxLatencyMs = opts.maxLatencyMs ? checkInt(opts.maxLatencyMs, 0, jitterMs, 4000, 'maxLatencyMs') : 0;
+    const refillMs = checkInt(opts.refillMs, jitterMs, jitterMs, maxLatencyMs || 1000, 'refillMs');
     const holdMs = checkInt(opts.holdMs, 1000, 20, 4000, 'holdMs');
-    super(opts, { targetSamples: jitterMs * 8, maxLatencySamples: maxLatencyMs * 8, holdSamples: holdMs * 8 });
+    super(opts, { targetSamples: jitterMs * 8, maxLatencySamples: maxLatencyMs * 8, refillSamples: refillMs * 8, holdSamples: holdMs * 8 });
     this.clock = opts.clock;
     this.lineClock = opts.lineClock;
     this.frameMs = samplesToMs(this.frameSamples);

@@ -130,6 +130,29 @@ describe('ReceiveBuffer.read (blocks paced by a clock)', () => {
     expect([out[0], out[159]]).toEqual([2, 3]);
   });
 
+  it('after running dry waits for refillSamples, so that much of a later stall is heard in full', () => {
+    const b = new ReceiveBuffer({ targetSamples: 160, refillSamples: 480 });
+    const out = block();
+    b.push(frame(1));
+    expect(b.read(out)).toBe(160); // the start waits for the target only
+    expect(b.read(out)).toBe(0);
+    expect(b.stats.underruns).toBe(1);
+    b.push(frame(2));
+    b.push(frame(3));
+    expect(b.ready(160)).toBe(false);
+    expect(b.read(out)).toBe(0); // 320 < 480: the cushion is not there yet
+    b.push(frame(4));
+    expect(b.ready(160)).toBe(true);
+    // The far end stalls for the next two blocks: the cushion plays on through them.
+    expect([b.read(out), out[0]]).toEqual([160, 2]);
+    expect([b.read(out), out[0]]).toEqual([160, 3]);
+    expect([b.read(out), out[0]]).toEqual([160, 4]);
+    expect(b.stats.underruns).toBe(1);
+    // A new stream starts from the target again.
+    b.push(frame(5000, 9, 160, 5000 * 160, 8));
+    expect([b.read(out), out[0]]).toEqual([160, 9]);
+  });
+
   it('plays a lost frame as silence in its place', () => {
     const b = new ReceiveBuffer({ targetSamples: 0 });
     const out = new Int16Array(480);
@@ -142,6 +165,8 @@ describe('ReceiveBuffer.read (blocks paced by a clock)', () => {
   it('validates its options', () => {
     expect(() => new ReceiveBuffer({ maxFrames: 0 })).toThrow(/maxFrames 0 outside/);
     expect(() => new ReceiveBuffer({ targetSamples: -1 })).toThrow(/targetSamples/);
+    expect(() => new ReceiveBuffer({ targetSamples: 480, refillSamples: 160 })).toThrow(/refillSamples 160 outside 480..8000/);
+    expect(() => new ReceiveBuffer({ targetSamples: 480, maxLatencySamples: 960, refillSamples: 1600 })).toThrow(/refillSamples 1600 outside 480..960/);
   });
 });
 

@@ -14,6 +14,11 @@
 // architecture.md, real time under load). So above the limit read() drops quiet frames in the
 // middle of a gap between signals: never a frame of signal, never the first QUIET_KEPT of a gap,
 // never its last (the frame before a carrier starts), so a carrier is never cut.
+//
+// A cushion after an underrun (refillSamples): playout that ran dry waits for more than it did at
+// the start before it plays again. An underrun says the far end (or our loop) is later than the
+// target allows; refilled only to the target, the next stall cuts the next carrier too, often the
+// page that follows the gap where the buffer ran dry (docs/architecture.md, real time under load).
 import { dbm0ToRms } from '../../../native-free-dsp/index.js';
 import type { AudioFrame } from './audio-codec.js';
 import { FRAME_SAMPLES, MAX_FRAME_SAMPLES } from './audio-codec.js';
@@ -29,6 +34,8 @@ interface ReceiveBufferOptions {
   maxJumpFrames?: number;
   /** Above this many samples waiting, read() drops quiet frames between signals (default 0: never; else ≥ targetSamples). */
   maxLatencySamples?: number;
+  /** Samples held before playout resumes after an underrun (default targetSamples; targetSamples..maxLatencySamples). */
+  refillSamples?: number;
 }
 
 /** Below this level a frame is quiet: 7 dB under the −43 dBm0 at which the modems' carriers come on. */
@@ -81,6 +88,9 @@ export class ReceiveBuffer {
   private readonly maxFrames: number;
   private readonly maxJump: number;
   private readonly maxLatency: number;
+  private readonly refill: number;
+  /** Samples to hold before playout (re)starts: targetSamples at the start, refillSamples after an underrun. */
+  private startAt: number;
   /** Received quiet frames read() has played in a row. */
   private quietRun = 0;
   /** Frames by extended (unwrapped) sequence number, all in [next, next + maxFrames). */
@@ -113,6 +123,8 @@ export class ReceiveBuffer {
     this.maxJump = int(opts.maxJumpFrames, 100, 1, 16384, 'maxJumpFrames');
     this.maxLatency = int(opts.maxLatencySamples, 0, 0, 16000, 'maxLatencySamples');
     if (this.maxLatency > 0 && this.maxLatency < this.target) throw new RtpError('bad_parameter', `maxLatencySamples ${this.maxLatency} below targetSamples ${this.target}`);
+    this.refill = int(opts.refillSamples, this.target, this.target, this.maxLatency || 8000, 'refillSamples');
+    this.startAt = this.target;
   }
 
   /** Samples waiting in whole frames (not counting the one read() is part-way through). */
@@ -127,7 +139,7 @@ export class ReceiveBuffer {
   ready(n: number): boolean {
     let have = this.cur ? this.cur.length - this.curPos : 0;
     if (have >= n) return true;
-    if (!this.playing && this.buffered < this.target) return false;
+    if (!this.playing && this.buffered < this.startAt) return false;
     for (let s = this.next; have < n && s !== undefined; s++) {
       const f = this.frames.get(s);
       if (!f) return false;
@@ -211,8 +223,8 @@ export class ReceiveBuffer {
 
   /**
    * Fills `out` with the audio due next: frames in order (split across calls as needed), silence
-   * for lost ones, and silence while buffering up to targetSamples (at the start and after the
-   * buffer ran dry). Returns the samples that came from frames received or lost.
+   * for lost ones, and silence while buffering up to targetSamples at the start (refillSamples
+   * after the buffer ran dry). Returns the samples that came from frames received or lost.
    */
   read(out: Int16Array): number {
     let i = 0;
@@ -226,7 +238,7 @@ export class ReceiveBuffer {
         continue;
       }
       if (!this.playing) {
-        if (this.frames.size === 0 || this.buffered < this.target) break;
+        if (this.frames.size === 0 || this.buffered < this.startAt) break;
         this.playing = true;
       }
       if (this.maxLatency > 0 && this.buffered > this.maxLatency && this.trimmable()) {
@@ -237,6 +249,7 @@ export class ReceiveBuffer {
       const f = this.popFrame();
       if (!f) {
         this.playing = false;
+        this.startAt = this.refill;
         this.stats.underruns++;
         break;
       }
@@ -257,6 +270,7 @@ export class ReceiveBuffer {
     this.next = undefined;
     this.nextTs = undefined;
     this.playing = false;
+    this.startAt = this.target;
     this.quietRun = 0;
     this.playedRing.fill(-1);
   }
