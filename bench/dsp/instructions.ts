@@ -15,7 +15,6 @@
 //   BENCH_INSN_LOOPS="3 13"   the two loop counts
 // valgrind runs this file again, bundled, as the child: <bundle> --child <case> <loops>.
 import { execFile } from 'node:child_process';
-import { build } from 'esbuild';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -65,7 +64,9 @@ export async function run(names: string[] = RX_CASES): Promise<string> {
     const bin = join(dir, 'rx_loops');
     await exec('sh', ['-c', `cc -O2 -o "${bin}" "${join(HERE, '..', 'spandsp', 'rx_loops.c')}" $(pkg-config --cflags --libs spandsp) -lm`]);
     const self = join(dir, 'instructions.mjs');
-    await build({ entryPoints: [fileURLToPath(import.meta.url)], bundle: true, platform: 'node', format: 'esm', outfile: self, logLevel: 'error' });
+    // (esbuild imported here and left out of the bundle: the child, run from a temporary folder, never loads it.)
+    const { build } = await import('esbuild');
+    await build({ entryPoints: [fileURLToPath(import.meta.url)], bundle: true, platform: 'node', format: 'esm', outfile: self, external: ['esbuild'], logLevel: 'error' });
     const lines = [
       `V.29 / V.27 ter receivers, instructions a sample (valgrind cachegrind, ${l2} loops less ${l1} of 10 s of audio; ours bundled, under node --single-threaded):`,
       'block            | ours | spandsp | spandsp ÷ ours',
