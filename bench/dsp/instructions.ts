@@ -4,14 +4,16 @@
 // audio (ours: the case of bench/dsp/modems.ts; spandsp's: bench/spandsp/rx_loops.c, the twin of
 // dsp_bench.c's) L1 and then L2 times under `valgrind --tool=cachegrind`; the difference over
 // (L2 − L1) × 80,000 samples is the steady state (start-up, tables and JIT compiles cancel out).
-// Ours runs under `node --single-threaded` (compiles on the main thread: the same code each run).
+// Ours runs as an esbuild bundle under `node --single-threaded` (compiles on the main thread: the
+// same code each run). Not through tsx: its loader runs on a second thread that the main thread
+// waits for, and those instructions vary — the same tree read 144, 805 and 900 a sample.
 // Instructions are not time — V8's code retires more of them per cycle than gcc's float loops
 // (V.27 ter RX 4800: 2.6 times spandsp's instructions in about 1.5 times its time) — so read the
 // ratio as a load-free check of a change, next to the timed bench, not instead of it.
 //
 //   node --import tsx bench/dsp/instructions.ts [v29-rx-9600 v27ter-rx-4800 …]   (valgrind, libspandsp-dev)
 //   BENCH_INSN_LOOPS="3 13"   the two loop counts
-// valgrind runs this file again as the child: bench/dsp/instructions.ts --child <case> <loops>.
+// valgrind runs this file again, bundled, as the child: <bundle> --child <case> <loops>.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -61,13 +63,16 @@ export async function run(names: string[] = RX_CASES): Promise<string> {
   try {
     const bin = join(dir, 'rx_loops');
     await exec('sh', ['-c', `cc -O2 -o "${bin}" "${join(HERE, '..', 'spandsp', 'rx_loops.c')}" $(pkg-config --cflags --libs spandsp) -lm`]);
-    const self = fileURLToPath(import.meta.url);
+    const self = join(dir, 'instructions.mjs');
+    // (esbuild imported here and left out of the bundle: the child, run from a temporary folder, never loads it.)
+    const { build } = await import('esbuild');
+    await build({ entryPoints: [fileURLToPath(import.meta.url)], bundle: true, platform: 'node', format: 'esm', outfile: self, external: ['esbuild'], logLevel: 'error' });
     const lines = [
-      `V.29 / V.27 ter receivers, instructions a sample (valgrind cachegrind, ${l2} loops less ${l1} of 10 s of audio; ours under node --single-threaded):`,
+      `V.29 / V.27 ter receivers, instructions a sample (valgrind cachegrind, ${l2} loops less ${l1} of 10 s of audio; ours bundled, under node --single-threaded):`,
       'block            | ours | spandsp | spandsp ÷ ours',
     ];
     for (const name of names) {
-      const ours = await perSample(process.execPath, (n) => ['--single-threaded', '--import', 'tsx', self, '--child', name, String(n)], l1!, l2!);
+      const ours = await perSample(process.execPath, (n) => ['--single-threaded', self, '--child', name, String(n)], l1!, l2!);
       const theirs = await perSample(bin, (n) => [name, String(n)], l1!, l2!);
       lines.push(`${name.padEnd(16)} | ${ours.toFixed(0).padStart(4)} | ${theirs.toFixed(0).padStart(7)} | ${(theirs / ours).toFixed(2).padStart(14)}`);
     }

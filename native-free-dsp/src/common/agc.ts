@@ -41,6 +41,7 @@ export class Agc {
     this.targetPower = checkNumber('Agc', 'targetPower', opts?.targetPower, 1e-12, 1e12);
     this.rate = checkNumber('Agc', 'rate', opts.rate ?? 1 / 16, 1e-6, 1);
     this.floorPower = checkNumber('Agc', 'floorPower', opts.floorPower ?? 1e-6, 1e-30, 1e12);
+    this.gain = this.power = 0.5; // doubles from the start (see complex.ts)
     this.restart();
   }
 
@@ -129,6 +130,7 @@ export class CarrierDetector {
     this.hangoverSamples = Math.round((hang * fs) / 1000);
     this.offThreshold = this.offPower;
     this.onThreshold = this.onPower;
+    this.power = this.y1 = 0.5; // doubles from the start (see complex.ts)
     this.restart();
   }
 

@@ -87,7 +87,10 @@ export class DemodFrontEnd {
     this.pll = new CarrierRecovery({ nco: this.nco, gain: 0, integralGainHz: 0 });
     this.eqGain = checkNumber('DemodFrontEnd', 'eqGain', opts.eqGain, 1e-6, 1e6);
     this.acquireTimingGain = checkNumber('DemodFrontEnd', 'acquireTimingGain', opts.acquireTimingGain ?? 0.2, 0, 1);
-    this.re = this.im = 0.5; // doubles from the start (see complex.ts)
+    // Doubles from the start (see complex.ts): a field that changes representation later
+    // changes this object's map after the receiver has stored it.
+    this.re = this.im = this.savedFrequency = this.savedGain = 0.5;
+    this.savedFrequency = this.savedGain = 0;
     this.restart();
   }
 

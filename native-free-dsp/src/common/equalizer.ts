@@ -38,6 +38,8 @@ export class LmsEqualizer {
   private readonly saved: number[];
   private hasSaved = false;
   private readonly err: Complex = complexHolder();
+  /** updateOf()'s error times the step. */
+  private readonly scaled: Complex = complexHolder();
   private pos = 0;
   private muScale: number = 0;
 
@@ -119,33 +121,62 @@ export class LmsEqualizer {
     const x = this.x;
     const w = this.w;
     const n2 = w.length;
-    // Two partial sums per component: the adds of neighbouring taps do not wait on each other.
-    // (Indices step on their own: no `start + j` to check for overflow on every read.)
+    // Two partial sums per component: the adds of neighbouring taps do not wait on each other
+    // (even taps into sr/si, odd into sr1/si1). Four taps an iteration and int32 indices, as in
+    // PolyphaseDecimator.push (polyphase.ts): the per-iteration checks come once per four taps.
     let sr = 0;
     let si = 0;
     let sr1 = 0;
     let si1 = 0;
-    let i = 2 * (this.pos + 1);
+    let i = (2 * (this.pos + 1)) | 0;
     let j = 0;
-    for (; j + 3 < n2; j += 4, i += 4) {
+    for (; ((j + 7) | 0) < n2; j = (j + 8) | 0, i = (i + 8) | 0) {
       let xr = x[i]!;
-      let xi = x[i + 1]!;
+      let xi = x[(i + 1) | 0]!;
       let wr = w[j]!;
-      let wi = w[j + 1]!;
+      let wi = w[(j + 1) | 0]!;
       sr += wr * xr - wi * xi;
       si += wr * xi + wi * xr;
-      xr = x[i + 2]!;
-      xi = x[i + 3]!;
-      wr = w[j + 2]!;
-      wi = w[j + 3]!;
+      xr = x[(i + 2) | 0]!;
+      xi = x[(i + 3) | 0]!;
+      wr = w[(j + 2) | 0]!;
+      wi = w[(j + 3) | 0]!;
+      sr1 += wr * xr - wi * xi;
+      si1 += wr * xi + wi * xr;
+      xr = x[(i + 4) | 0]!;
+      xi = x[(i + 5) | 0]!;
+      wr = w[(j + 4) | 0]!;
+      wi = w[(j + 5) | 0]!;
+      sr += wr * xr - wi * xi;
+      si += wr * xi + wi * xr;
+      xr = x[(i + 6) | 0]!;
+      xi = x[(i + 7) | 0]!;
+      wr = w[(j + 6) | 0]!;
+      wi = w[(j + 7) | 0]!;
       sr1 += wr * xr - wi * xi;
       si1 += wr * xi + wi * xr;
     }
+    if (((j + 3) | 0) < n2) {
+      let xr = x[i]!;
+      let xi = x[(i + 1) | 0]!;
+      let wr = w[j]!;
+      let wi = w[(j + 1) | 0]!;
+      sr += wr * xr - wi * xi;
+      si += wr * xi + wi * xr;
+      xr = x[(i + 2) | 0]!;
+      xi = x[(i + 3) | 0]!;
+      wr = w[(j + 2) | 0]!;
+      wi = w[(j + 3) | 0]!;
+      sr1 += wr * xr - wi * xi;
+      si1 += wr * xi + wi * xr;
+      j = (j + 4) | 0;
+      i = (i + 4) | 0;
+    }
     if (j < n2) {
       const xr = x[i]!;
-      const xi = x[i + 1]!;
+      const xi = x[(i + 1) | 0]!;
       const wr = w[j]!;
-      const wi = w[j + 1]!;
+      const wi = w[(j + 1) | 0]!;
       sr += wr * xr - wi * xi;
       si += wr * xi + wi * xr;
     }
@@ -162,19 +193,11 @@ export class LmsEqualizer {
 
   /** update() with the error from a holder (the allocation-free form on hot paths). */
   updateOf(err: Complex, mu: number): void {
-    const x = this.x;
-    const w = this.w;
-    const n2 = w.length;
     const m = mu * this.muScale;
-    const er = err.re * m;
-    const ei = err.im * m;
-    let i = 2 * (this.pos + 1);
-    for (let j = 0; j < n2; j += 2, i += 2) {
-      const xr = x[i]!;
-      const xi = x[i + 1]!;
-      w[j] = w[j]! + er * xr + ei * xi;
-      w[j + 1] = w[j + 1]! + ei * xr - er * xi;
-    }
+    const e = this.scaled;
+    e.re = err.re * m;
+    e.im = err.im * m;
+    this.updateScaledOf(e);
   }
 
   /** c += err·conj(x) with `err` already scaled by the step (a receiver that folds its own step in). */
@@ -184,12 +207,24 @@ export class LmsEqualizer {
     const n2 = w.length;
     const er = err.re;
     const ei = err.im;
-    let i = 2 * (this.pos + 1);
-    for (let j = 0; j < n2; j += 2, i += 2) {
-      const xr = x[i]!;
-      const xi = x[i + 1]!;
+    // Two taps an iteration with int32 indices (see compute()).
+    let i = (2 * (this.pos + 1)) | 0;
+    let j = 0;
+    for (; ((j + 3) | 0) < n2; j = (j + 4) | 0, i = (i + 4) | 0) {
+      let xr = x[i]!;
+      let xi = x[(i + 1) | 0]!;
       w[j] = w[j]! + er * xr + ei * xi;
-      w[j + 1] = w[j + 1]! + ei * xr - er * xi;
+      w[(j + 1) | 0] = w[(j + 1) | 0]! + ei * xr - er * xi;
+      xr = x[(i + 2) | 0]!;
+      xi = x[(i + 3) | 0]!;
+      w[(j + 2) | 0] = w[(j + 2) | 0]! + er * xr + ei * xi;
+      w[(j + 3) | 0] = w[(j + 3) | 0]! + ei * xr - er * xi;
+    }
+    if (j < n2) {
+      const xr = x[i]!;
+      const xi = x[(i + 1) | 0]!;
+      w[j] = w[j]! + er * xr + ei * xi;
+      w[(j + 1) | 0] = w[(j + 1) | 0]! + ei * xr - er * xi;
     }
   }
 

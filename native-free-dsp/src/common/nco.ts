@@ -54,6 +54,7 @@ export class Nco {
     this.sampleRate = checkNumber('Nco', 'sampleRate', opts?.sampleRate ?? SAMPLE_RATE, 1, 1e6);
     const f = checkNumber('Nco', 'frequencyHz', opts.frequencyHz, 0, this.sampleRate / 2);
     this.nominalIncrement = f / this.sampleRate;
+    this.phase = this.increment = 0.5; // doubles from the start (see complex.ts)
     this.restart();
   }
 
