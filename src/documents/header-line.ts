@@ -103,8 +103,9 @@ export function headerAtlas(res: FaxResolution): Promise<HeaderAtlas> {
   const key = `${res.xDpi}x${res.yDpi}`;
   let a = atlases.get(key);
   if (!a) {
-    const built = builtHeaderAtlas(res);
-    a = built ? Promise.resolve(built) : drawHeaderAtlas(atlasPage(res));
+    const page = atlasPage(res);
+    const built = readAtlas(page);
+    a = built ? Promise.resolve(built) : drawHeaderAtlas(page);
     atlases.set(key, a);
     a.catch(() => atlases.delete(key));
   }
@@ -145,7 +146,11 @@ const atlasFile = (res: FaxResolution): string => `header-atlas-${res.xDpi}x${re
 
 /** The atlas of `res` the build kept in `dir` (default dist/), when it is good for this build and drawn from the same page; else null. */
 export function builtHeaderAtlas(res: FaxResolution, dir?: string): HeaderAtlas | null {
-  const page = atlasPage(res);
+  return readAtlas(atlasPage(res), dir);
+}
+
+function readAtlas(page: AtlasPage, dir?: string): HeaderAtlas | null {
+  const { res } = page;
   const built = readDrawn(atlasFile(res), page.pdf, dir);
   if (!built) return null;
   const { width, height, stride } = built.meta;
