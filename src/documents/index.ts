@@ -20,6 +20,8 @@ export {
   configureRenderPool,
   startRenderPool,
   oneShotHelpers,
+  oneShotCoder,
+  startPageCoder,
   composeFax,
   faxTiff,
   renderFaxTiff,
