@@ -76,7 +76,7 @@ async function bundleCli() {
     return;
   }
   await esbuild.build({
-    entryPoints: { main: join(root, 'dist', 'src', 'cli', 'main.js'), 'render-worker': join(root, 'dist', 'src', 'documents', 'render-worker.js'), 'code-worker': join(root, 'dist', 'src', 'documents', 'code-worker.js') },
+    entryPoints: { main: join(root, 'dist', 'src', 'cli', 'main.js'), 'render-worker': join(root, 'dist', 'src', 'documents', 'render-worker.js') },
     outdir: out,
     bundle: true,
     splitting: true,

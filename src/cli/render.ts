@@ -5,7 +5,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { closeRenderPool, configureRenderPool, oneShotCoder, oneShotHelpers, renderFaxTiff, previewPng, type RenderQuality, startPageCoder, startRenderPool } from '../documents/index.js';
+import { closeRenderPool, configureRenderPool, oneShotHelpers, renderFaxTiff, previewPng, type RenderQuality, startRenderPool } from '../documents/index.js';
 import { FaxError } from '../shared/errors.js';
 import { args, str, UsageError } from './args.js';
 import { loadDocuments } from './documents.js';
@@ -79,7 +79,6 @@ export async function renderCommand(argv: string[], io: RenderIo = { stdout: pro
     const helpers = oneShotHelpers(pages, availableParallelism(), busyThreads());
     if (helpers > 0) await configureRenderPool({ threads: helpers });
     startRenderPool(helpers);
-    if (helpers === 0 && oneShotCoder(pages, availableParallelism(), busyThreads())) startPageCoder();
     const threads = { isolate: false, helpers };
     const now = io.now?.() ?? new Date();
     const coverFields = {

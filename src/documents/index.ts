@@ -20,8 +20,6 @@ export {
   configureRenderPool,
   startRenderPool,
   oneShotHelpers,
-  oneShotCoder,
-  startPageCoder,
   composeFax,
   faxTiff,
   renderFaxTiff,

@@ -13,7 +13,6 @@ import { renderPdfPages } from './render-pdf.js';
 import { renderTextPages } from './render-text.js';
 import type { DocumentFormat } from './sniff.js';
 import { ClaimedPages, type PageQueue, type QueueEnd } from './page-queue.js';
-import type { PageCoder } from './page-coder.js';
 
 /** Most pages of a fax (docs/documents.md limits; jobs/config.ts maxPages default). */
 export const MAX_FAX_PAGES = 200;
@@ -162,12 +161,9 @@ export async function renderClaimedPages(
   return renderInThread(bytes, 'pdf', opts, { queue, end }, coding);
 }
 
-/**
- * Renders a PDF's selected pages in this thread, each finished (stamped, coded) as it is drawn;
- * with a `coder`, pages are coded there while this thread draws the next (page-coder.ts).
- */
-export async function codeDocumentInThread(bytes: Buffer, opts: RenderDocumentOptions, coding: PageCoding, coder?: PageCoder): Promise<CodedPage[]> {
-  return (await renderInThread(bytes, 'pdf', opts, undefined, coding, coder)).coded;
+/** Renders a PDF's selected pages in this thread, each finished (stamped, coded) as it is drawn. */
+export async function codeDocumentInThread(bytes: Buffer, opts: RenderDocumentOptions, coding: PageCoding): Promise<CodedPage[]> {
+  return (await renderInThread(bytes, 'pdf', opts, undefined, coding)).coded;
 }
 
 /** What one thread rendered: bitmaps, or pages finished as drawn (`coded`), with their places in a shared selection. */
@@ -183,7 +179,6 @@ async function renderInThread(
   opts: RenderDocumentOptions,
   shared?: { queue: PageQueue; end: QueueEnd },
   coding?: PageCoding,
-  coder?: PageCoder,
 ): Promise<RenderedParts> {
   const maxPages = opts.maxPages ?? MAX_FAX_PAGES;
   if (opts.pages.length === 0) throw new FaxError('INVALID_PARAMETER', 'no pages selected');
@@ -211,27 +206,14 @@ async function renderInThread(
   budget?.startPage(opts.pages[shared?.end === 'back' ? opts.pages.length - 1 : 0]!);
   const claimed = shared && new ClaimedPages(opts.pages, shared.queue, shared.end, (page) => budget?.startPage(page));
   const numbers = coding && new PageNumbers(coding, opts.pages, claimed?.indices);
-  const lending = coder && coding?.encode && !coding.keep ? coder : undefined;
-  const lent: Promise<void>[] = [];
   try {
     for await (const page of sourcePages(bytes, format, claimed ? { ...opts, pages: claimed } : opts, signal)) {
       if (numbers) {
         const n = numbers.next(page.page, page.parts);
-        // Lent to the coder: drawn into a bitmap it gave back (or a new one), never this thread's spare.
-        const lend = lending?.ready && !('bitmap' in page) ? lending : undefined;
-        const into = coding.keep ? undefined : lend ? lend.spare() : spareBitmap;
-        const { bitmap, mode } = 'bitmap' in page ? { bitmap: page.bitmap, mode: 'passthrough' as const } : toBilevel(page.gray, opts.mode ?? 'auto', xDpi, yDpi, into);
-        if (!coding.keep && !lend && !('bitmap' in page)) spareBitmap = bitmap;
-        const strip = finishPage(bitmap, n, lend ? { ...coding, encode: undefined } : coding);
-        const done: CodedPage = { width: bitmap.width, height: bitmap.height, mode, page: page.page, strip, bitmap: coding.keep ? bitmap : undefined };
-        coded.push(done);
-        if (lend) {
-          const out = lend.code(bitmap, coding.encode!).then((s) => {
-            done.strip = s;
-          });
-          out.catch(() => undefined); // awaited below, after the last page
-          lent.push(out);
-        }
+        const { bitmap, mode } = 'bitmap' in page ? { bitmap: page.bitmap, mode: 'passthrough' as const } : toBilevel(page.gray, opts.mode ?? 'auto', xDpi, yDpi, coding.keep ? undefined : spareBitmap);
+        if (!coding.keep && !('bitmap' in page)) spareBitmap = bitmap;
+        const strip = finishPage(bitmap, n, coding);
+        coded.push({ width: bitmap.width, height: bitmap.height, mode, page: page.page, strip, bitmap: coding.keep ? bitmap : undefined });
       } else if ('bitmap' in page) {
         out.push({ bitmap: page.bitmap, mode: 'passthrough', page: page.page });
       } else {
@@ -249,7 +231,6 @@ async function renderInThread(
       budget?.startPage(opts.pages[Math.min(done + 1, opts.pages.length - 1)]!);
     }
     numbers?.done();
-    await Promise.all(lent);
   } catch (err) {
     if (opts.signal?.aborted) throw err;
     if (deadline?.aborted) throw timeoutError(format, timeoutMs!);

@@ -14,7 +14,6 @@ import { timeoutError } from './render-document.js';
 import type { DocumentFormat } from './sniff.js';
 import type { EncodeTaskInput, EncodeTaskOutput } from './render-worker.js';
 import { workerEntry } from './worker-pool.js';
-import { closePageCoder } from './page-coder.js';
 
 /** Old-space heap of one render worker by default; beyond it the worker dies and the document fails. */
 export const RENDER_WORKER_HEAP_MB = 1024;
@@ -82,18 +81,6 @@ export function oneShotHelpers(pages: number, cores: number, busy: number): numb
   return Math.max(0, Math.min(idle, Math.floor(pages / PAGES_PER_HELPER), DEFAULT_MAX_THREADS));
 }
 
-/** Pages of a one-shot render from which its pages are coded in a page coder (page-coder.ts) beside the calling thread. */
-export const PAGES_FOR_CODER = 8;
-
-/**
- * Whether a one-shot render of `pages` pages codes them in a page coder (page-coder.ts) while the
- * calling thread draws: only on a core idle now (as oneShotHelpers counts them) — where none is,
- * the worker's boot and cold codec are CPU the calling thread would not have spent.
- */
-export function oneShotCoder(pages: number, cores: number, busy: number): boolean {
-  return Math.floor(cores - busy + 0.5) - 1 >= 1 && pages >= PAGES_FOR_CODER;
-}
-
 /**
  * Starts `threads` render workers (at most the pool's size) and PDFium's compile now, so that a
  * one-shot command's workers boot while it reads and counts its files; with 0 only the compile
@@ -114,12 +101,11 @@ export function startRenderPool(threads: number): void {
   warm().catch(() => undefined); // a pool closed meanwhile, or no PDFium: the first task does without
 }
 
-/** Stops the render workers and the page coder (tests, shutdown). The next render starts a new pool. */
+/** Stops the render workers (tests, shutdown). The next render starts a new pool. */
 export async function closeRenderPool(): Promise<void> {
   const p = pool;
   pool = undefined;
   warm = false;
-  closePageCoder();
   await (await p)?.destroy();
 }
 
