@@ -76,7 +76,7 @@ export async function renderCommand(argv: string[], io: RenderIo = { stdout: pro
     // This thread renders; helper workers, when the pages pay for them, boot while PDFium compiles
     // and take pages from the back of each PDF once they are up (pipeline.ts, renderShared).
     const pages = documents.reduce((n, d) => n + d.pages.length, 0);
-    const helpers = oneShotHelpers(pages, availableParallelism(), busyThreads());
+    const helpers = oneShotHelpers(pages, availableParallelism(), busyThreads(), quality);
     if (helpers > 0) await configureRenderPool({ threads: helpers });
     startRenderPool(helpers);
     const threads = { isolate: false, helpers };
