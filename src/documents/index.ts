@@ -37,7 +37,7 @@ export {
 } from './pipeline.js';
 export type { EncodeSettings, FaxCompression } from './encode-worker.js';
 export { previewPng, type PreviewOptions } from './preview.js';
-export { writePdfiumCache } from './pdfium.js';
+export { adoptPdfiumCompile, writePdfiumCache, type EarlyPdfiumCompile } from './pdfium.js';
 export { endsWithEofb, faxPagesFromBitmaps, faxPagesFromTiff, type FaxPages } from './fax-pages.js';
 export { tiffToPdf } from './fax-pdf.js';
 export { writeTiffF, type TiffCompression, type TiffPageInput, type WriteTiffOptions } from './tiff-f.js';

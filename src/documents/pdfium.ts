@@ -8,7 +8,7 @@
 import { resourceLimits } from 'node:worker_threads';
 import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
 import type { GrayPage } from './bilevel.js';
-import { patchedPdfium, PDFIUM_CACHE_DIR, writePatchedPdfium, type CacheKey } from './pdfium-cache.js';
+import { patchedPdfium, pdfiumCachePath, PDFIUM_CACHE_DIR, writePatchedPdfium, type CacheKey } from './pdfium-cache.js';
 import { fasterGlyphMasks } from './pdfium-glyph.js';
 import { fasterImageDrawing } from './pdfium-image.js';
 import { fasterTextCompositor } from './pdfium-wasm.js';
@@ -46,6 +46,23 @@ export function compiledPdfium(given?: WasmModule): Promise<WasmModule> {
   if (given && !wasmModule) wasmModule = Promise.resolve(given);
   wasmModule ??= patchedPdfium(patchPdfium).then((b) => wasm.compile(b));
   return wasmModule;
+}
+
+/** A compile of a wasm file started before this module was loaded (bin/faxstack.js, while the command's bundle loads). */
+export interface EarlyPdfiumCompile {
+  /** The file compiled (an absolute path). */
+  file: string;
+  compiled: Promise<WasmModule>;
+}
+
+/**
+ * Takes an early compile as this thread's PDFium when it compiled the build's rewritten wasm and
+ * that is still good for this build (pdfium-cache.ts, pdfiumCachePath); else it is left alone and
+ * the wasm is read and compiled as usual. A failed early compile falls back to the same.
+ */
+export function adoptPdfiumCompile(early: EarlyPdfiumCompile | undefined, dir = PDFIUM_CACHE_DIR): void {
+  if (!early || wasmModule || early.file !== pdfiumCachePath(dir)) return;
+  wasmModule = early.compiled.catch(() => patchedPdfium(patchPdfium, dir).then((b) => wasm.compile(b)));
 }
 
 /**
