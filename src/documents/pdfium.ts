@@ -90,9 +90,20 @@ export function patchPdfium(wasmBytes: Uint8Array): { bytes: Uint8Array; patched
   return { bytes, patched };
 }
 
-/** Writes the rewritten wasm for later processes (scripts/build.mjs, into dist/); returns its key. */
-export function writePdfiumCache(dir = PDFIUM_CACHE_DIR): CacheKey {
-  return writePatchedPdfium(patchPdfium, dir);
+/** The name a build's cache key gives the removal of the exports faxstack never calls (pdfium-exports.ts). */
+export const UNUSED_EXPORTS_REMOVED = 'unused exports removed';
+
+/**
+ * Writes the rewritten wasm for later processes (scripts/build.mjs, into dist/); returns its key.
+ * `removeUnused`, when given, takes the rewritten bytes and returns them without the exports
+ * keepsPdfiumExport refuses and the code only they reached (binaryen, a build-only dependency).
+ */
+export function writePdfiumCache(dir = PDFIUM_CACHE_DIR, removeUnused?: (wasmBytes: Uint8Array) => Uint8Array): CacheKey {
+  if (!removeUnused) return writePatchedPdfium(patchPdfium, dir);
+  return writePatchedPdfium((b) => {
+    const r = patchPdfium(b);
+    return { bytes: removeUnused(r.bytes), patched: [...r.patched, UNUSED_EXPORTS_REMOVED] };
+  }, dir);
 }
 
 /**
