@@ -47,14 +47,18 @@ describe('PDFium without the exports faxstack never calls', () => {
 
   it('draws the same pixels', async () => {
     const [a, b] = await Promise.all([pdfiumTwin(whole), pdfiumTwin(shrunk)]);
-    const pdfs = [textPdf(1), ...['gs-text_graphic_image.pdf', 'pdfjs-file_pdfjs_form.pdf', 'pdfjs-annotation-text-without-popup.pdf', 'pdfjs-images_1bit_grayscale.pdf'].map((f) => readFileSync(join(ROOT, 'fixtures/corpus/pdf', f)))];
-    for (const [i, pdf] of pdfs.entries()) {
-      for (const [w, h, s] of [[1728, 2200, 204 / 72], [3456, 4400, 408 / 72]] as const) {
-        const pa = drawFirstPage(a, pdf, w, h, [s, 0, 0, s, 0, 0]);
-        const pb = drawFirstPage(b, pdf, w, h, [s, 0, 0, s, 0, 0]);
-        expect(pa.some((v) => v < 128), `document ${i} draws something`).toBe(true);
-        expect(Buffer.compare(pa, pb), `document ${i} at ${w}×${h}`).toBe(0);
-      }
+    const corpus = (f: string): [string, Uint8Array] => [f, readFileSync(join(ROOT, 'fixtures/corpus/pdf', f))];
+    // Text, vector graphics and images, a form, annotations, 1-bit images, at Standard and HD.
+    const both = [['textPdf(1)', textPdf(1)] as [string, Uint8Array], ...['gs-text_graphic_image.pdf', 'pdfjs-file_pdfjs_form.pdf', 'pdfjs-annotation-text-without-popup.pdf', 'pdfjs-images_1bit_grayscale.pdf'].map(corpus)];
+    // Embedded, CID, symbol and substituted fonts, a shading, JPEG 2000 and CCITT images, a rotated page, at Standard.
+    const standard = ['pdfjs-Embedded_font.pdf', 'pdfjs-arial_unicode_ab_cidfont.pdf', 'pdfjs-ZapfDingbats.pdf', 'pdfjs-SimFang-variant.pdf', 'pdfjs-coons-allflags-withfunction.pdf', 'pdfjs-bug_jpx.pdf', 'pdfjs-ccitt_EndOfBlock_false.pdf', 'pdfjs-hello_world_rotated.pdf', 'gs-spots2.pdf'].map(corpus);
+    const sizes = { Standard: [1728, 2200, 204 / 72], HD: [3456, 4400, 408 / 72] } as const;
+    for (const [name, pdf, quality] of [...both.flatMap(([n, p]) => [[n, p, 'Standard'], [n, p, 'HD']] as const), ...standard.map(([n, p]) => [n, p, 'Standard'] as const)]) {
+      const [w, h, s] = sizes[quality];
+      const pa = drawFirstPage(a, pdf, w, h, [s, 0, 0, s, 0, 0]);
+      const pb = drawFirstPage(b, pdf, w, h, [s, 0, 0, s, 0, 0]);
+      expect(pa.some((v) => v < 128), `${name} draws something`).toBe(true);
+      expect(Buffer.compare(pa, pb), `${name} at ${quality}`).toBe(0);
     }
   });
 });
