@@ -7,9 +7,6 @@ import { fileURLToPath } from 'node:url';
 
 const dist = new URL('../dist/src/', import.meta.url);
 const argv = process.argv.slice(2);
-// The commands that render start compiling the build's PDFium wasm now, while the bundle loads;
-// the loader takes it only if that file is still good for the build (src/documents/pdfium.ts).
-const pdfium = argv[0] === 'render' ? compileEarly(fileURLToPath(new URL('../dist/pdfium-patched.wasm', import.meta.url))) : undefined;
 let cli;
 try {
   cli = await import(bundled() ? new URL('cli-bundle/main.js', dist).href : '../dist/src/cli/main.js');
@@ -18,7 +15,11 @@ try {
   process.stderr.write('faxstack: not compiled yet (dist/ is missing): run `npm run build` in the faxstack checkout\n');
   process.exit(2);
 }
-const { main, UsageError, exitsWhenDone } = cli;
+const { main, UsageError, exitsWhenDone, compilesPdfium } = cli;
+// The commands that render start compiling the build's PDFium wasm now, while their modules load
+// (main.js loads each command's own on demand); the loader takes it only if that file is still
+// good for the build (src/documents/pdfium.ts, adoptPdfiumCompile).
+const pdfium = compilesPdfium?.(argv) ? compileEarly(fileURLToPath(new URL('../dist/pdfium-patched.wasm', import.meta.url))) : undefined;
 
 main(argv, { pdfium }).then(
   (code) => {

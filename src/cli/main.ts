@@ -86,6 +86,20 @@ export function exitsWhenDone(argv: string[]): boolean {
   return DONE_WHEN_RETURNED.has(argv[0] ?? '');
 }
 
+/** Commands that draw with PDFium: bin/faxstack.js starts compiling its wasm before their modules load. */
+const COMPILES_PDFIUM: ReadonlySet<string> = new Set(['render']);
+
+/** Whether bin/faxstack.js should start compiling PDFium's wasm for this command line (not for its --help). */
+export function compilesPdfium(argv: string[]): boolean {
+  return COMPILES_PDFIUM.has(argv[0] ?? '') && !asksHelp(argv.slice(1));
+}
+
+/** `faxstack send --help`: that command's usage (options after `--` are arguments, not flags). */
+function asksHelp(rest: string[]): boolean {
+  const flags = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest;
+  return flags.includes('--help') || flags.includes('-h');
+}
+
 export async function main(argv: string[], options: MainOptions = {}): Promise<number | void> {
   const [command, ...rest] = argv;
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
@@ -103,9 +117,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     process.stderr.write(`faxstack: unknown command "${command}"\n\n${USAGE}`);
     return 2;
   }
-  // `faxstack send --help`: that command's usage (options after `--` are arguments, not flags).
-  const flags = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest;
-  if (flags.includes('--help') || flags.includes('-h')) {
+  if (asksHelp(rest)) {
     process.stdout.write(commandUsage(command) ?? USAGE);
     return 0;
   }
