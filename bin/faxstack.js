@@ -2,9 +2,11 @@
 // The `faxstack` command: runs the compiled CLI (dist/, built by `npm run build` or on `npm pack`),
 // from the build's one-file bundle when it has one at least as new as the compiled modules
 // (dist/src/cli-bundle/: a command loads a few files instead of about eighty; docs/cli.md).
-import { statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, read, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 const dist = new URL('../dist/src/', import.meta.url);
+const argv = process.argv.slice(2);
 let cli;
 try {
   cli = await import(bundled() ? new URL('cli-bundle/main.js', dist).href : '../dist/src/cli/main.js');
@@ -13,10 +15,13 @@ try {
   process.stderr.write('faxstack: not compiled yet (dist/ is missing): run `npm run build` in the faxstack checkout\n');
   process.exit(2);
 }
-const { main, UsageError, exitsWhenDone } = cli;
-const argv = process.argv.slice(2);
+const { main, UsageError, exitsWhenDone, compilesPdfium } = cli;
+// The commands that render start compiling the build's PDFium wasm now, while their modules load
+// (main.js loads each command's own on demand); the loader takes it only if that file is still
+// good for the build (src/documents/pdfium.ts, adoptPdfiumCompile).
+const pdfium = compilesPdfium?.(argv) ? compileEarly(fileURLToPath(new URL('../dist/pdfium-patched.wasm', import.meta.url))) : undefined;
 
-main(argv).then(
+main(argv, { pdfium }).then(
   (code) => {
     if (typeof code === 'number') process.exitCode = code;
     if (exitsWhenDone?.(argv)) exitWhenFlushed();
@@ -39,5 +44,40 @@ function bundled() {
     return statSync(new URL('cli-bundle/main.js', dist)).mtimeMs >= statSync(new URL('cli/main.js', dist)).mtimeMs;
   } catch {
     return false;
+  }
+}
+
+/**
+ * `file` read in one request on libuv's pool (its page faults off this thread), then compiled by V8
+ * in the background; undefined when there is no such file (an installed package: not shipped).
+ */
+function compileEarly(file) {
+  let fd;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return undefined;
+  }
+  const bytes = new Uint8Array(fstatSync(fd).size);
+  const compiled = new Promise((resolve, reject) => {
+    const next = (at) =>
+      read(fd, bytes, at, bytes.length - at, at, (err, n) => {
+        if (err || n === 0 || at + n === bytes.length) {
+          closeQuietly(fd);
+          if (err || n === 0) reject(err ?? new Error(`${file}: shorter than its size`));
+          else resolve(WebAssembly.compile(bytes));
+        } else next(at + n);
+      });
+    next(0);
+  });
+  compiled.catch(() => {}); // the loader falls back; nothing to report here
+  return { file, compiled };
+}
+
+function closeQuietly(fd) {
+  try {
+    closeSync(fd);
+  } catch {
+    // nothing to do
   }
 }

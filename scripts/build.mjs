@@ -50,8 +50,8 @@ await bundleCli();
 // PDFium's wasm rewritten once here, not in every process that renders (src/documents/pdfium-cache.ts),
 // and the header line's glyphs drawn with it (src/documents/header-line.ts); after the bundle: what
 // is older than the module reading it is passed over.
-const { writePdfiumCache, writeHeaderAtlases } = await import(pathToFileURL(join(root, 'dist', 'src', 'documents', 'index.js')).href);
-writePdfiumCache(join(root, 'dist'));
+const { writePdfiumCache, writeHeaderAtlases, removeUnusedExports } = await import(pathToFileURL(join(root, 'dist', 'src', 'documents', 'index.js')).href);
+writePdfiumCache(join(root, 'dist'), await unusedExportsRemover(removeUnusedExports));
 await writeHeaderAtlases(join(root, 'dist'));
 writeFileSync(stamp, `${new Date(started).toISOString()}\n`);
 // Stamped with the time the compile began: a source saved during the compile makes the next run compile again.
@@ -87,4 +87,25 @@ async function bundleCli() {
     chunkNames: 'chunk-[hash]',
     logLevel: 'warning',
   });
+}
+
+/**
+ * PDFium's wasm without the exports faxstack never calls and the code only they reached
+ * (src/documents/pdfium-exports.ts, with binaryen, a devDependency): 12 % smaller, less to read,
+ * copy and compile in every process (docs/benchmarks.md). Undefined without binaryen: the wasm
+ * is then kept whole.
+ */
+async function unusedExportsRemover(removeUnusedExports) {
+  let binaryen;
+  try {
+    binaryen = (await import('binaryen')).default;
+  } catch {
+    process.stderr.write("faxstack: binaryen is not installed: PDFium's wasm keeps every export\n");
+    return undefined;
+  }
+  return (bytes) => {
+    const out = removeUnusedExports(binaryen, bytes);
+    if (!WebAssembly.validate(out)) throw new Error('binaryen wrote an invalid PDFium wasm');
+    return out;
+  };
 }

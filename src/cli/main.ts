@@ -1,5 +1,6 @@
 // The `faxstack` command (docs/cli.md command-line contract). Exit status: 0 success,
 // 1 failure, 2 usage or input error.
+import type { EarlyPdfiumCompile } from '../documents/index.js';
 import { VERSION } from '../shared/version.js';
 import { setCommand } from './args.js';
 
@@ -51,14 +52,22 @@ function commandUsage(command: string): string | null {
   return `usage: faxstack ${body}\n`;
 }
 
+/** What bin/faxstack.js started before loading the command: PDFium's wasm compiling, for the commands that render. */
+export interface MainOptions {
+  pdfium?: EarlyPdfiumCompile;
+}
+
 type Command = (argv: string[]) => Promise<number | void>;
 
 /** Each command's module, loaded only when it runs: `--version` and `--help` start at once. */
-const COMMANDS: Record<string, () => Promise<Command>> = {
+const COMMANDS: Record<string, (options: MainOptions) => Promise<Command>> = {
   serve: async () => (await import('./serve.js')).serveCommand,
   daemon: async () => (await import('./daemon.js')).daemonCommand,
   accounts: async () => (await import('./accounts.js')).accountsCommand,
-  render: async () => (await import('./render.js')).renderCommand,
+  render: async ({ pdfium }) => {
+    const { renderCommand } = await import('./render.js');
+    return (argv) => renderCommand(argv, { stdout: process.stdout, stderr: process.stderr, pdfium });
+  },
   send: async () => (await import('./send.js')).sendCommand,
   receive: async () => (await import('./receive.js')).receiveCommand,
   decode: async () => (await import('./decode.js')).decodeCommand,
@@ -77,7 +86,21 @@ export function exitsWhenDone(argv: string[]): boolean {
   return DONE_WHEN_RETURNED.has(argv[0] ?? '');
 }
 
-export async function main(argv: string[]): Promise<number | void> {
+/** Commands that draw with PDFium: bin/faxstack.js starts compiling its wasm before their modules load. */
+const COMPILES_PDFIUM: ReadonlySet<string> = new Set(['render']);
+
+/** Whether bin/faxstack.js should start compiling PDFium's wasm for this command line (not for its --help). */
+export function compilesPdfium(argv: string[]): boolean {
+  return COMPILES_PDFIUM.has(argv[0] ?? '') && !asksHelp(argv.slice(1));
+}
+
+/** `faxstack send --help`: that command's usage (options after `--` are arguments, not flags). */
+function asksHelp(rest: string[]): boolean {
+  const flags = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest;
+  return flags.includes('--help') || flags.includes('-h');
+}
+
+export async function main(argv: string[], options: MainOptions = {}): Promise<number | void> {
   const [command, ...rest] = argv;
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
     const topic = command === 'help' ? rest[0] : undefined;
@@ -94,14 +117,12 @@ export async function main(argv: string[]): Promise<number | void> {
     process.stderr.write(`faxstack: unknown command "${command}"\n\n${USAGE}`);
     return 2;
   }
-  // `faxstack send --help`: that command's usage (options after `--` are arguments, not flags).
-  const flags = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest;
-  if (flags.includes('--help') || flags.includes('-h')) {
+  if (asksHelp(rest)) {
     process.stdout.write(commandUsage(command) ?? USAGE);
     return 0;
   }
   setCommand(command === 'accounts' && rest[0] && !rest[0].startsWith('-') ? `accounts ${rest[0]}` : command);
-  return (await load())(rest);
+  return (await load(options))(rest);
 }
 
 export { args, str, UsageError, type ParsedArgs } from './args.js';

@@ -5,7 +5,7 @@ import { mkdir, open, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { closeRenderPool, configureRenderPool, oneShotHelpers, renderFaxTiffParts, previewPng, type RenderQuality, startRenderPool } from '../documents/index.js';
+import { adoptPdfiumCompile, closeRenderPool, configureRenderPool, type EarlyPdfiumCompile, oneShotHelpers, renderFaxTiffParts, previewPng, type RenderQuality, startRenderPool } from '../documents/index.js';
 import { FaxError } from '../shared/errors.js';
 import { args, str, UsageError } from './args.js';
 import { loadDocuments } from './documents.js';
@@ -26,6 +26,8 @@ interface RenderIo {
   stderr: { write(s: string): unknown };
   /** The time shown in the header and on the cover (default now). */
   now?: () => Date;
+  /** PDFium's wasm compiling since the process started (bin/faxstack.js), taken when it is the build's. */
+  pdfium?: EarlyPdfiumCompile;
 }
 
 export async function renderCommand(argv: string[], io: RenderIo = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
@@ -71,6 +73,7 @@ export async function renderCommand(argv: string[], io: RenderIo = { stdout: pro
   // it runs the next callback — 60–380 ms of a one-page render under load (docs/benchmarks.md).
   const loopAlive = setInterval(() => {}, 2 ** 30);
   try {
+    adoptPdfiumCompile(io.pdfium);
     startRenderPool(0); // PDFium read and compiled (other threads) while this one reads and counts the files
     const documents = await loadDocuments(positionals, pagesArg);
     // This thread renders; helper workers, when the pages pay for them, boot while PDFium compiles

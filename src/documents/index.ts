@@ -38,7 +38,8 @@ export {
 } from './pipeline.js';
 export type { EncodeSettings, FaxCompression } from './encode-worker.js';
 export { previewPng, type PreviewOptions } from './preview.js';
-export { writePdfiumCache } from './pdfium.js';
+export { adoptPdfiumCompile, writePdfiumCache, UNUSED_EXPORTS_REMOVED, type EarlyPdfiumCompile } from './pdfium.js';
+export { removeUnusedExports, type BinaryenApi } from './pdfium-exports.js';
 export { endsWithEofb, faxPagesFromBitmaps, faxPagesFromTiff, type FaxPages } from './fax-pages.js';
 export { tiffToPdf } from './fax-pdf.js';
 export { writeTiffF, type TiffCompression, type TiffPageInput, type WriteTiffOptions } from './tiff-f.js';

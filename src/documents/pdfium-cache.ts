@@ -65,10 +65,15 @@ function keyFor<K extends Partial<CacheKey> | Partial<DrawnKey>>(dir: string, na
   return key.package === '@embedpdf/pdfium' && key.version === source.version && key.size === source.size ? key : null;
 }
 
-/** The cached module when its key is good for this build and the installed file (keyFor), else null. */
-async function readCache(dir: string, source: PdfiumSource): Promise<Uint8Array | null> {
+/**
+ * The cached module's file in `dir` when its key is good for this build and the installed file
+ * (keyFor), else null. bin/faxstack.js compiles that file before this module loads; the loader
+ * takes its compile only when this names the same file (pdfium.ts, adoptPdfiumCompile).
+ */
+export function pdfiumCachePath(dir = PDFIUM_CACHE_DIR): string | null {
+  const source = pdfiumSource();
   try {
-    return keyFor(dir, KEY_FILE, source) ? await readFile(join(dir, WASM_FILE)) : null;
+    return source && keyFor(dir, KEY_FILE, source) ? join(dir, WASM_FILE) : null;
   } catch {
     return null;
   }
@@ -76,10 +81,15 @@ async function readCache(dir: string, source: PdfiumSource): Promise<Uint8Array 
 
 /** The rewritten module's bytes: from the cache in `dir` when it is good for this build and the installed file, else rewritten now. */
 export async function patchedPdfium(patch: PdfiumPatcher, dir = PDFIUM_CACHE_DIR): Promise<Uint8Array> {
-  const source = pdfiumSource();
-  const cached = source ? await readCache(dir, source) : null;
-  if (cached) return cached;
-  return patch(await readFile(source?.path ?? pdfiumWasmPath())).bytes;
+  const cached = pdfiumCachePath(dir);
+  if (cached) {
+    try {
+      return await readFile(cached);
+    } catch {
+      // removed since its key was read: rewritten below
+    }
+  }
+  return patch(await readFile(pdfiumWasmPath())).bytes;
 }
 
 /**

@@ -8,7 +8,7 @@
 import { resourceLimits } from 'node:worker_threads';
 import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
 import type { GrayPage } from './bilevel.js';
-import { patchedPdfium, PDFIUM_CACHE_DIR, writePatchedPdfium, type CacheKey } from './pdfium-cache.js';
+import { patchedPdfium, pdfiumCachePath, PDFIUM_CACHE_DIR, writePatchedPdfium, type CacheKey } from './pdfium-cache.js';
 import { fasterGlyphMasks } from './pdfium-glyph.js';
 import { fasterImageDrawing } from './pdfium-image.js';
 import { fasterTextCompositor } from './pdfium-wasm.js';
@@ -48,6 +48,23 @@ export function compiledPdfium(given?: WasmModule): Promise<WasmModule> {
   return wasmModule;
 }
 
+/** A compile of a wasm file started before this module was loaded (bin/faxstack.js, while the command's bundle loads). */
+export interface EarlyPdfiumCompile {
+  /** The file compiled (an absolute path). */
+  file: string;
+  compiled: Promise<WasmModule>;
+}
+
+/**
+ * Takes an early compile as this thread's PDFium when it compiled the build's rewritten wasm and
+ * that is still good for this build (pdfium-cache.ts, pdfiumCachePath); else it is left alone and
+ * the wasm is read and compiled as usual. A failed early compile falls back to the same.
+ */
+export function adoptPdfiumCompile(early: EarlyPdfiumCompile | undefined, dir = PDFIUM_CACHE_DIR): void {
+  if (!early || wasmModule || early.file !== pdfiumCachePath(dir)) return;
+  wasmModule = early.compiled.catch(() => patchedPdfium(patchPdfium, dir).then((b) => wasm.compile(b)));
+}
+
 /**
  * PDFium's wasm rewrites, applied in this order to the installed file's bytes before compiling;
  * each leaves a build it does not recognise as it is (slower, the same pixels). Each rebuild
@@ -73,9 +90,20 @@ export function patchPdfium(wasmBytes: Uint8Array): { bytes: Uint8Array; patched
   return { bytes, patched };
 }
 
-/** Writes the rewritten wasm for later processes (scripts/build.mjs, into dist/); returns its key. */
-export function writePdfiumCache(dir = PDFIUM_CACHE_DIR): CacheKey {
-  return writePatchedPdfium(patchPdfium, dir);
+/** The name a build's cache key gives the removal of the exports faxstack never calls (pdfium-exports.ts). */
+export const UNUSED_EXPORTS_REMOVED = 'unused exports removed';
+
+/**
+ * Writes the rewritten wasm for later processes (scripts/build.mjs, into dist/); returns its key.
+ * `removeUnused`, when given, takes the rewritten bytes and returns them without the exports
+ * keepsPdfiumExport refuses and the code only they reached (binaryen, a build-only dependency).
+ */
+export function writePdfiumCache(dir = PDFIUM_CACHE_DIR, removeUnused?: (wasmBytes: Uint8Array) => Uint8Array): CacheKey {
+  if (!removeUnused) return writePatchedPdfium(patchPdfium, dir);
+  return writePatchedPdfium((b) => {
+    const r = patchPdfium(b);
+    return { bytes: removeUnused(r.bytes), patched: [...r.patched, UNUSED_EXPORTS_REMOVED] };
+  }, dir);
 }
 
 /**
