@@ -112,15 +112,14 @@ export class V17Modulator {
       let y1 = 0;
       let y2 = 0;
       let y3 = 0;
-      // Three slots an iteration, each sum in slot order.
-      for (let j = pos + 1, base = acc, stop = pos + 1 + SPAN; j < stop; j += 3, base += 3 * S) {
+      // Two slots an iteration, each sum in slot order (as PassbandModulator: the same doubles).
+      for (let j = pos + 1, base = acc, stop = pos + 1 + SPAN; j < stop; j += 2, base += 2 * S) {
         const b = base + ring[j]!;
         const c = base + S + ring[j + 1]!;
-        const d = base + 2 * S + ring[j + 2]!;
-        y0 += table[b]! + table[c]! + table[d]!;
-        y1 += table[b + 3]! + table[c + 3]! + table[d + 3]!;
-        y2 += table[b + 6]! + table[c + 6]! + table[d + 6]!;
-        y3 += table[b + 9]! + table[c + 9]! + table[d + 9]!;
+        y0 += table[b]! + table[c]!;
+        y1 += table[b + 3]! + table[c + 3]!;
+        y2 += table[b + 6]! + table[c + 6]!;
+        y3 += table[b + 9]! + table[c + 9]!;
       }
       // Rounded to 16 bits, saturating, and stored at once (written out: a helper taking the
       // double would box it whenever V8 declines to inline it).
