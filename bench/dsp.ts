@@ -28,8 +28,6 @@ import {
   CallProgressRx,
   END_OF_DATA,
   FaxToneRx,
-  HdlcRx,
-  HdlcTx,
   LineModel,
   PowerMeter,
   PrbsGenerator,
@@ -41,6 +39,7 @@ import {
   V21Tx,
 } from '../native-free-dsp/index.js';
 import type { BenchReport } from './run.js';
+import { HDLC_CASES } from './dsp/hdlc.js';
 import { MODEM_CASES, modemBerTable, spandspModemBer } from './dsp/modems.js';
 
 const exec = promisify(execFile);
@@ -94,49 +93,6 @@ export const CASES: Case[] = [
   { name: 'v21-tx', unit: 'samples', input: 'none', make: () => { const g = new PrbsGenerator({ pattern: 'prbs11' }); const t = new V21Tx({ getBit: g.getBit }); return () => void t.tx(scratch); } },
   { name: 'v21-rx', unit: 'samples', input: 'v21', make: () => { let s = 0; const r = new V21Rx({ putBit: (b) => void (s += b) }); return (a) => r.rx(a); } },
   {
-    name: 'hdlc-tx',
-    unit: 'bits',
-    input: 'none',
-    make: () => {
-      const frame = Uint8Array.from({ length: 32 }, (_, i) => (i < 3 ? [0xff, 0x03, 0x40][i]! : i - 2));
-      const h = new HdlcTx({ preambleFlags: 1, onStatus: (s) => s.kind === 'underflow' && h.sendFrame(frame) });
-      h.sendFrame(frame);
-      let sink = 0;
-      return () => {
-        let acc = 0; // a local: the loop measures the framer, not closure-variable traffic
-        for (let i = 0; i < BLOCK; i++) acc += h.getBit();
-        sink += acc;
-      };
-    },
-  },
-  {
-    name: 'hdlc-rx',
-    unit: 'bits',
-    input: 'none',
-    make: () => {
-      const frame = Uint8Array.from({ length: 32 }, (_, i) => (i < 3 ? [0xff, 0x03, 0x40][i]! : i - 2));
-      const h = new HdlcTx({ preambleFlags: 1, onStatus: (s) => s.kind === 'underflow' && h.sendFrame(frame) });
-      h.sendFrame(frame);
-      const bits = Uint8Array.from({ length: AUDIO_SAMPLES }, () => h.getBit());
-      let frames = 0;
-      const rx = new HdlcRx({ onFrame: () => void frames++ });
-      let pos = 0;
-      const n = bits.length;
-      return () => {
-        // Locals known to be small integers (`| 0`, the length read once), so that the loop
-        // costs what dsp_bench.c's does (an index and a compare with a constant): a bare `pos`
-        // left `p` of unknown type, checked in every iteration, and the length was read again
-        // each time — 1.2-1.5x the deframer's time in one process.
-        let p = pos | 0;
-        for (let i = 0; i < BLOCK; i++) {
-          rx.putBit(bits[p]!);
-          if (++p === n) p = 0;
-        }
-        pos = p;
-      };
-    },
-  },
-  {
     name: 'bert',
     unit: 'bits',
     input: 'none',
@@ -153,7 +109,9 @@ export const CASES: Case[] = [
   { name: 'line-model-full', unit: 'samples', input: 'v21', make: () => { const m = new LineModel({ noiseDbm0: -30, freqOffsetHz: 7, echo: { delayMs: 10, lossDb: 12 }, codec: 'ulaw' }); return (a) => void m.process(a, scratch); } },
 ];
 
-// V.27 ter and V.29 transmitters and receivers (bench/dsp/modems.ts).
+// The HDLC framer and deframer (bench/dsp/hdlc.ts), then the V.27 ter and V.29 transmitters and
+// receivers (bench/dsp/modems.ts).
+CASES.splice(CASES.findIndex((c) => c.name === 'bert'), 0, ...HDLC_CASES);
 CASES.push(...MODEM_CASES);
 
 /** Process CPU time, ms (user + system, all threads). */

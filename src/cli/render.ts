@@ -1,11 +1,11 @@
 // `faxstack render FILE... --out OUT.tif`: the document pipeline from the command line — every
 // file rendered as the service would send it (cover page, header line, page selections) and
 // written as one TIFF class F file, optionally with a PNG preview of each page.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, open, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { closeRenderPool, configureRenderPool, oneShotHelpers, renderFaxTiff, previewPng, type RenderQuality, startRenderPool } from '../documents/index.js';
+import { closeRenderPool, configureRenderPool, oneShotHelpers, renderFaxTiffParts, previewPng, type RenderQuality, startRenderPool } from '../documents/index.js';
 import { FaxError } from '../shared/errors.js';
 import { args, str, UsageError } from './args.js';
 import { loadDocuments } from './documents.js';
@@ -76,7 +76,7 @@ export async function renderCommand(argv: string[], io: RenderIo = { stdout: pro
     // This thread renders; helper workers, when the pages pay for them, boot while PDFium compiles
     // and take pages from the back of each PDF once they are up (pipeline.ts, renderShared).
     const pages = documents.reduce((n, d) => n + d.pages.length, 0);
-    const helpers = oneShotHelpers(pages, availableParallelism(), busyThreads());
+    const helpers = oneShotHelpers(pages, availableParallelism(), busyThreads(), quality);
     if (helpers > 0) await configureRenderPool({ threads: helpers });
     startRenderPool(helpers);
     const threads = { isolate: false, helpers };
@@ -89,7 +89,7 @@ export async function renderCommand(argv: string[], io: RenderIo = { stdout: pro
     };
     const wantCover = Object.values(coverFields).some((v) => v !== undefined);
     const previewDir = str(values['preview-dir']);
-    const fax = await renderFaxTiff({
+    const fax = await renderFaxTiffParts({
       documents,
       ...threads,
       compression,
@@ -100,8 +100,8 @@ export async function renderCommand(argv: string[], io: RenderIo = { stdout: pro
         : undefined,
       header: values['no-header'] ? undefined : { senderName: coverFields.fromName, senderNumber: str(values['from-number']) || undefined, dateTime: now },
     });
-    const tiff = fax.tiff;
-    await writeFile(out, tiff);
+    const file = await open(out, 'w');
+    await file.writev(fax.parts).finally(() => file.close()); // the pieces as they are: no copy of the whole file
     if (fax.pages) {
       await mkdir(previewDir, { recursive: true });
       const digits = Math.max(3, String(fax.count).length);
@@ -109,9 +109,9 @@ export async function renderCommand(argv: string[], io: RenderIo = { stdout: pro
         await writeFile(join(previewDir, `page-${String(i + 1).padStart(digits, '0')}.png`), await previewPng(page, { xDpi: fax.xDpi, yDpi: fax.yDpi }));
       }
     }
-    const message = `${fax.count} ${fax.count === 1 ? 'page' : 'pages'} written to ${out} (${tiff.length} bytes)`;
+    const message = `${fax.count} ${fax.count === 1 ? 'page' : 'pages'} written to ${out} (${fax.bytes} bytes)`;
     if (json) {
-      io.stdout.write(`${JSON.stringify({ ...result(true, 0, message, fax.count, compression, quality, started), out, bytes: tiff.length, modes: fax.info.map((p) => p.mode) })}\n`);
+      io.stdout.write(`${JSON.stringify({ ...result(true, 0, message, fax.count, compression, quality, started), out, bytes: fax.bytes, modes: fax.info.map((p) => p.mode) })}\n`);
     } else {
       io.stdout.write(`${message}: ${fax.xDpi}×${fax.yDpi} dpi, ${fax.width} pixels per line, ${compression.toUpperCase()}\n`);
     }

@@ -23,6 +23,7 @@ export {
   composeFax,
   faxTiff,
   renderFaxTiff,
+  renderFaxTiffParts,
   renderDocument,
   renderDocumentPages,
   DOCUMENT_TIMEOUT_MS,

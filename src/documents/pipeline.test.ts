@@ -181,18 +181,22 @@ describe('faxTiff', () => {
 
 describe('oneShotHelpers', () => {
   it.each([
-    [1, 2, 0, 0], // the calling thread alone
-    [7, 2, 0, 0],
-    [8, 2, 0, 1],
-    [50, 2, 0, 1], // one helper per other idle core
-    [50, 2, 0.4, 1],
-    [50, 2, 0.6, 0], // a core is busy: the machine is shared by process, a helper only adds its boot
-    [50, 2, 16, 0],
-    [50, 1, 0, 0],
-    [50, 4, 1, 2],
-    [20, 4, 0, 2],
-    [200, 32, 0, 8],
-  ])('%i pages, %i cores, %f threads busy: %i helpers', (pages, cores, busy, helpers) => {
-    expect(oneShotHelpers(pages, cores, busy)).toBe(helpers);
+    [1, 2, 0, 'Standard', 0], // the calling thread alone
+    [50, 2, 0, 'Standard', 0], // too little page work: the helper is up when this thread is nearly done
+    [99, 2, 0, 'Standard', 0],
+    [100, 2, 0, 'Standard', 1], // one helper per other idle core
+    [200, 2, 0, 'Standard', 1],
+    [39, 2, 0, 'HD', 0],
+    [40, 2, 0, 'HD', 1], // an HD page is 2.5 Standard pages of work
+    [50, 2, 0.4, 'HD', 1],
+    [50, 2, 0.6, 'HD', 0], // a core is busy: the machine is shared by process, a helper only adds its boot
+    [50, 2, 16, 'HD', 0],
+    [50, 1, 0, 'HD', 0],
+    [200, 2, 0, 'Low', 1],
+    [160, 2, 0, 'Low', 0],
+    [100, 4, 1, 'HD', 2],
+    [200, 32, 0, 'HD', 5],
+  ] as const)('%i pages, %i cores, %f threads busy, %s: %i helpers', (pages, cores, busy, quality, helpers) => {
+    expect(oneShotHelpers(pages, cores, busy, quality)).toBe(helpers);
   });
 });

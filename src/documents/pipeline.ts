@@ -20,7 +20,7 @@ import { codeInPool, codeShared, countFaxPages, renderDocumentPages, type Pipeli
 import type { AtlasTaskOutput } from './render-worker.js';
 import { fromWire } from './render-wire.js';
 import type { DocumentFormat } from './sniff.js';
-import { writeTiffF } from './tiff-f.js';
+import { tiffFParts, writeTiffF } from './tiff-f.js';
 
 export { DOCUMENT_TIMEOUT_MS, MAX_FAX_PAGES, type PageMode, type RenderedPage } from './render-document.js';
 export { closeRenderPool, configureRenderPool, oneShotHelpers, RENDER_WORKER_HEAP_MB, startRenderPool, type RenderPoolOptions } from './render-pool.js';
@@ -85,14 +85,26 @@ export interface FaxTiff extends Omit<ComposedFax, 'pages'> {
  * unless `keepPages` (previews).
  */
 export async function renderFaxTiff(opts: ComposeOptions & { compression: FaxCompression; keepPages?: boolean }): Promise<FaxTiff> {
+  const { parts, bytes, ...fax } = await renderFaxTiffParts(opts);
+  return { ...fax, tiff: Buffer.concat(parts, bytes) };
+}
+
+/** renderFaxTiff's file as the pieces that follow one another in it (tiff-f.ts tiffFParts), `bytes` in all. */
+export interface FaxTiffParts extends Omit<FaxTiff, 'tiff'> {
+  parts: Uint8Array[];
+  bytes: number;
+}
+
+/** renderFaxTiff for a caller that writes the file: its pieces as they are (faxstack render), not gathered into one buffer. */
+export async function renderFaxTiffParts(opts: ComposeOptions & { compression: FaxCompression; keepPages?: boolean }): Promise<FaxTiffParts> {
   const res = resolutionFor(opts.quality);
   const encode: EncodeSettings = { compression: opts.compression, form: 'tiff', yDpi: res.yDpi };
   const { pages, ...fax } = await finishFax(opts, encode, opts.keepPages === true);
-  const tiff = writeTiffF(
+  const parts = tiffFParts(
     pages.map((p) => ({ width: p.width, height: p.height, xDpi: fax.xDpi, yDpi: fax.yDpi, strip: p.strip! })),
     { compression: opts.compression },
   );
-  return { ...fax, tiff, count: pages.length, ...(opts.keepPages ? { pages: pages.map((p) => p.bitmap!) } : {}) };
+  return { ...fax, parts, bytes: parts.reduce((n, c) => n + c.length, 0), count: pages.length, ...(opts.keepPages ? { pages: pages.map((p) => p.bitmap!) } : {}) };
 }
 
 /** A document counted before drawing (fax pages per selected page), or drawn to be counted (no count from sizes). */

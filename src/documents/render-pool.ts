@@ -14,6 +14,7 @@ import { timeoutError } from './render-document.js';
 import type { DocumentFormat } from './sniff.js';
 import type { EncodeTaskInput, EncodeTaskOutput } from './render-worker.js';
 import { workerEntry } from './worker-pool.js';
+import type { RenderQuality } from './layout.js';
 
 /** Old-space heap of one render worker by default; beyond it the worker dies and the document fails. */
 export const RENDER_WORKER_HEAP_MB = 1024;
@@ -63,22 +64,35 @@ function renderPool(startThreads = 0): Promise<Piscina> {
   return pool;
 }
 
-/** Pages of a one-shot render from which a helper worker is started beside the calling thread. */
-export const PAGES_PER_HELPER = 8;
+/**
+ * What a text page costs the calling thread once warm, in Standard pages (measured in one thread:
+ * Low about 5 ms, Standard 7–9, HD 17–20; docs/benchmarks.md, issue 13 session 11).
+ */
+const PAGE_WORK: Readonly<Record<RenderQuality, number>> = { Low: 0.6, Standard: 1, HD: 2.5 };
 
 /**
- * Render workers that help the calling thread with a one-shot render of `pages` pages in a fresh
- * process (faxstack render): the calling thread renders from the first page on while each helper,
- * once booted, takes pages from the last one backwards (pipeline.ts, `helpers`), so a helper's
- * boot costs the calling thread nothing. One per PAGES_PER_HELPER pages, on the cores idle now
- * (`cores` less the `busy` threads of other processes, less the calling thread's own): where
- * no core is idle a helper only adds its boot, its PDFium instance and a second JIT warm-up
- * (0.4–0.7 s of CPU), and the run took longer (measured at load 10–23, docs/benchmarks.md,
- * render-cli).
+ * Page work (in Standard pages, PAGE_WORK) a helper must find to pay for itself: its boot, PDFium
+ * instance and cold first pages come to about 0.45 s of CPU before it draws a page, on a core that
+ * V8's compiler threads also use. Measured with the machine's other work held off (50-page runs,
+ * the helper forced on and off in turns): a helper lost 0.04–0.11 s on 50 Standard pages and
+ * 0.05–0.15 s on 20 HD pages, broke even on 30–40 HD pages and gained on 100 Standard pages
+ * (0.01–0.11 s) and 50 HD pages (0.12–0.34 s).
  */
-export function oneShotHelpers(pages: number, cores: number, busy: number): number {
+export const WORK_PER_HELPER = 100;
+
+/**
+ * Render workers that help the calling thread with a one-shot render of `pages` pages at `quality`
+ * in a fresh process (faxstack render): the calling thread renders from the first page on while
+ * each helper, once booted, takes pages from the last one backwards (pipeline.ts, `helpers`), so
+ * a helper's boot costs the calling thread nothing. One per WORK_PER_HELPER of page work, on the
+ * cores idle now (`cores` less the `busy` threads of other processes, less the calling thread's
+ * own): where no core is idle a helper only adds its boot, its PDFium instance and a second JIT
+ * warm-up (0.4–0.7 s of CPU), and the run took longer (measured at load 10–23, docs/benchmarks.md,
+ * render-cli); with too few pages it is up when the calling thread is nearly done.
+ */
+export function oneShotHelpers(pages: number, cores: number, busy: number, quality: RenderQuality = 'Standard'): number {
   const idle = Math.floor(cores - busy + 0.5) - 1;
-  return Math.max(0, Math.min(idle, Math.floor(pages / PAGES_PER_HELPER), DEFAULT_MAX_THREADS));
+  return Math.max(0, Math.min(idle, Math.floor((pages * PAGE_WORK[quality]) / WORK_PER_HELPER), DEFAULT_MAX_THREADS));
 }
 
 /**

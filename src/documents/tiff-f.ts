@@ -62,6 +62,22 @@ interface Entry {
 
 /** Encodes pages as a multi-page TIFF class F file (little-endian). */
 export function writeTiffF(pages: readonly (TiffPageInput | TiffCodedPage)[], opts: WriteTiffOptions): Buffer {
+  const parts = tiffFParts(pages, opts);
+  const out = Buffer.allocUnsafe(parts.reduce((n, c) => n + c.length, 0));
+  let pos = 0;
+  for (const c of parts) {
+    out.set(c, pos);
+    pos += c.length;
+  }
+  return out;
+}
+
+/**
+ * The file writeTiffF makes, as the pieces that follow one another in it (the header, each page's
+ * strip, values and IFD): a caller writing a file hands them to the file as they are
+ * (faxstack render: the coded pages are not gathered into one more buffer, 1–3 MB of fresh memory).
+ */
+export function tiffFParts(pages: readonly (TiffPageInput | TiffCodedPage)[], opts: WriteTiffOptions): Uint8Array[] {
   if (pages.length === 0) throw new RangeError('writeTiffF: at least one page is needed');
   if (pages.length > 0xffff) throw new RangeError('writeTiffF: at most 65535 pages');
   const strict = opts.strictClassF ?? true;
@@ -81,9 +97,9 @@ export function writeTiffF(pages: readonly (TiffPageInput | TiffCodedPage)[], op
     return at;
   };
 
-  let prevNextPtr = 4; // where the offset of the next IFD goes
-  const ifdOffsets: number[] = [];
-  const pointers: Array<{ at: number; value: number }> = [];
+  header.set([0x49, 0x49, 42, 0]); // 'II', 42
+  // Where the offset of the next IFD goes: the header's first, then each IFD's last word.
+  let nextPtr: DataView<ArrayBufferLike> = new DataView(header.buffer, 4, 4);
   pages.forEach((page, i) => {
     const { xDpi, yDpi } = page;
     const size = 'bitmap' in page ? page.bitmap : page;
@@ -121,21 +137,10 @@ export function writeTiffF(pages: readonly (TiffPageInput | TiffCodedPage)[], op
     );
     const ifd = buildIfd(entries, (bytes) => append(bytes));
     const ifdAt = append(ifd.bytes);
-    ifdOffsets.push(ifdAt);
-    pointers.push({ at: prevNextPtr, value: ifdAt });
-    prevNextPtr = ifdAt + ifd.nextPtrOffset;
+    nextPtr.setUint32(0, ifdAt, true);
+    nextPtr = new DataView(ifd.bytes.buffer, ifd.bytes.byteOffset + ifd.nextPtrOffset, 4);
   });
-
-  const out = Buffer.alloc(size);
-  let pos = 0;
-  for (const c of chunks) {
-    out.set(c, pos);
-    pos += c.length;
-  }
-  out.write('II', 0, 'latin1');
-  out.writeUInt16LE(42, 2);
-  for (const p of pointers) out.writeUInt32LE(p.value, p.at);
-  return out;
+  return chunks;
 }
 
 /** The compressions whose strips may come coded (TiffPageInput.strip). */

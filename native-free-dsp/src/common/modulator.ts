@@ -183,9 +183,9 @@ export class PassbandModulator {
           let y4 = 0;
           if (left === 5) {
             // V.27 ter 4800: five samples a symbol, in one pass (four and one cost two).
-            for (; j + 1 < stop; j += 2, base += stride2) {
-              const b = base + ring[j]!;
-              const c = base + slotStride + ring[j + 1]!;
+            for (; j + 1 < stop; j += 2, base = (base + stride2) | 0) {
+              const b = (base + ring[j]!) | 0;
+              const c = (base + slotStride + ring[j + 1]!) | 0;
               y0 += table[b]! + table[c]!;
               y1 += table[b + 1]! + table[c + 1]!;
               y2 += table[b + 2]! + table[c + 2]!;
@@ -193,7 +193,7 @@ export class PassbandModulator {
               y4 += table[b + 4]! + table[c + 4]!;
             }
             if (j < stop) {
-              const b = base + ring[j]!;
+              const b = (base + ring[j]!) | 0;
               y0 += table[b]!;
               y1 += table[b + 1]!;
               y2 += table[b + 2]!;
@@ -201,16 +201,16 @@ export class PassbandModulator {
               y4 += table[b + 4]!;
             }
           } else {
-            for (; j + 1 < stop; j += 2, base += stride2) {
-              const b = base + ring[j]!;
-              const c = base + slotStride + ring[j + 1]!;
+            for (; j + 1 < stop; j += 2, base = (base + stride2) | 0) {
+              const b = (base + ring[j]!) | 0;
+              const c = (base + slotStride + ring[j + 1]!) | 0;
               y0 += table[b]! + table[c]!;
               y1 += table[b + 1]! + table[c + 1]!;
               y2 += table[b + 2]! + table[c + 2]!;
               y3 += table[b + 3]! + table[c + 3]!;
             }
             if (j < stop) {
-              const b = base + ring[j]!;
+              const b = (base + ring[j]!) | 0;
               y0 += table[b]!;
               y1 += table[b + 1]!;
               y2 += table[b + 2]!;
@@ -238,15 +238,15 @@ export class PassbandModulator {
           let y0 = 0;
           let y1 = 0;
           let y2 = 0;
-          for (; j + 1 < stop; j += 2, base += stride2) {
-            const b = base + ring[j]!;
-            const c = base + slotStride + ring[j + 1]!;
+          for (; j + 1 < stop; j += 2, base = (base + stride2) | 0) {
+            const b = (base + ring[j]!) | 0;
+            const c = (base + slotStride + ring[j + 1]!) | 0;
             y0 += table[b]! + table[c]!;
             y1 += table[b + 1]! + table[c + 1]!;
             y2 += table[b + 2]! + table[c + 2]!;
           }
           if (j < stop) {
-            const b = base + ring[j]!;
+            const b = (base + ring[j]!) | 0;
             y0 += table[b]!;
             y1 += table[b + 1]!;
             y2 += table[b + 2]!;
@@ -266,7 +266,7 @@ export class PassbandModulator {
           }
         } else {
           let y = 0;
-          for (; j < stop; j++, base += slotStride) y += table[base + ring[j]!]!;
+          for (; j < stop; j++, base = (base + slotStride) | 0) y += table[(base + ring[j]!) | 0]!;
           y *= gain;
           out[i++] = y >= 32767 ? 32767 : y <= -32768 ? -32768 : ((y + 32768.5) | 0) - 32768;
           m += 1;

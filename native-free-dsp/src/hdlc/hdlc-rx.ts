@@ -4,6 +4,14 @@
 import { checkFunction, checkInt, checkOneOf } from '../errors.js';
 import { fcsOk } from './crc.js';
 
+/** REVERSED[b]: the octet b with its bits in the opposite order (a plain packed array of small integers). */
+const REVERSED: number[] = [];
+for (let b = 0; b < 256; b++) {
+  let r = 0;
+  for (let k = 0; k < 8; k++) r |= ((b >> k) & 1) << (7 - k);
+  REVERSED.push(r);
+}
+
 export interface HdlcFrame {
   /** The frame's octets without FCS (a copy: keep it). For a bad frame: whatever octets arrived. */
   frame: Uint8Array;
@@ -54,8 +62,11 @@ export class HdlcRx {
   private ones = 0;
   /** Between a flag and the next flag/abort (false while hunting for a flag). */
   private inFrame = false;
-  private acc = 0;
-  private nBits = 0;
+  /**
+   * The bits of the octet being received, in the order they came (the first in the highest place),
+   * under a marker bit: 1 is none. (No count of them to keep: the marker's place is the count.)
+   */
+  private acc = 1;
   private nBytes = 0;
   private flagRun = 0;
   private framingReported = false;
@@ -75,8 +86,7 @@ export class HdlcRx {
   restart(): void {
     this.ones = 0;
     this.inFrame = false;
-    this.acc = 0;
-    this.nBits = 0;
+    this.acc = 1;
     this.nBytes = 0;
     this.flagRun = 0;
     this.framingReported = false;
@@ -104,21 +114,20 @@ export class HdlcRx {
     // common/complex.ts).
     if (ones > 6 || this.inFrame !== true) return;
     // The run of ones and this zero are data, except that a zero after five ones is stuffing.
-    // Add them to the accumulator in one go (bits go in LSB first, as they arrive).
-    const len = ones === 5 ? 5 : ones + 1;
-    let acc = this.acc | (((1 << ones) - 1) << this.nBits);
-    let nBits = this.nBits + len;
-    if (nBits >= 8) {
-      if (this.nBytes === this.buf.length) {
-        this.frameTooLong();
-        return;
-      }
-      this.buf[this.nBytes++] = acc & 0xff;
-      acc >>>= 8;
-      nBits -= 8;
+    // Add them to the accumulator in one go, under the bits before them.
+    const acc = ones === 5 ? (this.acc << 5) | 31 : (this.acc << (ones + 1)) | ((2 << ones) - 2);
+    if (acc < 256) {
+      this.acc = acc;
+      return;
     }
-    this.acc = acc;
-    this.nBits = nBits;
+    // Eight bits or more: the oldest eight, which came LSB first, are the next octet.
+    if (this.nBytes === this.buf.length) {
+      this.frameTooLong();
+      return;
+    }
+    const rest = 23 - Math.clz32(acc); // bits left after the octet (0…5)
+    this.buf[this.nBytes++] = REVERSED[(acc >>> rest) & 0xff]!;
+    this.acc = (acc & ((1 << rest) - 1)) | (1 << rest);
   };
 
   /** Feeds bits, one per element. */
@@ -148,7 +157,7 @@ export class HdlcRx {
     // The flag's leading zero went into the accumulator as a data bit: a frame that ended on an
     // octet boundary now has exactly one bit pending.
     if (this.inFrame && this.nBytes > 0) {
-      this.endFrame(this.nBits === 1);
+      this.endFrame(this.acc >>> 1 === 1);
       this.flagRun = 1;
     } else this.flagRun++;
     if (!this.framingReported && this.flagRun >= this.framingOkFlags) {
@@ -156,8 +165,7 @@ export class HdlcRx {
       this.onStatus?.({ kind: 'framing-ok' });
     }
     this.inFrame = true;
-    this.acc = 0;
-    this.nBits = 0;
+    this.acc = 1;
     this.nBytes = 0;
   }
 
