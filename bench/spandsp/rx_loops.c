@@ -5,7 +5,10 @@
  * HDLC framer / deframer over 80,000 line bits (32-octet frames, one flag between them) — `loops`
  * times: the same work as dsp_bench.c's cases, a fixed amount of it instead of a fixed time, so
  * that valgrind can count its instructions.
+ * V.17 as v17_bench.c's speed cases: the receiver over 10 s of its transmitter's audio (-14 dBm0,
+ * restarted every 10 s), and the transmitter, restarted every 10 s of audio.
  *   rx_loops v27ter-rx-4800 13      rx_loops v27ter-tx-4800 13      rx_loops hdlc-rx 13
+ *   rx_loops v17-rx-14400 13        rx_loops v17-tx-7200 13
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,7 +78,7 @@ int main(int argc, char **argv)
     char dir[4];
     if (argc < 3)
     {
-        fprintf(stderr, "usage: rx_loops v29-rx-9600|v29-tx-9600|v27ter-rx-4800|v27ter-tx-2400|hdlc-tx|hdlc-rx|… loops\n");
+        fprintf(stderr, "usage: rx_loops v29-rx-9600|v29-tx-9600|v27ter-rx-4800|v27ter-tx-2400|v17-tx-14400|hdlc-tx|hdlc-rx|… loops\n");
         return 2;
     }
     int loops = atoi(argv[2]);
@@ -133,6 +136,31 @@ int main(int argc, char **argv)
             for (int l = 0; l < loops; l++)
                 for (int i = 0; i < AUDIO_SAMPLES; i += BLOCK)
                     v27ter_rx(rx, audio + i, BLOCK);
+        }
+    }
+    else if (strcmp(modem, "v17") == 0)
+    {
+        v17_tx_state_t *tx = v17_tx_init(NULL, rate, 0, prbs_get_bit, p);
+        v17_tx_power(tx, -14.0f);
+        if (tx_only)
+        {
+            for (int l = 0; l < loops; l++)
+            {
+                v17_tx_restart(tx, rate, 0, 0);
+                for (int i = 0; i < AUDIO_SAMPLES; i += BLOCK)
+                    v17_tx(tx, scratch, BLOCK);
+            }
+        }
+        else
+        {
+            v17_tx(tx, audio, AUDIO_SAMPLES);
+            v17_rx_state_t *rx = v17_rx_init(NULL, rate, null_put_bit, NULL);
+            for (int l = 0; l < loops; l++)
+            {
+                v17_rx_restart(rx, rate, 0);
+                for (int i = 0; i < AUDIO_SAMPLES; i += BLOCK)
+                    v17_rx(rx, audio + i, BLOCK);
+            }
         }
     }
     else

@@ -251,24 +251,81 @@ export function sliceSubsets(c: V17Constellation, point: Indexable, dist: Indexa
   if (owner < MANY_CANDIDATES) {
     // One candidate per subset (most cells), read in order: no inner loops, whose varying trip
     // counts cost mispredicted branches; where one point is nearest in the whole cell, no
-    // comparisons either.
+    // comparisons either. Written out: in a loop V8 checks every array's map and reloads its
+    // elements and length on every pass (about 60 instructions a subset, 16 written out).
     const xy = t.xy;
     const first = t.first;
-    for (let s = 0, k = cell, i = cell * 2; s < 8; s++, k++, i += 2) {
-      const dx = x - xy[i]!;
-      const dy = y - xy[i + 1]!;
-      dist[s] = dx * dx + dy * dy;
-      label[s] = first[k]!;
-    }
+    const i = cell * 2;
+    let dx = x - xy[i]!;
+    let dy = y - xy[i + 1]!;
+    const d0 = dx * dx + dy * dy;
+    dx = x - xy[i + 2]!;
+    dy = y - xy[i + 3]!;
+    const d1 = dx * dx + dy * dy;
+    dx = x - xy[i + 4]!;
+    dy = y - xy[i + 5]!;
+    const d2 = dx * dx + dy * dy;
+    dx = x - xy[i + 6]!;
+    dy = y - xy[i + 7]!;
+    const d3 = dx * dx + dy * dy;
+    dx = x - xy[i + 8]!;
+    dy = y - xy[i + 9]!;
+    const d4 = dx * dx + dy * dy;
+    dx = x - xy[i + 10]!;
+    dy = y - xy[i + 11]!;
+    const d5 = dx * dx + dy * dy;
+    dx = x - xy[i + 12]!;
+    dy = y - xy[i + 13]!;
+    const d6 = dx * dx + dy * dy;
+    dx = x - xy[i + 14]!;
+    dy = y - xy[i + 15]!;
+    const d7 = dx * dx + dy * dy;
+    dist[0] = d0;
+    dist[1] = d1;
+    dist[2] = d2;
+    dist[3] = d3;
+    dist[4] = d4;
+    dist[5] = d5;
+    dist[6] = d6;
+    dist[7] = d7;
+    label[0] = first[cell]!;
+    label[1] = first[cell + 1]!;
+    label[2] = first[cell + 2]!;
+    label[3] = first[cell + 3]!;
+    label[4] = first[cell + 4]!;
+    label[5] = first[cell + 5]!;
+    label[6] = first[cell + 6]!;
+    label[7] = first[cell + 7]!;
     if (owner !== OWNER_VARIES) return first[cell + owner]!;
-    for (let s = 0; s < 8; s++) {
-      const d = dist[s]!;
-      if (d < bestD) {
-        bestD = d;
-        best = label[s]!;
-      }
+    // The nearest of the eight (the first of equals).
+    let s = 0;
+    bestD = d0;
+    if (d1 < bestD) {
+      bestD = d1;
+      s = 1;
     }
-    return best;
+    if (d2 < bestD) {
+      bestD = d2;
+      s = 2;
+    }
+    if (d3 < bestD) {
+      bestD = d3;
+      s = 3;
+    }
+    if (d4 < bestD) {
+      bestD = d4;
+      s = 4;
+    }
+    if (d5 < bestD) {
+      bestD = d5;
+      s = 5;
+    }
+    if (d6 < bestD) {
+      bestD = d6;
+      s = 6;
+    }
+    if (d7 < bestD) s = 7;
+    return first[cell + s]!;
   }
   const candidates = t.candidates;
   const counts = t.counts;
