@@ -182,7 +182,8 @@ export class DemodFrontEnd {
     bb.re = dec.re * c + dec.im * s;
     bb.im = dec.im * c - dec.re * s;
     const agc = this.agc;
-    agc.measure(bb);
+    // (measure() does nothing once the gain is frozen: no call then)
+    if (agc.frozen !== true) agc.measure(bb);
     const g = agc.gain;
     const x = this.x;
     x.re = bb.re * g;
@@ -193,14 +194,25 @@ export class DemodFrontEnd {
       this.ted.midOf(x);
       return false;
     }
-    this.ted.symbolOf(x);
-    dec.countdown += this.ted.correction;
+    this.symbolStep();
+    return true;
+  }
+
+  /**
+   * The on-symbol T/2 sample (in x): timing, equalizer output, derotation. Apart from halfBaud(),
+   * so that V8 inlines the part run on every T/2 output into the per-sample step, and this
+   * part's own calls into it, wherever its heuristics put the pieces.
+   */
+  private symbolStep(): void {
+    const ted = this.ted;
+    ted.symbolOf(this.x);
+    this.dec.countdown += ted.correction;
+    const eq = this.eq;
     eq.compute();
     const pll = this.pll;
     pll.derotateOf(eq);
     this.re = pll.re;
     this.im = pll.im;
-    return true;
   }
 
   /**
