@@ -113,7 +113,9 @@ async function toSpandspCall(binary: string, tiff: Buffer, work: string, i: numb
       { stage: () => {}, pageConfirmed: () => {} }, new AbortController().signal, call.frontEnd, call.clock, { ecm: true },
     );
     const { stats } = await call.close();
-    const theirs = await peer.exit;
+    // A peer whose T.30 still waits (our side gave up) would run on to its 300 s limit.
+    const grace = setTimeout(() => peer.kill(), 15_000);
+    const theirs = await peer.exit.finally(() => clearTimeout(grace));
     const t = theirs.result?.transport;
     const ok = sent.code === 0 && theirs.code === 0 && theirs.result?.completion === 0 && theirs.result.bitRate === 14400;
     const b = stats.buffer;
