@@ -66,7 +66,7 @@ async function oneCall(tiff: Buffer): Promise<CallOutcome> {
   const ok = sent.code === 0 && received.result.code === 0 && received.result.pages === 1;
   return {
     ok,
-    message: ok ? '' : `sender: ${sent.message}; receiver: ${received.result.message}`,
+    message: ok ? '' : `sender: ${sent.message}; receiver: ${received.result.message}; underruns ${a.stats.buffer.underruns} (caller) + ${b.stats.buffer.underruns} (answerer), late blocks ${a.stats.lateBlocks} + ${b.stats.lateBlocks}, trimmed ${a.stats.buffer.trimmed + b.stats.buffer.trimmed}`,
     seconds: (performance.now() - t0) / 1000,
     lateBlocks: a.stats.lateBlocks + b.stats.lateBlocks,
     underruns: a.stats.buffer.underruns + b.stats.buffer.underruns,
