@@ -49,11 +49,10 @@ export const LINE_HOLD_MS = 2000;
  */
 export const LINE_CATCH_UP_BLOCKS = 250;
 /**
- * How late audio lines still send a block of their signal (RealtimePumpOptions.maxLateMs): with
- * LINE_LEAD_MS, LINE_MAX_LATENCY_MS — the most a far end of ours holds in a gap; a far end with
- * less has played past it, and a catch-up stays under the 1 s a gateway's jitter buffer holds.
+ * How late audio lines still send a block of their signal (RealtimePumpOptions.maxLateMs): past
+ * LINE_LEAD_MS and 200 ms more, a far end without a deeper jitter buffer has played past it.
  */
-export const LINE_MAX_LATE_MS = 300;
+export const LINE_MAX_LATE_MS = 200;
 /** What every audio line (pcm://, rtp://, a SIP call's G.711 media) gives its real-time pump. */
 export const LINE_PACING = { leadMs: LINE_LEAD_MS, jitterMs: LINE_JITTER_MS, maxLatencyMs: LINE_MAX_LATENCY_MS, refillMs: LINE_REFILL_MS, holdMs: LINE_HOLD_MS, maxCatchUpBlocks: LINE_CATCH_UP_BLOCKS, maxLateMs: LINE_MAX_LATE_MS } as const;
 
