@@ -121,7 +121,7 @@ async function toSpandspCall(binary: string, tiff: Buffer, work: string, i: numb
     const b = stats.buffer;
     return {
       ok,
-      message: ok ? '' : `ours: ${sent.message}; spandsp: ${theirs.result?.completionText ?? `exit ${theirs.code}`} at ${theirs.result?.bitRate} bit/s; late ${stats.lateBlocks}, suppressed ${stats.suppressedBlocks}, dropped late ${stats.droppedLateBlocks ?? 0}, skipped ${stats.skippedBlocks}; spandsp fill-ins ${t?.fillins}, dropped ${t?.dropped}`,
+      message: ok ? '' : `ours: ${sent.message}; spandsp: ${theirs.result?.completionText ?? `exit ${theirs.code}`} at ${theirs.result?.bitRate} bit/s; late ${stats.lateBlocks}, suppressed ${stats.suppressedBlocks}, skipped ${stats.skippedBlocks}; spandsp fill-ins ${t?.fillins}, dropped ${t?.dropped}`,
       seconds: (performance.now() - t0) / 1000,
       lateBlocks: stats.lateBlocks, underruns: b.underruns, lost: b.lost, overflows: b.overflows, trimmed: b.trimmed, peakMs: b.peakSamples / 8,
       fillins: t?.fillins ?? 0, dropped: t?.dropped ?? 0,

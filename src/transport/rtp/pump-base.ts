@@ -69,13 +69,6 @@ export interface RealtimePumpOptions extends CommonPumpOptions {
   refillMs?: number;
   /** Most audio the receive buffer holds; beyond, the oldest is dropped (default 1000 ms; 20..4000, lines use LINE_HOLD_MS). */
   holdMs?: number;
-  /**
-   * How late after its time a block of our signal is still sent (default 0: however late; else
-   * 20..5000 ms, lines use LINE_MAX_LATE_MS). Later, the far end has played past it (spandsp's
-   * terminal filled the time in), so it goes as lost: sent, it would come after its time, out of
-   * step with the far end's modem, and stay in the far end's buffer as latency or overflow it.
-   */
-  maxLateMs?: number;
 }
 
 export type AudioPumpOptions = LockstepPumpOptions | RealtimePumpOptions;
@@ -97,8 +90,6 @@ export interface AudioPumpStats {
   skippedBlocks: number;
   /** Realtime: late blocks of silence of ours not sent (a burst of them would be latency at the far end). */
   suppressedBlocks: number;
-  /** Realtime: blocks of our signal later than maxLateMs, not sent (their sequence numbers used, as lost). */
-  droppedLateBlocks: number;
   decoder: AudioDecoderStats;
   buffer: ReceiveBufferStats;
 }
@@ -168,7 +159,7 @@ export abstract class PumpBase implements AudioPump {
     this.buffer = new ReceiveBuffer({ targetSamples: buffer.targetSamples, maxFrames, maxLatencySamples: buffer.maxLatencySamples ?? 0, refillSamples: buffer.refillSamples ?? buffer.targetSamples });
     this.txBlock = new Int16Array(this.frameSamples);
     this.keptGapBlocks = Math.ceil((KEPT_GAP_MS * 8) / this.frameSamples);
-    this.stats = { blocks: 0, samples: 0, framesSent: 0, framesReceived: 0, lostBlocks: 0, stalls: 0, lateBlocks: 0, skippedBlocks: 0, suppressedBlocks: 0, droppedLateBlocks: 0, decoder: this.decoder.stats, buffer: this.buffer.stats };
+    this.stats = { blocks: 0, samples: 0, framesSent: 0, framesReceived: 0, lostBlocks: 0, stalls: 0, lateBlocks: 0, skippedBlocks: 0, suppressedBlocks: 0, decoder: this.decoder.stats, buffer: this.buffer.stats };
     this.done = new Promise((r) => (this.resolve = r));
   }
 
@@ -200,11 +191,10 @@ export abstract class PumpBase implements AudioPump {
    * lost frame, lets the produced audio go as if lost too (its sequence number is used up). A late
    * block (`late`: sent after its time, catching up) that produced only silence is left out: in a
    * burst it would only stay in the far end's buffer as latency (realtime-pump.ts) — except in a
-   * gap's first KEPT_GAP_MS, the pause between two signals of ours. A block of signal `tooLate`
-   * (later than maxLateMs) goes as lost.
+   * gap's first KEPT_GAP_MS, the pause between two signals of ours.
    * Returns false when the pump ended because the port threw or sending failed.
    */
-  protected block(rx: Int16Array, send: boolean, late = false, tooLate = false): boolean {
+  protected block(rx: Int16Array, send: boolean, late = false): boolean {
     const n = rx.length;
     const tx = n === this.frameSamples ? this.txBlock : new Int16Array(n);
     tx.fill(0);
@@ -223,9 +213,6 @@ export abstract class PumpBase implements AudioPump {
       if (send && late && quiet && !gapStart) {
         this.encoder.suppress(n);
         this.stats.suppressedBlocks++;
-      } else if (send && tooLate && !quiet) {
-        this.encoder.skip(n);
-        this.stats.droppedLateBlocks++;
       } else if (send) {
         this.transport.send(this.encoder.encode(tx));
         this.stats.framesSent++;

@@ -46,7 +46,7 @@ describe('realtime pump behind a late timer', () => {
   });
 
   /** A pump whose port sends a signal (1000 + block number) except in `quiet` blocks; what reaches the far end. */
-  async function sender(quiet: (k: number) => boolean, expected: number, maxLateMs?: number) {
+  async function sender(quiet: (k: number) => boolean, expected: number) {
     const pacing = new LineClock(0);
     const rx = await openUdpTransport({ bindHost: '127.0.0.1' });
     const far = await openUdpTransport({ remoteHost: '127.0.0.1', remotePort: rx.local.port });
@@ -58,7 +58,7 @@ describe('realtime pump behind a late timer', () => {
         tx.fill(quiet(k) ? 0 : 1000 + k);
       },
     };
-    const pump = startAudioPump({ mode: 'realtime', port, transport: rx, codec: 'pcmu', role: 'answerer', clock: pacing, jitterMs: 0, encoder: { initialSeq: 100, initialTimestamp: 0 }, ...(maxLateMs ? { maxLateMs } : {}) });
+    const pump = startAudioPump({ mode: 'realtime', port, transport: rx, codec: 'pcmu', role: 'answerer', clock: pacing, jitterMs: 0, encoder: { initialSeq: 100, initialTimestamp: 0 } });
     open.push({ close: () => pump.stop() });
     const got: [number, number, boolean][] = [];
     const all = new Promise<void>((resolve) => far.onMessage((d) => {
@@ -89,24 +89,6 @@ describe('realtime pump behind a late timer', () => {
     await all;
     expect(got.map(([seqNo, block]) => [seqNo - 100, block])).toEqual(Array.from({ length: 11 }, (_, i) => [i, i]));
     expect(pump.stats).toMatchObject({ lateBlocks: 9, suppressedBlocks: 0, framesSent: 11 });
-  });
-
-  it('lets a block of its signal later than maxLateMs go as lost: its sequence number used, the far end in step after it', async () => {
-    const { pacing, pump, got, all } = await sender(() => false, 13, 200);
-    pacing.advance(0);
-    pacing.advance(600); // blocks 1..30 due; 1..18 ended more than 200 ms ago
-    await all;
-    expect(got).toEqual([[100, 0, true], ...Array.from({ length: 12 }, (_, i): [number, number, boolean] => [119 + i, 19 + i, false])]);
-    expect(pump.stats).toMatchObject({ lateBlocks: 29, droppedLateBlocks: 18, suppressedBlocks: 0, framesSent: 13 });
-  });
-
-  it('sends the start of a gap of its own however late, so the far end hears the pause between two signals', async () => {
-    const { pacing, pump, got, all } = await sender((k) => k >= 15 && k <= 18, 17, 200);
-    pacing.advance(0);
-    pacing.advance(600); // blocks 1..14 of signal too late: lost; the pause 15..18 sent; 19..30 in time
-    await all;
-    expect(got.map(([seqNo, block]) => [seqNo - 100, block])).toEqual([[0, 0], ...Array.from({ length: 4 }, (_, i) => [15 + i, 15 + i]), ...Array.from({ length: 12 }, (_, i) => [19 + i, 19 + i])]);
-    expect(pump.stats).toMatchObject({ lateBlocks: 29, droppedLateBlocks: 14, suppressedBlocks: 0, framesSent: 17 });
   });
 
   it('moves its line clock on by each block processed, firing timers between blocks', async () => {

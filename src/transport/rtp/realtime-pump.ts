@@ -18,8 +18,7 @@
 // the far end as a burst and stay in its buffer as latency (a gateway's, or spandsp's FIFO in
 // test/interop/fax-audio/fax-peer.c, plays one frame per tick): so a late block that is silence
 // on our side is not sent at all (RTP's silence suppression: its time passes, no sequence number
-// is used) past a gap's first 200 ms (pump-base.ts), and a late signal goes out late only up to
-// maxLateMs: beyond, the far end has already played past it, so it goes as lost.
+// is used), and only a late signal goes out late.
 import type { Clock, TimerHandle } from '../../shared/clock.js';
 import { samplesToMs } from './audio-codec.js';
 import type { LineClock } from './line-clock.js';
@@ -48,13 +47,8 @@ export const LINE_HOLD_MS = 2000;
  * and ours unsent; caught up, the far end's is heard now and our late silence is not sent anyway.
  */
 export const LINE_CATCH_UP_BLOCKS = 250;
-/**
- * How late audio lines still send a block of their signal (RealtimePumpOptions.maxLateMs): past
- * LINE_LEAD_MS and 200 ms more, a far end without a deeper jitter buffer has played past it.
- */
-export const LINE_MAX_LATE_MS = 200;
 /** What every audio line (pcm://, rtp://, a SIP call's G.711 media) gives its real-time pump. */
-export const LINE_PACING = { leadMs: LINE_LEAD_MS, jitterMs: LINE_JITTER_MS, maxLatencyMs: LINE_MAX_LATENCY_MS, refillMs: LINE_REFILL_MS, holdMs: LINE_HOLD_MS, maxCatchUpBlocks: LINE_CATCH_UP_BLOCKS, maxLateMs: LINE_MAX_LATE_MS } as const;
+export const LINE_PACING = { leadMs: LINE_LEAD_MS, jitterMs: LINE_JITTER_MS, maxLatencyMs: LINE_MAX_LATENCY_MS, refillMs: LINE_REFILL_MS, holdMs: LINE_HOLD_MS, maxCatchUpBlocks: LINE_CATCH_UP_BLOCKS } as const;
 
 export class RealtimePump extends PumpBase {
   private readonly clock: Clock;
@@ -63,7 +57,6 @@ export class RealtimePump extends PumpBase {
   private readonly maxCatchUp: number;
   private readonly startMs: number;
   private readonly leadMs: number;
-  private readonly maxLateMs: number;
   /** Index of the next block due. */
   private k = 0;
   private timer: TimerHandle | undefined;
@@ -84,7 +77,6 @@ export class RealtimePump extends PumpBase {
     this.maxCatchUp = checkInt(opts.maxCatchUpBlocks, 50, 1, 100_000, 'maxCatchUpBlocks');
     this.rxBlock = new Int16Array(this.frameSamples);
     this.leadMs = checkInt(opts.leadMs, 0, 0, 1000, 'leadMs');
-    this.maxLateMs = opts.maxLateMs ? checkInt(opts.maxLateMs, 0, 20, 5000, 'maxLateMs') : Number.POSITIVE_INFINITY;
     this.startMs = this.clock.now();
     this.attach();
     this.schedule();
@@ -125,11 +117,10 @@ export class RealtimePump extends PumpBase {
           this.immediate = setImmediate(() => this.tick());
           return;
         }
-        // How long ago the block's time ended (≥ 0: late).
-        const lateMs = elapsed - this.leadMs - (this.k + 1) * this.frameMs;
-        if (lateMs >= 0) this.stats.lateBlocks++;
+        const late = (this.k + 1) * this.frameMs <= elapsed - this.leadMs;
+        if (late) this.stats.lateBlocks++;
         this.buffer.read(this.rxBlock);
-        if (!this.block(this.rxBlock, true, lateMs >= 0, lateMs > this.maxLateMs)) return;
+        if (!this.block(this.rxBlock, true, late)) return;
         this.k++;
         this.lineClock?.advance(this.frameMs);
       }
