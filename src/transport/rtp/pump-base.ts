@@ -109,6 +109,14 @@ export interface AudioPump {
   stop(reason?: string): void;
 }
 
+/**
+ * The start of a gap in what we send that goes on the wire even late: the pause between two
+ * signals of ours (T.30 5.3.2: 75 ± 20 ms between DCS and TCF, a page and its PPS) must reach
+ * the far end as silence — without it a modem's carrier detector may not drop between them
+ * (spandsp's V.21 receiver keeps its carrier through a fill-in, so the TCF after a DCS is missed).
+ */
+const KEPT_GAP_MS = 200;
+
 export const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 function silent(x: Int16Array): boolean {
@@ -137,6 +145,9 @@ export abstract class PumpBase implements AudioPump {
   private result: AudioPumpResult | undefined;
   private resolve!: (r: AudioPumpResult) => void;
   private readonly txBlock: Int16Array;
+  /** Blocks of silence of ours since our last signal (from the start: as long a gap as any). */
+  private quietBlocks = Number.POSITIVE_INFINITY;
+  private readonly keptGapBlocks: number;
 
   constructor(opts: AudioPumpOptions, buffer: { targetSamples: number; maxLatencySamples?: number; refillSamples?: number; holdSamples?: number }) {
     this.port = opts.port;
@@ -147,6 +158,7 @@ export abstract class PumpBase implements AudioPump {
     const maxFrames = Math.max(1, Math.ceil((buffer.holdSamples ?? 1000 * 8) / this.frameSamples));
     this.buffer = new ReceiveBuffer({ targetSamples: buffer.targetSamples, maxFrames, maxLatencySamples: buffer.maxLatencySamples ?? 0, refillSamples: buffer.refillSamples ?? buffer.targetSamples });
     this.txBlock = new Int16Array(this.frameSamples);
+    this.keptGapBlocks = Math.ceil((KEPT_GAP_MS * 8) / this.frameSamples);
     this.stats = { blocks: 0, samples: 0, framesSent: 0, framesReceived: 0, lostBlocks: 0, stalls: 0, lateBlocks: 0, skippedBlocks: 0, suppressedBlocks: 0, decoder: this.decoder.stats, buffer: this.buffer.stats };
     this.done = new Promise((r) => (this.resolve = r));
   }
@@ -178,7 +190,8 @@ export abstract class PumpBase implements AudioPump {
    * Passes one block through the port and sends what it produced, or, for a block standing for a
    * lost frame, lets the produced audio go as if lost too (its sequence number is used up). A late
    * block (`late`: sent after its time, catching up) that produced only silence is left out: in a
-   * burst it would only stay in the far end's buffer as latency (realtime-pump.ts).
+   * burst it would only stay in the far end's buffer as latency (realtime-pump.ts) — except in a
+   * gap's first KEPT_GAP_MS, the pause between two signals of ours.
    * Returns false when the pump ended because the port threw or sending failed.
    */
   protected block(rx: Int16Array, send: boolean, late = false): boolean {
@@ -193,8 +206,11 @@ export abstract class PumpBase implements AudioPump {
     }
     this.stats.blocks++;
     this.stats.samples += n;
+    const quiet = silent(tx);
+    const gapStart = this.quietBlocks < this.keptGapBlocks;
+    this.quietBlocks = quiet ? this.quietBlocks + 1 : 0;
     try {
-      if (send && late && silent(tx)) {
+      if (send && late && quiet && !gapStart) {
         this.encoder.suppress(n);
         this.stats.suppressedBlocks++;
       } else if (send) {

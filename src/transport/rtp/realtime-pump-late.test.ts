@@ -45,17 +45,17 @@ describe('realtime pump behind a late timer', () => {
     expect(pump.stats.buffer).toMatchObject({ lost: 0, late: 0, underruns: 0 });
   });
 
-  it('leaves out the late blocks of its own silence and sends its late signal, numbered without a gap', async () => {
+  /** A pump whose port sends a signal (1000 + block number) except in `quiet` blocks; what reaches the far end. */
+  async function sender(quiet: (k: number) => boolean, expected: number) {
     const pacing = new LineClock(0);
     const rx = await openUdpTransport({ bindHost: '127.0.0.1' });
     const far = await openUdpTransport({ remoteHost: '127.0.0.1', remotePort: rx.local.port });
     open.push(far, rx);
-    // Blocks 1..5 are silence on our side, the others a signal (its block number).
     let block = 0;
     const port = {
       process: (_: Int16Array, tx: Int16Array) => {
         const k = block++;
-        tx.fill(k >= 1 && k <= 5 ? 0 : 1000 + k);
+        tx.fill(quiet(k) ? 0 : 1000 + k);
       },
     };
     const pump = startAudioPump({ mode: 'realtime', port, transport: rx, codec: 'pcmu', role: 'answerer', clock: pacing, jitterMs: 0, encoder: { initialSeq: 100, initialTimestamp: 0 } });
@@ -64,15 +64,31 @@ describe('realtime pump behind a late timer', () => {
     const all = new Promise<void>((resolve) => far.onMessage((d) => {
       const r = decodeRtp(d);
       if (r.ok) got.push([r.packet.sequenceNumber, r.packet.timestamp / 160, r.packet.marker]);
-      if (got.length === 6) resolve();
+      if (got.length === expected) resolve();
     }));
     far.send(new AudioEncoder({ codec: 'pcmu' }).encode(new Int16Array(160))); // the answerer learns where to send
     while (pump.stats.framesReceived === 0) await new Promise((r) => setImmediate(r)); // one turn of I/O at a time
+    return { pacing, pump, got, all };
+  }
+
+  it('leaves out the late blocks of its own silence past a gap\'s first 200 ms and sends its late signal, numbered without a gap', async () => {
+    // Blocks 1..15 are silence: 1..10 (200 ms) the start of the gap, sent; 11..15 left out.
+    const { pacing, pump, got, all } = await sender((k) => k >= 1 && k <= 15, 16);
     pacing.advance(0); // block 0, on time: sent
-    pacing.advance(200); // blocks 1..10 due, 1..9 late: 1..5 (silence) left out, 6..10 sent
+    pacing.advance(400); // blocks 1..20 due, 1..19 late
     await all;
-    expect(got).toEqual([[100, 0, true], [101, 6, true], [102, 7, false], [103, 8, false], [104, 9, false], [105, 10, false]]);
-    expect(pump.stats).toMatchObject({ lateBlocks: 9, suppressedBlocks: 5, framesSent: 6 });
+    const seq = (i: number, block: number, marker = false): [number, number, boolean] => [100 + i, block, marker];
+    expect(got).toEqual([seq(0, 0, true), ...Array.from({ length: 10 }, (_, i) => seq(1 + i, 1 + i)), seq(11, 16, true), seq(12, 17), seq(13, 18), seq(14, 19), seq(15, 20)]);
+    expect(pump.stats).toMatchObject({ lateBlocks: 19, suppressedBlocks: 5, framesSent: 16 });
+  });
+
+  it('sends the pause between two signals of its own in full when it is late (DCS, 75 ms, TCF)', async () => {
+    const { pacing, pump, got, all } = await sender((k) => k >= 3 && k <= 6, 11);
+    pacing.advance(0);
+    pacing.advance(200); // blocks 1..10 due, 1..9 late: the 4 blocks of silence between 2 and 7 go too
+    await all;
+    expect(got.map(([seqNo, block]) => [seqNo - 100, block])).toEqual(Array.from({ length: 11 }, (_, i) => [i, i]));
+    expect(pump.stats).toMatchObject({ lateBlocks: 9, suppressedBlocks: 0, framesSent: 11 });
   });
 
   it('moves its line clock on by each block processed, firing timers between blocks', async () => {

@@ -54,7 +54,9 @@
  *   {"completion":0,"completionText":"OK","pages":1,"bitRate":14400,"modulation":"V.17","ecm":true,
  *    "compression":"mmr","resolution":{"x":204,"y":196},"width":1728,"length":300,"badRows":0,
  *    "ecmRetries":0,"remoteIdent":"+15550199","role":"send","dis":"HEX","dcs":"HEX","samples":N,
- *    "transport":{"sent":N,"received":N,"stalls":0,"bad":0}}
+ *    "transport":{"sent":N,"received":N,"stalls":0,"bad":0,"fillins":0,"dropped":0}}
+ * (fillins: real-time ticks that found the FIFO empty once a frame had come; dropped: frames the
+ * full FIFO let go)
  * completion is spandsp's T.30 completion code (T30_ERR_*; 0 = OK), dis/dcs the frames (address,
  * control, FCF, FIF) as spandsp's real-time frame handler saw them. Exit status 0 when the call
  * succeeded, 1 when not, 2 on bad usage. When the far end goes away before phase E
@@ -365,6 +367,8 @@ static float tx_gain = 1.0f;
 static g711_state_t *g711;
 static struct { uint16_t seq; uint32_t ts, ssrc; int sent; } rtp;
 static long frames_sent, frames_received, stalls, bad_frames;
+/* Real time: ticks with the FIFO empty once a frame had come (fax_rx_fillin), frames the full FIFO dropped. */
+static long fillins, fifo_dropped;
 
 static int16_t clip(float v)
 {
@@ -578,12 +582,12 @@ static void run_udp_realtime(void)
         while ((got = udp_recv(in)) != 0) {
             if (got < 0) continue;   /* far end not (yet) there: keep the line up */
             if (got == 2) memset(in, 0, sizeof in);
-            if (count == FIFO) { head = (head + 1) % FIFO; count--; } /* too late: the oldest goes */
+            if (count == FIFO) { head = (head + 1) % FIFO; count--; fifo_dropped++; } /* too late: the oldest goes */
             memcpy(fifo[(head + count) % FIFO], in, sizeof in);
             count++;
         }
         if (count) { line_rx(fifo[head]); head = (head + 1) % FIFO; count--; }
-        else line_rx(NULL);
+        else { if (frames_received) fillins++; line_rx(NULL); }
         line_tx(out);
         udp_send(out);
         next.tv_nsec += 20 * 1000 * 1000;
@@ -659,7 +663,7 @@ static int run_peer(void)
     }
     if (!me.done) run_alone();
     put_result(&b, &me);
-    put(&b, ",\"transport\":{\"sent\":%ld,\"received\":%ld,\"stalls\":%ld,\"bad\":%ld}}\n", frames_sent, frames_received, stalls, bad_frames);
+    put(&b, ",\"transport\":{\"sent\":%ld,\"received\":%ld,\"stalls\":%ld,\"bad\":%ld,\"fillins\":%ld,\"dropped\":%ld}}\n", frames_sent, frames_received, stalls, bad_frames, fillins, fifo_dropped);
     FILE *out = opt.transport == TRANSPORT_STDIO ? stderr : stdout;
     fputs(b.p, out);
     fflush(out);

@@ -90,8 +90,11 @@ export interface FaxPeerResult {
   dcs: string;
   /** Simulated time at the end, in 1/8000 s. */
   samples: number;
-  /** Peers only: datagrams/blocks each way, stalls (first side repeating after 2 s), bad frames. */
-  transport?: { sent: number; received: number; stalls: number; bad: number };
+  /**
+   * Peers only: datagrams/blocks each way, stalls (first side repeating after 2 s), bad frames;
+   * in real time the ticks played as fill-in once a frame had come and the frames the full FIFO dropped.
+   */
+  transport?: { sent: number; received: number; stalls: number; bad: number; fillins: number; dropped: number };
 }
 
 function t30Args(o: FaxPeerT30Options): string[] {
