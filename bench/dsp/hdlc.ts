@@ -14,15 +14,21 @@ export interface HdlcCase {
   make: () => (audio: Int16Array) => void;
 }
 
+/** dsp_bench.c's framer: one 32-octet frame sent again and again, one flag between them. */
+function framer(): HdlcTx {
+  const frame = Uint8Array.from({ length: 32 }, (_, i) => (i < 3 ? [0xff, 0x03, 0x40][i]! : i - 2));
+  const h = new HdlcTx({ preambleFlags: 1, onStatus: (s) => s.kind === 'underflow' && h.sendFrame(frame) });
+  h.sendFrame(frame);
+  return h;
+}
+
 export const HDLC_CASES: HdlcCase[] = [
   {
     name: 'hdlc-tx',
     unit: 'bits',
     input: 'none',
     make: () => {
-      const frame = Uint8Array.from({ length: 32 }, (_, i) => (i < 3 ? [0xff, 0x03, 0x40][i]! : i - 2));
-      const h = new HdlcTx({ preambleFlags: 1, onStatus: (s) => s.kind === 'underflow' && h.sendFrame(frame) });
-      h.sendFrame(frame);
+      const h = framer();
       let sink = 0;
       return () => {
         // Locals (the framer and the sum), as dsp_bench.c's loop has its state pointer in a
@@ -39,9 +45,7 @@ export const HDLC_CASES: HdlcCase[] = [
     unit: 'bits',
     input: 'none',
     make: () => {
-      const frame = Uint8Array.from({ length: 32 }, (_, i) => (i < 3 ? [0xff, 0x03, 0x40][i]! : i - 2));
-      const h = new HdlcTx({ preambleFlags: 1, onStatus: (s) => s.kind === 'underflow' && h.sendFrame(frame) });
-      h.sendFrame(frame);
+      const h = framer();
       const bits = Uint8Array.from({ length: LINE_BITS }, () => h.getBit());
       let frames = 0;
       const rx = new HdlcRx({ onFrame: () => void frames++ });
