@@ -62,14 +62,7 @@ interface Entry {
 
 /** Encodes pages as a multi-page TIFF class F file (little-endian). */
 export function writeTiffF(pages: readonly (TiffPageInput | TiffCodedPage)[], opts: WriteTiffOptions): Buffer {
-  const parts = tiffFParts(pages, opts);
-  const out = Buffer.allocUnsafe(parts.reduce((n, c) => n + c.length, 0));
-  let pos = 0;
-  for (const c of parts) {
-    out.set(c, pos);
-    pos += c.length;
-  }
-  return out;
+  return Buffer.concat(tiffFParts(pages, opts));
 }
 
 /**
