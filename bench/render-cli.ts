@@ -8,6 +8,9 @@
 //   BENCH_CLI_PAGES=50    pages of the text PDF
 //   BENCH_CLI_BASE=DIR    a second faxstack checkout (its bin/faxstack.js and dist/), run in the same
 //                         turns: before/after in one run, and its TIFF compared byte for byte with ours
+// Where the environment sets NODE_EXTRA_CA_CERTS (this workplace's machines do), Node 20 parses that
+// file at every start, before any of our code runs; the report then also times `node -e 0` with and
+// without it, so that the share of the figures that is the environment's is on the page.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -39,9 +42,9 @@ function shellTime(s: string): number {
 }
 
 /** Runs a command in a fresh process; wall time here, CPU time (user + sys of the child) from `times`. */
-async function timed(cmd: string, args: string[]): Promise<Timing> {
+async function timed(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Timing> {
   const t0 = performance.now();
-  const { stdout } = await exec('/bin/sh', ['-c', '"$@" >/dev/null || exit $?; times', 'sh', cmd, ...args]);
+  const { stdout } = await exec('/bin/sh', ['-c', '"$@" >/dev/null || exit $?; times', 'sh', cmd, ...args], { env });
   const wallMs = performance.now() - t0;
   const children = stdout.trim().split('\n').at(-1)!.trim().split(/\s+/);
   return { wallMs, cpuMs: shellTime(children[0]!) + shellTime(children[1]!) };
@@ -92,6 +95,16 @@ export async function run(): Promise<BenchReport> {
           (base ? ` | ${s(b, 'wallMs')} | ${s(b, 'cpuMs')} | ${range(baseWall)}` : ''),
       );
       json[quality] = { ours: o, gs: g, base: base ? b : undefined, gsOverOursWall: wall, gsOverOursCpu: cpu };
+    }
+    if (process.env.NODE_EXTRA_CA_CERTS) {
+      const { NODE_EXTRA_CA_CERTS: _, ...without } = process.env;
+      const extra: number[] = [];
+      for (let i = 0; i < rounds; i++) {
+        const withIt = await timed(process.execPath, ['-e', '0']);
+        extra.push(withIt.wallMs - (await timed(process.execPath, ['-e', '0'], without)).wallMs);
+      }
+      json.extraCaCertsMs = extra;
+      lines.push('', `NODE_EXTRA_CA_CERTS is set here: Node's own start (node -e 0) takes ${range(extra)} ms more with it than without (paid by each of our runs, not by gs).`);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
