@@ -7,12 +7,15 @@
 // which the carrier repeats). At 14400 the table is 124 KB instead of 545 KB: the transmitter was
 // waiting on cache misses (with four distinct points it ran 1.4× as fast). Output is sample for
 // sample that of PassbandModulator with the same alphabet (v17-modulator.test.ts compares them).
+// The symbols come in as a block the caller filled beforehand, not one call each: a call per
+// symbol left the speed to whether V8 inlined the transmitter's symbol code into this loop, which
+// it did in some processes and not in others (64 or 40 M samples/s at 14400).
 //
 //   const mod = new V17Modulator(pointsRe, pointsIm);   // a point (0, 0) among them: silence
-//   const n = mod.modulate(out, 0, gain, src);           // src.nextSymbol(): point index, −1 to stop
+//   const due = mod.symbolsDue(out.length);              // symbols that fall due in out[0…]
+//   const n = mod.modulate(out, 0, gain, syms, count);   // syms[0…count): point indices
 import { doubleArray, intArray } from '../common/complex.js';
 import { rrcWindowed } from '../common/rrc.js';
-import type { IndexedSymbolSource } from '../common/modulator.js';
 import { SAMPLE_RATE } from '../common/types.js';
 import { CARRIER_HZ, RRC_BETA } from './types.js';
 
@@ -72,11 +75,17 @@ export class V17Modulator {
     this.turn = this.slotStride / PHASES; // the first symbol is turned once
   }
 
+  /** How many symbols fall due while the next `samples` samples are made. */
+  symbolsDue(samples: number): number {
+    return Math.floor((this.acc + STEP * samples) / PHASES);
+  }
+
   /**
-   * Fills out[from…] with 16-bit samples × gain, asking `src` for each symbol as it falls due;
-   * stops early when it returns −1. Returns the index after the last sample written.
+   * Fills out[from…] with 16-bit samples × gain, taking syms[0], syms[1], … as each symbol falls
+   * due; stops early, at the sample where symbol number `count` would fall due, when there are
+   * no more (a later call goes on from there). Returns the index after the last sample written.
    */
-  modulate(out: Int16Array, from: number, gain: number, src: IndexedSymbolSource): number {
+  modulate(out: Int16Array, from: number, gain: number, syms: Int32Array, count: number): number {
     const S = this.slotStride;
     const points = S / PHASES;
     const table = this.table;
@@ -86,15 +95,16 @@ export class V17Modulator {
     let acc = this.acc;
     let pos = this.pos;
     let turn = this.turn;
+    let next = 0;
     let i = from;
     while (i < end) {
       acc += STEP;
       if (acc >= PHASES) {
-        const sym = src.nextSymbol();
-        if (sym < 0) {
+        if (next === count) {
           acc -= STEP;
           break;
         }
+        const sym = syms[next++]!;
         acc -= PHASES;
         pos = pos === SPAN - 1 ? 0 : pos + 1;
         const v = rot[turn + sym]!;
@@ -105,9 +115,9 @@ export class V17Modulator {
       }
       // Samples from this one to the next symbol (4 from phase 0, 3 from 1…3, …), or to the end
       // of `out`: four sums are made at phases acc, acc + 3, acc + 6, acc + 9 (the table runs on
-      // past its last row for the unused ones) and `count` of them kept.
-      let count = acc === 0 ? 4 : acc < 4 ? 3 : acc < 7 ? 2 : 1;
-      if (count > end - i) count = end - i;
+      // past its last row for the unused ones) and `samples` of them kept.
+      let samples = acc === 0 ? 4 : acc < 4 ? 3 : acc < 7 ? 2 : 1;
+      if (samples > end - i) samples = end - i;
       let y0 = 0;
       let y1 = 0;
       let y2 = 0;
@@ -125,20 +135,20 @@ export class V17Modulator {
       // double would box it whenever V8 declines to inline it).
       y0 *= gain;
       out[i] = y0 >= 32767 ? 32767 : y0 <= -32768 ? -32768 : ((y0 + 32768.5) | 0) - 32768;
-      if (count > 1) {
+      if (samples > 1) {
         y1 *= gain;
         out[i + 1] = y1 >= 32767 ? 32767 : y1 <= -32768 ? -32768 : ((y1 + 32768.5) | 0) - 32768;
-        if (count > 2) {
+        if (samples > 2) {
           y2 *= gain;
           out[i + 2] = y2 >= 32767 ? 32767 : y2 <= -32768 ? -32768 : ((y2 + 32768.5) | 0) - 32768;
-          if (count > 3) {
+          if (samples > 3) {
             y3 *= gain;
             out[i + 3] = y3 >= 32767 ? 32767 : y3 <= -32768 ? -32768 : ((y3 + 32768.5) | 0) - 32768;
           }
         }
       }
-      i += count;
-      acc += (count - 1) * STEP;
+      i += samples;
+      acc += (samples - 1) * STEP;
     }
     this.acc = acc;
     this.pos = pos;
