@@ -101,8 +101,8 @@ export const V17_TRACEBACK_BLOCK = 8;
  * per symbol instead of depth − 1.
  */
 export class V17Viterbi {
-  readonly depth: number;
-  readonly block: number;
+  readonly depth: number = 0;
+  readonly block: number = 0;
   /** The decisions of the last decode() that returned n > 0: out[0..n), oldest first. */
   readonly out: Uint8Array;
   /**
@@ -120,7 +120,7 @@ export class V17Viterbi {
    * Ring of path memory, per symbol and state: the surviving branch's point label << 3 | the
    * state it came from (one read per traceback step, and no predecessor table in the chain).
    */
-  private readonly size: number;
+  private readonly size: number = 0;
   private readonly path: number[];
   private readonly scratch: Uint8Array;
   private pos = -1;

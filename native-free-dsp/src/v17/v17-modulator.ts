@@ -41,10 +41,10 @@ export class V17Modulator {
   /** Mean |baseband output|² per unit mean |point|² of independent symbols. */
   readonly powerGain: number;
   /** Index of the point (0, 0). */
-  readonly silence: number;
+  readonly silence: number = 0;
   private readonly table: number[];
   private readonly rot: number[];
-  private readonly slotStride: number;
+  private readonly slotStride: number = 0;
   /** The last SPAN symbols (rotated, as row offsets), in a doubled ring (oldest at pos + 1). */
   private readonly ring: number[];
   private acc = 0;
