@@ -21,7 +21,7 @@ export class V17SymbolDecoder {
   /** Zeros among the descrambled bits of segment 4 since start() (the transmitter sends ones). */
   onesErrors = 0;
   private constellation: V17Constellation;
-  private bits: number;
+  private bits: number = 0;
   private readonly viterbi = new V17Viterbi(V17_TRACEBACK_DEPTH);
   private readonly descrambler = new Scrambler(V17_SCRAMBLER);
   private readonly dist = doubleArray(8);

@@ -101,16 +101,15 @@ export const V17_TRACEBACK_BLOCK = 8;
  * per symbol instead of depth − 1.
  */
 export class V17Viterbi {
-  readonly depth: number;
-  readonly block: number;
+  readonly depth: number = 0;
+  readonly block: number = 0;
   /** The decisions of the last decode() that returned n > 0: out[0..n), oldest first. */
   readonly out: Uint8Array;
   /**
-   * Path metrics, and the next symbol's (the two swap every symbol): small integers, squared
-   * distances in units of 2^−20 (see quantize), so that the add-compare-select runs on masks.
+   * Path metrics: small integers, squared distances in units of 2^−20 (see quantize), so that the
+   * add-compare-select runs on masks. Overwritten in place (decode() reads all eight first).
    */
-  private metric = intArray(8);
-  private nextMetric = intArray(8);
+  private readonly metric = intArray(8);
   /**
    * The best of the stored metrics, not yet taken off them: the next symbol subtracts it as it
    * reads them (the same rounding as subtracting it in a pass of its own, without that pass).
@@ -120,7 +119,7 @@ export class V17Viterbi {
    * Ring of path memory, per symbol and state: the surviving branch's point label << 3 | the
    * state it came from (one read per traceback step, and no predecessor table in the chain).
    */
-  private readonly size: number;
+  private readonly size: number = 0;
   private readonly path: number[];
   private readonly scratch: Uint8Array;
   private pos = -1;
@@ -166,7 +165,6 @@ export class V17Viterbi {
   /** One symbol in; returns how many decisions are now in `out` (0 or `block`). */
   decode(dist: Indexable, labels: Indexable): number {
     const metric = this.metric;
-    const next = this.nextMetric;
     const path = this.path;
     if (++this.pos === this.size) this.pos = 0;
     const at = this.pos * 8;
@@ -225,7 +223,7 @@ export class V17Viterbi {
     wb ^= (wb ^ (l4 | 6)) & t;
     t = (b - a) >> 31;
     a += (b - a) & t;
-    next[0] = a;
+    metric[0] = a;
     path[at + 0] = wa ^ ((wa ^ wb) & t);
     n0 = a;
     // Into state 1: from s0 by subset 6, s2 by subset 0, s4 by subset 4, s6 by subset 2.
@@ -243,7 +241,7 @@ export class V17Viterbi {
     wb ^= (wb ^ (l2 | 6)) & t;
     t = (b - a) >> 31;
     a += (b - a) & t;
-    next[1] = a;
+    metric[1] = a;
     path[at + 1] = wa ^ ((wa ^ wb) & t);
     n1 = a;
     // Into state 2: from s0 by subset 2, s2 by subset 4, s4 by subset 0, s6 by subset 6.
@@ -261,7 +259,7 @@ export class V17Viterbi {
     wb ^= (wb ^ (l6 | 6)) & t;
     t = (b - a) >> 31;
     a += (b - a) & t;
-    next[2] = a;
+    metric[2] = a;
     path[at + 2] = wa ^ ((wa ^ wb) & t);
     n2 = a;
     // Into state 3: from s0 by subset 4, s2 by subset 2, s4 by subset 6, s6 by subset 0.
@@ -279,7 +277,7 @@ export class V17Viterbi {
     wb ^= (wb ^ (l0 | 6)) & t;
     t = (b - a) >> 31;
     a += (b - a) & t;
-    next[3] = a;
+    metric[3] = a;
     path[at + 3] = wa ^ ((wa ^ wb) & t);
     n3 = a;
     // Into state 4: from s1 by subset 1, s3 by subset 3, s5 by subset 7, s7 by subset 5.
@@ -297,7 +295,7 @@ export class V17Viterbi {
     wb ^= (wb ^ (l5 | 7)) & t;
     t = (b - a) >> 31;
     a += (b - a) & t;
-    next[4] = a;
+    metric[4] = a;
     path[at + 4] = wa ^ ((wa ^ wb) & t);
     n4 = a;
     // Into state 5: from s1 by subset 5, s3 by subset 7, s5 by subset 3, s7 by subset 1.
@@ -315,7 +313,7 @@ export class V17Viterbi {
     wb ^= (wb ^ (l1 | 7)) & t;
     t = (b - a) >> 31;
     a += (b - a) & t;
-    next[5] = a;
+    metric[5] = a;
     path[at + 5] = wa ^ ((wa ^ wb) & t);
     n5 = a;
     // Into state 6: from s1 by subset 7, s3 by subset 5, s5 by subset 1, s7 by subset 3.
@@ -333,7 +331,7 @@ export class V17Viterbi {
     wb ^= (wb ^ (l3 | 7)) & t;
     t = (b - a) >> 31;
     a += (b - a) & t;
-    next[6] = a;
+    metric[6] = a;
     path[at + 6] = wa ^ ((wa ^ wb) & t);
     n6 = a;
     // Into state 7: from s1 by subset 3, s3 by subset 1, s5 by subset 5, s7 by subset 7.
@@ -351,7 +349,7 @@ export class V17Viterbi {
     wb ^= (wb ^ (l7 | 7)) & t;
     t = (b - a) >> 31;
     a += (b - a) & t;
-    next[7] = a;
+    metric[7] = a;
     path[at + 7] = wa ^ ((wa ^ wb) & t);
     n7 = a;
     // The best metric (taken off as the next symbol reads them), without a branch.
@@ -363,8 +361,6 @@ export class V17Viterbi {
     c += (t - c) & ((t - c) >> 31);
     a += (c - a) & ((c - a) >> 31);
     this.bias = a;
-    this.metric = next;
-    this.nextMetric = metric;
     this.pushed++;
     if (this.pushed - this.decided < this.depth + this.block - 1) return 0;
     return this.traceback(this.bestState(), this.depth - 1, this.block, this.out);

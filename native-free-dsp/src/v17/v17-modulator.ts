@@ -7,16 +7,19 @@
 // which the carrier repeats). At 14400 the table is 124 KB instead of 545 KB: the transmitter was
 // waiting on cache misses (with four distinct points it ran 1.4× as fast). Output is sample for
 // sample that of PassbandModulator with the same alphabet (v17-modulator.test.ts compares them).
+// The symbols come in as a block the caller filled beforehand, not one call each: a call per
+// symbol left the speed to whether V8 inlined the transmitter's symbol code into this loop, which
+// it did in some processes and not in others (64 or 40 M samples/s at 14400).
 //
 //   const mod = new V17Modulator(pointsRe, pointsIm);   // a point (0, 0) among them: silence
-//   const n = mod.modulate(out, 0, gain, src);           // src.nextSymbol(): point index, −1 to stop
+//   const due = mod.symbolsDue(out.length);              // symbols that fall due in out[0…]
+//   const n = mod.modulate(out, 0, gain, syms, count);   // syms[0…count): point indices
 import { doubleArray, intArray } from '../common/complex.js';
 import { rrcWindowed } from '../common/rrc.js';
-import type { IndexedSymbolSource } from '../common/modulator.js';
 import { SAMPLE_RATE } from '../common/types.js';
 import { CARRIER_HZ, RRC_BETA } from './types.js';
 
-/** Symbols the pulse spans. */
+/** Symbols the pulse spans (modulate() is written out for 12). */
 export const V17_TX_SPAN = 12;
 /** Phases of the baud clock: 10 per symbol, 3 per output sample (8000 / 2400 = 10 / 3). */
 const PHASES = 10;
@@ -38,10 +41,10 @@ export class V17Modulator {
   /** Mean |baseband output|² per unit mean |point|² of independent symbols. */
   readonly powerGain: number;
   /** Index of the point (0, 0). */
-  readonly silence: number;
+  readonly silence: number = 0;
   private readonly table: number[];
   private readonly rot: number[];
-  private readonly slotStride: number;
+  private readonly slotStride: number = 0;
   /** The last SPAN symbols (rotated, as row offsets), in a doubled ring (oldest at pos + 1). */
   private readonly ring: number[];
   private acc = 0;
@@ -72,12 +75,19 @@ export class V17Modulator {
     this.turn = this.slotStride / PHASES; // the first symbol is turned once
   }
 
+  /** How many symbols fall due while the next `samples` samples are made. */
+  symbolsDue(samples: number): number {
+    return Math.floor((this.acc + STEP * samples) / PHASES);
+  }
+
   /**
-   * Fills out[from…] with 16-bit samples × gain, asking `src` for each symbol as it falls due;
-   * stops early when it returns −1. Returns the index after the last sample written.
+   * Fills out[from…] with 16-bit samples × gain, taking syms[0], syms[1], … as each symbol falls
+   * due; stops early, at the sample where symbol number `count` would fall due, when there are
+   * no more (a later call goes on from there). Returns the index after the last sample written.
    */
-  modulate(out: Int16Array, from: number, gain: number, src: IndexedSymbolSource): number {
+  modulate(out: Int16Array, from: number, gain: number, syms: Int32Array, count: number): number {
     const S = this.slotStride;
+    const S2 = 2 * S;
     const points = S / PHASES;
     const table = this.table;
     const rot = this.rot;
@@ -86,15 +96,16 @@ export class V17Modulator {
     let acc = this.acc;
     let pos = this.pos;
     let turn = this.turn;
+    let next = 0;
     let i = from;
     while (i < end) {
       acc += STEP;
       if (acc >= PHASES) {
-        const sym = src.nextSymbol();
-        if (sym < 0) {
+        if (next === count) {
           acc -= STEP;
           break;
         }
+        const sym = syms[next++]!;
         acc -= PHASES;
         pos = pos === SPAN - 1 ? 0 : pos + 1;
         const v = rot[turn + sym]!;
@@ -105,40 +116,85 @@ export class V17Modulator {
       }
       // Samples from this one to the next symbol (4 from phase 0, 3 from 1…3, …), or to the end
       // of `out`: four sums are made at phases acc, acc + 3, acc + 6, acc + 9 (the table runs on
-      // past its last row for the unused ones) and `count` of them kept.
-      let count = acc === 0 ? 4 : acc < 4 ? 3 : acc < 7 ? 2 : 1;
-      if (count > end - i) count = end - i;
+      // past its last row for the unused ones) and `samples` of them kept.
+      let samples = acc === 0 ? 4 : acc < 4 ? 3 : acc < 7 ? 2 : 1;
+      if (samples > end - i) samples = end - i;
       let y0 = 0;
       let y1 = 0;
       let y2 = 0;
       let y3 = 0;
-      // Two slots an iteration, each sum in slot order (as PassbandModulator: the same doubles).
-      for (let j = pos + 1, base = acc, stop = pos + 1 + SPAN; j < stop; j += 2, base += 2 * S) {
-        const b = base + ring[j]!;
-        const c = base + S + ring[j + 1]!;
-        y0 += table[b]! + table[c]!;
-        y1 += table[b + 3]! + table[c + 3]!;
-        y2 += table[b + 6]! + table[c + 6]!;
-        y3 += table[b + 9]! + table[c + 9]!;
-      }
+      // Two slots at a time, each sum in slot order (as PassbandModulator: the same doubles), the
+      // SPAN = 12 slots written out and the index sums marked `| 0`: in a loop V8 checked both
+      // arrays' maps on every pass, and each index sum for overflow (−9 % of this function's
+      // instructions; they stay far inside 31 bits).
+      let j = pos + 1;
+      let base = acc;
+      let b: number;
+      let c: number;
+      b = (base + ring[j]!) | 0;
+      c = (base + S + ring[(j + 1) | 0]!) | 0;
+      y0 += table[b]! + table[c]!;
+      y1 += table[(b + 3) | 0]! + table[(c + 3) | 0]!;
+      y2 += table[(b + 6) | 0]! + table[(c + 6) | 0]!;
+      y3 += table[(b + 9) | 0]! + table[(c + 9) | 0]!;
+      base = (base + S2) | 0;
+      j = (j + 2) | 0;
+      b = (base + ring[j]!) | 0;
+      c = (base + S + ring[(j + 1) | 0]!) | 0;
+      y0 += table[b]! + table[c]!;
+      y1 += table[(b + 3) | 0]! + table[(c + 3) | 0]!;
+      y2 += table[(b + 6) | 0]! + table[(c + 6) | 0]!;
+      y3 += table[(b + 9) | 0]! + table[(c + 9) | 0]!;
+      base = (base + S2) | 0;
+      j = (j + 2) | 0;
+      b = (base + ring[j]!) | 0;
+      c = (base + S + ring[(j + 1) | 0]!) | 0;
+      y0 += table[b]! + table[c]!;
+      y1 += table[(b + 3) | 0]! + table[(c + 3) | 0]!;
+      y2 += table[(b + 6) | 0]! + table[(c + 6) | 0]!;
+      y3 += table[(b + 9) | 0]! + table[(c + 9) | 0]!;
+      base = (base + S2) | 0;
+      j = (j + 2) | 0;
+      b = (base + ring[j]!) | 0;
+      c = (base + S + ring[(j + 1) | 0]!) | 0;
+      y0 += table[b]! + table[c]!;
+      y1 += table[(b + 3) | 0]! + table[(c + 3) | 0]!;
+      y2 += table[(b + 6) | 0]! + table[(c + 6) | 0]!;
+      y3 += table[(b + 9) | 0]! + table[(c + 9) | 0]!;
+      base = (base + S2) | 0;
+      j = (j + 2) | 0;
+      b = (base + ring[j]!) | 0;
+      c = (base + S + ring[(j + 1) | 0]!) | 0;
+      y0 += table[b]! + table[c]!;
+      y1 += table[(b + 3) | 0]! + table[(c + 3) | 0]!;
+      y2 += table[(b + 6) | 0]! + table[(c + 6) | 0]!;
+      y3 += table[(b + 9) | 0]! + table[(c + 9) | 0]!;
+      base = (base + S2) | 0;
+      j = (j + 2) | 0;
+      b = (base + ring[j]!) | 0;
+      c = (base + S + ring[(j + 1) | 0]!) | 0;
+      y0 += table[b]! + table[c]!;
+      y1 += table[(b + 3) | 0]! + table[(c + 3) | 0]!;
+      y2 += table[(b + 6) | 0]! + table[(c + 6) | 0]!;
+      y3 += table[(b + 9) | 0]! + table[(c + 9) | 0]!;
       // Rounded to 16 bits, saturating, and stored at once (written out: a helper taking the
       // double would box it whenever V8 declines to inline it).
       y0 *= gain;
       out[i] = y0 >= 32767 ? 32767 : y0 <= -32768 ? -32768 : ((y0 + 32768.5) | 0) - 32768;
-      if (count > 1) {
+      if (samples > 1) {
         y1 *= gain;
         out[i + 1] = y1 >= 32767 ? 32767 : y1 <= -32768 ? -32768 : ((y1 + 32768.5) | 0) - 32768;
-        if (count > 2) {
+        if (samples > 2) {
           y2 *= gain;
           out[i + 2] = y2 >= 32767 ? 32767 : y2 <= -32768 ? -32768 : ((y2 + 32768.5) | 0) - 32768;
-          if (count > 3) {
+          if (samples > 3) {
             y3 *= gain;
             out[i + 3] = y3 >= 32767 ? 32767 : y3 <= -32768 ? -32768 : ((y3 + 32768.5) | 0) - 32768;
           }
         }
       }
-      i += count;
-      acc += (count - 1) * STEP;
+      i += samples;
+      acc += (samples - 1) * STEP;
     }
     this.acc = acc;
     this.pos = pos;

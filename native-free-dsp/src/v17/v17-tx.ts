@@ -57,6 +57,9 @@ const CDBA = CDBA_POINT;
 const STEP = BRIDGE_STEP;
 const WORD = BRIDGE_WORD;
 
+/** Symbols made ahead for the modulator at a time (a 160-sample block takes 48). */
+const SYMBOL_BLOCK = 64;
+
 /** ENCODE[n]: v17EncodeTable(n) for n = 3…6 data bits per symbol. */
 const ENCODE: number[][] = Array.from({ length: 7 }, (_, n) => (n < 3 ? [] : v17EncodeTable(n)));
 
@@ -85,6 +88,8 @@ export class V17Tx {
   private readonly modulators = new Map<V17BitRate, V17Modulator>();
   private modulator: V17Modulator;
   private readonly scrambler = new Scrambler(V17_SCRAMBLER);
+  /** The next symbols for the modulator (alphabet indices), made in fill(). */
+  private readonly symbols = new Int32Array(SYMBOL_BLOCK);
   /** Trellis encoder state, diff << 3 | convolutional state (see v17EncodeTable). */
   private encoderState = 0;
   private constellation: V17Constellation;
@@ -170,7 +175,65 @@ export class V17Tx {
   /** Fills `out`; returns the samples written: out.length, or fewer once the burst has ended. */
   tx(out: Int16Array): number {
     if (this.stage === Stage.Done) return 0;
-    return this.modulator.modulate(out, 0, this.gain, this);
+    const mod = this.modulator;
+    const gain = this.gain;
+    const syms = this.symbols;
+    const end = out.length;
+    let i = 0;
+    while (i < end) {
+      // Only the symbols that fall due in `out` are made, so that the bits are taken and the
+      // events sent in the call that sends them (as when the modulator asked for each).
+      const due = mod.symbolsDue(end - i);
+      const want = due < SYMBOL_BLOCK ? due : SYMBOL_BLOCK;
+      const got = this.fill(syms, want);
+      i = mod.modulate(out, i, gain, syms, got);
+      if (got < want) break;
+    }
+    return i;
+  }
+
+  /** Makes up to n next symbols into syms[0…]; fewer once the shutdown sequence is over. */
+  private fill(syms: Int32Array, n: number): number {
+    let k = 0;
+    while (k < n) {
+      if (this.stage === Stage.Data) {
+        k = this.fillData(syms, k, n);
+        continue;
+      }
+      const s = this.nextSymbol();
+      if (s < 0) break;
+      syms[k++] = s;
+    }
+    return k;
+  }
+
+  /** Data symbols into syms[k…n) while the data lasts; returns the index after the last. */
+  private fillData(syms: Int32Array, k: number, n: number): number {
+    const bits = this.bits;
+    const encode = this.encode;
+    const scrambler = this.scrambler;
+    let state = this.encoderState;
+    while (k < n) {
+      // dataSymbol() written out, the encoder's state in a local.
+      const getBit = this.getBit;
+      let word = 0;
+      for (let i = bits; i > 0; i--) {
+        const bit = getBit();
+        if (bit === END) {
+          this.encoderState = state;
+          this.enter(Stage.ShutdownOnes);
+          this.onStatus?.('endOfData');
+          syms[k++] = this.encodeWord((word << i) | ((1 << i) - 1));
+          return k;
+        }
+        word = (word << 1) | (bit & 1);
+      }
+      const e = encode[(state << bits) | scrambler.scrambleWord(word, bits)]!;
+      state = e >> 8;
+      syms[k++] = e & 0xff;
+    }
+    this.encoderState = state;
+    return k;
   }
 
   private enter(stage: Stage): void {
@@ -210,8 +273,8 @@ export class V17Tx {
     }
   }
 
-  /** IndexedSymbolSource: the next symbol's index in the modulator's alphabet; −1 once the shutdown sequence is over. */
-  nextSymbol(): number {
+  /** The next symbol's index in the modulator's alphabet; −1 once the shutdown sequence is over. */
+  private nextSymbol(): number {
     if (this.stage === Stage.Data) return this.dataSymbol();
     if (this.left === 0) {
       while (this.left === 0 && this.stage !== Stage.Done) this.advance();
