@@ -18,7 +18,10 @@ try {
 const { main, UsageError, exitsWhenDone, compilesPdfium } = cli;
 // The commands that render start compiling the build's PDFium wasm now, while their modules load
 // (main.js loads each command's own on demand); the loader takes it only if that file is still
-// good for the build (src/documents/pdfium.ts, adoptPdfiumCompile).
+// good for the build (src/documents/pdfium.ts, adoptPdfiumCompile). No V8 flag is set for it (nor
+// for any command): v8.setFlagsFromString changes V8's flag hash, and Node then compiles every
+// built-in module loaded afterwards from source instead of its embedded code cache (net, dns,
+// zlib, crypto, worker_threads: 13 → 25 ms), more than the flags tried saved (docs/benchmarks.md).
 const pdfium = compilesPdfium?.(argv) ? compileEarly(fileURLToPath(new URL('../dist/pdfium-patched.wasm', import.meta.url))) : undefined;
 
 main(argv, { pdfium }).then(
