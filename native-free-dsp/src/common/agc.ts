@@ -87,8 +87,12 @@ export class Agc {
   }
 }
 
-export const CARRIER_UP = 1;
-export const CARRIER_DOWN = -1;
+// push() returns the module-local twins: V8 reads an exported binding from its cell, with a
+// hole check, on every use, where it folds a local const into the code.
+const UP = 1;
+const DOWN = -1;
+export const CARRIER_UP = UP;
+export const CARRIER_DOWN = DOWN;
 
 export interface CarrierDetectorOptions {
   /** Carrier on above this level, dBm0, −70…0. */
@@ -175,7 +179,7 @@ export class CarrierDetector {
           // a burst is not a new carrier.
           if (this.offThreshold > this.offPower) this.onThreshold = Math.max(this.onPower, 2 * this.offThreshold);
           this.offThreshold = this.offPower;
-          return CARRIER_DOWN;
+          return DOWN;
         }
       } else {
         this.below = 0;
@@ -183,7 +187,7 @@ export class CarrierDetector {
     } else if (p > this.onThreshold) {
       this.present = true;
       this.below = 0;
-      return CARRIER_UP;
+      return UP;
     } else if (p < this.offPower) {
       this.onThreshold = this.onPower;
     }

@@ -34,9 +34,13 @@ const N = TABLE_SIZE;
 const MASK = TABLE_MASK;
 const Q = QUARTER;
 
-export const FE_SYMBOL = 1;
-export const FE_CARRIER_UP = 2;
-export const FE_CARRIER_DOWN = 4;
+// push() uses the module-local twins (see CARRIER_UP in agc.ts).
+const SYMBOL = 1;
+const FE_UP = 2;
+const FE_DOWN = 4;
+export const FE_SYMBOL = SYMBOL;
+export const FE_CARRIER_UP = FE_UP;
+export const FE_CARRIER_DOWN = FE_DOWN;
 
 export interface DemodFrontEndOptions {
   symbolRate: number;
@@ -153,12 +157,12 @@ export class DemodFrontEnd {
   push(x: number): number {
     let flags = 0;
     const ev = this.det.push(x);
-    if (ev !== 0) flags = ev === UP ? FE_CARRIER_UP : ev === DOWN ? FE_CARRIER_DOWN : 0;
+    if (ev !== 0) flags = ev === UP ? FE_UP : ev === DOWN ? FE_DOWN : 0;
     if (this.active !== true) {
       // (a boolean field compared, not truth-tested: see complex.ts)
       this.dec.feed(x);
     } else {
-      if (this.dec.push(x) && this.halfBaud()) flags |= FE_SYMBOL;
+      if (this.dec.push(x) && this.halfBaud()) flags |= SYMBOL;
       // The oscillator is brought up to date only when an output needs it (halfBaud).
       this.ncoLag++;
     }
@@ -178,16 +182,22 @@ export class DemodFrontEnd {
     const c = COS[i]!;
     const s = COS[(i - Q) & MASK]!;
     const dec = this.dec;
-    const bb = this.bb;
-    bb.re = dec.re * c + dec.im * s;
-    bb.im = dec.im * c - dec.re * s;
+    const dr = dec.re;
+    const di = dec.im;
+    const br = dr * c + di * s;
+    const bi = di * c - dr * s;
     const agc = this.agc;
-    // (measure() does nothing once the gain is frozen: no call then)
-    if (agc.frozen !== true) agc.measure(bb);
+    // (measure() does nothing once the gain is frozen: no call, and no holder to fill, then)
+    if (agc.frozen !== true) {
+      const bb = this.bb;
+      bb.re = br;
+      bb.im = bi;
+      agc.measure(bb);
+    }
     const g = agc.gain;
     const x = this.x;
-    x.re = bb.re * g;
-    x.im = bb.im * g;
+    x.re = br * g;
+    x.im = bi * g;
     const eq = this.eq;
     eq.pushOf(x);
     if ((this.half ^= 1) === 1) {
