@@ -114,12 +114,14 @@ export class CarrierDetector {
   present = false;
   /** Averaged power of the DC-blocked input (16-bit scale, mean square). */
   power = 0;
-  private readonly alpha: number = 0;
+  /** The power average's coefficient per sample. */
+  readonly alpha: number = 0;
   private offThreshold: number = 0;
   private onThreshold: number = 0;
   private below = 0;
-  private x1 = 0;
-  private y1 = 0;
+  /** The DC blocker's last input and output (DemodFrontEnd.run keeps them in locals over a block). */
+  x1 = 0;
+  y1 = 0;
 
   constructor(opts: CarrierDetectorOptions) {
     const B = 'CarrierDetector';
@@ -148,6 +150,15 @@ export class CarrierDetector {
     this.onThreshold = this.onPower;
   }
 
+  /** See decide(). */
+  get quietLow(): number {
+    return this.present === true ? (this.below === 0 ? this.offThreshold : Infinity) : this.offPower;
+  }
+
+  get quietHigh(): number {
+    return this.present === true ? Infinity : this.onThreshold;
+  }
+
   /** Level now, dBm0. */
   get levelDbm0(): number {
     return meanSquareToDbm0(this.power);
@@ -169,6 +180,15 @@ export class CarrierDetector {
     this.y1 = y;
     const p = this.power + this.alpha * (y * y - this.power);
     this.power = p;
+    return this.decide(p);
+  }
+
+  /**
+   * The decision on the new average `p` (already in `power`); returns 0, CARRIER_UP or
+   * CARRIER_DOWN. A `p` within [quietLow, quietHigh] changes nothing and returns 0, so a caller
+   * that runs the average itself (DemodFrontEnd.run) calls this only outside that band.
+   */
+  decide(p: number): number {
     if (this.present === true) {
       if (p < this.offThreshold) {
         if (++this.below > this.hangoverSamples) {

@@ -169,6 +169,94 @@ export class DemodFrontEnd {
     return flags;
   }
 
+  /** The events of the sample run() stopped after (FE_* flags; 0 at the end of the block). */
+  events = 0;
+
+  /**
+   * push() over samples[from …] until a sample gives an event (then `events` holds its flags)
+   * or the block ends (`events` 0); returns the index after the last sample taken. While
+   * demodulating, the detector's and decimator's per-sample state stays in locals here: V8 keeps
+   * no field in a register from one iteration of a loop to the next, so push() per sample loads
+   * and stores every one of them (with its object's map check) each time.
+   */
+  run(samples: Int16Array, from: number): number {
+    const n = samples.length;
+    let i = from;
+    if (this.active !== true) {
+      while (i < n) {
+        const ev = this.push(samples[i]!);
+        i++;
+        if (ev !== 0) {
+          this.events = ev;
+          return i;
+        }
+      }
+      this.events = 0;
+      return i;
+    }
+    const det = this.det;
+    const dec = this.dec;
+    const buf = dec.buf;
+    const end = buf.length;
+    const alpha = det.alpha;
+    let low = det.quietLow;
+    let high = det.quietHigh;
+    let x1 = det.x1;
+    let y1 = det.y1;
+    let power = det.power;
+    let pos = dec.pos;
+    let cd = dec.countdown;
+    let lag = this.ncoLag;
+    let flags = 0;
+    while (i < n) {
+      const x = samples[i]!;
+      i++;
+      // CarrierDetector.push: the DC blocker and the power average; its decision only when the
+      // average leaves the band in which it would change nothing.
+      const y = x - x1 + 0.99 * y1;
+      x1 = x;
+      y1 = y;
+      const p = power + alpha * (y * y - power);
+      power = p;
+      if (p < low || p > high) {
+        det.x1 = x1;
+        det.y1 = y1;
+        det.power = p;
+        const ev = det.decide(p);
+        if (ev !== 0) flags = ev === UP ? FE_UP : ev === DOWN ? FE_DOWN : 0;
+        low = det.quietLow;
+        high = det.quietHigh;
+      }
+      // PolyphaseDecimator.push: the history and the countdown to the next output.
+      pos = (pos + 1) | 0;
+      if (pos === end) pos = dec.slide();
+      buf[pos] = x;
+      cd = cd - 1;
+      if (cd > 0) {
+        lag++;
+      } else {
+        dec.pos = pos;
+        dec.countdown = cd;
+        this.ncoLag = lag;
+        dec.output();
+        if (this.halfBaud()) flags |= SYMBOL;
+        // (output() moved the countdown on a period, the symbol step by the timing correction;
+        // halfBaud() caught the oscillator up)
+        cd = dec.countdown;
+        lag = 1;
+      }
+      if (flags !== 0) break;
+    }
+    det.x1 = x1;
+    det.y1 = y1;
+    det.power = power;
+    dec.pos = pos;
+    dec.countdown = cd;
+    this.ncoLag = lag;
+    this.events = flags;
+    return i;
+  }
+
   /** A T/2 output of the decimator is ready: to baseband, AGC, equalizer, timing; true on a symbol. */
   private halfBaud(): boolean {
     // The local carrier's phase at this sample: catch the oscillator up.

@@ -105,12 +105,14 @@ export class LmsEqualizer {
 
   /** push() from a holder (the allocation-free form on hot paths). */
   pushOf(s: Complex): void {
-    let p = this.pos + 1;
-    if (2 * p === this.x.length) p = this.slide();
-    this.pos = p;
+    let p = (this.pos + 1) | 0;
     const x = this.x;
-    x[2 * p] = s.re;
-    x[2 * p + 1] = s.im;
+    if (p << 1 === x.length) p = this.slide();
+    this.pos = p;
+    // (int32 indices: no overflow checks)
+    const k = p << 1;
+    x[k] = s.re;
+    x[(k + 1) | 0] = s.im;
   }
 
   /** The newest taps − 1 pairs back to the front of the history; returns the next free pair. */

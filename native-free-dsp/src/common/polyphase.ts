@@ -216,8 +216,9 @@ export class PolyphaseDecimator {
    * store a sample, where a doubled ring took two).
    */
   private readonly c: number[];
-  private readonly buf: number[];
-  private pos = 0;
+  /** (buf, pos, slide(), output(): DemodFrontEnd.run keeps pos and countdown in locals over a block.) */
+  readonly buf: number[];
+  pos = 0;
   /**
    * Time from the newest input to the next output instant, samples. Adding to it moves the
    * following instants (what adjust() does; a timing loop may add to it directly).
@@ -262,14 +263,14 @@ export class PolyphaseDecimator {
 
   /** Stores one input sample without computing anything (keeps the history while idle). */
   feed(x: number): void {
-    let p = this.pos + 1;
+    let p = (this.pos + 1) | 0;
     if (p === this.buf.length) p = this.slide();
     this.pos = p;
     this.buf[p] = x;
   }
 
   /** The newest taps − 1 samples back to the front of the history; returns the next free index. */
-  private slide(): number {
+  slide(): number {
     const b = this.buf;
     const n = this.taps - 1;
     const from = b.length - n;
@@ -284,7 +285,7 @@ export class PolyphaseDecimator {
 
   /** Takes one input sample; true when an output was computed (in re/im). */
   push(x: number): boolean {
-    let p = this.pos + 1;
+    let p = (this.pos + 1) | 0;
     if (p === this.buf.length) p = this.slide();
     this.pos = p;
     this.buf[p] = x;
@@ -299,7 +300,7 @@ export class PolyphaseDecimator {
    * push()'s output at the instant −countdown samples before the newest sample: a method of its
    * own, so that push() stays small enough for V8 to inline into the receiver's per-sample step.
    */
-  private output(): void {
+  output(): void {
     const n = this.taps;
     const p = this.pos;
     const cd = this.countdown;
