@@ -91,6 +91,8 @@ export class Agc {
 // hole check, on every use, where it folds a local const into the code.
 const UP = 1;
 const DOWN = -1;
+/** (A local const: the global `Infinity` in a branch V8 has not seen run is a generic global load.) */
+const NO_LIMIT = Infinity;
 export const CARRIER_UP = UP;
 export const CARRIER_DOWN = DOWN;
 
@@ -152,11 +154,11 @@ export class CarrierDetector {
 
   /** See decide(). */
   get quietLow(): number {
-    return this.present === true ? (this.below === 0 ? this.offThreshold : Infinity) : this.offPower;
+    return this.present === true ? (this.below === 0 ? this.offThreshold : NO_LIMIT) : this.offPower;
   }
 
   get quietHigh(): number {
-    return this.present === true ? Infinity : this.onThreshold;
+    return this.present === true ? NO_LIMIT : this.onThreshold;
   }
 
   /** Level now, dBm0. */
@@ -180,15 +182,17 @@ export class CarrierDetector {
     this.y1 = y;
     const p = this.power + this.alpha * (y * y - this.power);
     this.power = p;
-    return this.decide(p);
+    return this.decide();
   }
 
   /**
-   * The decision on the new average `p` (already in `power`); returns 0, CARRIER_UP or
-   * CARRIER_DOWN. A `p` within [quietLow, quietHigh] changes nothing and returns 0, so a caller
-   * that runs the average itself (DemodFrontEnd.run) calls this only outside that band.
+   * The decision on the new average in `power`; returns 0, CARRIER_UP or CARRIER_DOWN. An
+   * average within [quietLow, quietHigh] changes nothing and gives 0, so a caller that runs the
+   * average itself (DemodFrontEnd.run) calls this only outside that band. (No argument: a double
+   * passed to a call V8 does not inline is boxed, an allocation.)
    */
-  decide(p: number): number {
+  decide(): number {
+    const p = this.power;
     if (this.present === true) {
       if (p < this.offThreshold) {
         if (++this.below > this.hangoverSamples) {

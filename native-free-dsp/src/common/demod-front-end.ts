@@ -194,6 +194,8 @@ export class DemodFrontEnd {
       this.events = 0;
       return i;
     }
+    // (indices and counts as int32s, `| 0`: no overflow checks, no tagging in the loop)
+    i = i | 0;
     const det = this.det;
     const dec = this.dec;
     const buf = dec.buf;
@@ -201,16 +203,16 @@ export class DemodFrontEnd {
     const alpha = det.alpha;
     let low = det.quietLow;
     let high = det.quietHigh;
-    let x1 = det.x1;
+    let x1 = det.x1 | 0; // (a sample: an int32, stored back as a small integer, no box)
     let y1 = det.y1;
     let power = det.power;
-    let pos = dec.pos;
+    let pos = dec.pos | 0;
     let cd = dec.countdown;
-    let lag = this.ncoLag;
+    let lag = this.ncoLag | 0;
     let flags = 0;
     while (i < n) {
       const x = samples[i]!;
-      i++;
+      i = (i + 1) | 0;
       // CarrierDetector.push: the DC blocker and the power average; its decision only when the
       // average leaves the band in which it would change nothing.
       const y = x - x1 + 0.99 * y1;
@@ -222,18 +224,18 @@ export class DemodFrontEnd {
         det.x1 = x1;
         det.y1 = y1;
         det.power = p;
-        const ev = det.decide(p);
+        const ev = det.decide();
         if (ev !== 0) flags = ev === UP ? FE_UP : ev === DOWN ? FE_DOWN : 0;
         low = det.quietLow;
         high = det.quietHigh;
       }
       // PolyphaseDecimator.push: the history and the countdown to the next output.
       pos = (pos + 1) | 0;
-      if (pos === end) pos = dec.slide();
+      if (pos === end) pos = dec.slide() | 0;
       buf[pos] = x;
       cd = cd - 1;
       if (cd > 0) {
-        lag++;
+        lag = (lag + 1) | 0;
       } else {
         dec.pos = pos;
         dec.countdown = cd;
