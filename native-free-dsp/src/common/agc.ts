@@ -121,6 +121,13 @@ export class CarrierDetector {
   private offThreshold: number = 0;
   private onThreshold: number = 0;
   private below = 0;
+  /**
+   * An average within [quietLow, quietHigh] changes nothing in decide() (kept up to date as the
+   * state changes: DemodFrontEnd.run reads them as fields — a getter V8 does not inline returns a
+   * boxed number).
+   */
+  quietLow = 0;
+  quietHigh = 0;
   /** The DC blocker's last input and output (DemodFrontEnd.run keeps them in locals over a block). */
   x1 = 0;
   y1 = 0;
@@ -138,7 +145,7 @@ export class CarrierDetector {
     this.hangoverSamples = Math.round((hang * fs) / 1000);
     this.offThreshold = this.offPower;
     this.onThreshold = this.onPower;
-    this.power = this.y1 = 0.5; // doubles from the start (see complex.ts)
+    this.power = this.y1 = this.quietLow = this.quietHigh = 0.5; // doubles from the start (see complex.ts)
     this.restart();
   }
 
@@ -150,15 +157,15 @@ export class CarrierDetector {
     this.y1 = 0;
     this.offThreshold = this.offPower;
     this.onThreshold = this.onPower;
+    this.band();
   }
 
-  /** See decide(). */
-  get quietLow(): number {
-    return this.present === true ? (this.below === 0 ? this.offThreshold : NO_LIMIT) : this.offPower;
-  }
-
-  get quietHigh(): number {
-    return this.present === true ? NO_LIMIT : this.onThreshold;
+  /** quietLow and quietHigh from the state. */
+  private band(): void {
+    const on = this.present === true;
+    // (off: below offPower the on threshold goes back to onPower, nothing to do once it is there)
+    this.quietLow = on ? (this.below === 0 ? this.offThreshold : NO_LIMIT) : this.onThreshold === this.onPower ? -NO_LIMIT : this.offPower;
+    this.quietHigh = on ? NO_LIMIT : this.onThreshold;
   }
 
   /** Level now, dBm0. */
@@ -172,6 +179,7 @@ export class CarrierDetector {
    */
   setRelativeOff(dbBelow: number): void {
     this.offThreshold = Math.max(this.offPower, this.power * 10 ** (-dbBelow / 10));
+    this.band();
   }
 
   /** Takes one sample; returns 0, CARRIER_UP or CARRIER_DOWN. */
@@ -203,18 +211,24 @@ export class CarrierDetector {
           // a burst is not a new carrier.
           if (this.offThreshold > this.offPower) this.onThreshold = Math.max(this.onPower, 2 * this.offThreshold);
           this.offThreshold = this.offPower;
+          this.band();
           return DOWN;
         }
-      } else {
+        this.band();
+      } else if (this.below !== 0) {
         this.below = 0;
+        this.band();
       }
     } else if (p > this.onThreshold) {
       this.present = true;
       this.below = 0;
+      this.band();
       return UP;
-    } else if (p < this.offPower) {
+    } else if (p < this.offPower && this.onThreshold !== this.onPower) {
       this.onThreshold = this.onPower;
+      this.band();
     }
     return 0;
   }
+
 }
