@@ -13,6 +13,8 @@
 //     if (ev & FE_SYMBOL) { use fe.re, fe.im }          // equalized, derotated symbol
 //   }
 //   fe.adaptToPoint(ptsRe, ptsIm, k, mu)   // train towards point k (decided or known)
+//   Or a block at a time: i = fe.run(samples, i) takes samples up to the first that gives an
+//   event (its flags in fe.events, 0 at the end of the block) — QamRx.rx does.
 // Members for the modem: det, dec, nco, agc, ted, eq, pll (see their files).
 // Nothing on the per-sample or per-symbol path passes a double as a call argument (V8 would box
 // it when it does not inline the call): values travel in fields and holders (complex.ts).
