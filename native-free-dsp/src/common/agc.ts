@@ -87,8 +87,14 @@ export class Agc {
   }
 }
 
-export const CARRIER_UP = 1;
-export const CARRIER_DOWN = -1;
+// push() returns the module-local twins: V8 reads an exported binding from its cell, with a
+// hole check, on every use, where it folds a local const into the code.
+const UP = 1;
+const DOWN = -1;
+/** (A local const: the global `Infinity` in a branch V8 has not seen run is a generic global load.) */
+const NO_LIMIT = Infinity;
+export const CARRIER_UP = UP;
+export const CARRIER_DOWN = DOWN;
 
 export interface CarrierDetectorOptions {
   /** Carrier on above this level, dBm0, −70…0. */
@@ -110,12 +116,21 @@ export class CarrierDetector {
   present = false;
   /** Averaged power of the DC-blocked input (16-bit scale, mean square). */
   power = 0;
-  private readonly alpha: number = 0;
+  /** The power average's coefficient per sample. */
+  readonly alpha: number = 0;
   private offThreshold: number = 0;
   private onThreshold: number = 0;
   private below = 0;
-  private x1 = 0;
-  private y1 = 0;
+  /**
+   * An average within [quietLow, quietHigh] changes nothing in decide() (kept up to date as the
+   * state changes: DemodFrontEnd.run reads them as fields — a getter V8 does not inline returns a
+   * boxed number).
+   */
+  quietLow = 0;
+  quietHigh = 0;
+  /** The DC blocker's last input and output (DemodFrontEnd.run keeps them in locals over a block). */
+  x1 = 0;
+  y1 = 0;
 
   constructor(opts: CarrierDetectorOptions) {
     const B = 'CarrierDetector';
@@ -130,7 +145,7 @@ export class CarrierDetector {
     this.hangoverSamples = Math.round((hang * fs) / 1000);
     this.offThreshold = this.offPower;
     this.onThreshold = this.onPower;
-    this.power = this.y1 = 0.5; // doubles from the start (see complex.ts)
+    this.power = this.y1 = this.quietLow = this.quietHigh = 0.5; // doubles from the start (see complex.ts)
     this.restart();
   }
 
@@ -142,6 +157,15 @@ export class CarrierDetector {
     this.y1 = 0;
     this.offThreshold = this.offPower;
     this.onThreshold = this.onPower;
+    this.band();
+  }
+
+  /** quietLow and quietHigh from the state. */
+  private band(): void {
+    const on = this.present === true;
+    // (off: below offPower the on threshold goes back to onPower, nothing to do once it is there)
+    this.quietLow = on ? (this.below === 0 ? this.offThreshold : NO_LIMIT) : this.onThreshold === this.onPower ? -NO_LIMIT : this.offPower;
+    this.quietHigh = on ? NO_LIMIT : this.onThreshold;
   }
 
   /** Level now, dBm0. */
@@ -155,6 +179,7 @@ export class CarrierDetector {
    */
   setRelativeOff(dbBelow: number): void {
     this.offThreshold = Math.max(this.offPower, this.power * 10 ** (-dbBelow / 10));
+    this.band();
   }
 
   /** Takes one sample; returns 0, CARRIER_UP or CARRIER_DOWN. */
@@ -165,6 +190,17 @@ export class CarrierDetector {
     this.y1 = y;
     const p = this.power + this.alpha * (y * y - this.power);
     this.power = p;
+    return this.decide();
+  }
+
+  /**
+   * The decision on the new average in `power`; returns 0, CARRIER_UP or CARRIER_DOWN. An
+   * average within [quietLow, quietHigh] changes nothing and gives 0, so a caller that runs the
+   * average itself (DemodFrontEnd.run) calls this only outside that band. (No argument: a double
+   * passed to a call V8 does not inline is boxed, an allocation.)
+   */
+  decide(): number {
+    const p = this.power;
     if (this.present === true) {
       if (p < this.offThreshold) {
         if (++this.below > this.hangoverSamples) {
@@ -175,18 +211,24 @@ export class CarrierDetector {
           // a burst is not a new carrier.
           if (this.offThreshold > this.offPower) this.onThreshold = Math.max(this.onPower, 2 * this.offThreshold);
           this.offThreshold = this.offPower;
-          return CARRIER_DOWN;
+          this.band();
+          return DOWN;
         }
-      } else {
+        this.band();
+      } else if (this.below !== 0) {
         this.below = 0;
+        this.band();
       }
     } else if (p > this.onThreshold) {
       this.present = true;
       this.below = 0;
-      return CARRIER_UP;
-    } else if (p < this.offPower) {
+      this.band();
+      return UP;
+    } else if (p < this.offPower && this.onThreshold !== this.onPower) {
       this.onThreshold = this.onPower;
+      this.band();
     }
     return 0;
   }
+
 }

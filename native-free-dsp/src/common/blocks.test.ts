@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { dbm0ToAmplitude } from '../power/levels.js';
 import { Agc, CARRIER_DOWN, CARRIER_UP, CarrierDetector } from './agc.js';
 import { CarrierRecovery } from './carrier-recovery.js';
+import { DemodFrontEnd, FE_CARRIER_DOWN, FE_CARRIER_UP, FE_SYMBOL } from './demod-front-end.js';
 import { LmsEqualizer } from './equalizer.js';
 import { Nco } from './nco.js';
 import { TcfMeter } from './tcf.js';
@@ -183,5 +184,58 @@ describe('TcfMeter', () => {
       wordwise.putWord(word, n);
       expect([wordwise.bits, wordwise.ones, wordwise.longestZeroRun]).toEqual([bitwise.bits, bitwise.ones, bitwise.longestZeroRun]);
     }
+  });
+});
+
+describe('DemodFrontEnd', () => {
+  // Bursts of random 8-PSK at 1800 Hz (1600 baud) between silences, through two front ends: one a
+  // sample at a time (push), one a block at a time (run, which keeps the per-sample state in
+  // locals). Every event on the same sample and every symbol the same to the bit.
+  it('run() takes a block as push() takes its samples one by one', () => {
+    const opts = { symbolRate: 1600, carrierHz: 1800, beta: 0.5, spanSymbols: 5, eqTaps: 33, eqGain: Math.SQRT2, carrierOnDbm0: -43, carrierOffDbm0: -48 };
+    const audio = new Int16Array(40_000);
+    let seed = 12345;
+    const rand = (): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    const a = dbm0ToAmplitude(-20);
+    let phase = 0;
+    for (let i = 0; i < audio.length; i++) {
+      if (i % 5 === 0) phase = Math.floor(rand() * 8) / 8;
+      const on = (i > 1_000 && i < 15_000) || (i > 19_000 && i < 36_000);
+      audio[i] = Math.round((on ? a * Math.cos(2 * Math.PI * ((1800 * i) / 8000 + phase)) : 0) + (rand() - 0.5) * 40);
+    }
+    const trace = (feed: (fe: DemodFrontEnd, on: (sample: number, ev: number) => void) => void): string[] => {
+      const fe = new DemodFrontEnd(opts);
+      const out: string[] = [];
+      feed(fe, (sample, ev) => {
+        if (ev & FE_CARRIER_UP) {
+          fe.start();
+          fe.setTimingGains(0.05);
+        }
+        if (ev & FE_CARRIER_DOWN) fe.stop();
+        out.push(`${sample} ${ev} ${ev & FE_SYMBOL ? `${fe.re} ${fe.im}` : ''}`);
+        // The equalizer and carrier loop adapt towards the nearest point, as a receiver's would.
+        if (ev & FE_SYMBOL) fe.adapt(Math.SQRT2 * Math.sign(fe.re), Math.SQRT2 * Math.sign(fe.im), 0.1);
+      });
+      return out;
+    };
+    const perSample = trace((fe, on) => {
+      for (let i = 0; i < audio.length; i++) {
+        const ev = fe.push(audio[i]!);
+        if (ev !== 0) on(i, ev);
+      }
+    });
+    const blocks = trace((fe, on) => {
+      for (let b = 0; b < audio.length; b += 333) {
+        const block = audio.subarray(b, Math.min(audio.length, b + 333));
+        for (let i = 0; i < block.length; ) {
+          i = fe.run(block, i);
+          if (fe.events !== 0) on(b + i - 1, fe.events);
+        }
+      }
+    });
+    const carrier = perSample.map((e) => Number(e.split(' ')[1]) & (FE_CARRIER_UP | FE_CARRIER_DOWN)).filter((ev) => ev !== 0);
+    expect(carrier).toEqual([FE_CARRIER_UP, FE_CARRIER_DOWN, FE_CARRIER_UP, FE_CARRIER_DOWN]); // two bursts
+    expect(perSample.length).toBeGreaterThan(6_000); // symbols of 31,000 samples at 5 a symbol
+    expect(blocks).toEqual(perSample);
   });
 });

@@ -13,6 +13,8 @@
 //     if (ev & FE_SYMBOL) { use fe.re, fe.im }          // equalized, derotated symbol
 //   }
 //   fe.adaptToPoint(ptsRe, ptsIm, k, mu)   // train towards point k (decided or known)
+//   Or a block at a time: i = fe.run(samples, i) takes samples up to the first that gives an
+//   event (its flags in fe.events, 0 at the end of the block) — QamRx.rx does.
 // Members for the modem: det, dec, nco, agc, ted, eq, pll (see their files).
 // Nothing on the per-sample or per-symbol path passes a double as a call argument (V8 would box
 // it when it does not inline the call): values travel in fields and holders (complex.ts).
@@ -34,9 +36,13 @@ const N = TABLE_SIZE;
 const MASK = TABLE_MASK;
 const Q = QUARTER;
 
-export const FE_SYMBOL = 1;
-export const FE_CARRIER_UP = 2;
-export const FE_CARRIER_DOWN = 4;
+// push() uses the module-local twins (see CARRIER_UP in agc.ts).
+const SYMBOL = 1;
+const FE_UP = 2;
+const FE_DOWN = 4;
+export const FE_SYMBOL = SYMBOL;
+export const FE_CARRIER_UP = FE_UP;
+export const FE_CARRIER_DOWN = FE_DOWN;
 
 export interface DemodFrontEndOptions {
   symbolRate: number;
@@ -153,16 +159,106 @@ export class DemodFrontEnd {
   push(x: number): number {
     let flags = 0;
     const ev = this.det.push(x);
-    if (ev !== 0) flags = ev === UP ? FE_CARRIER_UP : ev === DOWN ? FE_CARRIER_DOWN : 0;
+    if (ev !== 0) flags = ev === UP ? FE_UP : ev === DOWN ? FE_DOWN : 0;
     if (this.active !== true) {
       // (a boolean field compared, not truth-tested: see complex.ts)
       this.dec.feed(x);
     } else {
-      if (this.dec.push(x) && this.halfBaud()) flags |= FE_SYMBOL;
+      if (this.dec.push(x) && this.halfBaud()) flags |= SYMBOL;
       // The oscillator is brought up to date only when an output needs it (halfBaud).
       this.ncoLag++;
     }
     return flags;
+  }
+
+  /** The events of the sample run() stopped after (FE_* flags; 0 at the end of the block). */
+  events = 0;
+
+  /**
+   * push() over samples[from …] until a sample gives an event (then `events` holds its flags)
+   * or the block ends (`events` 0); returns the index after the last sample taken. While
+   * demodulating, the detector's and decimator's per-sample state stays in locals here: V8 keeps
+   * no field in a register from one iteration of a loop to the next, so push() per sample loads
+   * and stores every one of them (with its object's map check) each time.
+   */
+  run(samples: Int16Array, from: number): number {
+    const n = samples.length;
+    let i = from;
+    if (this.active !== true) {
+      while (i < n) {
+        const ev = this.push(samples[i]!);
+        i++;
+        if (ev !== 0) {
+          this.events = ev;
+          return i;
+        }
+      }
+      this.events = 0;
+      return i;
+    }
+    // (indices and counts as int32s, `| 0`: no overflow checks, no tagging in the loop)
+    i = i | 0;
+    const det = this.det;
+    const dec = this.dec;
+    const buf = dec.buf;
+    const end = buf.length;
+    const alpha = det.alpha;
+    let low = det.quietLow;
+    let high = det.quietHigh;
+    let x1 = det.x1 | 0; // (a sample: an int32, stored back as a small integer, no box)
+    let y1 = det.y1;
+    let power = det.power;
+    let pos = dec.pos | 0;
+    let cd = dec.countdown;
+    let lag = this.ncoLag | 0;
+    let flags = 0;
+    while (i < n) {
+      const x = samples[i]!;
+      i = (i + 1) | 0;
+      // CarrierDetector.push: the DC blocker and the power average; its decision only when the
+      // average leaves the band in which it would change nothing.
+      const y = x - x1 + 0.99 * y1;
+      x1 = x;
+      y1 = y;
+      const p = power + alpha * (y * y - power);
+      power = p;
+      if (p < low || p > high) {
+        det.x1 = x1;
+        det.y1 = y1;
+        det.power = p;
+        const ev = det.decide();
+        if (ev !== 0) flags = ev === UP ? FE_UP : ev === DOWN ? FE_DOWN : 0;
+        low = det.quietLow;
+        high = det.quietHigh;
+      }
+      // PolyphaseDecimator.push: the history and the countdown to the next output.
+      pos = (pos + 1) | 0;
+      if (pos === end) pos = dec.slide() | 0;
+      buf[pos] = x;
+      cd = cd - 1;
+      if (cd > 0) {
+        lag = (lag + 1) | 0;
+      } else {
+        dec.pos = pos;
+        dec.countdown = cd;
+        this.ncoLag = lag;
+        dec.output();
+        if (this.halfBaud()) flags |= SYMBOL;
+        // (output() moved the countdown on a period, the symbol step by the timing correction;
+        // halfBaud() caught the oscillator up)
+        cd = dec.countdown;
+        lag = 1;
+      }
+      if (flags !== 0) break;
+    }
+    det.x1 = x1;
+    det.y1 = y1;
+    det.power = power;
+    dec.pos = pos;
+    dec.countdown = cd;
+    this.ncoLag = lag;
+    this.events = flags;
+    return i;
   }
 
   /** A T/2 output of the decimator is ready: to baseband, AGC, equalizer, timing; true on a symbol. */
@@ -178,16 +274,22 @@ export class DemodFrontEnd {
     const c = COS[i]!;
     const s = COS[(i - Q) & MASK]!;
     const dec = this.dec;
-    const bb = this.bb;
-    bb.re = dec.re * c + dec.im * s;
-    bb.im = dec.im * c - dec.re * s;
+    const dr = dec.re;
+    const di = dec.im;
+    const br = dr * c + di * s;
+    const bi = di * c - dr * s;
     const agc = this.agc;
-    // (measure() does nothing once the gain is frozen: no call then)
-    if (agc.frozen !== true) agc.measure(bb);
+    // (measure() does nothing once the gain is frozen: no call, and no holder to fill, then)
+    if (agc.frozen !== true) {
+      const bb = this.bb;
+      bb.re = br;
+      bb.im = bi;
+      agc.measure(bb);
+    }
     const g = agc.gain;
     const x = this.x;
-    x.re = bb.re * g;
-    x.im = bb.im * g;
+    x.re = br * g;
+    x.im = bi * g;
     const eq = this.eq;
     eq.pushOf(x);
     if ((this.half ^= 1) === 1) {

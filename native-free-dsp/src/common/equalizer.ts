@@ -15,6 +15,9 @@
 import { checkInt } from '../errors.js';
 import { complexHolder, doubleArray, type Complex } from './complex.js';
 
+/** The input history's array, in equalizer lengths (see LmsEqualizer.x). */
+const HISTORY_SPANS = 8;
+
 export interface LmsEqualizerOptions {
   /** Number of T/2 taps, 3…255. */
   taps: number;
@@ -33,7 +36,11 @@ export class LmsEqualizer {
   im = 0;
   /** Coefficients as (re, im) pairs, the oldest sample's tap first. */
   private readonly w: number[];
-  /** Inputs as (re, im) pairs in a doubled ring: pair pos + 1 … pos + taps, oldest first. */
+  /**
+   * Inputs as (re, im) pairs sliding along an array of HISTORY_SPANS × taps pairs: the window is
+   * pairs pos − taps + 1 … pos, oldest first; at the end the newest taps − 1 pairs go back to the
+   * front (two stores a push, where a doubled ring took four).
+   */
   private readonly x: number[];
   private readonly saved: number[];
   private hasSaved = false;
@@ -52,7 +59,7 @@ export class LmsEqualizer {
     }
     this.w = doubleArray(2 * this.taps);
     this.saved = doubleArray(2 * this.taps);
-    this.x = doubleArray(4 * this.taps);
+    this.x = doubleArray(2 * HISTORY_SPANS * this.taps);
     this.muScale = 1 / this.taps;
     this.re = this.im = 0.5; // doubles from the start (see complex.ts)
     this.reset(1, 0);
@@ -78,7 +85,7 @@ export class LmsEqualizer {
 
   clearHistory(): void {
     this.x.fill(0);
-    this.pos = 0;
+    this.pos = this.taps - 1;
     this.re = 0;
     this.im = 0;
   }
@@ -98,17 +105,23 @@ export class LmsEqualizer {
 
   /** push() from a holder (the allocation-free form on hot paths). */
   pushOf(s: Complex): void {
-    const n = this.taps;
-    let p = this.pos + 1;
-    if (p === n) p = 0;
-    this.pos = p;
-    const re = s.re;
-    const im = s.im;
+    let p = (this.pos + 1) | 0;
     const x = this.x;
-    x[2 * p] = re;
-    x[2 * p + 1] = im;
-    x[2 * (p + n)] = re;
-    x[2 * (p + n) + 1] = im;
+    if (p << 1 === x.length) p = this.slide();
+    this.pos = p;
+    // (int32 indices: no overflow checks)
+    const k = p << 1;
+    x[k] = s.re;
+    x[(k + 1) | 0] = s.im;
+  }
+
+  /** The newest taps − 1 pairs back to the front of the history; returns the next free pair. */
+  private slide(): number {
+    const x = this.x;
+    const n = 2 * (this.taps - 1);
+    const from = x.length - n;
+    for (let j = 0; j < n; j++) x[j] = x[from + j]!;
+    return this.taps - 1;
   }
 
   push(re: number, im: number): void {
@@ -128,7 +141,7 @@ export class LmsEqualizer {
     let si = 0;
     let sr1 = 0;
     let si1 = 0;
-    let i = (2 * (this.pos + 1)) | 0;
+    let i = (2 * (this.pos - this.taps + 1)) | 0;
     let j = 0;
     for (; ((j + 7) | 0) < n2; j = (j + 8) | 0, i = (i + 8) | 0) {
       let xr = x[i]!;
@@ -208,7 +221,7 @@ export class LmsEqualizer {
     const er = err.re;
     const ei = err.im;
     // Two taps an iteration with int32 indices (see compute()).
-    let i = (2 * (this.pos + 1)) | 0;
+    let i = (2 * (this.pos - this.taps + 1)) | 0;
     let j = 0;
     for (; ((j + 3) | 0) < n2; j = (j + 4) | 0, i = (i + 4) | 0) {
       let xr = x[i]!;
@@ -228,10 +241,11 @@ export class LmsEqualizer {
     }
   }
 
-  /** Multiplies the stored input samples by (c + j·s). */
+  /** Multiplies the stored input samples (the window) by (c + j·s). */
   rotate(c: number, s: number): void {
     const x = this.x;
-    for (let j = 0; j < x.length; j += 2) {
+    const end = 2 * (this.pos + 1);
+    for (let j = end - 2 * this.taps; j < end; j += 2) {
       const r = x[j]!;
       const i = x[j + 1]!;
       x[j] = r * c - i * s;

@@ -162,6 +162,8 @@ interface DecimatorTable {
 }
 
 const rxCache = new Map<string, DecimatorTable>();
+/** The decimator's history array, in filter lengths (see PolyphaseDecimator.buf). */
+const HISTORY_SPANS = 8;
 
 function rxCoefficients(fs: number, baud: number, beta: number, fc: number, span: number, phases: number): DecimatorTable {
   const key = `${fs}/${baud}/${beta}/${fc}/${span}/${phases}`;
@@ -207,10 +209,16 @@ export class PolyphaseDecimator {
   /** Last output. */
   re = 0;
   im = 0;
-  /** Coefficient pairs (DecimatorTable.c) and the input history, a doubled ring: plain double arrays (see equalizer.ts). */
+  /**
+   * Coefficient pairs (DecimatorTable.c) and the input history: plain double arrays (see
+   * equalizer.ts). The history slides along an array of HISTORY_SPANS × taps: the window is
+   * buf[pos − taps + 1 … pos]; at the end the newest taps − 1 samples go back to the front (one
+   * store a sample, where a doubled ring took two).
+   */
   private readonly c: number[];
-  private readonly buf: number[];
-  private pos = 0;
+  /** (buf, pos, slide(), output(): DemodFrontEnd.run keeps pos and countdown in locals over a block.) */
+  readonly buf: number[];
+  pos = 0;
   /**
    * Time from the newest input to the next output instant, samples. Adding to it moves the
    * following instants (what adjust() does; a timing loop may add to it directly).
@@ -232,7 +240,7 @@ export class PolyphaseDecimator {
     const t = rxCoefficients(this.sampleRate, this.symbolRate, beta, fc, span, this.phases);
     this.taps = t.taps | 0;
     this.c = t.c;
-    this.buf = doubleArray(2 * this.taps);
+    this.buf = doubleArray(HISTORY_SPANS * this.taps);
     this.period = this.sampleRate / (this.symbolRate * this.outputsPerSymbol);
     this.delay = (this.taps - 1) / 2 - 0.5;
     this.re = this.im = this.countdown = 0.5; // doubles from the start (see complex.ts)
@@ -242,7 +250,7 @@ export class PolyphaseDecimator {
   /** Clears the history; the first output comes one period from now. */
   restart(): void {
     this.buf.fill(0);
-    this.pos = 0;
+    this.pos = this.taps - 1;
     this.countdown = this.period;
     this.re = 0;
     this.im = 0;
@@ -255,12 +263,19 @@ export class PolyphaseDecimator {
 
   /** Stores one input sample without computing anything (keeps the history while idle). */
   feed(x: number): void {
-    const n = this.taps;
-    let p = this.pos + 1;
-    if (p === n) p = 0;
+    let p = (this.pos + 1) | 0;
+    if (p === this.buf.length) p = this.slide();
     this.pos = p;
     this.buf[p] = x;
-    this.buf[p + n] = x;
+  }
+
+  /** The newest taps − 1 samples back to the front of the history; returns the next free index. */
+  slide(): number {
+    const b = this.buf;
+    const n = this.taps - 1;
+    const from = b.length - n;
+    for (let j = 0; j < n; j++) b[j] = b[from + j]!;
+    return n;
   }
 
   /** Next output one period from now (the history is kept). */
@@ -270,12 +285,10 @@ export class PolyphaseDecimator {
 
   /** Takes one input sample; true when an output was computed (in re/im). */
   push(x: number): boolean {
-    const n = this.taps;
-    let p = this.pos + 1;
-    if (p === n) p = 0;
+    let p = (this.pos + 1) | 0;
+    if (p === this.buf.length) p = this.slide();
     this.pos = p;
     this.buf[p] = x;
-    this.buf[p + n] = x;
     const cd = this.countdown - 1;
     this.countdown = cd;
     if (cd > 0) return false;
@@ -287,7 +300,7 @@ export class PolyphaseDecimator {
    * push()'s output at the instant −countdown samples before the newest sample: a method of its
    * own, so that push() stays small enough for V8 to inline into the receiver's per-sample step.
    */
-  private output(): void {
+  output(): void {
     const n = this.taps;
     const p = this.pos;
     const cd = this.countdown;
@@ -303,8 +316,8 @@ export class PolyphaseDecimator {
     let si = 0;
     let sr1 = 0;
     let si1 = 0;
-    let i = (p + 1) | 0;
-    const end = (i + n) | 0;
+    const end = (p + 1) | 0;
+    let i = (end - n) | 0;
     let k = (2 * ((frac * this.phases + 0.5) | 0) * n) | 0;
     for (; ((i + 3) | 0) < end; i = (i + 4) | 0, k = (k + 8) | 0) {
       const v0 = b[i]!;

@@ -178,8 +178,10 @@ export abstract class QamRx {
   /** Consumes samples (any block length); bits and status arrive through the callbacks. */
   rx(samples: Int16Array): void {
     const fe = this.fe;
-    for (let i = 0; i < samples.length; i++) {
-      const ev = fe.push(samples[i]!);
+    // The front end takes samples until one gives an event (fe.run), the handlers run between.
+    for (let i = 0; i < samples.length; ) {
+      i = fe.run(samples, i);
+      const ev = fe.events;
       if (ev === 0) continue;
       if (ev & UP) this.carrierUp();
       if (ev & DOWN) this.carrierDown();
