@@ -296,9 +296,12 @@ export class PdfiumDocument {
     this.canvas = new PdfiumCanvas(m);
   }
 
-  /** Opens a document from memory with an empty password; throws `{ pdfiumError }` when PDFium refuses it. */
-  static async open(bytes: Uint8Array): Promise<PdfiumDocument> {
-    const m = await loadPdfium();
+  /**
+   * Opens a document from memory with an empty password; throws `{ pdfiumError }` when PDFium
+   * refuses it. In this thread's instance, or in `given` (a draw worker's, pdfium-bare.ts).
+   */
+  static async open(bytes: Uint8Array, given?: WrappedPdfiumModule): Promise<PdfiumDocument> {
+    const m = given ?? (await loadPdfium());
     const heap = m.pdfium as unknown as Heap;
     const ptr = heap._malloc(Math.max(1, bytes.byteLength));
     if (!ptr) throw new PdfiumOpenError(FPDF_ERR.UNKNOWN);
