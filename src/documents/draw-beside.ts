@@ -6,9 +6,9 @@
 
 import { Worker } from 'node:worker_threads';
 import { FaxError } from '../shared/errors.js';
-import { toBilevel } from './bilevel.js';
+import { toBilevel, type BilevelMode } from './bilevel.js';
 import type { Bitmap } from '../codecs/index.js';
-import { DrawRing, DrawStatus } from './draw-ring.js';
+import { DrawnKind, DrawRing, DrawStatus } from './draw-ring.js';
 import type { DrawInstanceMessage, DrawJobMessage } from './draw-worker.js';
 import { finishPage } from './fax-page.js';
 import { pageLines, resolutionFor, type RenderQuality } from './layout.js';
@@ -44,6 +44,7 @@ export function startDrawHelper(): void {
     h.gone = true;
   };
   worker.on('error', gone).on('exit', gone);
+  if (process.env.XDRAW_DEBUG) worker.stderr.pipe(process.stderr); // XDRAW-HACK
   worker.unref();
   compiledPdfium().then(
     (pdfium) => worker.postMessage({ pdfium, capBytes: DRAW_WORKER_CAP_BYTES } satisfies DrawInstanceMessage),
@@ -88,17 +89,19 @@ export async function codeBesideDrawer(bytes: Buffer, opts: RenderDocumentOption
   const queue = new PageQueue(pages.length, 1);
   const shared = new Uint8Array(new SharedArrayBuffer(bytes.byteLength));
   shared.set(bytes);
-  const job: DrawJobMessage = { bytes: shared, pages: [...pages], queue: queue.state, ring: { state: ring.state, pixels: ring.pixels, slotBytes: ring.slotBytes }, quality: opts.quality, reserveTop: opts.reserveTop };
+  const job: DrawJobMessage = { bytes: shared, pages: [...pages], queue: queue.state, ring: { state: ring.state, pixels: ring.pixels, slotBytes: ring.slotBytes }, quality: opts.quality, reserveTop: opts.reserveTop, scan: process.env.XSCAN === '1' ? (opts.mode ?? 'auto') : undefined }; // XDRAW-HACK XSCAN
   h.worker.postMessage(job);
+  const dbg: string[] = [`job ${performance.now().toFixed(0)}`]; // XDRAW-HACK
 
   const budget = new RenderBudget(opts.budgetClock ?? threadClock(), opts.budget);
   const waitMs = opts.budget?.pageCpuMs ?? PAGE_CPU_BUDGET_MS;
   const coded: CodedPage[][] = pages.map(() => []);
   let spare: Bitmap | undefined;
-  const finish = (i: number, part: number, parts: number, gray: { width: number; height: number; data: Uint8Array }): void => {
+  const finish = (i: number, part: number, parts: number, gray: { width: number; height: number; data: Uint8Array }, scanned?: { bitmap: Bitmap; mode: BilevelMode }): void => {
     if (parts !== coding.parts[i] || part !== coded[i]!.length) throw new FaxError('CONVERSION_FAILED', `page ${pages[i]} did not draw the fax pages counted from its size`);
-    const { bitmap, mode } = toBilevel(gray, opts.mode ?? 'auto', res.xDpi, res.yDpi, coding.keep ? undefined : spare);
-    if (!coding.keep) spare = bitmap;
+    let { bitmap, mode } = scanned ?? toBilevel(gray, opts.mode ?? 'auto', res.xDpi, res.yDpi, coding.keep ? undefined : spare);
+    if (scanned && coding.keep) bitmap = { ...bitmap, data: bitmap.data.slice() }; // the slot is the worker's again
+    else if (!scanned && !coding.keep) spare = bitmap;
     const strip = finishPage(bitmap, coding.first[i]! + part, coding);
     coded[i]!.push({ width: bitmap.width, height: bitmap.height, mode, page: pages[i]!, strip, bitmap: coding.keep ? bitmap : undefined });
   };
@@ -126,7 +129,9 @@ export async function codeBesideDrawer(bytes: Buffer, opts: RenderDocumentOption
         ring.release();
         drawHere(r.index, r.part);
       } else {
-        finish(r.index, r.part, r.parts, { width: r.width, height: r.height, data: d.gray });
+        if (process.env.XDRAW_DEBUG) dbg.push(`t${r.index}@${performance.now().toFixed(0)}`); // XDRAW-HACK
+        const scanned = r.kind === DrawnKind.Gray ? undefined : { bitmap: { width: r.width, height: r.height, stride: r.stride, data: d.gray }, mode: r.kind === DrawnKind.Text ? ('text' as const) : ('photo' as const) };
+        finish(r.index, r.part, r.parts, { width: r.width, height: r.height, data: d.gray }, scanned);
         ring.release();
       }
     }
@@ -135,6 +140,7 @@ export async function codeBesideDrawer(bytes: Buffer, opts: RenderDocumentOption
     for (let i = queue.claim('front'); i >= 0; i = queue.claim('front')) {
       takeTheirs();
       drawHere(i, 0);
+      if (process.env.XDRAW_DEBUG) dbg.push(`m${i}@${performance.now().toFixed(0)}`); // XDRAW-HACK
       // PDFium draws without yielding: timers, the abort signal and the worker's exit between pages.
       await new Promise((resolve) => setImmediate(resolve));
       opts.signal?.throwIfAborted();
@@ -167,6 +173,6 @@ export async function codeBesideDrawer(bytes: Buffer, opts: RenderDocumentOption
     }
     if (ring.status() === DrawStatus.Running) await closeDrawHelper();
   }
-  if (process.env.XDRAW_DEBUG) process.stderr.write(`drawer took ${queue.claimedByBack()} of ${pages.length}\n`); // XDRAW-HACK
+  if (process.env.XDRAW_DEBUG) process.stderr.write(`drawer took ${queue.claimedByBack()} of ${pages.length} ${dbg.join(' ')} end ${performance.now().toFixed(0)}\n`); // XDRAW-HACK
   return coded.flat();
 }

@@ -12,6 +12,7 @@ import { patchedPdfium, pdfiumCachePath, PDFIUM_CACHE_DIR, writePatchedPdfium, t
 import { fasterGlyphMasks } from './pdfium-glyph.js';
 import { fasterImageDrawing } from './pdfium-image.js';
 import { fasterTextCompositor } from './pdfium-wasm.js';
+import { barePdfium } from './pdfium-bare.js';
 
 /** FPDF_GetLastError codes (fpdfview.h). */
 export const FPDF_ERR = { UNKNOWN: 1, FILE: 2, FORMAT: 3, PASSWORD: 4, SECURITY: 5, PAGE: 6 } as const;
@@ -167,7 +168,7 @@ export async function instantiatePdfium(compiled: object, capBytes?: number): Pr
 /** The PDFium instance of this thread, initialised on first use. */
 function loadPdfium(): Promise<WrappedPdfiumModule> {
   // The module's JavaScript loads while the wasm compiles.
-  instance ??= Promise.all([import('@embedpdf/pdfium'), compiledPdfium()]).then(([, compiled]) => instantiatePdfium(compiled, pdfiumMemoryCapBytes()));
+  instance ??= process.env.XBARE === '0' ? Promise.all([import('@embedpdf/pdfium'), compiledPdfium()]).then(([, compiled]) => instantiatePdfium(compiled, pdfiumMemoryCapBytes())) : compiledPdfium().then((compiled) => { const m = barePdfium(compiled, pdfiumMemoryCapBytes()); m.PDFiumExt_Init(); return m; }); // XDRAW-HACK XBARE
   instance.catch(() => (instance = undefined));
   return instance;
 }
