@@ -6,9 +6,9 @@
 
 import { Worker } from 'node:worker_threads';
 import { FaxError } from '../shared/errors.js';
-import { toBilevel, type BilevelMode } from './bilevel.js';
+import { toBilevel, type GrayPage } from './bilevel.js';
 import type { Bitmap } from '../codecs/index.js';
-import { DrawnKind, DrawRing, DrawStatus } from './draw-ring.js';
+import { DrawRing, DrawStatus } from './draw-ring.js';
 import type { DrawInstanceMessage, DrawJobMessage } from './draw-worker.js';
 import { finishPage } from './fax-page.js';
 import { pageLines, resolutionFor, type RenderQuality } from './layout.js';
@@ -25,6 +25,8 @@ const DRAW_WORKER_CAP_BYTES = 1024 * 1024 * 1024;
 
 interface DrawHelper {
   worker: Worker;
+  /** Resolves true once the worker has its PDFium instance, false if it goes first. */
+  ready: Promise<boolean>;
   /** Set when the worker has gone (an error, an exit): its pages are drawn here. */
   gone: boolean;
 }
@@ -39,11 +41,14 @@ export function startDrawHelper(): void {
   if (helper) return;
   const entry = workerEntry(import.meta.url, 'draw-worker');
   const worker = new Worker(entry.filename, { execArgv: entry.execArgv, stdout: true, stderr: true });
-  const h: DrawHelper = { worker, gone: false };
+  let settle: (ok: boolean) => void = () => undefined;
+  const h: DrawHelper = { worker, gone: false, ready: new Promise((resolve) => (settle = resolve)) };
   const gone = (): void => {
     h.gone = true;
+    settle(false);
   };
   worker.on('error', gone).on('exit', gone);
+  worker.once('message', (m) => settle(m === 'ready'));
   if (process.env.XDRAW_DEBUG) worker.stderr.pipe(process.stderr); // XDRAW-HACK
   worker.unref();
   compiledPdfium().then(
@@ -60,9 +65,15 @@ export async function closeDrawHelper(): Promise<void> {
   if (h && !h.gone) await h.worker.terminate();
 }
 
-/** Whether a draw worker is started (startDrawHelper) and still there. */
-export function drawHelperStarted(): boolean {
-  return helper !== undefined && !helper.gone;
+/** Whether the draw worker started (startDrawHelper) has its PDFium instance: false when there is none or it went. */
+export function drawHelperReady(): Promise<boolean> {
+  return helper?.ready ?? Promise.resolve(false);
+}
+
+/** Pages of the last document the draw worker drew (tests, diagnostics). */
+let lastDrawn = 0;
+export function drawnByHelper(): number {
+  return lastDrawn;
 }
 
 /** The largest gray page a ring slot takes: a full-width A4 page (the longest a layout places), larger ones drawn here. */
@@ -89,7 +100,7 @@ export async function codeBesideDrawer(bytes: Buffer, opts: RenderDocumentOption
   const queue = new PageQueue(pages.length, 1);
   const shared = new Uint8Array(new SharedArrayBuffer(bytes.byteLength));
   shared.set(bytes);
-  const job: DrawJobMessage = { bytes: shared, pages: [...pages], queue: queue.state, ring: { state: ring.state, pixels: ring.pixels, slotBytes: ring.slotBytes }, quality: opts.quality, reserveTop: opts.reserveTop, scan: process.env.XSCAN === '1' ? (opts.mode ?? 'auto') : undefined }; // XDRAW-HACK XSCAN
+  const job: DrawJobMessage = { bytes: shared, pages: [...pages], queue: queue.state, ring: { state: ring.state, pixels: ring.pixels, slotBytes: ring.slotBytes }, quality: opts.quality, reserveTop: opts.reserveTop };
   h.worker.postMessage(job);
   const dbg: string[] = [`job ${performance.now().toFixed(0)}`]; // XDRAW-HACK
 
@@ -97,11 +108,10 @@ export async function codeBesideDrawer(bytes: Buffer, opts: RenderDocumentOption
   const waitMs = opts.budget?.pageCpuMs ?? PAGE_CPU_BUDGET_MS;
   const coded: CodedPage[][] = pages.map(() => []);
   let spare: Bitmap | undefined;
-  const finish = (i: number, part: number, parts: number, gray: { width: number; height: number; data: Uint8Array }, scanned?: { bitmap: Bitmap; mode: BilevelMode }): void => {
+  const finish = (i: number, part: number, parts: number, gray: GrayPage): void => {
     if (parts !== coding.parts[i] || part !== coded[i]!.length) throw new FaxError('CONVERSION_FAILED', `page ${pages[i]} did not draw the fax pages counted from its size`);
-    let { bitmap, mode } = scanned ?? toBilevel(gray, opts.mode ?? 'auto', res.xDpi, res.yDpi, coding.keep ? undefined : spare);
-    if (scanned && coding.keep) bitmap = { ...bitmap, data: bitmap.data.slice() }; // the slot is the worker's again
-    else if (!scanned && !coding.keep) spare = bitmap;
+    const { bitmap, mode } = toBilevel(gray, opts.mode ?? 'auto', res.xDpi, res.yDpi, coding.keep ? undefined : spare);
+    if (!coding.keep) spare = bitmap;
     const strip = finishPage(bitmap, coding.first[i]! + part, coding);
     coded[i]!.push({ width: bitmap.width, height: bitmap.height, mode, page: pages[i]!, strip, bitmap: coding.keep ? bitmap : undefined });
   };
@@ -130,8 +140,7 @@ export async function codeBesideDrawer(bytes: Buffer, opts: RenderDocumentOption
         drawHere(r.index, r.part);
       } else {
         if (process.env.XDRAW_DEBUG) dbg.push(`t${r.index}@${performance.now().toFixed(0)}`); // XDRAW-HACK
-        const scanned = r.kind === DrawnKind.Gray ? undefined : { bitmap: { width: r.width, height: r.height, stride: r.stride, data: d.gray }, mode: r.kind === DrawnKind.Text ? ('text' as const) : ('photo' as const) };
-        finish(r.index, r.part, r.parts, { width: r.width, height: r.height, data: d.gray }, scanned);
+        finish(r.index, r.part, r.parts, { width: r.width, height: r.height, data: d.gray });
         ring.release();
       }
     }
@@ -173,6 +182,7 @@ export async function codeBesideDrawer(bytes: Buffer, opts: RenderDocumentOption
     }
     if (ring.status() === DrawStatus.Running) await closeDrawHelper();
   }
+  lastDrawn = queue.claimedByBack();
   if (process.env.XDRAW_DEBUG) process.stderr.write(`drawer took ${queue.claimedByBack()} of ${pages.length} ${dbg.join(' ')} end ${performance.now().toFixed(0)}\n`); // XDRAW-HACK
   return coded.flat();
 }

@@ -10,16 +10,12 @@ export const SLOTS = 3;
 const STATUS = 0;
 const PUBLISHED = 1;
 const CONSUMED = 2;
-const RECORD = 7;
+const RECORD = 5;
 const HEADER = 3;
 
 /** The worker's status: running; Done, every page it claimed published; Stopped, the page it was on given back and no more claimed. */
 export const DrawStatus = { Running: 0, Done: 1, Stopped: 2 } as const;
 export type DrawStatus = (typeof DrawStatus)[keyof typeof DrawStatus];
-
-/** What a published page's bytes are: gray (one byte a pixel), or 1 bit a pixel as toBilevel made it, text or photo. */
-export const DrawnKind = { Gray: 0, Text: 1, Photo: 2 } as const;
-export type DrawnKind = (typeof DrawnKind)[keyof typeof DrawnKind];
 
 /** One published fax page: a part of a PDF page, or (`width` 0) a page given back to the reader. */
 export interface DrawnRecord {
@@ -29,9 +25,6 @@ export interface DrawnRecord {
   parts: number;
   width: number;
   height: number;
-  /** Bytes a row (the width for gray). */
-  stride: number;
-  kind: DrawnKind;
 }
 
 export class DrawRing {
@@ -63,14 +56,14 @@ export class DrawRing {
 
   // The writer's side (draw-worker.ts).
 
-  /** Publishes a page's bytes (or, `gray` undefined, gives `index` back) once a slot is free; blocks the writer until then. */
+  /** Publishes a gray page (or, `gray` undefined, gives `index` back) once a slot is free; blocks the writer until then. */
   publish(r: DrawnRecord, gray?: Uint8Array): void {
     const n = Atomics.load(this.state, PUBLISHED);
     for (let c = Atomics.load(this.state, CONSUMED); n - c >= SLOTS; c = Atomics.load(this.state, CONSUMED)) Atomics.wait(this.state, CONSUMED, c);
     const s = n % SLOTS;
     if (gray) this.pixels.set(gray, s * this.slotBytes);
     const at = HEADER + s * RECORD;
-    this.state.set([r.index, r.part, r.parts, gray ? r.width : 0, r.height, r.stride, r.kind], at);
+    this.state.set([r.index, r.part, r.parts, gray ? r.width : 0, r.height], at);
     Atomics.store(this.state, PUBLISHED, n + 1);
     Atomics.notify(this.state, PUBLISHED);
   }
@@ -79,14 +72,14 @@ export class DrawRing {
 
   private taken = 0;
 
-  /** The next published page and its bytes (a view of the slot, valid until release()); undefined when none is waiting. */
+  /** The next published page and its pixels (a view of the slot, valid until release()); undefined when none is waiting. */
   take(): { record: DrawnRecord; gray: Uint8Array } | undefined {
     if (this.taken >= Atomics.load(this.state, PUBLISHED)) return undefined;
     const s = this.taken % SLOTS;
     const at = HEADER + s * RECORD;
-    const [index, part, parts, width, height, stride, kind] = this.state.subarray(at, at + RECORD) as unknown as number[];
-    const record: DrawnRecord = { index: index!, part: part!, parts: parts!, width: width!, height: height!, stride: stride!, kind: kind as DrawnKind };
-    return { record, gray: this.pixels.subarray(s * this.slotBytes, s * this.slotBytes + record.stride * record.height) };
+    const [index, part, parts, width, height] = this.state.subarray(at, at + RECORD) as unknown as number[];
+    const record: DrawnRecord = { index: index!, part: part!, parts: parts!, width: width!, height: height! };
+    return { record, gray: this.pixels.subarray(s * this.slotBytes, s * this.slotBytes + record.width * record.height) };
   }
 
   /** The page take() returned is read: its slot is the writer's again. */

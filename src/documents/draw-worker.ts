@@ -5,9 +5,7 @@
 // (draw-beside.ts) — so no scan or coder runs cold here, in a fresh isolate.
 
 import { parentPort } from 'node:worker_threads';
-import type { Bitmap } from '../codecs/index.js';
-import { toBilevel, type BilevelMode } from './bilevel.js';
-import { DrawnKind, DrawRing, DrawStatus } from './draw-ring.js';
+import { DrawRing, DrawStatus } from './draw-ring.js';
 import { resolutionFor, type RenderQuality } from './layout.js';
 import { PageQueue } from './page-queue.js';
 import { drawPageParts } from './pdf-draw.js';
@@ -30,8 +28,6 @@ export interface DrawJobMessage {
   ring: { state: Int32Array; pixels: Uint8Array; slotBytes: number };
   quality: RenderQuality;
   reserveTop?: number;
-  /** Each page also made 1-bit here (toBilevel, with this mode), not only drawn. */
-  scan?: BilevelMode | 'auto';
 }
 
 let pdfium: BarePdfium | undefined;
@@ -43,6 +39,7 @@ parentPort?.on('message', (msg: DrawInstanceMessage | DrawJobMessage) => {
     try {
       pdfium = barePdfium(msg.pdfium, msg.capBytes);
       pdfium.PDFiumExt_Init();
+      parentPort?.postMessage('ready');
       if (process.env.XDRAW_DEBUG) process.stderr.write(`worker instance ${(performance.timeOrigin + performance.now() - Number(process.env.XT0)).toFixed(0)}\n`); // XDRAW-HACK
     } catch {
       pdfium = undefined; // the job finds none and stops at once: the calling thread draws every page
@@ -58,7 +55,6 @@ export async function drawJob(job: DrawJobMessage, given = pdfium): Promise<void
   const queue = new PageQueue(job.pages.length, 0, job.queue);
   const res = resolutionFor(job.quality);
   let doc: PdfiumDocument | undefined;
-  let spare: Bitmap | undefined;
   try {
     if (!given) throw new Error('no PDFium instance');
     doc = await PdfiumDocument.open(job.bytes, given);
@@ -76,13 +72,7 @@ export async function drawJob(job: DrawJobMessage, given = pdfium): Promise<void
       try {
         for (const { gray, parts } of drawPageParts(page, res, job.reserveTop)) {
           if (gray.data.length > job.ring.slotBytes) throw new Error('larger than a slot');
-          if (job.scan) {
-            const { bitmap, mode } = toBilevel(gray, job.scan, res.xDpi, res.yDpi, spare);
-            spare = bitmap;
-            ring.publish({ index: i, part, parts, width: bitmap.width, height: bitmap.height, stride: bitmap.stride, kind: mode === 'text' ? DrawnKind.Text : DrawnKind.Photo }, bitmap.data);
-          } else {
-            ring.publish({ index: i, part, parts, width: gray.width, height: gray.height, stride: gray.width, kind: DrawnKind.Gray }, gray.data);
-          }
+          ring.publish({ index: i, part, parts, width: gray.width, height: gray.height }, gray.data);
           if (process.env.XDRAW_DEBUG && i > job.pages.length - 3) process.stderr.write(`worker published ${i} ${(performance.timeOrigin + performance.now() - Number(process.env.XT0)).toFixed(0)}\n`); // XDRAW-HACK
           part++;
         }
@@ -91,7 +81,7 @@ export async function drawJob(job: DrawJobMessage, given = pdfium): Promise<void
       }
     } catch {
       // A page that fails or traps here is the calling thread's, from the part not yet handed over.
-      ring.publish({ index: i, part, parts: 0, width: 0, height: 0, stride: 0, kind: DrawnKind.Gray });
+      ring.publish({ index: i, part, parts: 0, width: 0, height: 0 });
       ring.setStatus(DrawStatus.Stopped);
       return;
     }

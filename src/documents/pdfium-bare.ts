@@ -2,9 +2,9 @@
 // PDFium's first call (loading its 300 kB, a virtual file system, a wrapper per each of ~900 API
 // functions); the build's pruned wasm (pdfium-exports.ts) imports 34 functions, of which drawing
 // a PDF calls four (the environment once, memcpy, openat for the font folders, heap growth).
-// This is an instance of PDFium with only that: what draw-worker.ts runs, 7–8 ms to instantiate.
-// Each import does what the glue's does (node_modules/@embedpdf/pdfium/dist/index.js); one this
-// file does not provide throws, which stops the instance (its caller then draws elsewhere).
+// This is an instance of PDFium with those and the few others that need no file system (time,
+// setjmp, abort, a print dropped): 7–8 ms to instantiate. Each does what the glue's does
+// (node_modules/@embedpdf/pdfium/dist/index.js); one not provided aborts like a trap in PDFium.
 
 import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
 
@@ -74,6 +74,19 @@ export function barePdfium(module: object, capBytes: number): BarePdfium {
       throw Infinity;
     },
     emscripten_date_now: () => Date.now(),
+    _gmtime_js: (low: number, high: number, tm: number) => writeTm(view(), tm, new Date(seconds(low, high) * 1000), true),
+    _localtime_js: (low: number, high: number, tm: number) => writeTm(view(), tm, new Date(seconds(low, high) * 1000), false),
+    _tzset_js: (timezone: number, daylight: number, stdName: number, dstName: number) => {
+      const year = new Date().getFullYear();
+      const winter = new Date(year, 0, 1).getTimezoneOffset();
+      const summer = new Date(year, 6, 1).getTimezoneOffset();
+      view().setUint32(timezone, Math.max(winter, summer) * 60, true);
+      view().setInt32(daylight, Number(winter !== summer), true);
+      const zone = (offset: number): Buffer => Buffer.from(`UTC${offset >= 0 ? '-' : '+'}${String(Math.floor(Math.abs(offset) / 60)).padStart(2, '0')}${String(Math.abs(offset) % 60).padStart(2, '0')}\0`, 'latin1');
+      const [std, dst] = summer < winter ? [zone(winter), zone(summer)] : [zone(summer), zone(winter)];
+      heap.set(std, stdName);
+      heap.set(dst, dstName);
+    },
     __syscall_openat: () => -ENOENT,
     emscripten_resize_heap: (requested: number): number => {
       requested >>>= 0;
@@ -100,6 +113,13 @@ export function barePdfium(module: object, capBytes: number): BarePdfium {
       view().setUint32(size, ENVIRONMENT.reduce((n, b) => n + b.length, 0), true);
       return 0;
     },
+    // PDFium prints nothing we read (the glue's print and printErr are silenced in pdfium.ts): written, dropped.
+    fd_write: (_fd: number, iov: number, count: number, written: number) => {
+      let n = 0;
+      for (let k = 0; k < count; k++) n += view().getUint32(iov + 8 * k + 4, true);
+      view().setUint32(written, n, true);
+      return 0;
+    },
     environ_get: (pointers: number, buffer: number) => {
       let at = buffer;
       ENVIRONMENT.forEach((b, i) => {
@@ -113,9 +133,7 @@ export function barePdfium(module: object, capBytes: number): BarePdfium {
   const imports: Record<string, Record<string, unknown>> = { env, wasi_snapshot_preview1: wasi };
   for (const i of wasm.Module.imports(module)) {
     const ns = (imports[i.module] ??= {});
-    ns[i.name] ??= () => {
-      throw new Error(`PDFium called ${i.module}.${i.name}, which pdfium-bare.ts does not provide`);
-    };
+    ns[i.name] ??= abort(`PDFium called ${i.module}.${i.name}, which pdfium-bare.ts does not provide`); // a trap: render-pdf.ts then lets pdfjs draw
   }
   ex = new wasm.Instance(module, imports).exports as Exports;
   heap = new Uint8Array(ex.memory.buffer);
@@ -127,6 +145,31 @@ export function barePdfium(module: object, capBytes: number): BarePdfium {
   view().setUint32(0, 0x63736d65, true);
   ex.__wasm_call_ctors();
   return wrap(ex, () => heap);
+}
+
+/** A time_t passed as two i32 halves (the glue's convertI32PairToI53Checked). */
+function seconds(low: number, high: number): number {
+  const t = high * 4294967296 + (low >>> 0);
+  return t >= -9007199254740992 && t <= 9007199254740992 ? t : NaN;
+}
+
+/** A struct tm (musl: sec, min, hour, mday, mon, year − 1900, wday, yday, isdst, gmtoff) as the glue's _gmtime_js and _localtime_js write it. */
+function writeTm(v: DataView, tm: number, d: Date, utc: boolean): void {
+  const f = utc
+    ? [d.getUTCSeconds(), d.getUTCMinutes(), d.getUTCHours(), d.getUTCDate(), d.getUTCMonth(), d.getUTCFullYear() - 1900, d.getUTCDay()]
+    : [d.getSeconds(), d.getMinutes(), d.getHours(), d.getDate(), d.getMonth(), d.getFullYear() - 1900, d.getDay()];
+  f.forEach((x, k) => v.setInt32(tm + 4 * k, x, true));
+  if (utc) {
+    v.setInt32(tm + 28, ((d.getTime() - Date.UTC(d.getUTCFullYear(), 0, 1)) / 86400000) | 0, true);
+    return;
+  }
+  const y = d.getFullYear();
+  const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+  v.setInt32(tm + 28, [0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334][d.getMonth()]! + (leap && d.getMonth() > 1 ? 1 : 0) + d.getDate() - 1, true);
+  v.setInt32(tm + 36, -(d.getTimezoneOffset() * 60), true);
+  const winter = new Date(y, 0, 1).getTimezoneOffset();
+  const summer = new Date(y, 6, 1).getTimezoneOffset();
+  v.setInt32(tm + 32, Number(summer !== winter && d.getTimezoneOffset() === Math.min(winter, summer)), true);
 }
 
 /** The glue's wrapped module as pdfium.ts uses it: the exports by name, `boolean` results as booleans, strings on the stack. */
