@@ -84,10 +84,8 @@ export async function renderCommand(argv: string[], io: RenderIo = { stdout: pro
     if (helpers > 0) await configureRenderPool({ threads: helpers });
     startRenderPool(helpers);
     // Fewer pages: a worker that only draws, beside this thread (draw-beside.ts).
-    const drawer = process.env.XDRAW ? process.env.XDRAW === '1' : oneShotDrawer(pages, cores, busy, quality); // XDRAW-HACK
-    if (process.env.XDRAW_DEBUG) process.env.XT0 = String(performance.timeOrigin); // XDRAW-HACK
+    const drawer = oneShotDrawer(pages, cores, busy, quality);
     if (drawer) startDrawHelper();
-    if (process.env.XDRAW_DEBUG) process.stderr.write(`start ${performance.now().toFixed(0)}\n`); // XDRAW-HACK
     const threads = { isolate: false, helpers, drawer };
     const now = io.now?.() ?? new Date();
     const coverFields = {

@@ -4,6 +4,7 @@
 // fresh isolate (docs/benchmarks.md, issue 13). The worker boots while this thread reads and
 // counts the files; a page it cannot draw is given back and drawn here.
 
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { FaxError } from '../shared/errors.js';
 import { toBilevel, type GrayPage } from './bilevel.js';
@@ -34,13 +35,23 @@ interface DrawHelper {
 let helper: DrawHelper | undefined;
 
 /**
+ * The worker from TypeScript sources (vitest, `node --import tsx`): a plain worker thread does not
+ * load its own .ts entry through `--import tsx` (Node 20; the render pool's piscina requires it
+ * instead), tsx's API does.
+ */
+const FROM_SOURCES = "const { workerData: url } = require('node:worker_threads'); import('tsx/esm/api').then((tsx) => tsx.tsImport(url, url));";
+
+/**
  * Starts the draw worker now, and hands it PDFium's module once compiled (this thread's compile,
  * compiledPdfium): it boots and instantiates while this thread reads and counts the files.
  */
 export function startDrawHelper(): void {
   if (helper) return;
   const entry = workerEntry(import.meta.url, 'draw-worker');
-  const worker = new Worker(entry.filename, { execArgv: entry.execArgv, stdout: true, stderr: true });
+  const worker =
+    entry.execArgv.length === 0
+      ? new Worker(entry.filename, { stdout: true, stderr: true })
+      : new Worker(FROM_SOURCES, { eval: true, workerData: pathToFileURL(entry.filename).href, stdout: true, stderr: true });
   let settle: (ok: boolean) => void = () => undefined;
   const h: DrawHelper = { worker, gone: false, ready: new Promise((resolve) => (settle = resolve)) };
   const gone = (): void => {
@@ -49,7 +60,6 @@ export function startDrawHelper(): void {
   };
   worker.on('error', gone).on('exit', gone);
   worker.once('message', (m) => settle(m === 'ready'));
-  if (process.env.XDRAW_DEBUG) worker.stderr.pipe(process.stderr); // XDRAW-HACK
   worker.unref();
   compiledPdfium().then(
     (pdfium) => worker.postMessage({ pdfium, capBytes: DRAW_WORKER_CAP_BYTES } satisfies DrawInstanceMessage),
@@ -102,7 +112,6 @@ export async function codeBesideDrawer(bytes: Buffer, opts: RenderDocumentOption
   shared.set(bytes);
   const job: DrawJobMessage = { bytes: shared, pages: [...pages], queue: queue.state, ring: { state: ring.state, pixels: ring.pixels, slotBytes: ring.slotBytes }, quality: opts.quality, reserveTop: opts.reserveTop };
   h.worker.postMessage(job);
-  const dbg: string[] = [`job ${performance.now().toFixed(0)}`]; // XDRAW-HACK
 
   const budget = new RenderBudget(opts.budgetClock ?? threadClock(), opts.budget);
   const waitMs = opts.budget?.pageCpuMs ?? PAGE_CPU_BUDGET_MS;
@@ -139,7 +148,6 @@ export async function codeBesideDrawer(bytes: Buffer, opts: RenderDocumentOption
         ring.release();
         drawHere(r.index, r.part);
       } else {
-        if (process.env.XDRAW_DEBUG) dbg.push(`t${r.index}@${performance.now().toFixed(0)}`); // XDRAW-HACK
         finish(r.index, r.part, r.parts, { width: r.width, height: r.height, data: d.gray });
         ring.release();
       }
@@ -149,7 +157,6 @@ export async function codeBesideDrawer(bytes: Buffer, opts: RenderDocumentOption
     for (let i = queue.claim('front'); i >= 0; i = queue.claim('front')) {
       takeTheirs();
       drawHere(i, 0);
-      if (process.env.XDRAW_DEBUG) dbg.push(`m${i}@${performance.now().toFixed(0)}`); // XDRAW-HACK
       // PDFium draws without yielding: timers, the abort signal and the worker's exit between pages.
       await new Promise((resolve) => setImmediate(resolve));
       opts.signal?.throwIfAborted();
@@ -183,6 +190,5 @@ export async function codeBesideDrawer(bytes: Buffer, opts: RenderDocumentOption
     if (ring.status() === DrawStatus.Running) await closeDrawHelper();
   }
   lastDrawn = queue.claimedByBack();
-  if (process.env.XDRAW_DEBUG) process.stderr.write(`drawer took ${queue.claimedByBack()} of ${pages.length} ${dbg.join(' ')} end ${performance.now().toFixed(0)}\n`); // XDRAW-HACK
   return coded.flat();
 }

@@ -31,16 +31,13 @@ export interface DrawJobMessage {
 }
 
 let pdfium: BarePdfium | undefined;
-if (process.env.XDRAW_DEBUG) process.stderr.write(`worker script ${(performance.timeOrigin + performance.now() - Number(process.env.XT0)).toFixed(0)}\n`); // XDRAW-HACK
 
 parentPort?.on('message', (msg: DrawInstanceMessage | DrawJobMessage) => {
   if ('pdfium' in msg) {
-    if (process.env.XDRAW_DEBUG) process.stderr.write(`worker got module ${(performance.timeOrigin + performance.now() - Number(process.env.XT0)).toFixed(0)}\n`); // XDRAW-HACK
     try {
       pdfium = barePdfium(msg.pdfium, msg.capBytes);
       pdfium.PDFiumExt_Init();
       parentPort?.postMessage('ready');
-      if (process.env.XDRAW_DEBUG) process.stderr.write(`worker instance ${(performance.timeOrigin + performance.now() - Number(process.env.XT0)).toFixed(0)}\n`); // XDRAW-HACK
     } catch {
       pdfium = undefined; // the job finds none and stops at once: the calling thread draws every page
     }
@@ -62,7 +59,6 @@ export async function drawJob(job: DrawJobMessage, given = pdfium): Promise<void
     ring.setStatus(DrawStatus.Stopped);
     return;
   }
-  if (process.env.XDRAW_DEBUG) process.stderr.write(`worker doc open ${(performance.timeOrigin + performance.now() - Number(process.env.XT0)).toFixed(0)}\n`); // XDRAW-HACK
   for (let i = queue.claim('back'); i >= 0; i = queue.claim('back')) {
     let part = 0;
     try {
@@ -73,7 +69,6 @@ export async function drawJob(job: DrawJobMessage, given = pdfium): Promise<void
         for (const { gray, parts } of drawPageParts(page, res, job.reserveTop)) {
           if (gray.data.length > job.ring.slotBytes) throw new Error('larger than a slot');
           ring.publish({ index: i, part, parts, width: gray.width, height: gray.height }, gray.data);
-          if (process.env.XDRAW_DEBUG && i > job.pages.length - 3) process.stderr.write(`worker published ${i} ${(performance.timeOrigin + performance.now() - Number(process.env.XT0)).toFixed(0)}\n`); // XDRAW-HACK
           part++;
         }
       } finally {

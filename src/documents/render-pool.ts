@@ -98,11 +98,13 @@ export function oneShotHelpers(pages: number, cores: number, busy: number, quali
 
 /**
  * Page work (PAGE_WORK) from which a one-shot render starts a draw worker (draw-beside.ts) when no
- * full helper is started: it costs about 0.1 s of CPU on the idle core before its first page
- * (Node's worker start 50–70 ms, PDFium's bare instance 8, the first page cold) and none on the
- * calling thread, which takes its pages from then on at the price of scanning and coding them.
+ * full helper is started: it costs 0.1–0.15 s of CPU before its first page (Node's worker start
+ * 50–70 ms, PDFium's bare instance 8, its first page cold 30–50) on the core that V8's compilers
+ * use then, and the calling thread still scans and codes every page. Measured at load 5–9 under
+ * chrt -r, the worker on and off in turns (docs/benchmarks.md, issue 13 session 12): 10 and 20
+ * Standard pages took 0.02–0.08 s longer with it, 50 Standard and 50 HD pages 0.05–0.07 s less.
  */
-export const WORK_PER_DRAWER = 8;
+export const WORK_PER_DRAWER = 40;
 
 /**
  * Whether a one-shot render of `pages` pages at `quality` starts a draw worker beside the calling
