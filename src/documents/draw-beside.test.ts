@@ -71,6 +71,16 @@ describe('codeBesideDrawer', () => {
     beside.forEach((p, i) => expect(Buffer.from(p.strip!).equals(Buffer.from(alone[i]!.strip!)), `fax page ${i + 1}`).toBe(true));
   });
 
+  it('shares one draw worker between documents coded at once (a fax of several files)', async () => {
+    const docs = [textPdf(12), textPdf(9)];
+    const jobs = docs.map((pdf, d) => ({ pdf, opts: { pages: Array.from({ length: d ? 9 : 12 }, (_, i) => i + 1), quality: 'Low' as const } }));
+    const alone = await Promise.all(jobs.map(({ pdf, opts }) => codeDocumentInThread(pdf, opts, coding(opts.pages.map(() => 1)))));
+    startDrawHelper();
+    expect(await drawHelperReady()).toBe(true);
+    const beside = await Promise.all(jobs.map(({ pdf, opts }) => codeBesideDrawer(pdf, opts, coding(opts.pages.map(() => 1)))));
+    beside.forEach((pages, d) => pages.forEach((p, i) => expect(Buffer.from(p.strip!).equals(Buffer.from(alone[d]![i]!.strip!)), `document ${d + 1}, page ${i + 1}`).toBe(true)));
+  });
+
   it('refuses a page that does not exist, as the calling thread alone does', async () => {
     startDrawHelper();
     await drawHelperReady();

@@ -153,6 +153,8 @@ export async function codeBesideDrawer(bytes: Buffer, opts: RenderDocumentOption
       }
     }
   };
+  /** Whether the worker has pages of this document still to publish. */
+  const theirs = (): boolean => queue.claimedByBack() > 0 && ring.status() === DrawStatus.Running;
   try {
     for (let i = queue.claim('front'); i >= 0; i = queue.claim('front')) {
       takeTheirs();
@@ -161,9 +163,10 @@ export async function codeBesideDrawer(bytes: Buffer, opts: RenderDocumentOption
       await new Promise((resolve) => setImmediate(resolve));
       opts.signal?.throwIfAborted();
     }
-    // Every page is claimed: the worker's last ones, as it publishes them.
+    // Every page is claimed: the worker's last ones, as it publishes them (none when it claimed none:
+    // busy with another document's job, or not started, it will find none).
     let waited = 0;
-    while (ring.status() === DrawStatus.Running && !h.gone && waited < waitMs) {
+    while (theirs() && !h.gone && waited < waitMs) {
       const before = ring.published();
       takeTheirs();
       const t0 = performance.now();
@@ -171,7 +174,7 @@ export async function codeBesideDrawer(bytes: Buffer, opts: RenderDocumentOption
       waited = ring.published() === before ? waited + performance.now() - t0 : 0;
       opts.signal?.throwIfAborted();
     }
-    if (ring.status() === DrawStatus.Running) await closeDrawHelper(); // gone, or a page past its budget there: drawn here
+    if (theirs()) await closeDrawHelper(); // gone, or a page past its budget there: drawn here
     takeTheirs();
     // Pages it claimed and did not finish (it stopped or went): drawn here.
     for (let i = pages.length - queue.claimedByBack(); i < pages.length; i++) if (coded[i]!.length < coding.parts[i]!) drawHere(i, coded[i]!.length);
@@ -187,7 +190,7 @@ export async function codeBesideDrawer(bytes: Buffer, opts: RenderDocumentOption
     } catch {
       // a trapped instance may fail to close; it is dropped anyway
     }
-    if (ring.status() === DrawStatus.Running) await closeDrawHelper();
+    if (theirs()) await closeDrawHelper(); // stopped here (an error): the worker, blocked on a full ring, with it
   }
   lastDrawn = queue.claimedByBack();
   return coded.flat();
