@@ -61,8 +61,8 @@ if (flags.has('--if-stale')) process.stderr.write(`faxstack: compiled in ${((Dat
 /**
  * The command line in a few files (esbuild, a devDependency): Node loads ES modules one file at a
  * time, and the 80 modules of `faxstack render` cost it about 0.1 s of CPU before any work
- * (docs/benchmarks.md). The render worker is bundled beside it, where the bundled pool looks for
- * it (next to the module that starts it). Dependencies stay in node_modules. bin/faxstack.js
+ * (docs/benchmarks.md). The render worker and the draw worker are bundled beside it, where the
+ * bundled code that starts them looks for them (next to itself). Dependencies stay in node_modules. bin/faxstack.js
  * runs dist/src/cli/ when there is no bundle (an installed package: not shipped, see package.json).
  */
 async function bundleCli() {
@@ -76,7 +76,11 @@ async function bundleCli() {
     return;
   }
   await esbuild.build({
-    entryPoints: { main: join(root, 'dist', 'src', 'cli', 'main.js'), 'render-worker': join(root, 'dist', 'src', 'documents', 'render-worker.js') },
+    entryPoints: {
+      main: join(root, 'dist', 'src', 'cli', 'main.js'),
+      'render-worker': join(root, 'dist', 'src', 'documents', 'render-worker.js'),
+      'draw-worker': join(root, 'dist', 'src', 'documents', 'draw-worker.js'),
+    },
     outdir: out,
     bundle: true,
     splitting: true,

@@ -5,7 +5,7 @@ import { mkdir, open, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { adoptPdfiumCompile, closeRenderPool, configureRenderPool, type EarlyPdfiumCompile, oneShotHelpers, renderFaxTiffParts, previewPng, type RenderQuality, startRenderPool } from '../documents/index.js';
+import { adoptPdfiumCompile, closeRenderPool, configureRenderPool, type EarlyPdfiumCompile, oneShotDrawer, oneShotHelpers, renderFaxTiffParts, previewPng, type RenderQuality, startDrawHelper, startRenderPool } from '../documents/index.js';
 import { FaxError } from '../shared/errors.js';
 import { args, str, UsageError } from './args.js';
 import { loadDocuments } from './documents.js';
@@ -79,10 +79,14 @@ export async function renderCommand(argv: string[], io: RenderIo = { stdout: pro
     // This thread renders; helper workers, when the pages pay for them, boot while PDFium compiles
     // and take pages from the back of each PDF once they are up (pipeline.ts, renderShared).
     const pages = documents.reduce((n, d) => n + d.pages.length, 0);
-    const helpers = oneShotHelpers(pages, availableParallelism(), busyThreads(), quality);
+    const [cores, busy] = [availableParallelism(), busyThreads()];
+    const helpers = oneShotHelpers(pages, cores, busy, quality);
     if (helpers > 0) await configureRenderPool({ threads: helpers });
     startRenderPool(helpers);
-    const threads = { isolate: false, helpers };
+    // Fewer pages: a worker that only draws, beside this thread (draw-beside.ts).
+    const drawer = oneShotDrawer(pages, cores, busy, quality);
+    if (drawer) startDrawHelper();
+    const threads = { isolate: false, helpers, drawer };
     const now = io.now?.() ?? new Date();
     const coverFields = {
       subject: str(values.subject) || undefined,

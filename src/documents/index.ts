@@ -20,6 +20,8 @@ export {
   configureRenderPool,
   startRenderPool,
   oneShotHelpers,
+  oneShotDrawer,
+  startDrawHelper,
   composeFax,
   faxTiff,
   renderFaxTiff,

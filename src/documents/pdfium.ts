@@ -1,7 +1,7 @@
 // PDFium (the PDF engine of Chromium) compiled to WebAssembly, from @embedpdf/pdfium: documents
 // opened from memory, pages drawn straight into 8-bit gray bitmaps through an affine matrix (x and
 // y scaled separately, quarter turns), anti-aliasing off. The wasm is compiled once per process
-// and instantiated once per thread; the file is the package's, rewritten before compiling
+// and instantiated once per thread (pdfium-bare.ts: without the package's glue); the file is the package's, rewritten before compiling
 // (WASM_PATCHES; written once by the build: pdfium-cache.ts), one constant of it raised
 // (GLYPH_CACHE_PX_PER_EM: HD body text from the glyph cache).
 
@@ -12,6 +12,7 @@ import { patchedPdfium, pdfiumCachePath, PDFIUM_CACHE_DIR, writePatchedPdfium, t
 import { fasterGlyphMasks } from './pdfium-glyph.js';
 import { fasterImageDrawing } from './pdfium-image.js';
 import { fasterTextCompositor } from './pdfium-wasm.js';
+import { barePdfium } from './pdfium-bare.js';
 
 /** FPDF_GetLastError codes (fpdfview.h). */
 export const FPDF_ERR = { UNKNOWN: 1, FILE: 2, FORMAT: 3, PASSWORD: 4, SECURITY: 5, PAGE: 6 } as const;
@@ -143,8 +144,9 @@ function pdfiumMemoryCapBytes(): number {
 }
 
 /**
- * A PDFium instance on a compiled module, its linear memory capped at `capBytes` (none when
- * omitted). The instance of this thread is one; test/kit/pdfium-twin.ts makes others to compare builds.
+ * A PDFium instance on a compiled module through the package's emscripten glue, its linear memory
+ * capped at `capBytes` (none when omitted): the reference for pdfium-bare.ts, which makes this
+ * thread's instance; test/kit/pdfium-twin.ts makes others to compare builds.
  */
 export async function instantiatePdfium(compiled: object, capBytes?: number): Promise<WrappedPdfiumModule> {
   const { init } = await import('@embedpdf/pdfium');
@@ -167,7 +169,12 @@ export async function instantiatePdfium(compiled: object, capBytes?: number): Pr
 /** The PDFium instance of this thread, initialised on first use. */
 function loadPdfium(): Promise<WrappedPdfiumModule> {
   // The module's JavaScript loads while the wasm compiles.
-  instance ??= Promise.all([import('@embedpdf/pdfium'), compiledPdfium()]).then(([, compiled]) => instantiatePdfium(compiled, pdfiumMemoryCapBytes()));
+  // On the bare instance (pdfium-bare.ts), not the package's glue: 45–65 ms less of this thread's CPU before its first page.
+  instance ??= compiledPdfium().then((compiled) => {
+    const m = barePdfium(compiled, pdfiumMemoryCapBytes());
+    m.PDFiumExt_Init();
+    return m;
+  });
   instance.catch(() => (instance = undefined));
   return instance;
 }
@@ -296,9 +303,12 @@ export class PdfiumDocument {
     this.canvas = new PdfiumCanvas(m);
   }
 
-  /** Opens a document from memory with an empty password; throws `{ pdfiumError }` when PDFium refuses it. */
-  static async open(bytes: Uint8Array): Promise<PdfiumDocument> {
-    const m = await loadPdfium();
+  /**
+   * Opens a document from memory with an empty password; throws `{ pdfiumError }` when PDFium
+   * refuses it. In this thread's instance, or in `given` (a draw worker's, pdfium-bare.ts).
+   */
+  static async open(bytes: Uint8Array, given?: WrappedPdfiumModule): Promise<PdfiumDocument> {
+    const m = given ?? (await loadPdfium());
     const heap = m.pdfium as unknown as Heap;
     const ptr = heap._malloc(Math.max(1, bytes.byteLength));
     if (!ptr) throw new PdfiumOpenError(FPDF_ERR.UNKNOWN);

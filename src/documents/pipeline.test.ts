@@ -5,7 +5,7 @@ import { bitmapEquals } from '../codecs/bitmap.js';
 import { headerBandLines } from './header-line.js';
 import { RESOLUTIONS } from './layout.js';
 import { buildPdf } from './pdf-writer.js';
-import { closeRenderPool, composeFax, configureRenderPool, faxTiff, oneShotHelpers, RENDER_WORKER_HEAP_MB, renderDocument, renderDocumentPages, splitSelection } from './pipeline.js';
+import { closeRenderPool, composeFax, configureRenderPool, faxTiff, oneShotDrawer, oneShotHelpers, RENDER_WORKER_HEAP_MB, renderDocument, renderDocumentPages, splitSelection } from './pipeline.js';
 import { writeTiffF } from './tiff-f.js';
 import { rejectedFaxError } from '../../test/helpers/fax-errors.js';
 
@@ -176,6 +176,27 @@ describe('faxTiff', () => {
     const here = writeTiffF(fax.pages.map((bitmap) => ({ bitmap, xDpi: fax.xDpi, yDpi: fax.yDpi })), { compression });
     expect((await faxTiff(fax, compression)).equals(here)).toBe(true);
     expect((await faxTiff(fax, compression, { isolate: false })).equals(here)).toBe(true);
+  });
+});
+
+describe('oneShotDrawer', () => {
+  it.each([
+    [1, 2, 0, 'Standard', false], // the calling thread alone
+    [20, 2, 0, 'Standard', false], // too little page work: the worker's start costs more than its pages give
+    [39, 2, 0, 'Standard', false],
+    [40, 2, 0, 'Standard', true], // a draw worker beside the calling thread
+    [50, 2, 0, 'Standard', true],
+    [99, 2, 0, 'Standard', true],
+    [100, 2, 0, 'Standard', false], // a full helper instead (oneShotHelpers)
+    [16, 2, 0, 'HD', true], // an HD page is 2.5 Standard pages of work
+    [15, 2, 0, 'HD', false],
+    [40, 2, 0, 'HD', false], // a full helper
+    [67, 2, 0, 'Low', true],
+    [50, 2, 0.6, 'Standard', false], // no idle core
+    [50, 1, 0, 'Standard', false],
+    [50, 4, 2.4, 'Standard', true],
+  ] as const)('%i pages, %i cores, %f busy, %s: %s', (pages, cores, busy, quality, drawer) => {
+    expect(oneShotDrawer(pages, cores, busy, quality)).toBe(drawer);
   });
 });
 

@@ -15,6 +15,7 @@ import { resolutionFor, type RenderQuality } from './layout.js';
 import { codeDocumentInThread, DOCUMENT_TIMEOUT_MS, MAX_FAX_PAGES, type CodedPage, type PageCoding, type PageMode, type RenderDocumentOptions, type RenderedPage } from './render-document.js';
 import { encodePage, type EncodeSettings, type FaxCompression } from './encode-worker.js';
 import { finishPage, type PageFinish } from './fax-page.js';
+import { codeBesideDrawer } from './draw-beside.js';
 import { encodeBeside, encodeInPool, pdfiumForWorkers, runInPool } from './render-pool.js';
 import { codeInPool, codeShared, countFaxPages, renderDocumentPages, type PipelineOptions } from './render-threads.js';
 import type { AtlasTaskOutput } from './render-worker.js';
@@ -23,7 +24,8 @@ import type { DocumentFormat } from './sniff.js';
 import { tiffFParts, writeTiffF } from './tiff-f.js';
 
 export { DOCUMENT_TIMEOUT_MS, MAX_FAX_PAGES, type PageMode, type RenderedPage } from './render-document.js';
-export { closeRenderPool, configureRenderPool, oneShotHelpers, RENDER_WORKER_HEAP_MB, startRenderPool, type RenderPoolOptions } from './render-pool.js';
+export { closeRenderPool, configureRenderPool, oneShotDrawer, oneShotHelpers, RENDER_WORKER_HEAP_MB, startRenderPool, type RenderPoolOptions } from './render-pool.js';
+export { startDrawHelper } from './draw-beside.js';
 export { renderDocument, renderDocumentPages, splitSelection } from './render-threads.js';
 
 export interface FaxDocument {
@@ -170,7 +172,14 @@ async function finishFax(opts: ComposeOptions, encode: EncodeSettings | undefine
     if ('drawn' in c) return Promise.resolve(c.drawn.map((p, k) => hold(p, first + k)));
     const coding: PageCoding = { ...finish, parts: c.parts, first: firstPages(c.parts, first), keep };
     const docOpts = { ...common, pages: d.pages, maxPages: maxPages - coverPages };
-    return (isolate ? codeInPool(d.bytes, docOpts, coding) : opts.helpers && d.pages.length > 1 ? codeShared(d.bytes, docOpts, opts.helpers, coding) : codeDocumentInThread(d.bytes, docOpts, coding)).catch(inDocument(i));
+    const code = isolate
+      ? codeInPool(d.bytes, docOpts, coding)
+      : opts.helpers && d.pages.length > 1
+        ? codeShared(d.bytes, docOpts, opts.helpers, coding)
+        : opts.drawer
+          ? codeBesideDrawer(d.bytes, docOpts, coding)
+          : codeDocumentInThread(d.bytes, docOpts, coding);
+    return code.catch(inDocument(i));
   });
   for (const [i, pages] of (await Promise.all(docs)).entries()) {
     for (const p of pages) {

@@ -6,10 +6,11 @@
 
 import { FaxError } from '../shared/errors.js';
 import type { GrayPage } from './bilevel.js';
-import { layoutPage, type FaxResolution, type Placement } from './layout.js';
+import { layoutPage, type FaxResolution } from './layout.js';
+import { drawPageParts } from './pdf-draw.js';
 import { countPdfPages } from './page-count.js';
-import { FPDF_ERR, isWasmTrap, PdfiumDocument, PdfiumOpenError, resetPdfium, type PdfiumDraw, type PdfiumPage } from './pdfium.js';
-import { drawnRotation, NEEDS_PASSWORD, pdfjsPageAt, pdfjsPages, type PdfRenderOptions } from './render-pdfjs.js';
+import { FPDF_ERR, isWasmTrap, PdfiumDocument, PdfiumOpenError, resetPdfium } from './pdfium.js';
+import { NEEDS_PASSWORD, pdfjsPageAt, pdfjsPages, type PdfRenderOptions } from './render-pdfjs.js';
 
 export { PDF_MAX_IMAGE_PIXELS, type PdfRenderOptions } from './render-pdfjs.js';
 
@@ -69,10 +70,8 @@ export async function* renderPdfPages(
       const page = doc.page(n - 1);
       if (!page) throw invalid(`PDF page ${n} could not be read`);
       try {
-        for (const placement of layoutPage(page.width, page.height, res, { reserveTop: opts.reserveTop })) {
-          // A view of PDFium's memory (pdfium.ts draw): read by the consumer before it resumes us.
-          yield { gray: page.draw(placement.width, placement.height, placementDraw(page, placement)), page: n, parts: placement.parts };
-        }
+        // Views of PDFium's memory (pdfium.ts draw): read by the consumer before it resumes us.
+        for (const part of drawPageParts(page, res, opts.reserveTop)) yield { ...part, page: n };
       } finally {
         page.close();
       }
@@ -90,6 +89,22 @@ export async function* renderPdfPages(
       // a trapped instance may fail to close; it is dropped anyway
     }
   }
+}
+
+/**
+ * A PDF opened in this thread's PDFium to draw its pages one by one (draw-beside.ts), refused as
+ * renderPdfPages refuses it; null when PDFium cannot open it (renderPdfPages then lets pdfjs try).
+ */
+export async function openPdfForDrawing(bytes: Uint8Array): Promise<PdfiumDocument | null> {
+  checkHeader(bytes);
+  const doc = await openWithPdfium(bytes);
+  try {
+    countPdfPages(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)); // refuses a file whose pages are not all there
+  } catch (err) {
+    doc?.close();
+    throw err;
+  }
+  return doc;
 }
 
 function checkPage(n: number, pageCount: number): void {
@@ -129,24 +144,6 @@ export async function countPdfFaxPages(bytes: Uint8Array, pages: readonly number
       // a trapped instance may fail to close; it is dropped anyway
     }
   }
-}
-
-/** The matrix and clip that put a page where the layout places it (quarter turns clockwise, then scales). */
-function placementDraw(page: Pick<PdfiumPage, 'width' | 'height' | 'rotate'>, p: Placement): PdfiumDraw {
-  const rotate = drawnRotation(p, page.rotate);
-  const { width: W, height: H } = page;
-  const turned = rotate === 0 ? W : H; // width of the page after the turn
-  const sx = p.drawWidth / turned;
-  const sy = p.drawHeight / (rotate === 0 ? H : W);
-  const ox = p.offsetX;
-  const oy = p.offsetY;
-  // (u, v) on the displayed page → 90°: (H − v, u); 270°: (v, W − u); then scaled and offset.
-  const matrix: PdfiumDraw['matrix'] =
-    rotate === 0 ? [sx, 0, 0, sy, ox, oy] : rotate === 90 ? [0, sy, -sx, 0, sx * H + ox, oy] : [0, -sy, sx, 0, ox, sy * W + oy];
-  return {
-    matrix,
-    clip: { left: ox, right: ox + p.drawWidth, top: Math.max(p.clipTop, oy), bottom: Math.min(p.clipBottom, oy + p.drawHeight) },
-  };
 }
 
 /**

@@ -9,6 +9,7 @@ import type { PDFDocumentProxy, PDFPageProxy, RenderTask } from 'pdfjs-dist/lega
 import { FaxError } from '../shared/errors.js';
 import { rgbaToGray, type GrayPage } from './bilevel.js';
 import { layoutPage, type FaxResolution, type Placement } from './layout.js';
+import { drawnRotation } from './pdf-draw.js';
 
 /** Images inside a PDF larger than this many pixels are left out by pdfjs (a 600 dpi A4 scan is 35 MP). */
 export const PDF_MAX_IMAGE_PIXELS = 64_000_000;
@@ -84,11 +85,6 @@ export interface PdfRenderOptions {
   reserveTop?: number;
   /** Aborts rendering between pages and between drawing slices of a page. */
   signal?: AbortSignal;
-}
-
-/** The placement's quarter turn as drawn: a page shown landscape only because of its /Rotate 90 or 270 is turned back to how it is stored. */
-export function drawnRotation(p: Placement, pageRotate: number): 0 | 90 | 270 {
-  return p.rotate !== 0 && pageRotate % 180 !== 0 ? (((360 - pageRotate) % 360) as 90 | 270) : p.rotate;
 }
 
 /** The size of a page as displayed (CropBox within MediaBox, /Rotate applied), in points. */

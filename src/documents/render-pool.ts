@@ -8,6 +8,7 @@ import { availableParallelism } from 'node:os';
 import type { Piscina } from 'piscina';
 import type { Bitmap } from '../codecs/index.js';
 import { FaxError } from '../shared/errors.js';
+import { closeDrawHelper } from './draw-beside.js';
 import { encodePage, type EncodeSettings } from './encode-worker.js';
 import { compiledPdfium, type WasmModule } from './pdfium.js';
 import { timeoutError } from './render-document.js';
@@ -96,6 +97,25 @@ export function oneShotHelpers(pages: number, cores: number, busy: number, quali
 }
 
 /**
+ * Page work (PAGE_WORK) from which a one-shot render starts a draw worker (draw-beside.ts) when no
+ * full helper is started: it costs 0.1–0.15 s of CPU before its first page (Node's worker start
+ * 50–70 ms, PDFium's bare instance 8, its first page cold 30–50) on the core that V8's compilers
+ * use then, and the calling thread still scans and codes every page. Measured at load 5–9 under
+ * chrt -r, the worker on and off in turns (docs/benchmarks.md, issue 13 session 12): 10 and 20
+ * Standard pages took 0.02–0.08 s longer with it, 50 Standard and 50 HD pages 0.05–0.07 s less.
+ */
+export const WORK_PER_DRAWER = 40;
+
+/**
+ * Whether a one-shot render of `pages` pages at `quality` starts a draw worker beside the calling
+ * thread: when no full helper starts (oneShotHelpers) and, as for those, a core is idle now.
+ */
+export function oneShotDrawer(pages: number, cores: number, busy: number, quality: RenderQuality = 'Standard'): boolean {
+  const idle = Math.floor(cores - busy + 0.5) - 1;
+  return idle >= 1 && oneShotHelpers(pages, cores, busy, quality) === 0 && pages * PAGE_WORK[quality] >= WORK_PER_DRAWER;
+}
+
+/**
  * Starts `threads` render workers (at most the pool's size) and PDFium's compile now, so that a
  * one-shot command's workers boot while it reads and counts its files; with 0 only the compile
  * (the calling thread renders). Without it both start with the first render. Each worker
@@ -115,8 +135,9 @@ export function startRenderPool(threads: number): void {
   warm().catch(() => undefined); // a pool closed meanwhile, or no PDFium: the first task does without
 }
 
-/** Stops the render workers (tests, shutdown). The next render starts a new pool. */
+/** Stops the render workers and the draw worker (tests, shutdown, the end of a one-shot command). The next render starts a new pool. */
 export async function closeRenderPool(): Promise<void> {
+  await closeDrawHelper();
   const p = pool;
   pool = undefined;
   warm = false;

@@ -36,6 +36,12 @@ export interface PipelineOptions {
    * first, and code pages from the last backwards while it codes from the first (faxstack render).
    */
   helpers?: number;
+  /**
+   * With `isolate: false` and no `helpers`: the draw worker (draw-beside.ts, started beforehand:
+   * startDrawHelper) draws a PDF's pages from its last one backwards while the calling thread
+   * draws from the first and scans, stamps and codes every page (faxstack render).
+   */
+  drawer?: boolean;
 }
 
 /**

@@ -1,6 +1,6 @@
 // The command line as the build bundles it (dist/src/cli-bundle/, scripts/build.mjs): bin/faxstack.js
-// runs the bundle, its helper workers start the bundled render worker, and the TIFF is the one the
-// compiled modules (dist/src/cli/) write.
+// runs the bundle, its helper workers start the bundled render worker (its draw worker the bundled
+// draw worker), and the TIFF is the one the compiled modules (dist/src/cli/) write.
 import { execFile as execFileCb } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,6 +30,23 @@ describe('faxstack render from the bundle', () => {
     const unbundled = `const { main } = await import(${JSON.stringify(main)}); process.exitCode = await main(${JSON.stringify(args('modules.tif'))});`;
     const plain = await execFile(process.execPath, ['--import', PRELOAD, '--input-type=module', '-e', unbundled], { cwd: dir });
     expect(plain.stderr).toContain('/dist/src/documents/render-worker.js');
+    expect(Buffer.compare(readFileSync(join(dir, 'bundled.tif')), readFileSync(join(dir, 'modules.tif')))).toBe(0);
+  }, 300_000);
+
+  it('starts the bundled draw worker beside the command for fewer pages and writes the same TIFF as the unbundled modules', async () => {
+    await execFile(process.execPath, [join(ROOT, 'scripts/build.mjs'), '--if-stale'], { cwd: ROOT });
+    const dir = mkdtempSync(join(tmpdir(), 'faxstack-bundle-'));
+    const pdf = join(dir, 'text.pdf');
+    // Page work for a draw worker and not for a full helper (render-pool.ts: WORK_PER_DRAWER, WORK_PER_HELPER).
+    writeFileSync(pdf, textPdf(50));
+    const args = (out: string): string[] => ['render', pdf, '--out', join(dir, out), '--no-header', '--compression', 'mmr'];
+    const bundled = await execFile(process.execPath, ['--import', PRELOAD, BIN, ...args('bundled.tif')], { cwd: dir });
+    expect(bundled.stderr).not.toContain('task: ');
+    expect(bundled.stderr.split('\n').filter((l) => l.startsWith('worker: '))).toEqual([expect.stringMatching(/\/dist\/src\/cli-bundle\/draw-worker\.js$/)]);
+    const main = new URL('../../dist/src/cli/main.js', import.meta.url).href;
+    const unbundled = `const { main } = await import(${JSON.stringify(main)}); process.exitCode = await main(${JSON.stringify(args('modules.tif'))});`;
+    const plain = await execFile(process.execPath, ['--import', PRELOAD, '--input-type=module', '-e', unbundled], { cwd: dir });
+    expect(plain.stderr).toContain('/dist/src/documents/draw-worker.js');
     expect(Buffer.compare(readFileSync(join(dir, 'bundled.tif')), readFileSync(join(dir, 'modules.tif')))).toBe(0);
   }, 300_000);
 });
