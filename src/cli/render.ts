@@ -2,12 +2,12 @@
 // file rendered as the service would send it (cover page, header line, page selections) and
 // written as one TIFF class F file, optionally with a PNG preview of each page.
 import { mkdir, open, writeFile } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
-import { availableParallelism, loadavg } from 'node:os';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { adoptPdfiumCompile, closeRenderPool, configureRenderPool, type EarlyPdfiumCompile, oneShotDrawer, oneShotHelpers, renderFaxTiffParts, previewPng, type RenderQuality, startDrawHelper, startRenderPool } from '../documents/index.js';
 import { FaxError } from '../shared/errors.js';
 import { args, str, UsageError } from './args.js';
+import { busyThreads } from './busy.js';
 import { loadDocuments } from './documents.js';
 
 const RENDER_USAGE = `usage: faxstack render FILE... --out OUT.tif [--quality Low|Standard|HD] [--pages 1-3,5]...
@@ -130,21 +130,6 @@ export async function renderCommand(argv: string[], io: RenderIo = { stdout: pro
     clearInterval(loopAlive);
     await closeRenderPool();
   }
-}
-
-/**
- * Threads of other processes running or runnable now: /proc/loadavg's fourth field ("running/
- * total", this thread included) where there is one — a snapshot, where the load average lags a
- * minute behind (and counts the runs just before, such as a benchmark's) — else the load average.
- */
-function busyThreads(): number {
-  try {
-    const running = Number(/^\S+ \S+ \S+ (\d+)\//.exec(readFileSync('/proc/loadavg', 'latin1'))?.[1]);
-    if (Number.isInteger(running) && running >= 1) return running - 1;
-  } catch {
-    // not Linux
-  }
-  return loadavg()[0]!;
 }
 
 function result(success: boolean, code: number, message: string, pages: number, compression: string, quality: RenderQuality, started: number): Record<string, unknown> {

@@ -183,18 +183,19 @@ describe('oneShotDrawer', () => {
   it.each([
     [1, 2, 0, 'Standard', false], // the calling thread alone
     [20, 2, 0, 'Standard', false], // too little page work: the worker's start costs more than its pages give
-    [39, 2, 0, 'Standard', false],
-    [40, 2, 0, 'Standard', true], // a draw worker beside the calling thread
-    [50, 2, 0, 'Standard', true],
+    [50, 2, 0, 'Standard', false], // as fast with it or without, on a quiet machine: not worth its CPU
+    [59, 2, 0, 'Standard', false],
+    [60, 2, 0, 'Standard', true], // a draw worker beside the calling thread
     [99, 2, 0, 'Standard', true],
     [100, 2, 0, 'Standard', false], // a full helper instead (oneShotHelpers)
-    [16, 2, 0, 'HD', true], // an HD page is 2.5 Standard pages of work
-    [15, 2, 0, 'HD', false],
+    [30, 2, 0, 'HD', false], // not at HD: the calling thread's share of a page is the larger there
+    [39, 2, 0, 'HD', false],
     [40, 2, 0, 'HD', false], // a full helper
-    [67, 2, 0, 'Low', true],
-    [50, 2, 0.6, 'Standard', false], // no idle core
-    [50, 1, 0, 'Standard', false],
-    [50, 4, 2.4, 'Standard', true],
+    [99, 2, 0, 'Low', false], // a Low page is 0.6 Standard pages of work
+    [100, 2, 0, 'Low', true],
+    [70, 2, 0.6, 'Standard', false], // no idle core
+    [70, 1, 0, 'Standard', false],
+    [70, 4, 2.4, 'Standard', true],
   ] as const)('%i pages, %i cores, %f busy, %s: %s', (pages, cores, busy, quality, drawer) => {
     expect(oneShotDrawer(pages, cores, busy, quality)).toBe(drawer);
   });

@@ -100,19 +100,23 @@ export function oneShotHelpers(pages: number, cores: number, busy: number, quali
  * Page work (PAGE_WORK) from which a one-shot render starts a draw worker (draw-beside.ts) when no
  * full helper is started: it costs 0.1–0.15 s of CPU before its first page (Node's worker start
  * 50–70 ms, PDFium's bare instance 8, its first page cold 30–50) on the core that V8's compilers
- * use then, and the calling thread still scans and codes every page. Measured at load 5–9 under
- * chrt -r, the worker on and off in turns (docs/benchmarks.md, issue 13 session 12): 10 and 20
- * Standard pages took 0.02–0.08 s longer with it, 50 Standard and 50 HD pages 0.05–0.07 s less.
+ * use then, and the calling thread still scans and codes every page. Measured with the worker on
+ * and off in turns (docs/benchmarks.md, issue 13 session 12): at load 5–9 under chrt -r, 10 and 20
+ * Standard pages took 0.02–0.08 s longer with it; on a quiet machine 50 Standard pages took the
+ * same (medians 0.745 s, +0.2 s of CPU) and 80 Standard pages 0.73–0.79 s against 0.81–0.84.
+ * Not at HD: there the calling thread's scan and coding of a page is the larger share, and 30 HD
+ * pages took longer with it (medians 0.91 against 0.86 s); from 40 HD pages a full helper starts.
  */
-export const WORK_PER_DRAWER = 40;
+export const WORK_PER_DRAWER = 60;
 
 /**
  * Whether a one-shot render of `pages` pages at `quality` starts a draw worker beside the calling
- * thread: when no full helper starts (oneShotHelpers) and, as for those, a core is idle now.
+ * thread: when no full helper starts (oneShotHelpers) and, as for those, a core is idle now; not at
+ * HD (WORK_PER_DRAWER).
  */
 export function oneShotDrawer(pages: number, cores: number, busy: number, quality: RenderQuality = 'Standard'): boolean {
   const idle = Math.floor(cores - busy + 0.5) - 1;
-  return idle >= 1 && oneShotHelpers(pages, cores, busy, quality) === 0 && pages * PAGE_WORK[quality] >= WORK_PER_DRAWER;
+  return idle >= 1 && quality !== 'HD' && oneShotHelpers(pages, cores, busy, quality) === 0 && pages * PAGE_WORK[quality] >= WORK_PER_DRAWER;
 }
 
 /**

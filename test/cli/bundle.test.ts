@@ -38,7 +38,7 @@ describe('faxstack render from the bundle', () => {
     const dir = mkdtempSync(join(tmpdir(), 'faxstack-bundle-'));
     const pdf = join(dir, 'text.pdf');
     // Page work for a draw worker and not for a full helper (render-pool.ts: WORK_PER_DRAWER, WORK_PER_HELPER).
-    writeFileSync(pdf, textPdf(50));
+    writeFileSync(pdf, textPdf(70));
     const args = (out: string): string[] => ['render', pdf, '--out', join(dir, out), '--no-header', '--compression', 'mmr'];
     const bundled = await execFile(process.execPath, ['--import', PRELOAD, BIN, ...args('bundled.tif')], { cwd: dir });
     expect(bundled.stderr).not.toContain('task: ');
