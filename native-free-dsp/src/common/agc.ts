@@ -93,6 +93,9 @@ const UP = 1;
 const DOWN = -1;
 /** (A local const: the global `Infinity` in a branch V8 has not seen run is a generic global load.) */
 const NO_LIMIT = Infinity;
+/** The carrier detector's DC blocker pole (flat above ~15 Hz); DemodFrontEnd.run runs the same blocker. */
+const POLE = 0.99;
+export const DC_BLOCKER_POLE = POLE;
 export const CARRIER_UP = UP;
 export const CARRIER_DOWN = DOWN;
 
@@ -184,8 +187,8 @@ export class CarrierDetector {
 
   /** Takes one sample; returns 0, CARRIER_UP or CARRIER_DOWN. */
   push(x: number): number {
-    // DC blocker (pole at 0.99, flat above ~15 Hz), then a one-pole power average.
-    const y = x - this.x1 + 0.99 * this.y1;
+    // DC blocker (DC_BLOCKER_POLE), then a one-pole power average.
+    const y = x - this.x1 + POLE * this.y1;
     this.x1 = x;
     this.y1 = y;
     const p = this.power + this.alpha * (y * y - this.power);

@@ -19,7 +19,7 @@
 // Nothing on the per-sample or per-symbol path passes a double as a call argument (V8 would box
 // it when it does not inline the call): values travel in fields and holders (complex.ts).
 import { checkNumber } from '../errors.js';
-import { Agc, CARRIER_DOWN, CARRIER_UP, CarrierDetector } from './agc.js';
+import { Agc, CARRIER_DOWN, CARRIER_UP, CarrierDetector, DC_BLOCKER_POLE } from './agc.js';
 import { CarrierRecovery } from './carrier-recovery.js';
 import { complexHolder, type Complex } from './complex.js';
 import { LmsEqualizer } from './equalizer.js';
@@ -203,6 +203,7 @@ export class DemodFrontEnd {
     const buf = dec.buf;
     const end = buf.length;
     const alpha = det.alpha;
+    const pole = DC_BLOCKER_POLE;
     let low = det.quietLow;
     let high = det.quietHigh;
     let x1 = det.x1 | 0; // (a sample: an int32, stored back as a small integer, no box)
@@ -217,7 +218,7 @@ export class DemodFrontEnd {
       i = (i + 1) | 0;
       // CarrierDetector.push: the DC blocker and the power average; its decision only when the
       // average leaves the band in which it would change nothing.
-      const y = x - x1 + 0.99 * y1;
+      const y = x - x1 + pole * y1;
       x1 = x;
       y1 = y;
       const p = power + alpha * (y * y - power);
