@@ -90,6 +90,7 @@ export class V17Tx {
   private readonly scrambler = new Scrambler(V17_SCRAMBLER);
   /** The next symbols for the modulator (alphabet indices), made in fill(). */
   private readonly symbols = new Int32Array(SYMBOL_BLOCK);
+  private readonly one = new Int32Array(1);
   /** Trellis encoder state, diff << 3 | convolutional state (see v17EncodeTable). */
   private encoderState = 0;
   private constellation: V17Constellation;
@@ -214,7 +215,8 @@ export class V17Tx {
     const scrambler = this.scrambler;
     let state = this.encoderState;
     while (k < n) {
-      // dataSymbol() written out, the encoder's state in a local.
+      // A symbol's bits (the first sent in bit n−1), scrambled and trellis-encoded as encodeWord
+      // does, the encoder's state in a local; data ending mid-symbol is padded with ones.
       const getBit = this.getBit;
       let word = 0;
       for (let i = bits; i > 0; i--) {
@@ -313,21 +315,10 @@ export class V17Tx {
   }
 
   /** A data symbol: `bits` bits from the source (the first in the highest place), ones after its end. */
+  /** One data symbol (where a training stage gives way to the data): fillData's, for one slot. */
   private dataSymbol(): number {
-    const n = this.bits;
-    const getBit = this.getBit;
-    let word = 0;
-    for (let i = n; i > 0; i--) {
-      const bit = getBit();
-      if (bit === END) {
-        // The data ended mid-symbol: pad it with ones, then the shutdown sequence.
-        this.enter(Stage.ShutdownOnes);
-        this.onStatus?.('endOfData');
-        return this.encodeWord((word << i) | ((1 << i) - 1));
-      }
-      word = (word << 1) | (bit & 1);
-    }
-    return this.encodeWord(word);
+    this.fillData(this.one, 0, 1);
+    return this.one[0]!;
   }
 
   /** Scrambles a symbol's bits (the first sent in bit n−1) and trellis-encodes them: the label. */
