@@ -92,8 +92,12 @@ export const WORK_PER_HELPER = 100;
  * render-cli); with too few pages it is up when the calling thread is nearly done.
  */
 export function oneShotHelpers(pages: number, cores: number, busy: number, quality: RenderQuality = 'Standard'): number {
-  const idle = Math.floor(cores - busy + 0.5) - 1;
-  return Math.max(0, Math.min(idle, Math.floor((pages * PAGE_WORK[quality]) / WORK_PER_HELPER), DEFAULT_MAX_THREADS));
+  return Math.max(0, Math.min(idleCores(cores, busy), Math.floor((pages * PAGE_WORK[quality]) / WORK_PER_HELPER), DEFAULT_MAX_THREADS));
+}
+
+/** Cores idle now besides the calling thread's: `cores` less the `busy` threads of other processes (rounded), less one. */
+function idleCores(cores: number, busy: number): number {
+  return Math.floor(cores - busy + 0.5) - 1;
 }
 
 /**
@@ -115,8 +119,7 @@ export const WORK_PER_DRAWER = 60;
  * HD (WORK_PER_DRAWER).
  */
 export function oneShotDrawer(pages: number, cores: number, busy: number, quality: RenderQuality = 'Standard'): boolean {
-  const idle = Math.floor(cores - busy + 0.5) - 1;
-  return idle >= 1 && quality !== 'HD' && oneShotHelpers(pages, cores, busy, quality) === 0 && pages * PAGE_WORK[quality] >= WORK_PER_DRAWER;
+  return idleCores(cores, busy) >= 1 && quality !== 'HD' && oneShotHelpers(pages, cores, busy, quality) === 0 && pages * PAGE_WORK[quality] >= WORK_PER_DRAWER;
 }
 
 /**
