@@ -19,6 +19,7 @@ const V27TER: QamModemSpec<V27terBitRate> = {
   makeTx: (o) => new V27terTx(o),
   makeRx: (o) => new V27terRx(o),
   hopCodec: 'ulaw',
+  echoSpanMs: { 4800: 2, 2400: 4 },
   levelToleranceDb: 0.2,
   allocRates: [4800, 2400],
   badArguments: [

@@ -17,6 +17,7 @@ const V29: QamModemSpec<V29BitRate> = {
   makeTx: (o) => new V29Tx(o),
   makeRx: (o) => new V29Rx(o),
   hopCodec: 'alaw',
+  echoSpanMs: { 9600: 1, 7200: 1, 4800: 2.5 },
   levelToleranceDb: 0.5,
   allocRates: [9600, 4800],
   badArguments: [
