@@ -4,11 +4,14 @@
 // Without it (tests from src/, an installed package, another PDFium build) the rewrites run in memory.
 // What the build draws with it once (the header glyphs, header-line.ts) is kept by the same rule.
 
-import { randomBytes, createHash } from 'node:crypto';
 import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+// node:crypto on first use, by the build: a process that reads what it wrote hashes nothing
+// (8–10 ms of a `faxstack render` to load; docs/benchmarks.md, start-up).
+const nodeCrypto = (): typeof import('node:crypto') => process.getBuiltinModule('node:crypto');
 
 /** The rewrites, applied to the installed file's bytes (which they may change in place). */
 export type PdfiumPatcher = (wasmBytes: Uint8Array) => { bytes: Uint8Array; patched: string[] };
@@ -41,7 +44,8 @@ export function pdfiumWasmPath(): string {
   return fileURLToPath(import.meta.resolve('@embedpdf/pdfium/pdfium.wasm'));
 }
 
-const sha256 = (data: Uint8Array): string => createHash('sha256').update(data).digest('hex');
+const sha256 = (data: Uint8Array): string => nodeCrypto().createHash('sha256').update(data).digest('hex');
+const base64 = (data: Uint8Array): string => Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64');
 
 function pdfiumSource(): PdfiumSource | null {
   try {
@@ -111,7 +115,7 @@ export function writePatchedPdfium(patch: PdfiumPatcher, dir = PDFIUM_CACHE_DIR)
 
 /** Writes a file into `dir` under a temporary name, then renames it into place. */
 function put(dir: string, name: string, data: Uint8Array | string): void {
-  const tmp = join(dir, `.${name}.${randomBytes(6).toString('hex')}`);
+  const tmp = join(dir, `.${name}.${nodeCrypto().randomBytes(6).toString('hex')}`);
   writeFileSync(tmp, data);
   renameSync(tmp, join(dir, name));
 }
@@ -121,7 +125,7 @@ export interface DrawnKey {
   package: '@embedpdf/pdfium';
   version: string;
   size: number;
-  /** SHA-256 of the input drawn (a PDF's bytes). */
+  /** The input drawn (a PDF's bytes, small), base64: compared whole, without hashing. */
   input: string;
   /** Numbers describing the bytes (a bitmap's width, height, stride). */
   meta: Record<string, number>;
@@ -137,7 +141,7 @@ export function readDrawn(name: string, input: Uint8Array, dir = PDFIUM_CACHE_DI
   if (!source) return null;
   try {
     const key = keyFor<Partial<DrawnKey>>(dir, `${name}.json`, source);
-    if (!key || key.input !== sha256(input) || typeof key.meta !== 'object' || key.meta === null) return null;
+    if (!key || key.input !== base64(input) || typeof key.meta !== 'object' || key.meta === null) return null;
     const bytes = readFileSync(join(dir, `${name}.bin`));
     return { bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), meta: key.meta };
   } catch {
@@ -149,7 +153,7 @@ export function readDrawn(name: string, input: Uint8Array, dir = PDFIUM_CACHE_DI
 export function writeDrawn(name: string, input: Uint8Array, bytes: Uint8Array, meta: Record<string, number>, dir = PDFIUM_CACHE_DIR): DrawnKey {
   const source = pdfiumSource();
   if (!source) throw new Error('@embedpdf/pdfium is not installed where its package.json can be read');
-  const key: DrawnKey = { package: '@embedpdf/pdfium', version: source.version, size: source.size, input: sha256(input), meta };
+  const key: DrawnKey = { package: '@embedpdf/pdfium', version: source.version, size: source.size, input: base64(input), meta };
   rmSync(join(dir, `${name}.json`), { force: true });
   put(dir, `${name}.bin`, bytes);
   put(dir, `${name}.json`, `${JSON.stringify(key, null, 2)}\n`);
