@@ -3,6 +3,7 @@
 // from the build's one-file bundle when it has one at least as new as the compiled modules
 // (dist/src/cli-bundle/: a command loads a few files instead of about eighty; docs/cli.md).
 import { closeSync, fstatSync, openSync, read, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const dist = new URL('../dist/src/', import.meta.url);
@@ -15,14 +16,15 @@ try {
   process.stderr.write('faxstack: not compiled yet (dist/ is missing): run `npm run build` in the faxstack checkout\n');
   process.exit(2);
 }
-const { main, UsageError, exitsWhenDone, compilesPdfium } = cli;
+const { main, UsageError, exitsWhenDone, compilesPdfium, firstRunCacheDir } = cli;
 // The commands that render start compiling the build's PDFium wasm now, while their modules load
 // (main.js loads each command's own on demand); the loader takes it only if that file is still
 // good for the build (src/documents/pdfium.ts, adoptPdfiumCompile). No V8 flag is set for it (nor
 // for any command): v8.setFlagsFromString changes V8's flag hash, and Node then compiles every
 // built-in module loaded afterwards from source instead of its embedded code cache (net, dns,
 // zlib, crypto, worker_threads: 13 → 25 ms), more than the flags tried saved (docs/benchmarks.md).
-const pdfium = compilesPdfium?.(argv) ? compileEarly(fileURLToPath(new URL('../dist/pdfium-patched.wasm', import.meta.url))) : undefined;
+// An installed package has no build's wasm in dist/: its first run kept one in a cache of the user's.
+const pdfium = compilesPdfium?.(argv) ? compileEarly(pdfiumFiles()) : undefined;
 
 main(argv, { pdfium }).then(
   (code) => {
@@ -50,17 +52,29 @@ function bundled() {
   }
 }
 
+/** Where a rewritten PDFium wasm may be, in order: the build's (dist/), then the first-run cache's. */
+function pdfiumFiles() {
+  const distDir = fileURLToPath(new URL('../dist/', import.meta.url));
+  const own = firstRunCacheDir?.(distDir);
+  return [join(distDir, 'pdfium-patched.wasm'), ...(own ? [join(own, 'pdfium-patched.wasm')] : [])];
+}
+
 /**
- * `file` read in one request on libuv's pool (its page faults off this thread), then compiled by V8
- * in the background; undefined when there is no such file (an installed package: not shipped).
+ * The first of `files` there is, read in one request on libuv's pool (its page faults off this
+ * thread), then compiled by V8 in the background; undefined when there is none (an installed
+ * package before its first run).
  */
-function compileEarly(file) {
+function compileEarly(files) {
   let fd;
-  try {
-    fd = openSync(file, 'r');
-  } catch {
-    return undefined;
-  }
+  const file = files.find((f) => {
+    try {
+      fd = openSync(f, 'r');
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  if (file === undefined) return undefined;
   const bytes = new Uint8Array(fstatSync(fd).size);
   const compiled = new Promise((resolve, reject) => {
     const next = (at) =>

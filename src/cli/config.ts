@@ -279,7 +279,7 @@ export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv = process.
 }
 
 /** FAXSTACK_* variables read elsewhere (test facilities, tools): not settings, not typos. */
-const OTHER_ENV = new Set(['FAXSTACK_CONFIG', 'FAXSTACK_VIRTUAL_PAGE_MS', 'FAXSTACK_CLOCK_OFFSET_MS', 'FAXSTACK_TEST_MIGRATION_PAUSE_MS', 'FAXSTACK_CALL_LOG', 'FAXSTACK_PG_BIN', 'FAXSTACK_CRASH_SEED']);
+const OTHER_ENV = new Set(['FAXSTACK_CONFIG', 'FAXSTACK_VIRTUAL_PAGE_MS', 'FAXSTACK_CLOCK_OFFSET_MS', 'FAXSTACK_TEST_MIGRATION_PAUSE_MS', 'FAXSTACK_CALL_LOG', 'FAXSTACK_PG_BIN', 'FAXSTACK_CRASH_SEED', 'FAXSTACK_CACHE_DIR']);
 
 /**
  * FAXSTACK_* variables that are neither a setting nor a known facility — most likely typos

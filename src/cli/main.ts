@@ -2,6 +2,9 @@
 // 1 failure, 2 usage or input error.
 import type { EarlyPdfiumCompile } from '../documents/index.js';
 import { VERSION } from '../shared/version.js';
+// For bin/faxstack.js: where an installed package's first run kept PDFium's rewritten wasm, compiled
+// from there early as the build's is from dist/.
+export { firstRunCacheDir } from '../shared/cache-dir.js';
 import { setCommand } from './args.js';
 
 const USAGE = `usage: faxstack <command> [options]

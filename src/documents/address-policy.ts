@@ -5,7 +5,10 @@
 // Kept our own: ipaddr.js (the candidate library) reads ::a.b.c.d as IPv4-mapped, not as RFC 4291's
 // IPv4-compatible ::0:a.b.c.d, and would judge ::8.8.8.8 public (address-policy.test.ts).
 
-import { isIPv4, isIPv6 } from 'node:net';
+// node:net on first use, not at load: `faxstack render` of a local file loads this module and never
+// checks an address (docs/benchmarks.md, start-up).
+const isIPv4 = (ip: string): boolean => process.getBuiltinModule('node:net').isIPv4(ip);
+const isIPv6 = (ip: string): boolean => process.getBuiltinModule('node:net').isIPv6(ip);
 
 const V4_RANGES: readonly [string, number, string][] = [
   ['0.0.0.0', 8, '"this network" address'],
@@ -26,14 +29,18 @@ const V4_RANGES: readonly [string, number, string][] = [
 ];
 
 const V4_TABLE = V4_RANGES.map(([base, bits, reason]) => ({
-  base: v4ToInt(base) as number,
+  base: quadToInt(base),
   mask: bits === 0 ? 0 : (0xffffffff << (32 - bits)) >>> 0,
   reason,
 }));
 
 /** Dotted quad → unsigned 32-bit integer, or null. */
 function v4ToInt(ip: string): number | null {
-  if (!isIPv4(ip)) return null;
+  return isIPv4(ip) ? quadToInt(ip) : null;
+}
+
+/** A dotted quad already known to be one → unsigned 32-bit integer (the table above: no node:net at load). */
+function quadToInt(ip: string): number {
   return ip.split('.').reduce((acc, part) => ((acc << 8) | Number(part)) >>> 0, 0);
 }
 

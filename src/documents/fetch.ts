@@ -3,12 +3,15 @@
 // address (a custom `lookup`), so DNS cannot change its answer between check and connect.
 // Redirects are followed by hand and checked again; size and total time are capped.
 
-import { promises as dnsPromises, type LookupAddress } from 'node:dns';
+import type { LookupAddress } from 'node:dns';
 import type http from 'node:http';
-import { isIP } from 'node:net';
 import type { Clock } from '../shared/clock.js';
 import { FaxError } from '../shared/errors.js';
 import { blockedAddressReason } from './address-policy.js';
+
+// node:net and node:dns on first use, not at load: `faxstack render` of a local file loads this
+// module and never fetches (docs/benchmarks.md, start-up).
+const isIP = (input: string): number => process.getBuiltinModule('node:net').isIP(input);
 
 export interface FetchDocumentOptions {
   /** Largest body accepted, in bytes; larger → FILE_TOO_LARGE without reading the rest. */
@@ -122,7 +125,7 @@ async function checkedAddresses(url: URL, opts: FetchDocumentOptions): Promise<L
 }
 
 async function systemResolve(host: string): Promise<string[]> {
-  const found = await dnsPromises.lookup(host, { all: true, verbatim: true });
+  const found = await process.getBuiltinModule('node:dns').promises.lookup(host, { all: true, verbatim: true });
   return found.map((a) => a.address);
 }
 

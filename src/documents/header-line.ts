@@ -8,7 +8,7 @@ import { createBitmap, type Bitmap } from '../codecs/index.js';
 import { thresholdPage } from './bilevel.js';
 import { RESOLUTIONS, type FaxResolution } from './layout.js';
 import { buildPdf, FONT_RESOURCE, pdfLiteral, pdfNumber, toWinAnsi } from './pdf-writer.js';
-import { readDrawn, writeDrawn } from './pdfium-cache.js';
+import { firstRunCacheDir, keepQuietly, readDrawn, writeDrawn } from './pdfium-cache.js';
 import { renderPdfPageAt } from './render-pdf.js';
 
 /** Height of the header band: 5.2 mm, i.e. 20 / 40 / 80 lines at 3.85 / 7.7 / 15.4 lines per mm. */
@@ -96,16 +96,19 @@ const atlases = new Map<string, Promise<HeaderAtlas>>();
 
 /**
  * The glyph atlas of a resolution, once per thread: the one the build drew (writeHeaderAtlases,
- * in dist/) when it is good for this build and the same atlas page, else drawn now (PDFium's first
- * document and page of a process, 30–50 ms of a one-page `faxstack render`: docs/benchmarks.md).
+ * in dist/) when it is good for this build and the same atlas page, else the one an earlier
+ * process kept in the first-run cache (an installed package: pdfium-cache.ts, firstRunCacheDir),
+ * else drawn now (PDFium's first document and page of a process, 30–50 ms of a one-page
+ * `faxstack render`: docs/benchmarks.md) and kept there for the next process.
  */
 export function headerAtlas(res: FaxResolution): Promise<HeaderAtlas> {
   const key = `${res.xDpi}x${res.yDpi}`;
   let a = atlases.get(key);
   if (!a) {
     const page = atlasPage(res);
-    const built = readAtlas(page);
-    a = built ? Promise.resolve(built) : drawHeaderAtlas(page);
+    const own = firstRunCacheDir();
+    const built = readAtlas(page) ?? (own ? readAtlas(page, own) : null);
+    a = built ? Promise.resolve(built) : drawHeaderAtlas(page).then((drawn) => (own ? keepAtlas(page, drawn, own) : drawn));
     atlases.set(key, a);
     a.catch(() => atlases.delete(key));
   }
@@ -156,6 +159,12 @@ function readAtlas(page: AtlasPage, dir?: string): HeaderAtlas | null {
   const { width, height, stride } = built.meta;
   if (!Number.isInteger(width) || !Number.isInteger(height) || !Number.isInteger(stride) || width! < 1 || stride! < Math.ceil(width! / 8) || stride! * height! !== built.bytes.length) return null;
   return { bitmap: { width: width!, height: height!, stride: stride!, data: built.bytes }, advance: page.advance, band: page.band, xDpi: res.xDpi };
+}
+
+function keepAtlas(page: AtlasPage, drawn: HeaderAtlas, dir: string): HeaderAtlas {
+  const { bitmap } = drawn;
+  keepQuietly(dir, () => writeDrawn(atlasFile(page.res), page.pdf, bitmap.data, { width: bitmap.width, height: bitmap.height, stride: bitmap.stride }, dir));
+  return drawn;
 }
 
 /** Draws the atlas of every resolution into `dir` for later processes (scripts/build.mjs, into dist/). */

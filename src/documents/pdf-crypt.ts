@@ -3,7 +3,9 @@
 // the key that decrypts its streams (RC4 / AES-128 per object, AES-256 for the whole file). The
 // page counter needs it for object streams; rendering leaves decryption to PDFium or pdfjs.
 
-import { createCipheriv, createDecipheriv, createHash } from 'node:crypto';
+// node:crypto on first use, not at load: `faxstack render` loads this module for every PDF and needs
+// it only for an encrypted one (docs/benchmarks.md, start-up).
+const nodeCrypto = (): typeof import('node:crypto') => process.getBuiltinModule('node:crypto');
 
 /** 7.6.3.3 Algorithm 2, step (a): the 32-byte padding string, which is also the padded empty password. */
 const PAD = Buffer.from('28bf4e5e4e758a4164004e56fffa01082e2e00b6d0683e802f0ca9fe6453697a', 'hex');
@@ -31,7 +33,7 @@ type StreamDecryptor = (num: number, gen: number, data: Buffer) => Buffer | null
 type Unlock = { ok: true; decrypt: StreamDecryptor } | { ok: false; reason: 'password' | 'unsupported' };
 
 const md5 = (...parts: Buffer[]): Buffer => {
-  const h = createHash('md5');
+  const h = nodeCrypto().createHash('md5');
   for (const p of parts) h.update(p);
   return h.digest();
 };
@@ -56,7 +58,7 @@ function rc4(key: Buffer, data: Buffer): Buffer {
 function aesCbcDecrypt(key: Buffer, data: Buffer): Buffer | null {
   if (data.length < 32 || data.length % 16 !== 0) return null;
   try {
-    const d = createDecipheriv(key.length === 32 ? 'aes-256-cbc' : 'aes-128-cbc', key, data.subarray(0, 16));
+    const d = nodeCrypto().createDecipheriv(key.length === 32 ? 'aes-256-cbc' : 'aes-128-cbc', key, data.subarray(0, 16));
     return Buffer.concat([d.update(data.subarray(16)), d.final()]);
   } catch {
     return null;
@@ -83,15 +85,15 @@ function userKeyMatches(e: EncryptInfo, key: Buffer): boolean {
 
 /** ISO 32000-2 Algorithm 2.B (revision 6 hash); revision 5 is a single SHA-256. */
 function hashR6(password: Buffer, salt: Buffer, udata: Buffer, r: number): Buffer {
-  let k = createHash('sha256').update(password).update(salt).update(udata).digest();
+  let k = nodeCrypto().createHash('sha256').update(password).update(salt).update(udata).digest();
   if (r === 5) return k;
   for (let round = 0; ; round++) {
     const k1 = Buffer.concat(Array.from({ length: 64 }, () => Buffer.concat([password, k, udata])));
-    const c = createCipheriv('aes-128-cbc', k.subarray(0, 16), k.subarray(16, 32)).setAutoPadding(false);
+    const c = nodeCrypto().createCipheriv('aes-128-cbc', k.subarray(0, 16), k.subarray(16, 32)).setAutoPadding(false);
     const e = Buffer.concat([c.update(k1), c.final()]);
     let sum = 0;
     for (let i = 0; i < 16; i++) sum += e[i]!;
-    k = createHash(['sha256', 'sha384', 'sha512'][sum % 3]!).update(e).digest();
+    k = nodeCrypto().createHash(['sha256', 'sha384', 'sha512'][sum % 3]!).update(e).digest();
     if (round >= 63 && e[e.length - 1]! <= round - 31) break;
   }
   return k.subarray(0, 32);
@@ -103,7 +105,7 @@ function fileKeyR6(e: EncryptInfo): Buffer | null {
   if (e.u.length < 48 || !e.ue || e.ue.length < 32) return null;
   if (!hashR6(empty, e.u.subarray(32, 40), empty, e.r).equals(e.u.subarray(0, 32))) return null;
   const k = hashR6(empty, e.u.subarray(40, 48), empty, e.r);
-  const d = createDecipheriv('aes-256-cbc', k, Buffer.alloc(16)).setAutoPadding(false);
+  const d = nodeCrypto().createDecipheriv('aes-256-cbc', k, Buffer.alloc(16)).setAutoPadding(false);
   return Buffer.concat([d.update(e.ue.subarray(0, 32)), d.final()]);
 }
 

@@ -1,14 +1,20 @@
 // PDFium's wasm as this project compiles it: the installed @embedpdf/pdfium file with our rewrites
 // (pdfium.ts, WASM_PATCHES) applied. `npm run build` writes the rewritten module once, beside
 // dist/ (not shipped: the package stays small); a process reads it instead of rewriting 4.6 MB.
-// Without it (tests from src/, an installed package, another PDFium build) the rewrites run in memory.
-// What the build draws with it once (the header glyphs, header-line.ts) is kept by the same rule.
+// Without it (tests from src/, another PDFium build) the rewrites run in memory; an installed package
+// (compiled, shipped without the build's files) keeps them in a cache directory of the user's from
+// its first run (firstRunCacheDir). What the build draws with it once (the header glyphs,
+// header-line.ts) is kept by the same rule.
 
-import { randomBytes, createHash } from 'node:crypto';
-import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { firstRunCacheDir as firstRunCacheIn } from '../shared/cache-dir.js';
+
+// node:crypto on first use, by the build: a process that reads what it wrote hashes nothing
+// (8–10 ms of a `faxstack render` to load; docs/benchmarks.md, start-up).
+const nodeCrypto = (): typeof import('node:crypto') => process.getBuiltinModule('node:crypto');
 
 /** The rewrites, applied to the installed file's bytes (which they may change in place). */
 export type PdfiumPatcher = (wasmBytes: Uint8Array) => { bytes: Uint8Array; patched: string[] };
@@ -36,12 +42,32 @@ export const PDFIUM_CACHE_DIR = fileURLToPath(new URL('../..', import.meta.url))
 const WASM_FILE = 'pdfium-patched.wasm';
 const KEY_FILE = 'pdfium-patched.json';
 
+/**
+ * Where this build keeps the rewritten wasm and the drawn header glyphs itself when its dist/ has
+ * none (shared/cache-dir.ts): written by the first process that needs them, read by the next, each
+ * file keyed as dist/'s are (keyFor). Null from src/ (tests), where nothing is ever written.
+ */
+export function firstRunCacheDir(): string | null {
+  return firstRunCacheIn(PDFIUM_CACHE_DIR);
+}
+
+/** Runs `write` into `dir` (made when missing); a cache that cannot be written is simply not kept. */
+export function keepQuietly(dir: string, write: () => void): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+    write();
+  } catch {
+    // read-only or full: the next process rewrites (or draws) again, as without a cache
+  }
+}
+
 /** The wasm file inside the installed package (never copied into our sources). */
 export function pdfiumWasmPath(): string {
   return fileURLToPath(import.meta.resolve('@embedpdf/pdfium/pdfium.wasm'));
 }
 
-const sha256 = (data: Uint8Array): string => createHash('sha256').update(data).digest('hex');
+const sha256 = (data: Uint8Array): string => nodeCrypto().createHash('sha256').update(data).digest('hex');
+const base64 = (data: Uint8Array): string => Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64');
 
 function pdfiumSource(): PdfiumSource | null {
   try {
@@ -79,17 +105,29 @@ export function pdfiumCachePath(dir = PDFIUM_CACHE_DIR): string | null {
   }
 }
 
-/** The rewritten module's bytes: from the cache in `dir` when it is good for this build and the installed file, else rewritten now. */
+/**
+ * The rewritten module's bytes: from the cache in `dir` when it is good for this build and the
+ * installed file, else from the first-run cache (for dist/ only), else rewritten now — and then
+ * kept in the first-run cache for the next process.
+ */
 export async function patchedPdfium(patch: PdfiumPatcher, dir = PDFIUM_CACHE_DIR): Promise<Uint8Array> {
-  const cached = pdfiumCachePath(dir);
-  if (cached) {
-    try {
-      return await readFile(cached);
-    } catch {
-      // removed since its key was read: rewritten below
+  const own = dir === PDFIUM_CACHE_DIR ? firstRunCacheDir() : null;
+  for (const d of own ? [dir, own] : [dir]) {
+    const cached = pdfiumCachePath(d);
+    if (cached) {
+      try {
+        return await readFile(cached);
+      } catch {
+        // removed since its key was read: the next place, or rewritten below
+      }
     }
   }
-  return patch(await readFile(pdfiumWasmPath())).bytes;
+  const original = await readFile(pdfiumWasmPath());
+  const source = own ? pdfiumSource() : null;
+  const key = source && { package: '@embedpdf/pdfium' as const, version: source.version, size: source.size, sha256: sha256(original) };
+  const { bytes, patched } = patch(original);
+  if (own && key) keepQuietly(own, () => putModule(own, bytes, { ...key, patched }));
+  return bytes;
 }
 
 /**
@@ -103,15 +141,20 @@ export function writePatchedPdfium(patch: PdfiumPatcher, dir = PDFIUM_CACHE_DIR)
   const original = readFileSync(source.path);
   const { bytes, patched } = patch(Uint8Array.from(original));
   const key: CacheKey = { package: '@embedpdf/pdfium', version: source.version, size: source.size, sha256: sha256(original), patched };
+  putModule(dir, bytes, key);
+  return key;
+}
+
+/** The old key removed first, then the wasm and its key each renamed into place. */
+function putModule(dir: string, bytes: Uint8Array, key: CacheKey): void {
   rmSync(join(dir, KEY_FILE), { force: true });
   put(dir, WASM_FILE, bytes);
   put(dir, KEY_FILE, `${JSON.stringify(key, null, 2)}\n`);
-  return key;
 }
 
 /** Writes a file into `dir` under a temporary name, then renames it into place. */
 function put(dir: string, name: string, data: Uint8Array | string): void {
-  const tmp = join(dir, `.${name}.${randomBytes(6).toString('hex')}`);
+  const tmp = join(dir, `.${name}.${nodeCrypto().randomBytes(6).toString('hex')}`);
   writeFileSync(tmp, data);
   renameSync(tmp, join(dir, name));
 }
@@ -121,7 +164,7 @@ export interface DrawnKey {
   package: '@embedpdf/pdfium';
   version: string;
   size: number;
-  /** SHA-256 of the input drawn (a PDF's bytes). */
+  /** The input drawn (a PDF's bytes, small), base64: compared whole, without hashing. */
   input: string;
   /** Numbers describing the bytes (a bitmap's width, height, stride). */
   meta: Record<string, number>;
@@ -137,7 +180,7 @@ export function readDrawn(name: string, input: Uint8Array, dir = PDFIUM_CACHE_DI
   if (!source) return null;
   try {
     const key = keyFor<Partial<DrawnKey>>(dir, `${name}.json`, source);
-    if (!key || key.input !== sha256(input) || typeof key.meta !== 'object' || key.meta === null) return null;
+    if (!key || key.input !== base64(input) || typeof key.meta !== 'object' || key.meta === null) return null;
     const bytes = readFileSync(join(dir, `${name}.bin`));
     return { bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), meta: key.meta };
   } catch {
@@ -149,7 +192,7 @@ export function readDrawn(name: string, input: Uint8Array, dir = PDFIUM_CACHE_DI
 export function writeDrawn(name: string, input: Uint8Array, bytes: Uint8Array, meta: Record<string, number>, dir = PDFIUM_CACHE_DIR): DrawnKey {
   const source = pdfiumSource();
   if (!source) throw new Error('@embedpdf/pdfium is not installed where its package.json can be read');
-  const key: DrawnKey = { package: '@embedpdf/pdfium', version: source.version, size: source.size, input: sha256(input), meta };
+  const key: DrawnKey = { package: '@embedpdf/pdfium', version: source.version, size: source.size, input: base64(input), meta };
   rmSync(join(dir, `${name}.json`), { force: true });
   put(dir, `${name}.bin`, bytes);
   put(dir, `${name}.json`, `${JSON.stringify(key, null, 2)}\n`);

@@ -3,7 +3,9 @@
 // buffers through a virtual call and three variant visits, more than the row's few bytes cost.
 // Kept in-house: PDFium is not compiled here (the installed @embedpdf/pdfium build is patched); docs/benchmarks.md has the figures.
 
-import { createHash } from 'node:crypto';
+// node:crypto on first use: `faxstack render` loads this module and, with the build's wasm, never
+// rewrites it (docs/benchmarks.md, start-up).
+const nodeCrypto = (): typeof import('node:crypto') => process.getBuiltinModule('node:crypto');
 import { importedFunctions, Reader, uleb } from './wasm-leb.js';
 
 /**
@@ -140,7 +142,7 @@ export function fasterGlyphMasks(wasmBytes: Uint8Array): { bytes: Uint8Array; pa
   const imports = imp ? importedFunctions(all, imp.from) : 0;
   const list = bodies(all, code.from, code.to);
   if (!list || imports < 0) return unchanged;
-  const sha = (b: { from: number; to: number }): string => createHash('sha256').update(all.subarray(b.from, b.to)).digest('hex');
+  const sha = (b: { from: number; to: number }): string => nodeCrypto().createHash('sha256').update(all.subarray(b.from, b.to)).digest('hex');
   const at = all.indexOf(SITE, code.from);
   if (at < 0 || at >= code.to || all.indexOf(SITE, at + 1) >= 0) return unchanged;
   const body = list.find((b) => b.from <= at && at + SITE.length <= b.to);

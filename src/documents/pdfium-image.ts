@@ -5,7 +5,9 @@
 // clip tests that a plain opaque image never needs: a loop without them does it.
 // Kept in-house: PDFium is not compiled here (the installed @embedpdf/pdfium build is patched); docs/benchmarks.md has the figures.
 
-import { createHash } from 'node:crypto';
+// node:crypto on first use: `faxstack render` loads this module and, with the build's wasm, never
+// rewrites it (docs/benchmarks.md, start-up).
+const nodeCrypto = (): typeof import('node:crypto') => process.getBuiltinModule('node:crypto');
 import { Reader, uleb } from './wasm-leb.js';
 
 /**
@@ -158,7 +160,7 @@ export function fasterImageDrawing(wasmBytes: Uint8Array): { bytes: Uint8Array; 
   }
   if (edits.length !== INSERTIONS.length || new Set(edits.map((e) => e.from)).size !== edits.length) return unchanged;
   for (const { from, to, ins } of edits) {
-    if (createHash('sha256').update(all.subarray(from, to)).digest('hex') !== ins.sha256) return unchanged;
+    if (nodeCrypto().createHash('sha256').update(all.subarray(from, to)).digest('hex') !== ins.sha256) return unchanged;
     if (ins.locals && !all.subarray(from, from + ins.locals[0].length).equals(ins.locals[0])) return unchanged;
   }
   const parts: Uint8Array[] = [all.subarray(0, sectionSizeFrom), Uint8Array.of(), all.subarray(code, edits[0]!.sizeFrom)];

@@ -3,7 +3,9 @@
 // bit at a time by two loops we cannot rebuild (PDFium is not compiled here); ours run instead.
 // Kept in-house: the newest @embedpdf/pdfium is the build installed; docs/benchmarks.md has the figures.
 
-import { createHash } from 'node:crypto';
+// node:crypto on first use: `faxstack render` loads this module and, with the build's wasm, never
+// rewrites it (docs/benchmarks.md, start-up).
+const nodeCrypto = (): typeof import('node:crypto') => process.getBuiltinModule('node:crypto');
 import { importedFunctions, Reader, sleb, uleb } from './wasm-leb.js';
 
 /**
@@ -282,7 +284,7 @@ export function fasterTextCompositor(wasmBytes: Uint8Array): { bytes: Uint8Array
     return (offset === undefined ? b.from <= at : b.from === at - offset) && at + bytes.length <= b.to ? lo : -1;
   };
   const bitMaskLine = holding(BIT_MASK_LINE_HEAD, 0);
-  const sha = (b: Body): string => createHash('sha256').update(wasmBytes.subarray(b.from, b.to)).digest('hex');
+  const sha = (b: Body): string => nodeCrypto().createHash('sha256').update(wasmBytes.subarray(b.from, b.to)).digest('hex');
   if (bitMaskLine < 0 || sha(bodyAt(bitMaskLine)) !== BIT_MASK_LINE_SHA256) return unchanged;
   const oneBpp = holding(ONE_BPP_LOOP);
   if (oneBpp < 0) return unchanged;

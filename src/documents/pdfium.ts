@@ -8,7 +8,7 @@
 import { resourceLimits } from 'node:worker_threads';
 import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
 import type { GrayPage } from './bilevel.js';
-import { patchedPdfium, pdfiumCachePath, PDFIUM_CACHE_DIR, writePatchedPdfium, type CacheKey } from './pdfium-cache.js';
+import { firstRunCacheDir, patchedPdfium, pdfiumCachePath, PDFIUM_CACHE_DIR, writePatchedPdfium, type CacheKey } from './pdfium-cache.js';
 import { fasterGlyphMasks } from './pdfium-glyph.js';
 import { fasterImageDrawing } from './pdfium-image.js';
 import { fasterTextCompositor } from './pdfium-wasm.js';
@@ -57,12 +57,16 @@ export interface EarlyPdfiumCompile {
 }
 
 /**
- * Takes an early compile as this thread's PDFium when it compiled the build's rewritten wasm and
- * that is still good for this build (pdfium-cache.ts, pdfiumCachePath); else it is left alone and
- * the wasm is read and compiled as usual. A failed early compile falls back to the same.
+ * Takes an early compile as this thread's PDFium when it compiled the build's rewritten wasm (or,
+ * for dist/ without one, the first-run cache's) and that is still good for this build
+ * (pdfium-cache.ts, pdfiumCachePath); else it is left alone and the wasm is read and compiled as
+ * usual. A failed early compile falls back to the same.
  */
 export function adoptPdfiumCompile(early: EarlyPdfiumCompile | undefined, dir = PDFIUM_CACHE_DIR): void {
-  if (!early || wasmModule || early.file !== pdfiumCachePath(dir)) return;
+  if (!early || wasmModule) return;
+  const own = dir === PDFIUM_CACHE_DIR ? firstRunCacheDir() : null;
+  const good = pdfiumCachePath(dir) ?? (own ? pdfiumCachePath(own) : null);
+  if (early.file !== good) return;
   wasmModule = early.compiled.catch(() => patchedPdfium(patchPdfium, dir).then((b) => wasm.compile(b)));
 }
 

@@ -45,7 +45,9 @@ describe('npm pack → install → strict consumer', () => {
       throw new Error(`the consumer does not compile:\n${err.stdout}`);
     });
     writeFileSync(join(app, 'letter.txt'), 'A letter from a project that installed faxstack.\n');
-    const run = (script: string, ...args: string[]) => execFile(process.execPath, [join(app, 'out', script), ...args], { cwd: app, timeout: 120_000 });
+    // Its first-run cache (src/shared/cache-dir.ts) in the temporary directory, not the user's.
+    const env = { ...process.env, FAXSTACK_CACHE_DIR: join(tmp, 'cache') };
+    const run = (script: string, ...args: string[]) => execFile(process.execPath, [join(app, 'out', script), ...args], { cwd: app, timeout: 120_000, env });
 
     const [render, call, http] = await Promise.all([
       run('render-pdf.js', 'letter.txt', '--out', 'fax.pdf'),
@@ -57,7 +59,7 @@ describe('npm pack → install → strict consumer', () => {
     expect(JSON.parse(call.stdout)).toMatchObject({ sent: { success: true, pages: 1, pagesTotal: 1 }, received: { success: true, pages: 1 } });
     expect(JSON.parse(http.stdout)).toMatchObject({ faxStatus: 'delivered', code: 0, faxTransferredPages: 1 });
     // The installed command works too.
-    const version = await execFile(process.execPath, [join(pkgDir, 'bin', 'faxstack.js'), '--version'], { cwd: app });
+    const version = await execFile(process.execPath, [join(pkgDir, 'bin', 'faxstack.js'), '--version'], { cwd: app, env });
     expect(version.stdout.trim()).toMatch(/^faxstack \d+\.\d+\.\d+$/);
   }, 300_000);
 });
