@@ -5,10 +5,7 @@
 // Kept our own: ipaddr.js (the candidate library) reads ::a.b.c.d as IPv4-mapped, not as RFC 4291's
 // IPv4-compatible ::0:a.b.c.d, and would judge ::8.8.8.8 public (address-policy.test.ts).
 
-// node:net on first use, not at load: `faxstack render` of a local file loads this module and never
-// checks an address (docs/benchmarks.md, start-up).
-const isIPv4 = (ip: string): boolean => process.getBuiltinModule('node:net').isIPv4(ip);
-const isIPv6 = (ip: string): boolean => process.getBuiltinModule('node:net').isIPv6(ip);
+import { nodeNet } from '../shared/builtins.js';
 
 const V4_RANGES: readonly [string, number, string][] = [
   ['0.0.0.0', 8, '"this network" address'],
@@ -36,7 +33,7 @@ const V4_TABLE = V4_RANGES.map(([base, bits, reason]) => ({
 
 /** Dotted quad → unsigned 32-bit integer, or null. */
 function v4ToInt(ip: string): number | null {
-  return isIPv4(ip) ? quadToInt(ip) : null;
+  return nodeNet().isIPv4(ip) ? quadToInt(ip) : null;
 }
 
 /** A dotted quad already known to be one → unsigned 32-bit integer (the table above: no node:net at load). */
@@ -53,7 +50,7 @@ function v4Reason(n: number): string | null {
 /** An IPv6 address as eight 16-bit groups, or null when it is not one. Zone ids are dropped. */
 export function parseIPv6(input: string): number[] | null {
   const ip = input.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
-  if (!isIPv6(ip)) return null;
+  if (!nodeNet().isIPv6(ip)) return null;
   let tail: number[] = [];
   let text = ip;
   const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(ip);

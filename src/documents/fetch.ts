@@ -5,13 +5,10 @@
 
 import type { LookupAddress } from 'node:dns';
 import type http from 'node:http';
+import { nodeDns, nodeNet } from '../shared/builtins.js';
 import type { Clock } from '../shared/clock.js';
 import { FaxError } from '../shared/errors.js';
 import { blockedAddressReason } from './address-policy.js';
-
-// node:net and node:dns on first use, not at load: `faxstack render` of a local file loads this
-// module and never fetches (docs/benchmarks.md, start-up).
-const isIP = (input: string): number => process.getBuiltinModule('node:net').isIP(input);
 
 export interface FetchDocumentOptions {
   /** Largest body accepted, in bytes; larger → FILE_TOO_LARGE without reading the rest. */
@@ -95,7 +92,7 @@ const bareHost = (url: URL): string => url.hostname.replace(/^\[|\]$/g, '');
 async function checkedAddresses(url: URL, opts: FetchDocumentOptions): Promise<LookupAddress[]> {
   const host = bareHost(url);
   let addresses: string[];
-  if (isIP(host) !== 0) {
+  if (nodeNet().isIP(host) !== 0) {
     addresses = [host];
   } else {
     try {
@@ -109,7 +106,7 @@ async function checkedAddresses(url: URL, opts: FetchDocumentOptions): Promise<L
   const exempt = opts.allowPrivate === true || (opts.allowHosts ?? []).some((h) => h.replace(/^\[|\]$/g, '').toLowerCase() === host.toLowerCase());
   const out: LookupAddress[] = [];
   for (const address of addresses) {
-    const family = isIP(address);
+    const family = nodeNet().isIP(address);
     if (family === 0) throw failed(`could not resolve ${host}: resolver returned ${JSON.stringify(address)}`);
     // Every address must pass: a resolver answering with one public and one private address
     // would otherwise let the connection land on the private one.
@@ -125,7 +122,7 @@ async function checkedAddresses(url: URL, opts: FetchDocumentOptions): Promise<L
 }
 
 async function systemResolve(host: string): Promise<string[]> {
-  const found = await process.getBuiltinModule('node:dns').promises.lookup(host, { all: true, verbatim: true });
+  const found = await nodeDns().promises.lookup(host, { all: true, verbatim: true });
   return found.map((a) => a.address);
 }
 
@@ -188,7 +185,7 @@ async function request(url: URL, addresses: LookupAddress[], opts: FetchDocument
       },
       agent: false,
       lookup: lookup as unknown as http.RequestOptions['lookup'],
-      ...(url.protocol === 'https:' && isIP(host) === 0 ? { servername: host } : {}),
+      ...(url.protocol === 'https:' && nodeNet().isIP(host) === 0 ? { servername: host } : {}),
     });
     signal.addEventListener('abort', onAbort, { once: true });
 

@@ -3,9 +3,7 @@
 // the key that decrypts its streams (RC4 / AES-128 per object, AES-256 for the whole file). The
 // page counter needs it for object streams; rendering leaves decryption to PDFium or pdfjs.
 
-// node:crypto on first use, not at load: `faxstack render` loads this module for every PDF and needs
-// it only for an encrypted one (docs/benchmarks.md, start-up).
-const nodeCrypto = (): typeof import('node:crypto') => process.getBuiltinModule('node:crypto');
+import { nodeCrypto } from '../shared/builtins.js';
 
 /** 7.6.3.3 Algorithm 2, step (a): the 32-byte padding string, which is also the padded empty password. */
 const PAD = Buffer.from('28bf4e5e4e758a4164004e56fffa01082e2e00b6d0683e802f0ca9fe6453697a', 'hex');

@@ -5,9 +5,7 @@
 // empty user password opens the file, pdf-crypt.ts). Enough to count pages, see which are missing
 // and judge encryption; rendering is PDFium's and pdf.js's job.
 
-// node:zlib on first use: a PDF without compressed streams in its page tree is counted without it
-// (docs/benchmarks.md, start-up).
-const zlib = (): typeof import('node:zlib') => process.getBuiltinModule('node:zlib');
+import { nodeZlib } from '../shared/builtins.js';
 import { FaxError } from '../shared/errors.js';
 import { unlockWithEmptyPassword, type EncryptInfo } from './pdf-crypt.js';
 
@@ -432,7 +430,7 @@ function decodeStream(dict: PdfDict, data: Buffer, budget: number): Buffer | nul
   if (isDict(parms) && typeof parms.map.get('Predictor') === 'number' && (parms.map.get('Predictor') as number) > 1) return null;
   try {
     // Z_SYNC_FLUSH: keep what a truncated stream yields instead of failing on its missing end.
-    return zlib().inflateSync(data, { maxOutputLength: Math.max(1, budget), finishFlush: zlib().constants.Z_SYNC_FLUSH });
+    return nodeZlib().inflateSync(data, { maxOutputLength: Math.max(1, budget), finishFlush: nodeZlib().constants.Z_SYNC_FLUSH });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
       throw new FaxError('INVALID_FILE_FORMAT', `PDF object streams expand to more than ${PDF_INFLATE_BUDGET / 1024 / 1024} MB`);

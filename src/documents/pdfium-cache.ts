@@ -12,9 +12,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { firstRunCacheDir as firstRunCacheIn } from '../shared/cache-dir.js';
 
-// node:crypto on first use, by the build: a process that reads what it wrote hashes nothing
-// (8–10 ms of a `faxstack render` to load; docs/benchmarks.md, start-up).
-const nodeCrypto = (): typeof import('node:crypto') => process.getBuiltinModule('node:crypto');
+import { nodeCrypto } from '../shared/builtins.js';
 
 /** The rewrites, applied to the installed file's bytes (which they may change in place). */
 export type PdfiumPatcher = (wasmBytes: Uint8Array) => { bytes: Uint8Array; patched: string[] };

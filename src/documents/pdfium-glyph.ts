@@ -3,9 +3,7 @@
 // buffers through a virtual call and three variant visits, more than the row's few bytes cost.
 // Kept in-house: PDFium is not compiled here (the installed @embedpdf/pdfium build is patched); docs/benchmarks.md has the figures.
 
-// node:crypto on first use: `faxstack render` loads this module and, with the build's wasm, never
-// rewrites it (docs/benchmarks.md, start-up).
-const nodeCrypto = (): typeof import('node:crypto') => process.getBuiltinModule('node:crypto');
+import { nodeCrypto } from '../shared/builtins.js';
 import { importedFunctions, Reader, uleb } from './wasm-leb.js';
 
 /**

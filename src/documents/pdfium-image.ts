@@ -5,9 +5,7 @@
 // clip tests that a plain opaque image never needs: a loop without them does it.
 // Kept in-house: PDFium is not compiled here (the installed @embedpdf/pdfium build is patched); docs/benchmarks.md has the figures.
 
-// node:crypto on first use: `faxstack render` loads this module and, with the build's wasm, never
-// rewrites it (docs/benchmarks.md, start-up).
-const nodeCrypto = (): typeof import('node:crypto') => process.getBuiltinModule('node:crypto');
+import { nodeCrypto } from '../shared/builtins.js';
 import { Reader, uleb } from './wasm-leb.js';
 
 /**

@@ -3,9 +3,7 @@
 // bit at a time by two loops we cannot rebuild (PDFium is not compiled here); ours run instead.
 // Kept in-house: the newest @embedpdf/pdfium is the build installed; docs/benchmarks.md has the figures.
 
-// node:crypto on first use: `faxstack render` loads this module and, with the build's wasm, never
-// rewrites it (docs/benchmarks.md, start-up).
-const nodeCrypto = (): typeof import('node:crypto') => process.getBuiltinModule('node:crypto');
+import { nodeCrypto } from '../shared/builtins.js';
 import { importedFunctions, Reader, sleb, uleb } from './wasm-leb.js';
 
 /**
