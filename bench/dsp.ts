@@ -100,7 +100,13 @@ export const CASES: Case[] = [
       const g = new PrbsGenerator({ pattern: 'prbs11' });
       const t = new BerTester({ pattern: 'prbs11' });
       return () => {
-        for (let i = 0; i < BLOCK; i++) t.putBit(g.getBit());
+        // Locals, as dsp_bench.c's loop has its two states in registers and compares with its
+        // count (see bench/dsp/hdlc.ts: captured variables and the module-level BLOCK were
+        // reloaded and checked on every bit).
+        const tx = g;
+        const rx = t;
+        const block = BLOCK;
+        for (let i = 0; i < block; i++) rx.putBit(tx.getBit());
       };
     },
   },
