@@ -100,13 +100,7 @@ export const CASES: Case[] = [
       const g = new PrbsGenerator({ pattern: 'prbs11' });
       const t = new BerTester({ pattern: 'prbs11' });
       return () => {
-        // Locals, as dsp_bench.c's loop calls bert_get_bit / bert_put_bit directly and compares
-        // with its count (see bench/dsp/hdlc.ts: captured variables, method loads and the
-        // module-level BLOCK were reloaded and checked on every bit).
-        const getBit = g.getBit;
-        const putBit = t.putBit;
-        const block = BLOCK;
-        for (let i = 0; i < block; i++) putBit(getBit());
+        for (let i = 0; i < BLOCK; i++) t.putBit(g.getBit());
       };
     },
   },

@@ -31,16 +31,11 @@ export const HDLC_CASES: HdlcCase[] = [
       const h = framer();
       let sink = 0;
       return () => {
-        // Locals (the bit source, the sum and the bit count), as dsp_bench.c's loop calls
-        // hdlc_tx_get_bit directly with its state pointer in a register and compares with its
-        // count, and as our modems call their bit source (`const getBit = this.getBit`,
-        // common/qam-tx.ts): a captured variable is reloaded from the closure's context on every
-        // bit, `h.getBit()` adds a map check and a field load, and a module-level const (BLOCK)
-        // is checked for the hole (TDZ) and its tag — 8 instructions a bit (--print-opt-code).
-        const getBit = h.getBit;
-        const block = BLOCK;
+        // Locals (the framer and the sum), as dsp_bench.c's loop has its state pointer in a
+        // register: a captured variable is reloaded from the closure's context on every bit.
+        const tx = h;
         let acc = 0;
-        for (let i = 0; i < block; i++) acc += getBit();
+        for (let i = 0; i < BLOCK; i++) acc += tx.getBit();
         sink += acc;
       };
     },
@@ -62,19 +57,13 @@ export const HDLC_CASES: HdlcCase[] = [
         // (`| 0`; a bare `pos` left it of unknown type, checked in every iteration), the length
         // read once, and the deframer, the bits and the length out of the closure's context —
         // captured, each was reloaded and checked (Smi tag, map) on every bit, about a third of
-        // the loop's instructions (--print-opt-code). The bit count too: BLOCK, a module-level
-        // const, was loaded and checked for the hole and its tag on every bit. And the bit sink
-        // called as a local function, as dsp_bench.c calls hdlc_rx_put_bit and as our receivers
-        // call theirs (`const putBit = this.putBit`, common/qam-rx.ts): `rx.putBit(bit)` added a
-        // map check and a field load a bit, and left the loop short of registers (its counters
-        // spilled to the stack) — 1.7–1.8× the bits a second without them.
-        const putBit = rx.putBit;
+        // the loop's instructions (--print-opt-code).
+        const r = rx;
         const b = bits;
         const len = n | 0;
-        const block = BLOCK;
         let p = pos | 0;
-        for (let i = 0; i < block; i++) {
-          putBit(b[p]!);
+        for (let i = 0; i < BLOCK; i++) {
+          r.putBit(b[p]!);
           if (++p === len) p = 0;
         }
         pos = p;
