@@ -82,8 +82,9 @@ function checkLengths(what: string, from: ArrayLike<number>, to: ArrayLike<numbe
 // The block loops read their table from an argument and go four samples a pass. An imported or
 // module-level table is a binding V8 loads and checks for the hole at every use, and it checks
 // each array's map and reloads its length again in every pass of a loop (the loop's stack check
-// ends what it knows): per sample that was about 30 instructions of a 35-instruction µ-law
-// decode (--print-opt-code); four samples a pass share one set of those checks.
+// ends what it knows): most of the old loop's 35 instructions a sample (--print-opt-code). Four
+// samples a pass share one set of those checks: µ-law decode 26.6 → 15.9 instructions a sample
+// counted by callgrind over 160-sample calls (encode 22.9 → 13.0), 1.8–2.0× the samples a second.
 
 /** out[i] = table[(pcm[i] >> shift) & mask] for i < n. */
 function encodeWith(table: Uint8Array, shift: number, mask: number, pcm: Int16Array, out: Uint8Array, n: number): number {
