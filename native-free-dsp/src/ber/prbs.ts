@@ -173,6 +173,12 @@ export class BerTester {
     this.reg = ((r << 1) | predicted) & this.mask;
     const err = b === predicted ? 0 : 1;
     this.nBits++;
+    // A right bit with no error in the window: the window holds only zeros (winErrors counts its
+    // ones), so writing this zero changes nothing — only its position moves on.
+    if ((err | this.winErrors) === 0) {
+      if (++this.winPos === this.resyncWindow) this.winPos = 0;
+      return;
+    }
     this.nErrors += err;
     this.winErrors += err - this.window[this.winPos]!;
     this.window[this.winPos] = err;
