@@ -5,7 +5,7 @@
 
 import { createBitmap, strideFor, type Bitmap } from '../codecs/index.js';
 import { PHOTO_SCREEN, screenFor, type Screen } from './halftone.js';
-import { bandScanner } from './scan-simd.js';
+import { bandScanner, type GrayMemory } from './scan-simd.js';
 import { screenBlocks } from './screen-simd.js';
 
 /** An 8-bit grayscale page, row-major, tightly packed; 0 = black, 255 = white. */
@@ -13,6 +13,8 @@ export interface GrayPage {
   width: number;
   height: number;
   data: Uint8Array;
+  /** Where `data` lies when it is a view of wasm memory (pdfium.ts): the scan reads it there. */
+  wasm?: GrayMemory;
 }
 
 export type BilevelMode = 'text' | 'photo';
@@ -150,7 +152,7 @@ function scanPage(page: GrayPage, xDpi: number, threshold: number, into?: Bitmap
   const found = new Uint8Array(cols * rows);
   // A band without mid-tones (all of a text page) has no runs to count: its bits, every byte
   // of its rows, are all there is. The rows of other bands are cleared as they are scanned.
-  const simd = bandScanner(width, threshold, MID_LOW, MID_HIGH);
+  const simd = bandScanner(width, threshold, MID_LOW, MID_HIGH, page.wasm);
   const bitmap = simd !== null && into !== undefined && fits(into, width, height) ? into : blankBitmap(width, height, into);
   // Rows start on a word when the page does and its width is a multiple of 4 (every fax width).
   const words = (width & 3) === 0 && threshold >= 1 && threshold <= 255 ? grayWords(data) : null;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createBitmap } from '../codecs/bitmap.js';
 import { createGrayPage, thresholdPage, toBilevel, type GrayPage } from './bilevel.js';
-import { bandScanner, scanModuleBytes } from './scan-simd.js';
+import { bandScanner, scanModuleBytes, type GrayMemory } from './scan-simd.js';
 
 /** A seeded page of runs of gray levels drawn from `levels`. */
 function page(width: number, height: number, seed: number, levels: number[]): GrayPage {
@@ -52,6 +52,33 @@ describe('bandScanner', () => {
         expect(out.data.every((b) => b === 0x33)).toBe(true);
       }
     }
+  });
+
+  it('reads a page where it lies in wasm memory, writing only its scratch bytes there', () => {
+    const W = (globalThis as unknown as { WebAssembly: { validate(b: Uint8Array): boolean; Memory: new (d: { initial: number }) => GrayMemory['memory'] } }).WebAssembly;
+    expect(W.validate(scanModuleBytes(true))).toBe(true);
+    const width = 1728;
+    const height = 40;
+    const memory = new W.Memory({ initial: 2 });
+    const at = 1000; // not on a word: the kernel reads any offset
+    const scratch = at + width * height + 100;
+    const wasmPage = { width, height, data: new Uint8Array(memory.buffer, at, width * height), wasm: { memory, scratch, scratchBytes: 16 * 216 } };
+    const plain = page(width, height, 11, [0, 255, 255, 100, 30, 220]);
+    wasmPage.data.set(plain.data);
+    new Uint8Array(memory.buffer).fill(0x77, 0, at);
+    const scan = bandScanner(width, 160, 48, 207, wasmPage.wasm)!;
+    const out = createBitmap(width, height);
+    out.data.fill(0x5a);
+    const pure = page(width, height, 12, NOT_MID);
+    wasmPage.data.set(pure.data);
+    for (let y0 = 0; y0 < height; y0 += 16) expect(scan.thresholdBand(wasmPage.data, y0, Math.min(height, y0 + 16), out.data, out.stride)).toBe(true);
+    expect(Buffer.from(out.data).equals(Buffer.from(thresholdPage(pure).data))).toBe(true);
+    expect(Buffer.from(wasmPage.data).equals(Buffer.from(pure.data))).toBe(true); // the page itself is not written
+    expect(new Uint8Array(memory.buffer, 0, at).every((b) => b === 0x77)).toBe(true);
+    // toBilevel on the page in memory and on a copy of it, mid-tones and all.
+    wasmPage.data.set(plain.data);
+    const copy = { width, height, data: Uint8Array.from(plain.data) };
+    expect(Buffer.from(toBilevel(wasmPage, 'auto').bitmap.data).equals(Buffer.from(toBilevel(copy, 'auto').bitmap.data))).toBe(true);
   });
 
   it('is not offered for widths the kernel cannot take', () => {

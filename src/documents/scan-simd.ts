@@ -56,17 +56,21 @@ function kernelBody(): number[] {
   ];
 }
 
-/** The module: one function (eight i32 parameters, an i32 result) and its memory, both exported. */
-export function scanModuleBytes(): Uint8Array {
+/**
+ * The module: one function (eight i32 parameters, an i32 result), exported, and its memory:
+ * its own, exported, or (`imported`) env.memory, the memory the gray page lies in.
+ */
+export function scanModuleBytes(imported = false): Uint8Array {
   const section = (id: number, payload: number[]): number[] => [id, ...uleb(payload.length), ...payload];
   const name = (s: string): number[] => [s.length, ...Buffer.from(s, 'latin1')];
   const body = kernelBody();
   return Uint8Array.from([
     0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0,
     ...section(1, [1, 0x60, 8, ...Array<number>(8).fill(0x7f), 1, 0x7f]),
+    ...(imported ? section(2, [1, ...name('env'), ...name('memory'), 2, 0, 0]) : []), // any size
     ...section(3, [1, 0]),
-    ...section(5, [1, 0, 1]), // one memory, one page to start
-    ...section(7, [2, ...name('scan'), 0, 0, ...name('memory'), 2, 0]),
+    ...(imported ? [] : section(5, [1, 0, 1])), // one memory, one page to start
+    ...(imported ? section(7, [1, ...name('scan'), 0, 0]) : section(7, [2, ...name('scan'), 0, 0, ...name('memory'), 2, 0])),
     ...section(10, [1, ...uleb(body.length), ...body]),
   ]);
 }
@@ -94,6 +98,33 @@ function kernel(): Instance | null {
   return (instance = { scan: exports.scan, memory: exports.memory });
 }
 
+/** The kernel on a gray page's own wasm memory (no copy of its rows), one per memory; compiled once. */
+const onMemory = new WeakMap<object, Kernel>();
+let importingModule: object | null | undefined;
+
+function kernelOn(memory: GrayMemory['memory']): Kernel | null {
+  const known = onMemory.get(memory);
+  if (known) return known;
+  if (importingModule === undefined) {
+    const bytes = scanModuleBytes(true);
+    importingModule = wasm.validate(bytes) ? new wasm.Module(bytes) : null;
+  }
+  if (importingModule === null) return null;
+  const scan = new wasm.Instance(importingModule, { env: { memory } }).exports.scan;
+  onMemory.set(memory, scan);
+  return scan;
+}
+
+/**
+ * Where a gray page drawn in wasm memory lies (pdfium.ts): the memory itself, and `scratchBytes`
+ * bytes of it at `scratch` that the scan may write (16 rows of the fax page's bits).
+ */
+export interface GrayMemory {
+  memory: { buffer: ArrayBuffer; grow(pages: number): number };
+  scratch: number;
+  scratchBytes: number;
+}
+
 /** Thresholds bands of a page for scanPage; see thresholdBand. */
 export interface BandScanner {
   /**
@@ -105,10 +136,26 @@ export interface BandScanner {
 
 /**
  * A band scanner for pages `width` pixels wide (a multiple of 16: every fax width), black below
- * `threshold` (1..255), mid-tones midLow..midHigh; null where the kernel cannot run.
+ * `threshold` (1..255), mid-tones midLow..midHigh; null where the kernel cannot run. With
+ * `pageMemory` the rows are read where they lie (no copy into the kernel's own memory).
  */
-export function bandScanner(width: number, threshold: number, midLow: number, midHigh: number): BandScanner | null {
+export function bandScanner(width: number, threshold: number, midLow: number, midHigh: number, pageMemory?: GrayMemory): BandScanner | null {
   if (width % 16 !== 0 || width <= 0 || threshold < 1 || threshold > 255 || midLow < 0 || midHigh < midLow || midHigh - midLow >= 255) return null;
+  const own = pageMemory && kernelOn(pageMemory.memory);
+  if (pageMemory && own) {
+    const { memory, scratch, scratchBytes } = pageMemory;
+    const copying = bandScanner(width, threshold, midLow, midHigh);
+    return {
+      thresholdBand(data, y0, y1, out, stride) {
+        const rows = y1 - y0;
+        // The rows are read where they were drawn; a page not (or no longer) in that memory is copied.
+        if (stride !== width >>> 3 || data.buffer !== memory.buffer || rows * stride > scratchBytes) return copying?.thresholdBand(data, y0, y1, out, stride) ?? false;
+        if (own(data.byteOffset + y0 * width, width, rows, scratch, stride, threshold, midLow, midHigh - midLow + 1) !== 0) return false;
+        out.set(new Uint8Array(memory.buffer, scratch, rows * stride), y0 * stride);
+        return true;
+      },
+    };
+  }
   const k = kernel();
   if (k === null) return null;
   return {
