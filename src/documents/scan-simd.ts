@@ -14,8 +14,8 @@ const [Y, G, END, O, PIXELS, CMP, MIDS, BLACK_BELOW, MID_SHIFT, MID_SPAN] = [8, 
 /**
  * scan(gray, width, rows, out, stride, threshold, midLow, midCount) → 1 when a pixel of the band
  * is a mid-tone (midLow ≤ gray < midLow + midCount, midCount < 256), else 0: for `rows` rows of
- * `width` gray bytes at `gray` (width a multiple of 16, rows ≥ 1), black where gray < threshold, written as whole bytes into the rows of
- * `stride` bytes at `out`. Bit 7 of a byte is its first pixel.
+ * `width` gray bytes at `gray` (width a multiple of 16, rows ≥ 1), black where gray < threshold,
+ * written as whole bytes into the rows of `stride` bytes at `out`. Bit 7 of a byte is its first pixel.
  */
 function kernelBody(): number[] {
   const get = (l: number): number[] => [0x20, l];
