@@ -5,6 +5,7 @@
 
 import { createBitmap, strideFor, type Bitmap } from '../codecs/index.js';
 import { PHOTO_SCREEN, screenFor, type Screen } from './halftone.js';
+import { bandScanner, type GrayMemory } from './scan-simd.js';
 import { screenBlocks } from './screen-simd.js';
 
 /** An 8-bit grayscale page, row-major, tightly packed; 0 = black, 255 = white. */
@@ -12,6 +13,8 @@ export interface GrayPage {
   width: number;
   height: number;
   data: Uint8Array;
+  /** Where `data` lies when it is a view of wasm memory (pdfium.ts): the scan reads it there. */
+  wasm?: GrayMemory;
 }
 
 export type BilevelMode = 'text' | 'photo';
@@ -147,13 +150,18 @@ function scanPage(page: GrayPage, xDpi: number, threshold: number, into?: Bitmap
   const rows = Math.ceil(height / REGION_BLOCK);
   const counts = new Int32Array(cols);
   const found = new Uint8Array(cols * rows);
-  const bitmap = blankBitmap(width, height, into);
+  // A band without mid-tones (all of a text page) has no runs to count: its bits, every byte
+  // of its rows, are all there is. The rows of other bands are cleared as they are scanned.
+  const simd = bandScanner(width, threshold, MID_LOW, MID_HIGH, page.wasm);
+  const bitmap = simd !== null && into !== undefined && fits(into, width, height) ? into : blankBitmap(width, height, into);
   // Rows start on a word when the page does and its width is a multiple of 4 (every fax width).
   const words = (width & 3) === 0 && threshold >= 1 && threshold <= 255 ? grayWords(data) : null;
   for (let by = 0; by < rows; by++) {
-    counts.fill(0);
     const y0 = by * REGION_BLOCK;
     const y1 = Math.min(height, y0 + REGION_BLOCK);
+    if (simd !== null && simd.thresholdBand(data, y0, y1, bitmap.data, bitmap.stride)) continue;
+    if (bitmap === into) bitmap.data.fill(0, y0 * bitmap.stride, y1 * bitmap.stride);
+    counts.fill(0);
     for (let y = y0; y < y1; y++) scanRow(data, words, y * width, width, threshold, minRun, bitmap.data, y * bitmap.stride, counts);
     markBlocks(counts, found, by * cols, width, y1 - y0);
   }
@@ -429,13 +437,18 @@ export function ditherPage(page: GrayPage): Bitmap {
   return bm;
 }
 
+/** Whether a bitmap is one of this size (see blankBitmap). */
+function fits(bm: Bitmap, width: number, height: number): boolean {
+  return bm.width === width && bm.height === height && bm.stride === strideFor(width);
+}
+
 /**
  * `into` cleared to white when it is a bitmap of this size (a thread's page reused from page to
  * page: memory touched for the first time costs more than the scan, docs/benchmarks.md), else a
  * new bitmap.
  */
 function blankBitmap(width: number, height: number, into: Bitmap | undefined): Bitmap {
-  if (!into || into.width !== width || into.height !== height || into.stride !== strideFor(width)) return createBitmap(width, height);
+  if (!into || !fits(into, width, height)) return createBitmap(width, height);
   into.data.fill(0, 0, into.stride * height);
   return into;
 }

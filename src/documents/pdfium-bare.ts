@@ -182,6 +182,7 @@ function wrap(ex: Exports, heap: () => Uint8Array): BarePdfium {
       },
       _malloc: ex.malloc,
       _free: ex.free,
+      grayMemory: ex.memory, // the page scan reads gray pages where they are drawn (scan-simd.ts)
     },
     FPDF_LoadMemDocument: (data: number, size: number, password: string): number => {
       const sp = ex.emscripten_stack_get_current();

@@ -8,6 +8,7 @@
 import { resourceLimits } from 'node:worker_threads';
 import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
 import type { GrayPage } from './bilevel.js';
+import type { GrayMemory } from './scan-simd.js';
 import { firstRunCacheDir, patchedPdfium, pdfiumCachePath, PDFIUM_CACHE_DIR, writePatchedPdfium, type CacheKey } from './pdfium-cache.js';
 import { fasterGlyphMasks } from './pdfium-glyph.js';
 import { fasterImageDrawing } from './pdfium-image.js';
@@ -37,7 +38,7 @@ interface Wasm {
 export type WasmModule = object & { readonly __wasmModule?: never };
 const wasm = (globalThis as unknown as { WebAssembly: Wasm }).WebAssembly;
 
-type Heap = { HEAPU8: Uint8Array; HEAPF32: Float32Array; _malloc(n: number): number; _free(p: number): void };
+type Heap = { HEAPU8: Uint8Array; HEAPF32: Float32Array; _malloc(n: number): number; _free(p: number): void; grayMemory?: GrayMemory['memory'] };
 
 let wasmModule: Promise<WasmModule> | undefined;
 let instance: Promise<WrappedPdfiumModule> | undefined;
@@ -242,6 +243,26 @@ class PdfiumCanvas {
   destroy(): void {
     if (this.handle) this.m.FPDFBitmap_Destroy(this.handle);
     this.handle = 0;
+    if (this.scratch) (this.m.pdfium as unknown as Heap)._free(this.scratch.scratch);
+    this.scratch = undefined;
+  }
+
+  private scratch: GrayMemory | undefined;
+
+  /**
+   * Where a page of this canvas lies, for the page scan to read it in place (scan-simd.ts): the
+   * wasm memory (bare instances expose it, pdfium-bare.ts) and 16 rows of bits' room in it.
+   */
+  memoryFor(width: number): GrayMemory | undefined {
+    const heap = this.m.pdfium as unknown as Heap;
+    if (!heap.grayMemory) return undefined;
+    const bytes = 16 * ((width + 7) >>> 3);
+    if (!this.scratch || this.scratch.scratchBytes < bytes) {
+      if (this.scratch) heap._free(this.scratch.scratch);
+      const at = heap._malloc(bytes);
+      this.scratch = at ? { memory: heap.grayMemory, scratch: at, scratchBytes: bytes } : undefined;
+    }
+    return this.scratch;
   }
 }
 
@@ -284,8 +305,9 @@ export class PdfiumPage {
     }
     const stride = m.FPDFBitmap_GetStride(bitmap);
     const buf = m.FPDFBitmap_GetBuffer(bitmap);
+    const wasm = this.canvas.memoryFor(width); // before the page's view: a malloc may grow memory
     const src = heap.HEAPU8; // read after rendering: memory may have grown
-    if (stride === width) return { width, height, data: src.subarray(buf, buf + width * height) };
+    if (stride === width) return { width, height, data: src.subarray(buf, buf + width * height), wasm };
     const data = new Uint8Array(width * height);
     for (let y = 0; y < height; y++) data.set(src.subarray(buf + y * stride, buf + y * stride + width), y * width);
     return { width, height, data };
