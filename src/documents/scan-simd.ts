@@ -5,7 +5,7 @@
 // the whole of the scan's result; a band with one is scanned again by bilevel.ts. Ours for the
 // reason screen-simd.ts is: no library does this, and the kernel is a few hundred bytes.
 
-import { uleb } from './wasm-leb.js';
+import { instantiateKernel, uleb, wasmSync as wasm } from './wasm-leb.js';
 
 /** The kernel's parameters and locals, in order. */
 const [GRAY, WIDTH, ROWS, OUT, STRIDE, THRESHOLD, MID_LOW, MID_COUNT] = [0, 1, 2, 3, 4, 5, 6, 7];
@@ -80,22 +80,14 @@ interface Instance {
   scan: Kernel;
   memory: { buffer: ArrayBuffer; grow(pages: number): number };
 }
-interface WasmSync {
-  validate(b: Uint8Array): boolean;
-  Module: new (b: Uint8Array) => object;
-  Instance: new (m: object, imports: object) => { exports: { scan: Kernel; memory: Instance['memory'] } };
-}
-const wasm = (globalThis as unknown as { WebAssembly: WasmSync }).WebAssembly;
 
 /** This thread's kernel, compiled on first use; null where WebAssembly SIMD is missing. */
 let instance: Instance | null | undefined;
 
 function kernel(): Instance | null {
   if (instance !== undefined) return instance;
-  const bytes = scanModuleBytes();
-  if (!wasm.validate(bytes)) return (instance = null);
-  const { exports } = new wasm.Instance(new wasm.Module(bytes), {});
-  return (instance = { scan: exports.scan, memory: exports.memory });
+  const exports = instantiateKernel<Instance>(scanModuleBytes());
+  return (instance = exports && { scan: exports.scan, memory: exports.memory });
 }
 
 /** The kernel on a gray page's own wasm memory (no copy of its rows), one per memory; compiled once. */
@@ -110,7 +102,7 @@ function kernelOn(memory: GrayMemory['memory']): Kernel | null {
     importingModule = wasm.validate(bytes) ? new wasm.Module(bytes) : null;
   }
   if (importingModule === null) return null;
-  const scan = new wasm.Instance(importingModule, { env: { memory } }).exports.scan;
+  const scan = new wasm.Instance(importingModule, { env: { memory } }).exports.scan as Kernel;
   onMemory.set(memory, scan);
   return scan;
 }

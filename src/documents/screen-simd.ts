@@ -5,7 +5,7 @@
 // pdfium-wasm.ts writes PDFium's (docs/benchmarks.md has the figures).
 
 import type { Screen } from './halftone.js';
-import { uleb } from './wasm-leb.js';
+import { instantiateKernel, uleb } from './wasm-leb.js';
 
 /** The kernel's parameters and locals, in order. */
 const [GRAY, WIDTH, ROWS, OUT, STRIDE, THR, TILE_ROW, TILE_HEIGHT, X0, X1] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
@@ -76,22 +76,14 @@ interface Instance {
   screenOf: Screen | null;
   widthOf: number;
 }
-interface WasmSync {
-  validate(b: Uint8Array): boolean;
-  Module: new (b: Uint8Array) => object;
-  Instance: new (m: object, imports: object) => { exports: { screen: Kernel; memory: Instance['memory'] } };
-}
-const wasm = (globalThis as unknown as { WebAssembly: WasmSync }).WebAssembly;
 
 let instance: Instance | null | undefined;
 
 /** This thread's kernel, compiled on first use (a few hundred bytes); null where WebAssembly SIMD is missing. */
 function kernel(): Instance | null {
   if (instance !== undefined) return instance;
-  const bytes = kernelModuleBytes();
-  if (!wasm.validate(bytes)) return (instance = null);
-  const { exports } = new wasm.Instance(new wasm.Module(bytes), {});
-  return (instance = { screen: exports.screen, memory: exports.memory, screenOf: null, widthOf: 0 });
+  const exports = instantiateKernel<Pick<Instance, 'screen' | 'memory'>>(kernelModuleBytes());
+  return (instance = exports && { screen: exports.screen, memory: exports.memory, screenOf: null, widthOf: 0 });
 }
 
 /** Pixels the kernel takes at a time: blocks must be a multiple of it. */
