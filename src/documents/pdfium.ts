@@ -305,9 +305,9 @@ export class PdfiumPage {
     }
     const stride = m.FPDFBitmap_GetStride(bitmap);
     const buf = m.FPDFBitmap_GetBuffer(bitmap);
-    const wasm = this.canvas.memoryFor(width); // before the page's view: a malloc may grow memory
+    const inMemory = this.canvas.memoryFor(width); // before the page's view: a malloc may grow memory
     const src = heap.HEAPU8; // read after rendering: memory may have grown
-    if (stride === width) return { width, height, data: src.subarray(buf, buf + width * height), wasm };
+    if (stride === width) return { width, height, data: src.subarray(buf, buf + width * height), wasm: inMemory };
     const data = new Uint8Array(width * height);
     for (let y = 0; y < height; y++) data.set(src.subarray(buf + y * stride, buf + y * stride + width), y * width);
     return { width, height, data };
