@@ -10,9 +10,8 @@ import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } 
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { firstRunCacheDir as firstRunCacheIn } from '../shared/cache-dir.js';
-
 import { nodeCrypto } from '../shared/builtins.js';
+import { firstRunCacheDir as firstRunCacheIn } from '../shared/cache-dir.js';
 
 /** The rewrites, applied to the installed file's bytes (which they may change in place). */
 export type PdfiumPatcher = (wasmBytes: Uint8Array) => { bytes: Uint8Array; patched: string[] };
@@ -122,9 +121,9 @@ export async function patchedPdfium(patch: PdfiumPatcher, dir = PDFIUM_CACHE_DIR
   }
   const original = await readFile(pdfiumWasmPath());
   const source = own ? pdfiumSource() : null;
-  const key = source && { package: '@embedpdf/pdfium' as const, version: source.version, size: source.size, sha256: sha256(original) };
+  const digest = source && sha256(original); // before the rewrites, which may change `original` in place
   const { bytes, patched } = patch(original);
-  if (own && key) keepQuietly(own, () => putModule(own, bytes, { ...key, patched }));
+  if (own && source && digest) keepQuietly(own, () => putModule(own, bytes, moduleKey(source, digest, patched)));
   return bytes;
 }
 
@@ -138,9 +137,14 @@ export function writePatchedPdfium(patch: PdfiumPatcher, dir = PDFIUM_CACHE_DIR)
   if (!source) throw new Error('@embedpdf/pdfium is not installed where its package.json can be read');
   const original = readFileSync(source.path);
   const { bytes, patched } = patch(Uint8Array.from(original));
-  const key: CacheKey = { package: '@embedpdf/pdfium', version: source.version, size: source.size, sha256: sha256(original), patched };
+  const key = moduleKey(source, sha256(original), patched);
   putModule(dir, bytes, key);
   return key;
+}
+
+/** The key a rewritten module is kept under: the installed file it was made from, and the rewrites. */
+function moduleKey(source: PdfiumSource, digest: string, patched: string[]): CacheKey {
+  return { package: '@embedpdf/pdfium', version: source.version, size: source.size, sha256: digest, patched };
 }
 
 /** The old key removed first, then the wasm and its key each renamed into place. */
