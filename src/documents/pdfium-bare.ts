@@ -7,6 +7,7 @@
 // (node_modules/@embedpdf/pdfium/dist/index.js); one not provided aborts like a trap in PDFium.
 
 import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
+import { writeData, type WasmData } from '../shared/wasm-data.js';
 
 /** The exports of the build's wasm that this file and pdfium.ts call. */
 interface Exports {
@@ -45,9 +46,10 @@ export type BarePdfium = WrappedPdfiumModule;
 
 /**
  * PDFium instantiated synchronously on `module` (the build's wasm, compiled once per process and
- * shared), its linear memory capped at `capBytes`, constructors run as the glue runs them.
+ * shared), `data` written into its memory first when the module was compiled without it
+ * (shared/wasm-data.ts), its linear memory capped at `capBytes`, constructors run as the glue runs them.
  */
-export function barePdfium(module: object, capBytes: number): BarePdfium {
+export function barePdfium({ module, data }: { module: object; data: readonly WasmData[] }, capBytes: number): BarePdfium {
   let ex: Exports;
   let heap = new Uint8Array(0);
   const view = (): DataView => new DataView(ex.memory.buffer);
@@ -136,6 +138,7 @@ export function barePdfium(module: object, capBytes: number): BarePdfium {
     ns[i.name] ??= abort(`PDFium called ${i.module}.${i.name}, which pdfium-bare.ts does not provide`); // a trap: render-pdf.ts then lets pdfjs draw
   }
   ex = new wasm.Instance(module, imports).exports as Exports;
+  writeData(ex.memory.buffer, data); // what instantiation writes of a module that holds its data
   heap = new Uint8Array(ex.memory.buffer);
   // The glue's start: the stack, its cookies (stackCheckInit, writeStackCookie), the constructors.
   ex.emscripten_stack_init();

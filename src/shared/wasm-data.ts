@@ -1,0 +1,97 @@
+// A WebAssembly module compiled without its data section, the data written into its memory after
+// instantiation. V8 copies every byte handed to WebAssembly.compile (its wire bytes, on the
+// calling thread) and then, at instantiation, copies each active data segment into memory: the
+// 1.7 MB data segment of PDFium's 4.1 MB wasm was copied twice, in fresh pages each time
+// (docs/benchmarks.md, issue 13 session 14). Compiled without it, the data is copied once, from
+// the bytes read. Only a module laid out as emscripten writes PDFium's is split: the data section
+// last, every segment active in memory 0 at a constant offset, no start function (it would run
+// before the data is written) and no data count section (memory.init and data.drop need the
+// section). Anything else is compiled whole (null here).
+
+/** One active data segment: `bytes` written at `at` in memory 0. */
+export interface WasmData {
+  at: number;
+  bytes: Uint8Array;
+}
+
+const MAGIC_AND_VERSION = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00];
+const START_SECTION = 8;
+const CODE_SECTION = 10;
+const DATA_SECTION = 11;
+const DATA_COUNT_SECTION = 12;
+const I32_CONST = 0x41;
+const END = 0x0b;
+
+/** An unsigned LEB128 at `at` of `b` (at most 32 bits) and where it ends; null past `b`'s end or when malformed. */
+function uleb(b: Uint8Array, at: number): [number, number] | null {
+  let value = 0;
+  for (let shift = 0; shift < 35; shift += 7) {
+    if (at >= b.length) return null;
+    const byte = b[at++]!;
+    value += (byte & 0x7f) * 2 ** shift;
+    if ((byte & 0x80) === 0) return value <= 0xffffffff ? [value, at] : null;
+  }
+  return null;
+}
+
+/**
+ * Where the code section ends in a wasm file whose first bytes are `head` (enough of them to
+ * reach the code section's header: PDFium's is at 18 kB), when no start or data count section
+ * comes before it; else null. What follows it is checked by dataSegments.
+ */
+export function codeEnd(head: Uint8Array): number | null {
+  if (head.length < 8 || MAGIC_AND_VERSION.some((x, i) => head[i] !== x)) return null;
+  let p = 8;
+  for (;;) {
+    const id = head[p];
+    const size = uleb(head, p + 1);
+    if (id === undefined || !size) return null;
+    if (id === START_SECTION || id === DATA_COUNT_SECTION || id === DATA_SECTION) return null;
+    if (id === CODE_SECTION) return size[1] + size[0];
+    p = size[1] + size[0];
+  }
+}
+
+/**
+ * The segments of the data section at `start` in `bytes` (views of `bytes`, not copies) when it is
+ * the file's last section and each segment is active in memory 0 at an `i32.const` offset; else null.
+ */
+export function dataSegments(bytes: Uint8Array, start: number): WasmData[] | null {
+  if (bytes[start] !== DATA_SECTION) return null;
+  const size = uleb(bytes, start + 1);
+  if (!size || size[1] + size[0] !== bytes.length) return null;
+  const count = uleb(bytes, size[1]);
+  if (!count) return null;
+  const out: WasmData[] = [];
+  let p = count[1];
+  for (let k = 0; k < count[0]; k++) {
+    const flags = uleb(bytes, p);
+    if (!flags || flags[0] !== 0 || bytes[flags[1]] !== I32_CONST) return null;
+    const at = uleb(bytes, flags[1] + 1); // a signed LEB128: its last byte's bit 6 set is a negative offset
+    if (!at || (bytes[at[1] - 1]! & 0x40) !== 0 || at[0] >= 2 ** 31 || bytes[at[1]] !== END) return null;
+    const length = uleb(bytes, at[1] + 1);
+    if (!length || length[1] + length[0] > bytes.length) return null;
+    out.push({ at: at[0], bytes: bytes.subarray(length[1], length[1] + length[0]) });
+    p = length[1] + length[0];
+  }
+  return p === bytes.length ? out : null;
+}
+
+/**
+ * `bytes` as the module to compile without its data section, and the data that section wrote,
+ * when the module is laid out as codeEnd and dataSegments take it; else null (compile it whole).
+ */
+export function withoutData(bytes: Uint8Array): { code: Uint8Array; data: WasmData[] } | null {
+  const end = codeEnd(bytes);
+  const data = end === null ? null : dataSegments(bytes, end);
+  return end === null || !data ? null : { code: bytes.subarray(0, end), data };
+}
+
+/** Writes the segments into a memory's buffer, as instantiation writes a module's active segments. */
+export function writeData(memory: ArrayBuffer, data: readonly WasmData[]): void {
+  const heap = new Uint8Array(memory);
+  for (const d of data) {
+    if (d.at + d.bytes.length > heap.length) throw new RangeError(`a data segment of ${d.bytes.length} bytes at ${d.at} lies outside the module's memory`);
+    heap.set(d.bytes, d.at);
+  }
+}
