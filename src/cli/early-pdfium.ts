@@ -7,13 +7,13 @@
 // each instance's memory (pdfium-bare.ts) and handed to workers without a copy.
 import { closeSync, fstatSync, openSync, read, readSync } from 'node:fs';
 import type { CompiledPdfium, EarlyPdfiumCompile } from '../documents/index.js';
-import { codeEnd, dataSegments } from '../shared/wasm-data.js';
+import { codeSection, dataSegments, importMemory, type MemoryLimits } from '../shared/wasm-data.js';
 
 /** Enough of the file for codeEnd to find the code section's header (PDFium's is at 18 kB). */
 const HEAD_BYTES = 65536;
 
 /** The WebAssembly global (this project's TypeScript lib has no DOM types for it). */
-const wasm = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<CompiledPdfium['module']> } }).WebAssembly;
+const wasm = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<CompiledPdfium['module']>; Memory: new (limits: MemoryLimits) => { buffer: ArrayBuffer } } }).WebAssembly;
 
 /**
  * The first of `files` there is, read on libuv's pool (its page faults off this thread) and
@@ -32,39 +32,59 @@ export function compilePdfiumEarly(files: readonly string[]): EarlyPdfiumCompile
     }
   });
   if (file === undefined) return undefined;
-  let compiled: Promise<CompiledPdfium>;
+  let early: { compiled: Promise<CompiledPdfium>; memory?: object };
   try {
-    compiled = compileFrom(fd, file);
+    early = compileFrom(fd, file);
   } catch (err) {
     closeQuietly(fd);
-    compiled = Promise.reject(err);
+    early = { compiled: Promise.reject(err) };
   }
-  compiled.catch(() => {}); // the loader falls back; nothing to report here
-  return { file, compiled };
+  early.compiled.catch(() => {}); // the loader falls back; nothing to report here
+  return { file, ...early };
 }
 
-function compileFrom(fd: number, file: string): Promise<CompiledPdfium> {
+function compileFrom(fd: number, file: string): { compiled: Promise<CompiledPdfium>; memory?: object } {
   const size = fstatSync(fd).size;
   const head = new Uint8Array(Math.min(size, HEAD_BYTES));
   const headRead = readSync(fd, head, 0, head.length, 0);
-  const end = codeEnd(head.subarray(0, headRead));
-  const split = end !== null && end < size;
-  const code = new Uint8Array(split ? end : size);
-  code.set(head.subarray(0, Math.min(headRead, code.length)));
-  const data = split ? new Uint8Array(new SharedArrayBuffer(size - end)) : undefined;
-  const codeRead = readFully(fd, code, Math.min(headRead, code.length), code.length, 0, file);
-  const dataRead = codeRead.then(() => (data ? readFully(fd, data, 0, data.length, size - data.length, file) : undefined));
-  void dataRead.then(
+  const code = codeSection(head.subarray(0, headRead));
+  const imported = code && code.end < size ? importMemory(head, code.start) : null;
+  if (!code || !imported) return { compiled: readWhole(fd, file, size) };
+  // The sections before the code rewritten (the memory imported), then the code section as it is in the file.
+  const bytes = new Uint8Array(imported.head.length + code.end - code.start);
+  bytes.set(imported.head);
+  const inHead = Math.max(0, Math.min(headRead, code.end) - code.start);
+  bytes.set(head.subarray(code.start, code.start + inHead), imported.head.length);
+  const shift = imported.head.length - code.start; // where a file offset of the code section lies in `bytes`
+  const codeRead = readFully(fd, bytes, imported.head.length + inHead, bytes.length, -shift, file);
+  const module = codeRead.then(() => wasm.compile(bytes));
+  const memory = new wasm.Memory(imported.limits);
+  const data = new Uint8Array(new SharedArrayBuffer(size - code.end));
+  const filled = codeRead
+    .then(() => readFully(fd, data, 0, data.length, code.end, file))
+    .then(() => {
+      const segments = dataSegments(data, 0);
+      if (!segments) throw new Error(`${file}: its data section is not one wasm-data.ts writes`);
+      // Into the memory straight from the file, on libuv's pool: its fresh pages touched there, once.
+      const heap = new Uint8Array(memory.buffer);
+      return Promise.all(segments.map((d) => readFully(fd, heap, d.at, d.at + d.bytes.length, code.end + d.bytes.byteOffset - d.at, file))).then(() => segments);
+    });
+  void filled.then(
     () => closeQuietly(fd),
     () => closeQuietly(fd),
   );
-  const module = codeRead.then(() => wasm.compile(code));
-  return Promise.all([module, dataRead]).then(([m]) => {
-    if (!data) return { module: m, data: [] };
-    const segments = dataSegments(data, 0);
-    if (!segments) throw new Error(`${file}: its data section is not one wasm-data.ts writes`);
-    return { module: m, data: segments };
-  });
+  return { compiled: Promise.all([module, filled]).then(([m, segments]) => ({ module: m, data: segments, memory: imported.limits })), memory };
+}
+
+/** A file not laid out as wasm-data.ts splits: read whole and compiled as it is. */
+function readWhole(fd: number, file: string, size: number): Promise<CompiledPdfium> {
+  const bytes = new Uint8Array(size);
+  const read = readFully(fd, bytes, 0, size, 0, file);
+  void read.then(
+    () => closeQuietly(fd),
+    () => closeQuietly(fd),
+  );
+  return read.then(() => wasm.compile(bytes)).then((module) => ({ module, data: [] }));
 }
 
 /** Reads `into[from, to)` from `fd` at `position` (of `into[0]`), in as many requests as it takes. */

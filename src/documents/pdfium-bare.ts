@@ -7,7 +7,7 @@
 // (node_modules/@embedpdf/pdfium/dist/index.js); one not provided aborts like a trap in PDFium.
 
 import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
-import { writeData, type WasmData } from '../shared/wasm-data.js';
+import { writeData, type MemoryLimits, type WasmData } from '../shared/wasm-data.js';
 
 /** The exports of the build's wasm that this file and pdfium.ts call. */
 interface Exports {
@@ -28,6 +28,7 @@ interface Exports {
 /** The WebAssembly global (this project's TypeScript lib has no DOM types for it). */
 interface Wasm {
   Instance: new (module: object, imports: object) => { exports: unknown };
+  Memory: new (limits: MemoryLimits) => { buffer: ArrayBuffer };
   Module: { imports(module: object): { module: string; name: string }[] };
   RuntimeError: new (message: string) => Error;
 }
@@ -44,12 +45,30 @@ const GROWTH_CAP_BYTES = 100663296;
 /** The PDFium calls pdfium.ts makes, on a bare instance: the shape of the glue's wrapped module. */
 export type BarePdfium = WrappedPdfiumModule;
 
+/** PDFium's module as pdfium.ts compiled it: its data and, when it imports its memory, the memory's limits. */
+interface Compiled {
+  module: object;
+  data: readonly WasmData[];
+  memory?: MemoryLimits;
+}
+
+/** A new memory holding the module's data, for a module that imports its memory (else undefined: instantiation makes it). */
+export function pdfiumMemory(compiled: Compiled): object | undefined {
+  if (!compiled.memory) return undefined;
+  const memory = new wasm.Memory(compiled.memory);
+  writeData(memory.buffer, compiled.data);
+  return memory;
+}
+
 /**
  * PDFium instantiated synchronously on `module` (the build's wasm, compiled once per process and
- * shared), `data` written into its memory first when the module was compiled without it
- * (shared/wasm-data.ts), its linear memory capped at `capBytes`, constructors run as the glue runs them.
+ * shared), its linear memory capped at `capBytes`, constructors run as the glue runs them. The
+ * module's data is written into its memory first when it was compiled without it
+ * (shared/wasm-data.ts); a module that imports its memory gets `filled` (made and filled while it
+ * compiled: src/cli/early-pdfium.ts) or a new one.
  */
-export function barePdfium({ module, data }: { module: object; data: readonly WasmData[] }, capBytes: number): BarePdfium {
+export function barePdfium(compiled: Compiled, capBytes: number, filled?: object): BarePdfium {
+  const { module, data } = compiled;
   let ex: Exports;
   let heap = new Uint8Array(0);
   const view = (): DataView => new DataView(ex.memory.buffer);
@@ -132,13 +151,15 @@ export function barePdfium({ module, data }: { module: object; data: readonly Wa
       return 0;
     },
   };
+  const memory = compiled.memory ? (filled ?? pdfiumMemory(compiled)) : undefined;
+  if (memory) env.memory = memory;
   const imports: Record<string, Record<string, unknown>> = { env, wasi_snapshot_preview1: wasi };
   for (const i of wasm.Module.imports(module)) {
     const ns = (imports[i.module] ??= {});
     ns[i.name] ??= abort(`PDFium called ${i.module}.${i.name}, which pdfium-bare.ts does not provide`); // a trap: render-pdf.ts then lets pdfjs draw
   }
   ex = new wasm.Instance(module, imports).exports as Exports;
-  writeData(ex.memory.buffer, data); // what instantiation writes of a module that holds its data
+  if (!memory) writeData(ex.memory.buffer, data); // what instantiation writes of a module that holds its data
   heap = new Uint8Array(ex.memory.buffer);
   // The glue's start: the stack, its cookies (stackCheckInit, writeStackCookie), the constructors.
   ex.emscripten_stack_init();

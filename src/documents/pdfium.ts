@@ -13,8 +13,8 @@ import { firstRunCacheDir, patchedPdfium, pdfiumCachePath, PDFIUM_CACHE_DIR, wri
 import { fasterGlyphMasks } from './pdfium-glyph.js';
 import { fasterImageDrawing } from './pdfium-image.js';
 import { fasterTextCompositor } from './pdfium-wasm.js';
-import { barePdfium } from './pdfium-bare.js';
-import { withoutData, writeData, type WasmData } from '../shared/wasm-data.js';
+import { barePdfium, pdfiumMemory } from './pdfium-bare.js';
+import { withoutData, writeData, type MemoryLimits, type WasmData } from '../shared/wasm-data.js';
 
 /** FPDF_GetLastError codes (fpdfview.h). */
 export const FPDF_ERR = { UNKNOWN: 1, FILE: 2, FORMAT: 3, PASSWORD: 4, SECURITY: 5, PAGE: 6 } as const;
@@ -47,6 +47,8 @@ const wasm = (globalThis as unknown as { WebAssembly: Wasm }).WebAssembly;
 export interface CompiledPdfium {
   module: WasmModule;
   data: readonly WasmData[];
+  /** When the module imports its memory (env.memory) instead of defining it: the memory's limits (src/cli/early-pdfium.ts). */
+  memory?: MemoryLimits;
 }
 
 type Heap = { HEAPU8: Uint8Array; HEAPF32: Float32Array; _malloc(n: number): number; _free(p: number): void; grayMemory?: GrayMemory['memory'] };
@@ -85,7 +87,12 @@ export interface EarlyPdfiumCompile {
   /** The file compiled (an absolute path). */
   file: string;
   compiled: Promise<CompiledPdfium>;
+  /** The memory the module imports, already holding its data once `compiled` resolves: for this thread's first instance. */
+  memory?: object;
 }
+
+/** An early compile's filled memory, until this thread's first instance takes it (loadPdfium). */
+let filledMemory: { module: WasmModule; memory: object } | undefined;
 
 /**
  * Takes an early compile as this thread's PDFium when it compiled the build's rewritten wasm (or,
@@ -98,6 +105,8 @@ export function adoptPdfiumCompile(early: EarlyPdfiumCompile | undefined, dir = 
   const own = dir === PDFIUM_CACHE_DIR ? firstRunCacheDir() : null;
   const good = pdfiumCachePath(dir) ?? (own ? pdfiumCachePath(own) : null);
   if (early.file !== good) return;
+  const { memory } = early;
+  if (memory) void early.compiled.then((c) => (filledMemory = { module: c.module, memory }), () => undefined);
   wasmModule = early.compiled.catch(() => patchedPdfium(patchPdfium, dir).then(compilePdfium));
 }
 
@@ -187,12 +196,14 @@ export async function instantiatePdfium(compiled: CompiledPdfium, capBytes?: num
   const { init } = await import('@embedpdf/pdfium');
   const m = await init({
     instantiateWasm: (imports: { env: Record<string, unknown> }, done: (i: object) => void) => {
+      const memory = pdfiumMemory(compiled);
+      if (memory) imports.env.memory = memory;
       if (capBytes !== undefined) {
         const grow = imports.env.emscripten_resize_heap as (bytes: number) => number;
         imports.env.emscripten_resize_heap = (bytes: number): number => (bytes > capBytes ? 0 : grow(bytes));
       }
       void wasm.instantiate(compiled.module, imports).then((i) => {
-        writeData((i as { exports: { memory: { buffer: ArrayBuffer } } }).exports.memory.buffer, compiled.data); // before the glue's start runs the constructors
+        if (!memory) writeData((i as { exports: { memory: { buffer: ArrayBuffer } } }).exports.memory.buffer, compiled.data); // before the glue's start runs the constructors
         done(i);
       });
       return {};
@@ -209,7 +220,9 @@ function loadPdfium(): Promise<WrappedPdfiumModule> {
   // The module's JavaScript loads while the wasm compiles.
   // On the bare instance (pdfium-bare.ts), not the package's glue: 45–65 ms less of this thread's CPU before its first page.
   instance ??= compiledPdfium().then((compiled) => {
-    const m = barePdfium(compiled, pdfiumMemoryCapBytes());
+    const filled = filledMemory?.module === compiled.module ? filledMemory.memory : undefined;
+    filledMemory = undefined;
+    const m = barePdfium(compiled, pdfiumMemoryCapBytes(), filled);
     m.PDFiumExt_Init();
     return m;
   });

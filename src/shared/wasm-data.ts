@@ -35,11 +35,11 @@ function uleb(b: Uint8Array, at: number): [number, number] | null {
 }
 
 /**
- * Where the code section ends in a wasm file whose first bytes are `head` (enough of them to
- * reach the code section's header: PDFium's is at 18 kB), when no start or data count section
- * comes before it; else null. What follows it is checked by dataSegments.
+ * Where the code section starts and ends in a wasm file whose first bytes are `head` (enough of
+ * them to reach the code section's header: PDFium's is at 18 kB), when no start or data count
+ * section comes before it; else null. What follows it is checked by dataSegments.
  */
-export function codeEnd(head: Uint8Array): number | null {
+export function codeSection(head: Uint8Array): { start: number; end: number } | null {
   if (head.length < 8 || MAGIC_AND_VERSION.some((x, i) => head[i] !== x)) return null;
   let p = 8;
   for (;;) {
@@ -47,9 +47,14 @@ export function codeEnd(head: Uint8Array): number | null {
     const size = uleb(head, p + 1);
     if (id === undefined || !size) return null;
     if (id === START_SECTION || id === DATA_COUNT_SECTION || id === DATA_SECTION) return null;
-    if (id === CODE_SECTION) return size[1] + size[0];
+    if (id === CODE_SECTION) return { start: p, end: size[1] + size[0] };
     p = size[1] + size[0];
   }
+}
+
+/** Where the code section ends (codeSection), or null. */
+export function codeEnd(head: Uint8Array): number | null {
+  return codeSection(head)?.end ?? null;
 }
 
 /**
@@ -94,4 +99,95 @@ export function writeData(memory: ArrayBuffer, data: readonly WasmData[]): void 
     if (d.at + d.bytes.length > heap.length) throw new RangeError(`a data segment of ${d.bytes.length} bytes at ${d.at} lies outside the module's memory`);
     heap.set(d.bytes, d.at);
   }
+}
+
+/** A memory's size limits in 64 KiB pages, as WebAssembly.Memory takes them. */
+export interface MemoryLimits {
+  initial: number;
+  maximum?: number;
+}
+
+const IMPORT_SECTION = 2;
+const MEMORY_SECTION = 5;
+const MEMORY_KIND = 2;
+
+/** Where an import entry's description ends (kinds: function, table, memory, global, tag), or null. */
+function importEnd(b: Uint8Array, at: number, end: number): { next: number; kind: number } | null {
+  let p = at;
+  for (const _name of [0, 1]) {
+    const n = uleb(b, p);
+    if (!n) return null;
+    p = n[1] + n[0];
+  }
+  const kind = b[p++];
+  const skipLimits = (q: number): number | null => {
+    const flags = uleb(b, q);
+    if (!flags || flags[0] > 1) return null;
+    let r: number | null = flags[1];
+    for (let k = 0; k <= flags[0] && r !== null; k++) r = uleb(b, r)?.[1] ?? null;
+    return r;
+  };
+  let next: number | null = null;
+  if (kind === 0) next = uleb(b, p)?.[1] ?? null;
+  else if (kind === 1) next = skipLimits(p + 1);
+  else if (kind === MEMORY_KIND) next = skipLimits(p);
+  else if (kind === 3) next = p + 2;
+  else if (kind === 4) next = uleb(b, p + 1)?.[1] ?? null;
+  return next === null || next > end || kind === undefined ? null : { next, kind };
+}
+
+/**
+ * The sections before the code section (`head[0, codeStart)`) rewritten so that the module imports
+ * its one memory as `env.memory` instead of defining it — the same index 0, limits and export —
+ * and those limits: a memory made before the module is compiled can be filled with its data while
+ * it compiles (src/cli/early-pdfium.ts). Null unless the module defines exactly one memory (no
+ * shared or 64-bit one) and imports none.
+ */
+export function importMemory(head: Uint8Array, codeStart: number): { head: Uint8Array; limits: MemoryLimits } | null {
+  const sections: { id: number; start: number; body: number; end: number }[] = [];
+  for (let p = 8; p < codeStart; ) {
+    const size = uleb(head, p + 1);
+    if (!size || size[1] + size[0] > codeStart) return null;
+    sections.push({ id: head[p]!, start: p, body: size[1], end: size[1] + size[0] });
+    p = size[1] + size[0];
+  }
+  const imports = sections.find((x) => x.id === IMPORT_SECTION);
+  const memory = sections.find((x) => x.id === MEMORY_SECTION);
+  if (!imports || !memory) return null;
+  const count = uleb(head, imports.body);
+  if (!count) return null;
+  let p = count[1];
+  for (let k = 0; k < count[0]; k++) {
+    const entry = importEnd(head, p, imports.end);
+    if (!entry || entry.kind === MEMORY_KIND) return null;
+    p = entry.next;
+  }
+  if (p !== imports.end) return null;
+  const memories = uleb(head, memory.body);
+  const flags = memories && memories[0] === 1 ? uleb(head, memories[1]) : null;
+  if (!memories || !flags || flags[0] > 1) return null;
+  const initial = uleb(head, flags[1]);
+  const maximum = initial && flags[0] === 1 ? uleb(head, initial[1]) : null;
+  const limitsEnd = flags[0] === 1 ? maximum?.[1] : initial?.[1];
+  if (!initial || limitsEnd !== memory.end) return null;
+  const entry = [3, ...Buffer.from('env'), 6, ...Buffer.from('memory'), MEMORY_KIND, ...head.subarray(memories[1], memory.end)];
+  const body = [...uleb128(count[0] + 1), ...head.subarray(count[1], imports.end), ...entry];
+  const parts: Uint8Array[] = [head.subarray(0, 8)];
+  for (const x of sections) {
+    if (x === imports) parts.push(Uint8Array.from([IMPORT_SECTION, ...uleb128(body.length), ...body]));
+    else if (x !== memory) parts.push(head.subarray(x.start, x.end));
+  }
+  const out = new Uint8Array(parts.reduce((n, b) => n + b.length, 0));
+  parts.reduce((at, b) => (out.set(b, at), at + b.length), 0);
+  return { head: out, limits: flags[0] === 1 ? { initial: initial[0], maximum: maximum![0] } : { initial: initial[0] } };
+}
+
+function uleb128(n: number): number[] {
+  const out: number[] = [];
+  do {
+    const byte = n % 128;
+    n = Math.floor(n / 128);
+    out.push(n > 0 ? byte | 0x80 : byte);
+  } while (n > 0);
+  return out;
 }
