@@ -1,10 +1,12 @@
 // PDFium's wasm read and compiled from bin/faxstack.js for the commands that render, before their
 // modules load (main.ts, compilesPdfium); the loader takes it only when that file is still good for
-// the build (src/documents/pdfium.ts, adoptPdfiumCompile). The file is read as two parts when it
-// has the layout shared/wasm-data.ts splits: the code first, compiled as soon as it is in (2.4 of
-// PDFium's 4.1 MB: read soon enough for the compile to start before the command's modules are
-// evaluated, and V8 copies only that), then the data section into shared memory, written into
-// each instance's memory (pdfium-bare.ts) and handed to workers without a copy.
+// the build (src/documents/pdfium.ts, adoptPdfiumCompile). When the file has the layout
+// shared/wasm-data.ts splits, the code is read first and compiled as soon as it is in (2.4 of
+// PDFium's 4.1 MB: in before the command's modules are evaluated, and V8 copies only that), its
+// memory imported instead of defined (importMemory): the memory is made here and PDFium's 1.7 MB of
+// data read straight into it on libuv's pool while the module compiles, so the main thread neither
+// copies nor first-touches it (docs/benchmarks.md, issue 13 session 14). The data is also read into
+// shared memory, for the instances of workers and after a trap (pdfium-bare.ts).
 import { closeSync, fstatSync, openSync, read, readSync } from 'node:fs';
 import type { CompiledPdfium, EarlyPdfiumCompile } from '../documents/index.js';
 import { codeSection, dataSegments, importMemory, type MemoryLimits } from '../shared/wasm-data.js';

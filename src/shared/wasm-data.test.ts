@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { codeEnd, dataSegments, withoutData, writeData } from './wasm-data.js';
+import { codeEnd, codeSection, dataSegments, importMemory, withoutData, writeData } from './wasm-data.js';
 
 interface Wasm {
-  Module: new (bytes: Uint8Array) => object;
+  Module: (new (bytes: Uint8Array) => object) & { imports(m: object): { module: string; name: string; kind: string }[] };
+  Memory: new (limits: { initial: number; maximum?: number }) => { buffer: ArrayBuffer };
   Instance: new (module: object, imports?: object) => { exports: { memory: { buffer: ArrayBuffer }; f(): number } };
   validate(bytes: Uint8Array): boolean;
 }
@@ -73,5 +74,32 @@ describe('a wasm module compiled without its data section', () => {
     expect(split.data.length).toBe(2);
     expect(split.data.reduce((n, d) => n + d.bytes.length, 0)).toBeGreaterThan(1_000_000);
     expect(wasm.validate(split.code)).toBe(true);
+  });
+
+  it('imports its memory instead of defining it: the same limits, index and export, filled before instantiation', () => {
+    const g = (kind: number, ...desc: number[]): number[] => [3, ...Buffer.from('env'), 1, ...Buffer.from('g'), kind, ...desc];
+    const imports = section(2, [1, ...g(0x00, 0)]); // a function: f becomes function 1
+    const exports = section(7, [2, 6, ...Buffer.from('memory'), 0x02, 0, 1, ...Buffer.from('f'), 0x00, 1]);
+    const bounded = section(5, [1, 0x01, 1, 3]); // one page, at most three
+    const whole = module(TYPE, imports, FUNC, bounded, exports, CODE, DATA);
+    const code = codeSection(whole)!;
+    const rewritten = importMemory(whole.subarray(0, code.start), code.start)!;
+    expect(rewritten.limits).toEqual({ initial: 1, maximum: 3 });
+    const bytes = Uint8Array.from([...rewritten.head, ...whole.subarray(code.start, code.end)]);
+    expect(wasm.Module.imports(new wasm.Module(bytes)).map((i) => `${i.module}.${i.name} ${i.kind}`)).toEqual(['env.g function', 'env.memory memory']);
+    const memory = new wasm.Memory(rewritten.limits);
+    writeData(memory.buffer, withoutData(whole)!.data);
+    const got = new wasm.Instance(new wasm.Module(bytes), { env: { g: () => 0, memory } }).exports;
+    const want = new wasm.Instance(new wasm.Module(whole), { env: { g: () => 0 } }).exports;
+    expect(got.memory).toBe(memory);
+    expect(got.f()).toBe(want.f());
+    expect(got.f()).toBe(0x04030201);
+    // Not rewritten: no import section, a memory already imported, no memory of its own.
+    const noImports = module(TYPE, FUNC, MEMORY, EXPORT, CODE, DATA);
+    expect(importMemory(noImports, codeSection(noImports)!.start)).toBeNull();
+    const importsMemory = module(TYPE, section(2, [2, ...g(0x00, 0), ...g(0x02, 0x00, 1)]), FUNC, bounded, exports, CODE);
+    expect(importMemory(importsMemory, codeSection(importsMemory)!.start)).toBeNull();
+    const noMemory = module(TYPE, imports, FUNC, section(7, [1, 1, ...Buffer.from('f'), 0x00, 1]), CODE);
+    expect(importMemory(noMemory, codeSection(noMemory)!.start)).toBeNull();
   });
 });
