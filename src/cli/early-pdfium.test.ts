@@ -1,6 +1,6 @@
 // PDFium's wasm compiled from bin/faxstack.js: the code read first and compiled with its memory
 // imported, the data read into that memory and into shared memory for workers.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -36,9 +36,11 @@ describe('PDFium compiled early', () => {
     const compiled = await early.compiled;
     expect(compiled.memory?.initial).toBeGreaterThan(0); // imported, not defined
     const heap = new Uint8Array((early.memory as { buffer: ArrayBuffer }).buffer);
-    expect(compiled.data.length).toBeGreaterThan(0);
-    for (const d of compiled.data) expect(Buffer.from(heap.subarray(d.at, d.at + d.bytes.length)).equals(d.bytes)).toBe(true);
-    expect(compiled.data[0]!.bytes.buffer).toBeInstanceOf(SharedArrayBuffer); // handed to workers without a copy
+    const bytes = readFileSync(file);
+    const places = compiled.dataFile!.places;
+    expect(places.length).toBeGreaterThan(0);
+    for (const d of places) expect(Buffer.from(heap.subarray(d.at, d.at + d.length)).equals(bytes.subarray(d.offset, d.offset + d.length))).toBe(true);
+    expect(structuredClone(compiled.dataFile)).toEqual(compiled.dataFile); // handed to workers as it is
 
     const wasm = (globalThis as unknown as { WebAssembly: { compile(b: Uint8Array): Promise<object> } }).WebAssembly;
     const whole = barePdfium({ module: await wasm.compile(readFileSync(file)), data: [] }, CAP);
@@ -57,7 +59,16 @@ describe('PDFium compiled early', () => {
   it('is the same module as compilePdfium makes, but for the memory', async () => {
     const [early, late] = [await compilePdfiumEarly([file])!.compiled, await compilePdfium(readFileSync(file))];
     expect(late.memory).toBeUndefined();
-    expect(early.data.map((d) => [d.at, d.bytes.length])).toEqual(late.data.map((d) => [d.at, d.bytes.length]));
+    expect(early.dataFile!.places.map((d) => [d.at, d.length])).toEqual(late.data.map((d) => [d.at, d.bytes.length]));
+  });
+
+  it('makes no instance from a file changed since it was compiled', async () => {
+    const copy = join(dir, 'copy.wasm');
+    writeFileSync(copy, readFileSync(file));
+    const compiled = await compilePdfiumEarly([copy])!.compiled;
+    expect(() => barePdfium(compiled, CAP)).not.toThrow();
+    utimesSync(copy, new Date(0), new Date(0));
+    expect(() => barePdfium(compiled, CAP)).toThrow(/changed/);
   });
 
   it('is none without a file, and fails (the loader then compiles as usual) for a file cut short', async () => {

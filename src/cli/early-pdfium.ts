@@ -5,11 +5,11 @@
 // PDFium's 4.1 MB: in before the command's modules are evaluated, and V8 copies only that), its
 // memory imported instead of defined (importMemory): the memory is made here and PDFium's 1.7 MB of
 // data read straight into it on libuv's pool while the module compiles, so the main thread neither
-// copies nor first-touches it (docs/benchmarks.md, issue 13 session 14). The data is also read into
-// shared memory, for the instances of workers and after a trap (pdfium-bare.ts).
+// copies nor first-touches it (docs/benchmarks.md, issue 13 session 14). The instances of workers,
+// and one made again after a trap, read the data from the file (pdfium-bare.ts, pdfiumMemory).
 import { closeSync, fstatSync, openSync, read, readSync } from 'node:fs';
 import type { CompiledPdfium, EarlyPdfiumCompile } from '../documents/index.js';
-import { codeSection, dataSegments, importMemory, type MemoryLimits } from '../shared/wasm-data.js';
+import { codeSection, dataPlaces, importMemory, type MemoryLimits } from '../shared/wasm-data.js';
 
 /** Enough of the file for codeEnd to find the code section's header (PDFium's is at 18 kB). */
 const HEAD_BYTES = 65536;
@@ -61,21 +61,28 @@ function compileFrom(fd: number, file: string): { compiled: Promise<CompiledPdfi
   const codeRead = readFully(fd, bytes, imported.head.length + inHead, bytes.length, -shift, file);
   const module = codeRead.then(() => wasm.compile(bytes));
   const memory = new wasm.Memory(imported.limits);
-  const data = new Uint8Array(new SharedArrayBuffer(size - code.end));
-  const filled = codeRead
-    .then(() => readFully(fd, data, 0, data.length, code.end, file))
-    .then(() => {
-      const segments = dataSegments(data, 0);
-      if (!segments) throw new Error(`${file}: its data section is not one wasm-data.ts writes`);
-      // Into the memory straight from the file, on libuv's pool: its fresh pages touched there, once.
-      const heap = new Uint8Array(memory.buffer);
-      return Promise.all(segments.map((d) => readFully(fd, heap, d.at, d.at + d.bytes.length, code.end + d.bytes.byteOffset - d.at, file))).then(() => segments);
-    });
+  const { mtimeMs } = fstatSync(fd);
+  // After the code: the data section's headers (a few bytes each), then the data straight into the memory, on libuv's pool.
+  const filled = codeRead.then(() => {
+    const places = dataPlaces((offset, n) => readHead(fd, offset, n), code.end, size);
+    if (!places) throw new Error(`${file}: its data section is not one wasm-data.ts reads`);
+    const heap = new Uint8Array(memory.buffer);
+    return Promise.all(places.map((d) => readFully(fd, heap, d.at, d.at + d.length, d.offset - d.at, file))).then(() => places);
+  });
   void filled.then(
     () => closeQuietly(fd),
     () => closeQuietly(fd),
   );
-  return { compiled: Promise.all([module, filled]).then(([m, segments]) => ({ module: m, data: segments, memory: imported.limits })), memory };
+  return {
+    compiled: Promise.all([module, filled]).then(([m, places]) => ({ module: m, data: [], memory: imported.limits, dataFile: { file, size, mtimeMs, places } })),
+    memory,
+  };
+}
+
+/** Up to `n` bytes of the file at `offset` (a header), read at once. */
+function readHead(fd: number, offset: number, n: number): Uint8Array {
+  const b = new Uint8Array(n);
+  return b.subarray(0, readSync(fd, b, 0, n, offset));
 }
 
 /** A file not laid out as wasm-data.ts splits: read whole and compiled as it is. */

@@ -7,7 +7,8 @@
 // (node_modules/@embedpdf/pdfium/dist/index.js); one not provided aborts like a trap in PDFium.
 
 import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
-import { writeData, type MemoryLimits, type WasmData } from '../shared/wasm-data.js';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { writeData, type MemoryLimits, type WasmData, type WasmDataPlace } from '../shared/wasm-data.js';
 
 /** The exports of the build's wasm that this file and pdfium.ts call. */
 interface Exports {
@@ -50,13 +51,36 @@ interface Compiled {
   module: object;
   data: readonly WasmData[];
   memory?: MemoryLimits;
+  dataFile?: { file: string; size: number; mtimeMs: number; places: readonly WasmDataPlace[] };
 }
 
-/** A new memory holding the module's data, for a module that imports its memory (else undefined: instantiation makes it). */
+/**
+ * A new memory holding the module's data, for a module that imports its memory (else undefined:
+ * instantiation makes it): from `data`, or read from the wasm file it was compiled from, which must
+ * not have changed since (else this throws, like an instance that cannot be made).
+ */
 export function pdfiumMemory(compiled: Compiled): object | undefined {
   if (!compiled.memory) return undefined;
   const memory = new wasm.Memory(compiled.memory);
   writeData(memory.buffer, compiled.data);
+  const from = compiled.dataFile;
+  if (from) {
+    const fd = openSync(from.file, 'r');
+    try {
+      const stat = fstatSync(fd);
+      if (stat.size !== from.size || stat.mtimeMs !== from.mtimeMs) throw new Error(`${from.file} changed since PDFium was compiled from it`);
+      const heap = new Uint8Array(memory.buffer);
+      for (const d of from.places) {
+        for (let done = 0; done < d.length; ) {
+          const n = readSync(fd, heap, d.at + done, d.length - done, d.offset + done);
+          if (n === 0) throw new Error(`${from.file}: shorter than its size`);
+          done += n;
+        }
+      }
+    } finally {
+      closeSync(fd);
+    }
+  }
   return memory;
 }
 

@@ -14,7 +14,7 @@ import { fasterGlyphMasks } from './pdfium-glyph.js';
 import { fasterImageDrawing } from './pdfium-image.js';
 import { fasterTextCompositor } from './pdfium-wasm.js';
 import { barePdfium, pdfiumMemory } from './pdfium-bare.js';
-import { withoutData, writeData, type MemoryLimits, type WasmData } from '../shared/wasm-data.js';
+import { withoutData, writeData, type MemoryLimits, type WasmData, type WasmDataPlace } from '../shared/wasm-data.js';
 
 /** FPDF_GetLastError codes (fpdfview.h). */
 export const FPDF_ERR = { UNKNOWN: 1, FILE: 2, FORMAT: 3, PASSWORD: 4, SECURITY: 5, PAGE: 6 } as const;
@@ -49,6 +49,16 @@ export interface CompiledPdfium {
   data: readonly WasmData[];
   /** When the module imports its memory (env.memory) instead of defining it: the memory's limits (src/cli/early-pdfium.ts). */
   memory?: MemoryLimits;
+  /** Data not read yet: where it lies in the wasm file (read into each new memory, pdfium-bare.ts pdfiumMemory). */
+  dataFile?: PdfiumDataFile;
+}
+
+/** The wasm file a module was compiled from, as it was then (its size and time), and where its data segments lie in it. */
+export interface PdfiumDataFile {
+  file: string;
+  size: number;
+  mtimeMs: number;
+  places: readonly WasmDataPlace[];
 }
 
 type Heap = { HEAPU8: Uint8Array; HEAPF32: Float32Array; _malloc(n: number): number; _free(p: number): void; grayMemory?: GrayMemory['memory'] };

@@ -57,29 +57,54 @@ export function codeEnd(head: Uint8Array): number | null {
   return codeSection(head)?.end ?? null;
 }
 
+/** Where one active data segment lies in a wasm file: `length` bytes at file offset `offset`, written at `at` in memory 0. */
+export interface WasmDataPlace {
+  at: number;
+  offset: number;
+  length: number;
+}
+
+/** Longest header of a data section or a segment that dataPlaces reads at once (ids, counts, an offset expression, a length). */
+const HEADER_BYTES = 32;
+
+/**
+ * Where the segments of the data section at file offset `start` lie, reading the file only where
+ * their headers are (`readAt(offset, n)`: up to n bytes from offset, fewer at the end), when it is
+ * the file's last section (`fileSize`) and each segment is active in memory 0 at an `i32.const`
+ * offset; else null.
+ */
+export function dataPlaces(readAt: (offset: number, n: number) => Uint8Array, start: number, fileSize: number): WasmDataPlace[] | null {
+  let base = start;
+  let b = readAt(base, HEADER_BYTES);
+  if (b[0] !== DATA_SECTION) return null;
+  const size = uleb(b, 1);
+  if (!size || base + size[1] + size[0] !== fileSize) return null;
+  const count = uleb(b, size[1]);
+  if (!count) return null;
+  let p = base + count[1];
+  const out: WasmDataPlace[] = [];
+  for (let k = 0; k < count[0]; k++) {
+    base = p;
+    b = readAt(base, HEADER_BYTES);
+    const flags = uleb(b, 0);
+    if (!flags || flags[0] !== 0 || b[flags[1]] !== I32_CONST) return null;
+    const at = uleb(b, flags[1] + 1); // a signed LEB128: its last byte's bit 6 set is a negative offset
+    if (!at || (b[at[1] - 1]! & 0x40) !== 0 || at[0] >= 2 ** 31 || b[at[1]] !== END) return null;
+    const length = uleb(b, at[1] + 1);
+    if (!length || base + length[1] + length[0] > fileSize) return null;
+    out.push({ at: at[0], offset: base + length[1], length: length[0] });
+    p = base + length[1] + length[0];
+  }
+  return p === fileSize ? out : null;
+}
+
 /**
  * The segments of the data section at `start` in `bytes` (views of `bytes`, not copies) when it is
  * the file's last section and each segment is active in memory 0 at an `i32.const` offset; else null.
  */
 export function dataSegments(bytes: Uint8Array, start: number): WasmData[] | null {
-  if (bytes[start] !== DATA_SECTION) return null;
-  const size = uleb(bytes, start + 1);
-  if (!size || size[1] + size[0] !== bytes.length) return null;
-  const count = uleb(bytes, size[1]);
-  if (!count) return null;
-  const out: WasmData[] = [];
-  let p = count[1];
-  for (let k = 0; k < count[0]; k++) {
-    const flags = uleb(bytes, p);
-    if (!flags || flags[0] !== 0 || bytes[flags[1]] !== I32_CONST) return null;
-    const at = uleb(bytes, flags[1] + 1); // a signed LEB128: its last byte's bit 6 set is a negative offset
-    if (!at || (bytes[at[1] - 1]! & 0x40) !== 0 || at[0] >= 2 ** 31 || bytes[at[1]] !== END) return null;
-    const length = uleb(bytes, at[1] + 1);
-    if (!length || length[1] + length[0] > bytes.length) return null;
-    out.push({ at: at[0], bytes: bytes.subarray(length[1], length[1] + length[0]) });
-    p = length[1] + length[0];
-  }
-  return p === bytes.length ? out : null;
+  const places = dataPlaces((offset, n) => bytes.subarray(offset, offset + n), start, bytes.length);
+  return places && places.map((d) => ({ at: d.at, bytes: bytes.subarray(d.offset, d.offset + d.length) }));
 }
 
 /**
