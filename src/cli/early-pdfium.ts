@@ -46,7 +46,7 @@ export function compilePdfiumEarly(files: readonly string[]): EarlyPdfiumCompile
 }
 
 function compileFrom(fd: number, file: string): { compiled: Promise<CompiledPdfium>; memory?: object } {
-  const size = fstatSync(fd).size;
+  const { size, mtimeMs } = fstatSync(fd);
   const head = new Uint8Array(Math.min(size, HEAD_BYTES));
   const headRead = readSync(fd, head, 0, head.length, 0);
   const code = codeSection(head.subarray(0, headRead));
@@ -61,7 +61,6 @@ function compileFrom(fd: number, file: string): { compiled: Promise<CompiledPdfi
   const codeRead = readFully(fd, bytes, imported.head.length + inHead, bytes.length, -shift, file);
   const module = codeRead.then(() => wasm.compile(bytes));
   const memory = new wasm.Memory(imported.limits);
-  const { mtimeMs } = fstatSync(fd);
   // After the code: the data section's headers (a few bytes each), then the data straight into the memory, on libuv's pool.
   const filled = codeRead.then(() => {
     const places = dataPlaces((offset, n) => readHead(fd, offset, n), code.end, size);
