@@ -2,7 +2,7 @@
 // The `faxstack` command: runs the compiled CLI (dist/, built by `npm run build` or on `npm pack`),
 // from the build's one-file bundle when it has one at least as new as the compiled modules
 // (dist/src/cli-bundle/: a command loads a few files instead of about eighty; docs/cli.md).
-import { closeSync, fstatSync, openSync, read, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -16,7 +16,7 @@ try {
   process.stderr.write('faxstack: not compiled yet (dist/ is missing): run `npm run build` in the faxstack checkout\n');
   process.exit(2);
 }
-const { main, UsageError, exitsWhenDone, compilesPdfium, firstRunCacheDir } = cli;
+const { main, UsageError, exitsWhenDone, compilesPdfium, compilePdfiumEarly, firstRunCacheDir } = cli;
 // The commands that render start compiling the build's PDFium wasm now, while their modules load
 // (main.js loads each command's own on demand); the loader takes it only if that file is still
 // good for the build (src/documents/pdfium.ts, adoptPdfiumCompile). No V8 flag is set for it (nor
@@ -24,7 +24,8 @@ const { main, UsageError, exitsWhenDone, compilesPdfium, firstRunCacheDir } = cl
 // built-in module loaded afterwards from source instead of its embedded code cache (net, dns,
 // zlib, crypto, worker_threads: 13 → 25 ms), more than the flags tried saved (docs/benchmarks.md).
 // An installed package has no build's wasm in dist/: its first run kept one in a cache of the user's.
-const pdfium = compilesPdfium?.(argv) ? compileEarly(pdfiumFiles()) : undefined;
+// How the file is read and compiled: src/cli/early-pdfium.ts.
+const pdfium = compilesPdfium?.(argv) ? compilePdfiumEarly?.(pdfiumFiles()) : undefined;
 
 main(argv, { pdfium }).then(
   (code) => {
@@ -57,44 +58,4 @@ function pdfiumFiles() {
   const distDir = fileURLToPath(new URL('../dist/', import.meta.url));
   const own = firstRunCacheDir?.(distDir);
   return [join(distDir, 'pdfium-patched.wasm'), ...(own ? [join(own, 'pdfium-patched.wasm')] : [])];
-}
-
-/**
- * The first of `files` there is, read in one request on libuv's pool (its page faults off this
- * thread), then compiled by V8 in the background; undefined when there is none (an installed
- * package before its first run).
- */
-function compileEarly(files) {
-  let fd;
-  const file = files.find((f) => {
-    try {
-      fd = openSync(f, 'r');
-      return true;
-    } catch {
-      return false;
-    }
-  });
-  if (file === undefined) return undefined;
-  const bytes = new Uint8Array(fstatSync(fd).size);
-  const compiled = new Promise((resolve, reject) => {
-    const next = (at) =>
-      read(fd, bytes, at, bytes.length - at, at, (err, n) => {
-        if (err || n === 0 || at + n === bytes.length) {
-          closeQuietly(fd);
-          if (err || n === 0) reject(err ?? new Error(`${file}: shorter than its size`));
-          else resolve(WebAssembly.compile(bytes));
-        } else next(at + n);
-      });
-    next(0);
-  });
-  compiled.catch(() => {}); // the loader falls back; nothing to report here
-  return { file, compiled };
-}
-
-function closeQuietly(fd) {
-  try {
-    closeSync(fd);
-  } catch {
-    // nothing to do
-  }
 }

@@ -5,6 +5,8 @@ import { VERSION } from '../shared/version.js';
 // For bin/faxstack.js: where an installed package's first run kept PDFium's rewritten wasm, compiled
 // from there early as the build's is from dist/.
 export { firstRunCacheDir } from '../shared/cache-dir.js';
+// For bin/faxstack.js: PDFium's wasm read and compiled while the command's modules load.
+export { compilePdfiumEarly } from './early-pdfium.js';
 import { setCommand } from './args.js';
 
 const USAGE = `usage: faxstack <command> [options]

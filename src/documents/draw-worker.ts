@@ -9,12 +9,12 @@ import { DrawRing, DrawStatus } from './draw-ring.js';
 import { resolutionFor, type RenderQuality } from './layout.js';
 import { PageQueue } from './page-queue.js';
 import { drawPageParts } from './pdf-draw.js';
-import { PdfiumDocument } from './pdfium.js';
+import { PdfiumDocument, type CompiledPdfium } from './pdfium.js';
 import { barePdfium, type BarePdfium } from './pdfium-bare.js';
 
 /** PDFium's compiled module (sent as soon as it is compiled) and its memory cap. */
 export interface DrawInstanceMessage {
-  pdfium: object;
+  pdfium: CompiledPdfium;
   capBytes: number;
 }
 

@@ -40,7 +40,7 @@ export {
 } from './pipeline.js';
 export type { EncodeSettings, FaxCompression } from './encode-worker.js';
 export { previewPng, type PreviewOptions } from './preview.js';
-export { adoptPdfiumCompile, writePdfiumCache, UNUSED_EXPORTS_REMOVED, type EarlyPdfiumCompile } from './pdfium.js';
+export { adoptPdfiumCompile, writePdfiumCache, UNUSED_EXPORTS_REMOVED, type CompiledPdfium, type EarlyPdfiumCompile } from './pdfium.js';
 export { removeUnusedExports, type BinaryenApi } from './pdfium-exports.js';
 export { endsWithEofb, faxPagesFromBitmaps, faxPagesFromTiff, type FaxPages } from './fax-pages.js';
 export { tiffToPdf } from './fax-pdf.js';

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { fixture } from '../../test/helpers/documents.js';
 import { drawPageParts } from './pdf-draw.js';
 import { buildPdf, FONT_RESOURCE, pdfText } from './pdf-writer.js';
-import { compiledPdfium, instantiatePdfium, PdfiumDocument } from './pdfium.js';
+import { compiledPdfium, instantiatePdfium, patchPdfium, PdfiumDocument } from './pdfium.js';
+import { patchedPdfium } from './pdfium-cache.js';
 import { barePdfium } from './pdfium-bare.js';
 import { RESOLUTIONS } from './layout.js';
 
@@ -50,6 +51,22 @@ describe('barePdfium', () => {
       expect(got.length).toBeGreaterThan(0);
       got.forEach((g, i) => expect(g.equals(want[i]!), `fax page ${i}`).toBe(true));
       expect(got.some((g) => g.includes(0))).toBe(true); // something was drawn
+    }
+  });
+
+  it('draws every page from the module compiled without its data section as from the whole module, byte for byte', async () => {
+    const split = await compiledPdfium();
+    expect(split.data.reduce((n, d) => n + d.bytes.length, 0)).toBeGreaterThan(1_000_000); // PDFium's data, written by barePdfium
+    const wasm = (globalThis as unknown as { WebAssembly: { compile(b: Uint8Array): Promise<object> } }).WebAssembly;
+    const whole = barePdfium({ module: await wasm.compile(await patchedPdfium(patchPdfium)), data: [] }, CAP);
+    whole.PDFiumExt_Init();
+    const bare = barePdfium(split, CAP);
+    bare.PDFiumExt_Init();
+    for (const pdf of [mixedPdf(), fixture('standard-fonts.pdf')]) {
+      const want = await drawAll(pdf, whole);
+      const got = await drawAll(pdf, bare);
+      expect(got.length).toBe(want.length);
+      got.forEach((g, i) => expect(g.equals(want[i]!), `fax page ${i}`).toBe(true));
     }
   });
 

@@ -7,6 +7,8 @@
 // (node_modules/@embedpdf/pdfium/dist/index.js); one not provided aborts like a trap in PDFium.
 
 import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { writeData, type MemoryLimits, type WasmData, type WasmDataPlace } from '../shared/wasm-data.js';
 
 /** The exports of the build's wasm that this file and pdfium.ts call. */
 interface Exports {
@@ -27,6 +29,7 @@ interface Exports {
 /** The WebAssembly global (this project's TypeScript lib has no DOM types for it). */
 interface Wasm {
   Instance: new (module: object, imports: object) => { exports: unknown };
+  Memory: new (limits: MemoryLimits) => { buffer: ArrayBuffer };
   Module: { imports(module: object): { module: string; name: string }[] };
   RuntimeError: new (message: string) => Error;
 }
@@ -43,11 +46,53 @@ const GROWTH_CAP_BYTES = 100663296;
 /** The PDFium calls pdfium.ts makes, on a bare instance: the shape of the glue's wrapped module. */
 export type BarePdfium = WrappedPdfiumModule;
 
+/** PDFium's module as pdfium.ts compiled it: its data and, when it imports its memory, the memory's limits. */
+interface Compiled {
+  module: object;
+  data: readonly WasmData[];
+  memory?: MemoryLimits;
+  dataFile?: { file: string; size: number; mtimeMs: number; places: readonly WasmDataPlace[] };
+}
+
+/**
+ * A new memory holding the module's data, for a module that imports its memory (else undefined:
+ * instantiation makes it): from `data`, or read from the wasm file it was compiled from, which must
+ * not have changed since (else this throws, like an instance that cannot be made).
+ */
+export function pdfiumMemory(compiled: Compiled): object | undefined {
+  if (!compiled.memory) return undefined;
+  const memory = new wasm.Memory(compiled.memory);
+  writeData(memory.buffer, compiled.data);
+  const from = compiled.dataFile;
+  if (from) {
+    const fd = openSync(from.file, 'r');
+    try {
+      const stat = fstatSync(fd);
+      if (stat.size !== from.size || stat.mtimeMs !== from.mtimeMs) throw new Error(`${from.file} changed since PDFium was compiled from it`);
+      const heap = new Uint8Array(memory.buffer);
+      for (const d of from.places) {
+        for (let done = 0; done < d.length; ) {
+          const n = readSync(fd, heap, d.at + done, d.length - done, d.offset + done);
+          if (n === 0) throw new Error(`${from.file}: shorter than its size`);
+          done += n;
+        }
+      }
+    } finally {
+      closeSync(fd);
+    }
+  }
+  return memory;
+}
+
 /**
  * PDFium instantiated synchronously on `module` (the build's wasm, compiled once per process and
- * shared), its linear memory capped at `capBytes`, constructors run as the glue runs them.
+ * shared), its linear memory capped at `capBytes`, constructors run as the glue runs them. The
+ * module's data is written into its memory first when it was compiled without it
+ * (shared/wasm-data.ts); a module that imports its memory gets `filled` (made and filled while it
+ * compiled: src/cli/early-pdfium.ts) or a new one.
  */
-export function barePdfium(module: object, capBytes: number): BarePdfium {
+export function barePdfium(compiled: Compiled, capBytes: number, filled?: object): BarePdfium {
+  const { module, data } = compiled;
   let ex: Exports;
   let heap = new Uint8Array(0);
   const view = (): DataView => new DataView(ex.memory.buffer);
@@ -130,12 +175,15 @@ export function barePdfium(module: object, capBytes: number): BarePdfium {
       return 0;
     },
   };
+  const memory = compiled.memory ? (filled ?? pdfiumMemory(compiled)) : undefined;
+  if (memory) env.memory = memory;
   const imports: Record<string, Record<string, unknown>> = { env, wasi_snapshot_preview1: wasi };
   for (const i of wasm.Module.imports(module)) {
     const ns = (imports[i.module] ??= {});
     ns[i.name] ??= abort(`PDFium called ${i.module}.${i.name}, which pdfium-bare.ts does not provide`); // a trap: render-pdf.ts then lets pdfjs draw
   }
   ex = new wasm.Instance(module, imports).exports as Exports;
+  if (!memory) writeData(ex.memory.buffer, data); // what instantiation writes of a module that holds its data
   heap = new Uint8Array(ex.memory.buffer);
   // The glue's start: the stack, its cookies (stackCheckInit, writeStackCookie), the constructors.
   ex.emscripten_stack_init();

@@ -5,11 +5,11 @@ import { mkdtempSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { WasmModule } from './pdfium.js';
+import type { CompiledPdfium } from './pdfium.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'faxstack-pdfium-early-'));
 const file = join(dir, 'pdfium-patched.wasm');
-const early = { kind: 'the early compile' } as unknown as WasmModule;
+const early = { kind: 'the early compile' } as unknown as CompiledPdfium;
 /** WebAssembly.Module (this project's TypeScript lib has no DOM types). */
 const Module = (globalThis as unknown as { WebAssembly: { Module: abstract new () => object } }).WebAssembly.Module;
 
@@ -34,16 +34,16 @@ describe('an early compile of PDFium', () => {
       const pdfium = await freshPdfium();
       before();
       pdfium.adoptPdfiumCompile({ file: f, compiled: Promise.resolve(early) }, dir);
-      expect(await pdfium.compiledPdfium(), name).toBeInstanceOf(Module);
+      expect((await pdfium.compiledPdfium()).module, name).toBeInstanceOf(Module);
     }
     const pdfium = await freshPdfium();
     pdfium.adoptPdfiumCompile(undefined, dir);
-    expect(await pdfium.compiledPdfium()).toBeInstanceOf(Module);
+    expect((await pdfium.compiledPdfium()).module).toBeInstanceOf(Module);
   });
 
   it('falls back to reading and compiling the wasm when it failed', async () => {
     const pdfium = await freshPdfium();
     pdfium.adoptPdfiumCompile({ file, compiled: Promise.reject(new Error('truncated')) }, dir);
-    expect(await pdfium.compiledPdfium()).toBeInstanceOf(Module);
+    expect((await pdfium.compiledPdfium()).module).toBeInstanceOf(Module);
   });
 });

@@ -13,7 +13,8 @@ import { firstRunCacheDir, patchedPdfium, pdfiumCachePath, PDFIUM_CACHE_DIR, wri
 import { fasterGlyphMasks } from './pdfium-glyph.js';
 import { fasterImageDrawing } from './pdfium-image.js';
 import { fasterTextCompositor } from './pdfium-wasm.js';
-import { barePdfium } from './pdfium-bare.js';
+import { barePdfium, pdfiumMemory } from './pdfium-bare.js';
+import { withoutData, writeData, type MemoryLimits, type WasmData, type WasmDataPlace } from '../shared/wasm-data.js';
 
 /** FPDF_GetLastError codes (fpdfview.h). */
 export const FPDF_ERR = { UNKNOWN: 1, FILE: 2, FORMAT: 3, PASSWORD: 4, SECURITY: 5, PAGE: 6 } as const;
@@ -38,24 +39,70 @@ interface Wasm {
 export type WasmModule = object & { readonly __wasmModule?: never };
 const wasm = (globalThis as unknown as { WebAssembly: Wasm }).WebAssembly;
 
+/**
+ * PDFium compiled: the module and, when it was compiled without its data section
+ * (shared/wasm-data.ts), the data its memory starts with — in a SharedArrayBuffer, so that handing
+ * it to a worker with the module copies nothing. Empty when the module holds its data.
+ */
+export interface CompiledPdfium {
+  module: WasmModule;
+  data: readonly WasmData[];
+  /** When the module imports its memory (env.memory) instead of defining it: the memory's limits (src/cli/early-pdfium.ts). */
+  memory?: MemoryLimits;
+  /** Data not read yet: where it lies in the wasm file (read into each new memory, pdfium-bare.ts pdfiumMemory). */
+  dataFile?: PdfiumDataFile;
+}
+
+/** The wasm file a module was compiled from, as it was then (its size and time), and where its data segments lie in it. */
+export interface PdfiumDataFile {
+  file: string;
+  size: number;
+  mtimeMs: number;
+  places: readonly WasmDataPlace[];
+}
+
 type Heap = { HEAPU8: Uint8Array; HEAPF32: Float32Array; _malloc(n: number): number; _free(p: number): void; grayMemory?: GrayMemory['memory'] };
 
-let wasmModule: Promise<WasmModule> | undefined;
+let wasmModule: Promise<CompiledPdfium> | undefined;
 let instance: Promise<WrappedPdfiumModule> | undefined;
 
-/** The compiled wasm, once per thread (a WebAssembly.Module may also be handed in from another thread). */
-export function compiledPdfium(given?: WasmModule): Promise<WasmModule> {
+/** The compiled wasm, once per thread (it may also be handed in from another thread). */
+export function compiledPdfium(given?: CompiledPdfium): Promise<CompiledPdfium> {
   if (given && !wasmModule) wasmModule = Promise.resolve(given);
-  wasmModule ??= patchedPdfium(patchPdfium).then((b) => wasm.compile(b));
+  wasmModule ??= patchedPdfium(patchPdfium).then(compilePdfium);
   return wasmModule;
+}
+
+/**
+ * The module compiled without its data section when it has the layout wasm-data.ts splits (V8
+ * then copies 2.4 MB of PDFium's 4.1 MB, not all of it), its data copied into shared memory once
+ * (what instantiation copied from V8's copy before); else compiled whole.
+ */
+export async function compilePdfium(bytes: Uint8Array): Promise<CompiledPdfium> {
+  const split = withoutData(bytes);
+  if (!split) return { module: await wasm.compile(bytes), data: [] };
+  const compiled = wasm.compile(split.code);
+  const shared = new Uint8Array(new SharedArrayBuffer(split.data.reduce((n, d) => n + d.bytes.length, 0)));
+  let at = 0;
+  const data = split.data.map((d) => {
+    shared.set(d.bytes, at);
+    at += d.bytes.length;
+    return { at: d.at, bytes: shared.subarray(at - d.bytes.length, at) };
+  });
+  return { module: await compiled, data };
 }
 
 /** A compile of a wasm file started before this module was loaded (bin/faxstack.js, while the command's bundle loads). */
 export interface EarlyPdfiumCompile {
   /** The file compiled (an absolute path). */
   file: string;
-  compiled: Promise<WasmModule>;
+  compiled: Promise<CompiledPdfium>;
+  /** The memory the module imports, already holding its data once `compiled` resolves: for this thread's first instance. */
+  memory?: object;
 }
+
+/** An early compile's filled memory, until this thread's first instance takes it (loadPdfium). */
+let filledMemory: { module: WasmModule; memory: object } | undefined;
 
 /**
  * Takes an early compile as this thread's PDFium when it compiled the build's rewritten wasm (or,
@@ -68,7 +115,9 @@ export function adoptPdfiumCompile(early: EarlyPdfiumCompile | undefined, dir = 
   const own = dir === PDFIUM_CACHE_DIR ? firstRunCacheDir() : null;
   const good = pdfiumCachePath(dir) ?? (own ? pdfiumCachePath(own) : null);
   if (early.file !== good) return;
-  wasmModule = early.compiled.catch(() => patchedPdfium(patchPdfium, dir).then((b) => wasm.compile(b)));
+  const { memory } = early;
+  if (memory) void early.compiled.then((c) => (filledMemory = { module: c.module, memory }), () => undefined);
+  wasmModule = early.compiled.catch(() => patchedPdfium(patchPdfium, dir).then(compilePdfium));
 }
 
 /**
@@ -153,15 +202,20 @@ function pdfiumMemoryCapBytes(): number {
  * capped at `capBytes` (none when omitted): the reference for pdfium-bare.ts, which makes this
  * thread's instance; test/kit/pdfium-twin.ts makes others to compare builds.
  */
-export async function instantiatePdfium(compiled: object, capBytes?: number): Promise<WrappedPdfiumModule> {
+export async function instantiatePdfium(compiled: CompiledPdfium, capBytes?: number): Promise<WrappedPdfiumModule> {
   const { init } = await import('@embedpdf/pdfium');
   const m = await init({
     instantiateWasm: (imports: { env: Record<string, unknown> }, done: (i: object) => void) => {
+      const memory = pdfiumMemory(compiled);
+      if (memory) imports.env.memory = memory;
       if (capBytes !== undefined) {
         const grow = imports.env.emscripten_resize_heap as (bytes: number) => number;
         imports.env.emscripten_resize_heap = (bytes: number): number => (bytes > capBytes ? 0 : grow(bytes));
       }
-      void wasm.instantiate(compiled, imports).then(done);
+      void wasm.instantiate(compiled.module, imports).then((i) => {
+        if (!memory) writeData((i as { exports: { memory: { buffer: ArrayBuffer } } }).exports.memory.buffer, compiled.data); // before the glue's start runs the constructors
+        done(i);
+      });
       return {};
     },
     print: () => {},
@@ -176,7 +230,9 @@ function loadPdfium(): Promise<WrappedPdfiumModule> {
   // The module's JavaScript loads while the wasm compiles.
   // On the bare instance (pdfium-bare.ts), not the package's glue: 45–65 ms less of this thread's CPU before its first page.
   instance ??= compiledPdfium().then((compiled) => {
-    const m = barePdfium(compiled, pdfiumMemoryCapBytes());
+    const filled = filledMemory?.module === compiled.module ? filledMemory.memory : undefined;
+    filledMemory = undefined;
+    const m = barePdfium(compiled, pdfiumMemoryCapBytes(), filled);
     m.PDFiumExt_Init();
     return m;
   });

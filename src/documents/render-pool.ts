@@ -10,7 +10,7 @@ import type { Bitmap } from '../codecs/index.js';
 import { FaxError } from '../shared/errors.js';
 import { closeDrawHelper } from './draw-beside.js';
 import { encodePage, type EncodeSettings } from './encode-worker.js';
-import { compiledPdfium, type WasmModule } from './pdfium.js';
+import { compiledPdfium, type CompiledPdfium } from './pdfium.js';
 import { timeoutError } from './render-document.js';
 import type { DocumentFormat } from './sniff.js';
 import type { EncodeTaskInput, EncodeTaskOutput } from './render-worker.js';
@@ -156,7 +156,7 @@ export async function closeRenderPool(): Promise<void> {
  * per process instead of once per worker, and the workers share its compiled (and tiered-up) code.
  * Undefined when it cannot be compiled here; the workers then compile their own.
  */
-export function pdfiumForWorkers(format: DocumentFormat): Promise<WasmModule | undefined> {
+export function pdfiumForWorkers(format: DocumentFormat): Promise<CompiledPdfium | undefined> {
   if (format !== 'pdf' && format !== 'text') return Promise.resolve(undefined); // drawn without PDFium
   return compiledPdfium().catch(() => undefined);
 }

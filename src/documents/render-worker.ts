@@ -7,7 +7,7 @@ import { Piscina } from 'piscina';
 import { FaxError } from '../shared/errors.js';
 import { headerAtlas, type HeaderAtlas } from './header-line.js';
 import { resolutionFor, type RenderQuality } from './layout.js';
-import { compiledPdfium, warmPdfium, type WasmModule } from './pdfium.js';
+import { compiledPdfium, warmPdfium, type CompiledPdfium } from './pdfium.js';
 import { codeDocumentInThread, renderClaimedPages, renderDocumentInThread, type CodedPage, type PageCoding, type PageMode, type RenderDocumentOptions } from './render-document.js';
 import { countPdfFaxPages } from './render-pdf.js';
 import { PageQueue } from './page-queue.js';
@@ -19,7 +19,7 @@ export interface RenderTaskInput extends Omit<RenderDocumentOptions, 'signal' | 
   bytes: Uint8Array;
   format: DocumentFormat;
   /** PDFium compiled once by the pool's owner: a worker then skips compiling (and tiering up) its own. */
-  pdfium?: WasmModule;
+  pdfium?: CompiledPdfium;
   /** A PDF's pages finished (stamped, coded) here as they are drawn (pipeline.ts renderFaxTiff). */
   coding?: PageCoding;
 }
@@ -37,7 +37,7 @@ export interface CountTaskInput {
   pages: number[];
   quality: RenderQuality;
   reserveTop?: number;
-  pdfium?: WasmModule;
+  pdfium?: CompiledPdfium;
 }
 
 export type CountTaskOutput = { ok: true; parts: number[] | null } | { ok: false; error: WireError };
@@ -49,7 +49,7 @@ export interface ShareTaskInput extends Omit<RenderDocumentOptions, 'signal' | '
   /** The queue's state (PageQueue.state over a SharedArrayBuffer) and this helper's number. */
   queue: Int32Array;
   helper: number;
-  pdfium?: WasmModule;
+  pdfium?: CompiledPdfium;
   coding?: PageCoding;
 }
 
@@ -129,12 +129,12 @@ export async function countTask(task: CountTaskInput): Promise<CountTaskOutput> 
  * render-pool.ts startRenderPool while the calling thread counts the pages): its first page then
  * waits for no instance. A failure is left to the first real task, which instantiates again.
  */
-export async function warmTask(task: { pdfium?: WasmModule }): Promise<void> {
+export async function warmTask(task: { pdfium?: CompiledPdfium }): Promise<void> {
   if (task.pdfium) void compiledPdfium(task.pdfium);
   await warmPdfium().catch(() => undefined);
 }
 
-export async function atlasTask(task: { quality: RenderQuality; pdfium?: WasmModule }): Promise<AtlasTaskOutput> {
+export async function atlasTask(task: { quality: RenderQuality; pdfium?: CompiledPdfium }): Promise<AtlasTaskOutput> {
   if (task.pdfium) void compiledPdfium(task.pdfium);
   try {
     const atlas = await headerAtlas(resolutionFor(task.quality));

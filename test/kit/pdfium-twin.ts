@@ -14,7 +14,7 @@ type Heap = { HEAPU8: Uint8Array; _malloc(n: number): number; _free(p: number): 
 const wasm = (globalThis as unknown as { WebAssembly: { compile(b: Uint8Array): Promise<object> } }).WebAssembly;
 
 export async function pdfiumTwin(wasmBytes: Uint8Array): Promise<WrappedPdfiumModule> {
-  return instantiatePdfium(await wasm.compile(wasmBytes));
+  return instantiatePdfium({ module: await wasm.compile(wasmBytes), data: [] }); // whole, as the installed file is
 }
 
 /** Page 1 of `pdf` through the matrix (a, b, c, d, e, f) on a white width × height gray page. */

@@ -1,0 +1,119 @@
+// PDFium's wasm read and compiled from bin/faxstack.js for the commands that render, before their
+// modules load (main.ts, compilesPdfium); the loader takes it only when that file is still good for
+// the build (src/documents/pdfium.ts, adoptPdfiumCompile). When the file has the layout
+// shared/wasm-data.ts splits, the code is read first and compiled as soon as it is in (2.4 of
+// PDFium's 4.1 MB: in before the command's modules are evaluated, and V8 copies only that), its
+// memory imported instead of defined (importMemory): the memory is made here and PDFium's 1.7 MB of
+// data read straight into it on libuv's pool while the module compiles, so the main thread neither
+// copies nor first-touches it (docs/benchmarks.md, issue 13 session 14). The instances of workers,
+// and one made again after a trap, read the data from the file (pdfium-bare.ts, pdfiumMemory).
+import { closeSync, fstatSync, openSync, read, readSync } from 'node:fs';
+import type { CompiledPdfium, EarlyPdfiumCompile } from '../documents/index.js';
+import { codeSection, dataPlaces, importMemory, type MemoryLimits } from '../shared/wasm-data.js';
+
+/** Enough of the file for codeEnd to find the code section's header (PDFium's is at 18 kB). */
+const HEAD_BYTES = 65536;
+
+/** The WebAssembly global (this project's TypeScript lib has no DOM types for it). */
+const wasm = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<CompiledPdfium['module']>; Memory: new (limits: MemoryLimits) => { buffer: ArrayBuffer } } }).WebAssembly;
+
+/**
+ * The first of `files` there is, read on libuv's pool (its page faults off this thread) and
+ * compiled by V8 in the background; undefined when there is none (an installed package before its
+ * first run). A file that cannot be read or is not laid out as its head said rejects: the loader
+ * then reads and compiles as usual.
+ */
+export function compilePdfiumEarly(files: readonly string[]): EarlyPdfiumCompile | undefined {
+  let fd = -1;
+  const file = files.find((f) => {
+    try {
+      fd = openSync(f, 'r');
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  if (file === undefined) return undefined;
+  let early: { compiled: Promise<CompiledPdfium>; memory?: object };
+  try {
+    early = compileFrom(fd, file);
+  } catch (err) {
+    closeQuietly(fd);
+    early = { compiled: Promise.reject(err) };
+  }
+  early.compiled.catch(() => {}); // the loader falls back; nothing to report here
+  return { file, ...early };
+}
+
+function compileFrom(fd: number, file: string): { compiled: Promise<CompiledPdfium>; memory?: object } {
+  const { size, mtimeMs } = fstatSync(fd);
+  const head = new Uint8Array(Math.min(size, HEAD_BYTES));
+  const headRead = readSync(fd, head, 0, head.length, 0);
+  const code = codeSection(head.subarray(0, headRead));
+  const imported = code && code.end < size ? importMemory(head, code.start) : null;
+  if (!code || !imported) return { compiled: readWhole(fd, file, size) };
+  // The sections before the code rewritten (the memory imported), then the code section as it is in the file.
+  const bytes = new Uint8Array(imported.head.length + code.end - code.start);
+  bytes.set(imported.head);
+  const inHead = Math.max(0, Math.min(headRead, code.end) - code.start);
+  bytes.set(head.subarray(code.start, code.start + inHead), imported.head.length);
+  const shift = imported.head.length - code.start; // where a file offset of the code section lies in `bytes`
+  const codeRead = readFully(fd, bytes, imported.head.length + inHead, bytes.length, -shift, file);
+  const module = codeRead.then(() => wasm.compile(bytes));
+  const memory = new wasm.Memory(imported.limits);
+  // After the code: the data section's headers (a few bytes each), then the data straight into the memory, on libuv's pool.
+  const filled = codeRead.then(() => {
+    const places = dataPlaces((offset, n) => readHead(fd, offset, n), code.end, size);
+    if (!places) throw new Error(`${file}: its data section is not one wasm-data.ts reads`);
+    const heap = new Uint8Array(memory.buffer);
+    return Promise.all(places.map((d) => readFully(fd, heap, d.at, d.at + d.length, d.offset - d.at, file))).then(() => places);
+  });
+  void filled.then(
+    () => closeQuietly(fd),
+    () => closeQuietly(fd),
+  );
+  return {
+    compiled: Promise.all([module, filled]).then(([m, places]) => ({ module: m, data: [], memory: imported.limits, dataFile: { file, size, mtimeMs, places } })),
+    memory,
+  };
+}
+
+/** Up to `n` bytes of the file at `offset` (a header), read at once. */
+function readHead(fd: number, offset: number, n: number): Uint8Array {
+  const b = new Uint8Array(n);
+  return b.subarray(0, readSync(fd, b, 0, n, offset));
+}
+
+/** A file not laid out as wasm-data.ts splits: read whole and compiled as it is. */
+function readWhole(fd: number, file: string, size: number): Promise<CompiledPdfium> {
+  const bytes = new Uint8Array(size);
+  const read = readFully(fd, bytes, 0, size, 0, file);
+  void read.then(
+    () => closeQuietly(fd),
+    () => closeQuietly(fd),
+  );
+  return read.then(() => wasm.compile(bytes)).then((module) => ({ module, data: [] }));
+}
+
+/** Reads `into[from, to)` from `fd` at `position` (of `into[0]`), in as many requests as it takes. */
+function readFully(fd: number, into: Uint8Array, from: number, to: number, position: number, file: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const next = (at: number): void => {
+      if (at >= to) return resolve();
+      read(fd, into, at, to - at, position + at, (err, n) => {
+        if (err) reject(err);
+        else if (n === 0) reject(new Error(`${file}: shorter than its size`));
+        else next(at + n);
+      });
+    };
+    next(from);
+  });
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // nothing to do
+  }
+}
