@@ -7,12 +7,13 @@ import { fcsOk } from './crc.js';
 // The per-bit work is one step of a state machine read from a table: the state is the run of
 // ones not yet known to be data, flag or abort, and (inside a frame) the bits of the octet being
 // received; the table's entry is the next state, and on the rare bits an event (an octet complete,
-// a flag, an abort) with the octet. So a bit costs one table read, one compare and one store
-// (issue 17: the arithmetic deframer before it took 52 instructions a bit, spandsp's 32).
+// a flag, an abort) with the octet. So a bit costs one table read, one compare and one store, and
+// no branch on the bit's value (issue 17, session 14: the arithmetic deframer before it branched
+// on every bit; 51 → 40 instructions a bit in bench/dsp/instructions.ts, spandsp's 32).
 
 /** States (each stored doubled, so that the line bit is added to make the table's index). */
 const HUNT = 0; // + ones seen while hunting for a flag, 0…6; HUNT + 7: seven or more
-/** In a frame: IN_FRAME + ones × 256 + acc, ones 0…6 not yet known to be data, acc as `acc` below. */
+/** In a frame: IN_FRAME + ones × 256 + acc, ones 0…6 not yet known to be data, acc (below) 1…255. */
 const IN_FRAME = 8;
 const STATES = IN_FRAME + 7 * 256;
 /** An entry: the next state × 2 in its low 12 bits; above them the octet (8 bits) and the event. */
