@@ -9,7 +9,7 @@ import { fcsOk } from './crc.js';
 // received; the table's entry is the next state, and on the rare bits an event (an octet complete,
 // a flag, an abort) with the octet. So a bit costs one table read, one compare and one store, and
 // no branch on the bit's value (issue 17, session 14: the arithmetic deframer before it branched
-// on every bit; 51 → 40 instructions a bit in bench/dsp/instructions.ts, spandsp's 32).
+// on every bit; 51 → 41 instructions a bit in bench/dsp/instructions.ts, spandsp's 32).
 
 /** States (each stored doubled, so that the line bit is added to make the table's index). */
 const HUNT = 0; // + ones seen while hunting for a flag, 0…6; HUNT + 7: seven or more
