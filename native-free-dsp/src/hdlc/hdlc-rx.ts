@@ -4,12 +4,66 @@
 import { checkFunction, checkInt, checkOneOf } from '../errors.js';
 import { fcsOk } from './crc.js';
 
-/** REVERSED[b]: the octet b with its bits in the opposite order (a plain packed array of small integers). */
-const REVERSED: number[] = [];
-for (let b = 0; b < 256; b++) {
+// The per-bit work is one step of a state machine read from a table: the state is the run of
+// ones not yet known to be data, flag or abort, and (inside a frame) the bits of the octet being
+// received; the table's entry is the next state, and on the rare bits an event (an octet complete,
+// a flag, an abort) with the octet. So a bit costs one table read, one compare and one store, and
+// no branch on the bit's value (issue 17, session 14: the arithmetic deframer before it branched
+// on every bit; 51 → 41 instructions a bit in bench/dsp/instructions.ts, spandsp's 32).
+
+/** States (each stored doubled, so that the line bit is added to make the table's index). */
+const HUNT = 0; // + ones seen while hunting for a flag, 0…6; HUNT + 7: seven or more
+/** In a frame: IN_FRAME + ones × 256 + acc, ones 0…6 not yet known to be data, acc (below) 1…255. */
+const IN_FRAME = 8;
+const STATES = IN_FRAME + 7 * 256;
+/** An entry: the next state × 2 in its low 12 bits; above them the octet (8 bits) and the event. */
+const NEXT_MASK = 0xfff;
+const EV_SHIFT = 20;
+const EV_OCTET = 1; // the octet in bits 12…19 is complete
+const EV_FLAG_HUNTING = 2;
+const EV_FLAG_ALIGNED = 3; // a flag after a frame that ended on an octet boundary
+const EV_FLAG_UNALIGNED = 4;
+const EV_ABORT_HUNTING = 5; // seven ones while hunting (only the flag run is reset)
+const EV_ABORT_IN_FRAME = 6;
+
+function reversed(b: number): number {
   let r = 0;
   for (let k = 0; k < 8; k++) r |= ((b >> k) & 1) << (7 - k);
-  REVERSED.push(r);
+  return r;
+}
+
+function entry(next: number, event = 0, octet = 0): number {
+  return (next * 2) | (octet << 12) | (event << EV_SHIFT);
+}
+
+/** STEP[state × 2 + bit]: a plain Int32Array (V8 reads one with a bounds check and no tag). */
+const STEP = new Int32Array(STATES * 2);
+for (let h = 0; h < 8; h++) {
+  STEP[(HUNT + h) * 2] = h === 6 ? entry(IN_FRAME + 1, EV_FLAG_HUNTING) : entry(HUNT);
+  STEP[(HUNT + h) * 2 + 1] = h === 6 ? entry(HUNT + 7, EV_ABORT_HUNTING) : entry(HUNT + Math.min(h + 1, 7));
+}
+for (let ones = 0; ones < 7; ones++) {
+  // acc: the bits of the octet being received, in the order they came (the first in the highest
+  // place), under a marker bit: 1 is none, so 1…255.
+  for (let acc = 1; acc < 256; acc++) {
+    const s = IN_FRAME + ones * 256 + acc;
+    if (ones === 6) {
+      // The flag's leading zero went into acc as a data bit: a frame that ended on an octet
+      // boundary now has exactly one bit pending.
+      STEP[s * 2] = entry(IN_FRAME + 1, acc >>> 1 === 1 ? EV_FLAG_ALIGNED : EV_FLAG_UNALIGNED);
+      STEP[s * 2 + 1] = entry(HUNT + 7, EV_ABORT_IN_FRAME);
+      continue;
+    }
+    STEP[s * 2 + 1] = entry(s + 256);
+    // The run of ones and this zero are data, except that a zero after five ones is stuffing.
+    const a = ones === 5 ? (acc << 5) | 31 : (acc << (ones + 1)) | ((2 << ones) - 2);
+    if (a < 256) STEP[s * 2] = entry(IN_FRAME + a);
+    else {
+      // Eight bits or more: the oldest eight, which came LSB first, are the next octet.
+      const rest = 23 - Math.clz32(a); // bits left after the octet (0…5)
+      STEP[s * 2] = entry(IN_FRAME + ((a & ((1 << rest) - 1)) | (1 << rest)), EV_OCTET, reversed((a >>> rest) & 0xff));
+    }
+  }
 }
 
 export interface HdlcFrame {
@@ -58,15 +112,15 @@ export class HdlcRx {
   private readonly onStatus: ((ev: HdlcRxStatus) => void) | undefined;
   private readonly buf: Uint8Array;
   private readonly fcsBytes: number;
-  /** Ones in a row not yet known to be data, flag or abort. */
-  private ones = 0;
-  /** Between a flag and the next flag/abort (false while hunting for a flag). */
-  private inFrame = false;
   /**
-   * The bits of the octet being received, in the order they came (the first in the highest place),
-   * under a marker bit: 1 is none. (No count of them to keep: the marker's place is the count.)
+   * st[0]: the deframer's state × 2 (see STEP). An Int32Array, not a number field: V8 writes a
+   * small-integer field as 64 bits and reads it back as its upper 32 bits, a load the store
+   * buffer does not forward, so every bit waited for the last bit's store to reach the cache
+   * (about 2× the time a bit here). Longer than it needs: V8 keeps a typed array of 64 bytes or
+   * less inside its heap, found through two pointers and checked on each read; a longer one's
+   * data does not move, and V8 puts its address into the code.
    */
-  private acc = 1;
+  private readonly st = new Int32Array(32);
   private nBytes = 0;
   private flagRun = 0;
   private framingReported = false;
@@ -84,9 +138,7 @@ export class HdlcRx {
   }
 
   restart(): void {
-    this.ones = 0;
-    this.inFrame = false;
-    this.acc = 1;
+    this.st[0] = HUNT;
     this.nBytes = 0;
     this.flagRun = 0;
     this.framingReported = false;
@@ -100,34 +152,23 @@ export class HdlcRx {
 
   /** Takes one received bit (0 or 1). An arrow property so it can be handed to a modem. */
   readonly putBit = (bit: number): void => {
-    if (bit & 1) {
-      if (++this.ones === 7) this.onAbort();
+    const st = this.st;
+    const e = STEP[st[0]! + (bit & 1)]!;
+    if (e <= NEXT_MASK) {
+      st[0] = e;
       return;
     }
-    const ones = this.ones;
-    this.ones = 0;
-    if (ones === 6) {
-      this.onFlag();
+    if (e >>> EV_SHIFT !== EV_OCTET) {
+      this.onEvent(e);
       return;
     }
-    // The zero ending an abort / idle-ones run, or hunting (a boolean field compared: see
-    // common/complex.ts).
-    if (ones > 6 || this.inFrame !== true) return;
-    // The run of ones and this zero are data, except that a zero after five ones is stuffing.
-    // Add them to the accumulator in one go, under the bits before them.
-    const acc = ones === 5 ? (this.acc << 5) | 31 : (this.acc << (ones + 1)) | ((2 << ones) - 2);
-    if (acc < 256) {
-      this.acc = acc;
-      return;
-    }
-    // Eight bits or more: the oldest eight, which came LSB first, are the next octet.
+    // An octet complete: every eighth data bit or so, so kept here rather than in a call.
     if (this.nBytes === this.buf.length) {
       this.frameTooLong();
       return;
     }
-    const rest = 23 - Math.clz32(acc); // bits left after the octet (0…5)
-    this.buf[this.nBytes++] = REVERSED[(acc >>> rest) & 0xff]!;
-    this.acc = (acc & ((1 << rest) - 1)) | (1 << rest);
+    this.buf[this.nBytes++] = (e >>> 12) & 0xff;
+    this.st[0] = e & NEXT_MASK;
   };
 
   /** Feeds bits, one per element. */
@@ -136,36 +177,36 @@ export class HdlcRx {
   }
 
   private frameTooLong(): void {
+    this.st[0] = HUNT;
     this.counts.tooLong++;
-    this.inFrame = false;
     this.flagRun = 0;
     this.onStatus?.({ kind: 'too-long' });
   }
 
-  private onAbort(): void {
-    // Ones straight after a flag are the line idling on marks (or the carrier fading), not an
-    // aborted frame: report an abort only when a whole octet had arrived.
-    if (this.inFrame && this.nBytes > 0) {
-      this.counts.aborts++;
-      this.onStatus?.({ kind: 'abort', octets: this.nBytes });
+  /** A flag or an abort (the state after it set before any callback, as the fields were). */
+  private onEvent(e: number): void {
+    const ev = e >>> EV_SHIFT;
+    if (ev === EV_ABORT_HUNTING || ev === EV_ABORT_IN_FRAME) {
+      this.st[0] = e & NEXT_MASK;
+      // Ones straight after a flag are the line idling on marks (or the carrier fading), not an
+      // aborted frame: report an abort only when a whole octet had arrived.
+      if (ev === EV_ABORT_IN_FRAME && this.nBytes > 0) {
+        this.counts.aborts++;
+        this.onStatus?.({ kind: 'abort', octets: this.nBytes });
+      }
+      this.flagRun = 0;
+      return;
     }
-    this.inFrame = false;
-    this.flagRun = 0;
-  }
-
-  private onFlag(): void {
-    // The flag's leading zero went into the accumulator as a data bit: a frame that ended on an
-    // octet boundary now has exactly one bit pending.
-    if (this.inFrame && this.nBytes > 0) {
-      this.endFrame(this.acc >>> 1 === 1);
+    this.st[0] = HUNT;
+    if (ev !== EV_FLAG_HUNTING && this.nBytes > 0) {
+      this.endFrame(ev === EV_FLAG_ALIGNED);
       this.flagRun = 1;
     } else this.flagRun++;
     if (!this.framingReported && this.flagRun >= this.framingOkFlags) {
       this.framingReported = true;
       this.onStatus?.({ kind: 'framing-ok' });
     }
-    this.inFrame = true;
-    this.acc = 1;
+    this.st[0] = e & NEXT_MASK;
     this.nBytes = 0;
   }
 
