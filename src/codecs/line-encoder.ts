@@ -1,14 +1,12 @@
-// Lines, as changes lists, into a coded page: T.4 MH/MR framing (4.1.2–4.1.4, 4.2.1.3: EOL
-// before every line with the MR tag bit, fill for byte alignment and minimum scan-line time,
-// RTC at the end of a fax page) or T.6 MMR (no EOLs, EOFB at the end, 2.4). The encoders of
-// bitmaps feed it rows; a decoder feeds it lines to change a page's coding (transcode.ts).
+// Lines, as changes lists or bitmap rows, into a coded page: T.4 MH/MR framing (4.1.2–4.1.4,
+// 4.2.1.3: EOL before every line with the MR tag bit, fill for byte alignment and minimum
+// scan-line time, RTC at the end of a fax page) or T.6 MMR (no EOLs, EOFB at the end, 2.4). The
+// lines themselves are coded by the kernel (coder-kernel.ts, coder.wat); the encoders of bitmaps
+// hand it their rows, a decoder its lines to change a page's coding (transcode.ts).
 
-import { BitWriter } from './bit-writer.js';
-import { encode1DLine } from './one-d.js';
+import { Mode, PageCoder } from './coder-kernel.js';
 import type { CodedLine, LineSink } from './page-buffer.js';
-import { changesCapacity, whiteChanges } from './runs.js';
 import { EOL_BITS, EOL_CODE } from './t4-tables.js';
-import { encode2DLine } from './two-d.js';
 
 /** How the lines are coded. */
 export interface LineCoding {
@@ -25,49 +23,58 @@ export interface LineCoding {
 /** RTC: six consecutive EOLs (T.4 4.1.4), each with tag bit 1 in MR (4.2.1.3.3). */
 const RTC_EOLS = 6;
 const EOFB = (EOL_CODE << EOL_BITS) | EOL_CODE;
+const WHITE = Int32Array.of(0, 0, 0);
 
 export class LineEncoder implements LineSink {
-  private readonly w: BitWriter;
-  /**
-   * The previous line (the reference line of 2-D coding, and what repeat() codes again): the
-   * caller's list, which a LineSink may keep until the next call (see page-buffer.ts).
-   */
-  private ref: Int32Array;
-  private refN: number;
-  private readonly white0: Int32Array;
+  private readonly w: PageCoder;
+  /** The previous line's n (the kernel keeps the line itself as its reference line). */
+  private refN = 0;
   private readonly mmr: boolean;
   private readonly twoD: boolean;
   private readonly eols: boolean;
   private rows = 0;
   private lineStart = 0; // bit where the current line's data began
 
+  /** `bandBytes`: bytes of a bitmap's rows copied into the kernel at once (codeRows), 0 for lists only. */
   constructor(
     private readonly width: number,
     private readonly enc: LineCoding,
     sizeHintBytes = 4096,
+    bandBytes = 0,
   ) {
-    this.w = new BitWriter(Math.max(1024, sizeHintBytes));
-    this.ref = new Int32Array(changesCapacity(width));
-    this.refN = whiteChanges(width, this.ref);
-    this.white0 = new Int32Array(4);
-    whiteChanges(width, this.white0);
+    this.w = new PageCoder(width, bandBytes, sizeHintBytes);
     this.mmr = enc.k < 0;
     this.twoD = enc.k > 0;
     this.eols = !this.mmr && enc.form !== 'rle';
   }
 
   line(changes: Int32Array, n: number, coded?: CodedLine): void {
-    this.code(changes, n, coded);
-    this.ref = changes;
+    const mode = this.begin(coded !== undefined);
+    if (mode === Mode.None) this.w.copyBits(coded!.bytes, coded!.start, coded!.end);
+    this.w.line(changes, n, mode);
+    this.end();
     this.refN = n;
   }
 
   repeat(): void {
-    this.code(this.ref, this.refN, undefined);
+    this.w.repeat(this.refN, this.begin(false));
+    this.end();
   }
 
   white(): void {
-    this.line(this.white0, 0);
+    WHITE.fill(this.width);
+    this.line(WHITE, 0);
+  }
+
+  /** The rows of a bitmap (`height` rows of `stride` bytes), each a line. */
+  codeRows(data: Uint8Array, stride: number, height: number): void {
+    if (height === 0) return;
+    if (this.mmr) {
+      this.refN = this.w.rows(data, stride, height, null);
+      this.rows += height;
+      return;
+    }
+    this.refN = this.w.rows(data, stride, height, () => this.begin(false), () => this.end());
   }
 
   /** The coded page (RTC or EOFB added as the form says). */
@@ -81,22 +88,18 @@ export class LineEncoder implements LineSink {
     return w.finish();
   }
 
-  /** Codes a line; a 2-D line that came 2-D coded against our reference line is copied as it came. */
-  private code(changes: Int32Array, n: number, coded: CodedLine | undefined): void {
-    const w = this.w;
+  /** A line's framing before its codes, and how it is coded (a 2-D line that came 2-D coded against our reference line is copied as it came). */
+  private begin(coded: boolean): Mode {
     const y = this.rows++;
-    if (this.mmr) {
-      if (coded) w.copyBits(coded.bytes, coded.start, coded.end);
-      else encode2DLine(w, changes, this.ref, this.width);
-      return;
-    }
+    if (this.mmr) return coded ? Mode.None : Mode.TwoD;
     const oneD = !this.twoD || y % this.enc.k === 0;
     if (this.eols) this.putEol(oneD ? 1 : 0, y > 0);
-    this.lineStart = w.bitLength;
-    if (oneD) encode1DLine(w, changes, n);
-    else if (coded) w.copyBits(coded.bytes, coded.start, coded.end);
-    else encode2DLine(w, changes, this.ref, this.width);
-    if (!this.eols) w.alignToByte();
+    if (this.enc.minScanLineBits > 0) this.lineStart = this.w.bitLength;
+    return oneD ? Mode.OneD : coded ? Mode.None : Mode.TwoD;
+  }
+
+  private end(): void {
+    if (!this.eols && !this.mmr) this.w.alignToByte();
   }
 
   // EOL (+ tag bit), padded first so that the line it ends lasts minScanLineBits, then so
