@@ -205,11 +205,17 @@
 
   ;; A line in 2-D coding against the reference line: the flow chart of T.4 Figure 7, as
   ;; two-d.ts followed it (libtiff's choice of modes). b1's index follows the modes: the
-  ;; parity of ib is the colour at a0 (even entries turn black).
+  ;; parity of ib is the colour at a0 (even entries turn black). The writer's state is kept in
+  ;; locals through the line and $emit's steps are written out here (no call per code); the
+  ;; horizontal mode, rarer, goes through $run.
   (func $code2D (param $cur i32) (param $ref i32)
     (local $width i32) (local $a0 i32) (local $a1 i32) (local $a2 i32) (local $b1 i32) (local $b2 i32)
-    (local $ia i32) (local $ib i32) (local $k i32) (local $len i32) (local $d i32) (local $c i32)
+    (local $ia i32) (local $ib i32) (local $k i32) (local $len i32) (local $code i32) (local $n i32)
+    (local $acc i32) (local $bits i32) (local $pos i32) (local $word i32)
     (local.set $width (global.get $width))
+    (local.set $acc (global.get $acc))
+    (local.set $bits (global.get $bits))
+    (local.set $pos (global.get $pos))
     (block $line
       (loop $mode
         (local.set $a1 (i32.load (i32.add (local.get $cur) (i32.shl (local.get $ia) (i32.const 2)))))
@@ -229,7 +235,25 @@
             (local.set $a0 (i32.load (i32.add (local.get $cur) (i32.shl (i32.sub (local.get $ia) (i32.const 1)) (i32.const 2)))))
             (loop $ones
               (local.set $len (select (local.get $k) (i32.const 24) (i32.lt_u (local.get $k) (i32.const 24))))
-              (call $emit (i32.sub (i32.shl (i32.const 1) (local.get $len)) (i32.const 1)) (local.get $len))
+              (local.set $code (i32.sub (i32.shl (i32.const 1) (local.get $len)) (i32.const 1)))
+              ;; $emit, written out
+              (local.set $n (i32.add (local.get $bits) (local.get $len)))
+              (if (i32.lt_u (local.get $n) (i32.const 32))
+                (then
+                  (local.set $acc (i32.or (i32.shl (local.get $acc) (local.get $len)) (local.get $code)))
+                  (local.set $bits (local.get $n)))
+                (else
+                  (local.set $word
+                    (i32.or
+                      (i32.shl (local.get $acc) (i32.sub (i32.const 32) (local.get $bits)))
+                      (i32.shr_u (local.get $code) (i32.sub (local.get $n) (i32.const 32)))))
+                  (i32.store (local.get $pos)
+                    (i32.or
+                      (i32.and (i32.rotl (local.get $word) (i32.const 8)) (i32.const 0x00ff00ff))
+                      (i32.and (i32.rotr (local.get $word) (i32.const 8)) (i32.const 0xff00ff00))))
+                  (local.set $pos (i32.add (local.get $pos) (i32.const 4)))
+                  (local.set $acc (local.get $code))
+                  (local.set $bits (i32.sub (local.get $n) (i32.const 32)))))
               (local.set $k (i32.sub (local.get $k) (local.get $len)))
               (br_if $ones (local.get $k)))
             (br_if $line (i32.ge_s (local.get $a0) (local.get $width)))
@@ -238,16 +262,18 @@
         (if (i32.lt_s (local.get $b2) (local.get $a1))
           (then
             ;; pass mode; b1 is next the entry of a0's colour past b2
-            (call $emit (i32.const 1) (i32.const 4))
+            (local.set $code (i32.const 1))
+            (local.set $len (i32.const 4))
             (local.set $a0 (local.get $b2))
             (local.set $ib (i32.add (local.get $ib) (i32.const 2))))
           (else
-            (local.set $d (i32.add (i32.sub (local.get $a1) (local.get $b1)) (i32.const 3)))
-            (if (i32.le_u (local.get $d) (i32.const 6))
+            (local.set $k (i32.add (i32.sub (local.get $a1) (local.get $b1)) (i32.const 3)))
+            (if (i32.le_u (local.get $k) (i32.const 6))
               (then
                 ;; vertical mode; the colour turns: b1 is the entry before b1 (VL) or one after it
-                (local.set $c (i32.load offset=20992 (i32.shl (local.get $d) (i32.const 2))))
-                (call $emit (i32.shr_u (local.get $c) (i32.const 5)) (i32.and (local.get $c) (i32.const 31)))
+                (local.set $code (i32.load offset=20992 (i32.shl (local.get $k) (i32.const 2))))
+                (local.set $len (i32.and (local.get $code) (i32.const 31)))
+                (local.set $code (i32.shr_u (local.get $code) (i32.const 5)))
                 (local.set $a0 (local.get $a1))
                 (local.set $ia (i32.add (local.get $ia) (i32.const 1)))
                 (if (i32.and
@@ -256,19 +282,53 @@
                   (then (local.set $ib (i32.sub (local.get $ib) (i32.const 1))))
                   (else
                     (if (i32.lt_s (local.get $a1) (local.get $width))
-                      (then (local.set $ib (call $past (local.get $ref) (i32.add (local.get $ib) (i32.const 1)) (local.get $a1))))))))
+                      (then
+                        ;; the first entry past a1, two at a time (one colour)
+                        (local.set $ib (i32.add (local.get $ib) (i32.const 1)))
+                        (block $found
+                          (loop $next
+                            (br_if $found (i32.gt_s (i32.load (i32.add (local.get $ref) (i32.shl (local.get $ib) (i32.const 2)))) (local.get $a1)))
+                            (local.set $ib (i32.add (local.get $ib) (i32.const 2)))
+                            (br $next))))))))
               (else
-                ;; horizontal mode: a0a1 and a1a2 as runs
+                ;; horizontal mode: a0a1 and a1a2 as runs, through $emit's globals
                 (local.set $a2 (i32.load offset=4 (i32.add (local.get $cur) (i32.shl (local.get $ia) (i32.const 2)))))
+                (global.set $acc (local.get $acc))
+                (global.set $bits (local.get $bits))
+                (global.set $pos (local.get $pos))
                 (call $emit (i32.const 1) (i32.const 3))
                 (call $run (i32.sub (local.get $a1) (local.get $a0)) (i32.and (local.get $ib) (i32.const 1)))
                 (call $run (i32.sub (local.get $a2) (local.get $a1)) (i32.xor (i32.and (local.get $ib) (i32.const 1)) (i32.const 1)))
+                (local.set $acc (global.get $acc))
+                (local.set $bits (global.get $bits))
+                (local.set $pos (global.get $pos))
                 (local.set $a0 (local.get $a2))
                 (local.set $ia (i32.add (local.get $ia) (i32.const 2)))
                 (br_if $line (i32.ge_s (local.get $a0) (local.get $width)))
                 (local.set $ib (call $past (local.get $ref) (local.get $ib) (local.get $a0)))
                 (br $mode)))))
-        (br_if $mode (i32.lt_s (local.get $a0) (local.get $width))))))
+        ;; the pass or vertical code: $emit, written out
+        (local.set $n (i32.add (local.get $bits) (local.get $len)))
+        (if (i32.lt_u (local.get $n) (i32.const 32))
+          (then
+            (local.set $acc (i32.or (i32.shl (local.get $acc) (local.get $len)) (local.get $code)))
+            (local.set $bits (local.get $n)))
+          (else
+            (local.set $word
+              (i32.or
+                (i32.shl (local.get $acc) (i32.sub (i32.const 32) (local.get $bits)))
+                (i32.shr_u (local.get $code) (i32.sub (local.get $n) (i32.const 32)))))
+            (i32.store (local.get $pos)
+              (i32.or
+                (i32.and (i32.rotl (local.get $word) (i32.const 8)) (i32.const 0x00ff00ff))
+                (i32.and (i32.rotr (local.get $word) (i32.const 8)) (i32.const 0xff00ff00))))
+            (local.set $pos (i32.add (local.get $pos) (i32.const 4)))
+            (local.set $acc (local.get $code))
+            (local.set $bits (i32.sub (local.get $n) (i32.const 32)))))
+        (br_if $mode (i32.lt_s (local.get $a0) (local.get $width)))))
+    (global.set $acc (local.get $acc))
+    (global.set $bits (local.get $bits))
+    (global.set $pos (local.get $pos)))
 
   ;; Codes the current list (n changes): mode 1 in 1-D, 2 in 2-D against the reference line,
   ;; 0 not at all (a line copied as it came); it becomes the reference line.
