@@ -8,7 +8,7 @@
 import { BitWriter } from './bit-writer.js';
 import { encode1DLine } from './one-d.js';
 import type { CodedLine, LineSink } from '../../../src/codecs/page-buffer.js';
-import { changesCapacity, whiteChanges } from '../../../src/codecs/runs.js';
+import { changesCapacity, whiteChanges } from './runs.js';
 import { EOL_BITS, EOL_CODE } from '../../../src/codecs/t4-tables.js';
 import { encode2DLine } from './two-d.js';
 

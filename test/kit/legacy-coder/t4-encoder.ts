@@ -6,7 +6,7 @@
 import type { Bitmap } from '../../../src/codecs/bitmap.js';
 import { LineEncoder, type LineCoding } from './line-encoder.js';
 import { validateWidth } from '../../../src/codecs/page-buffer.js';
-import { changesCapacity, rowChanges, wordView } from '../../../src/codecs/runs.js';
+import { changesCapacity, rowChanges, wordView } from './runs.js';
 import { MAX_WIDTH } from '../../../src/codecs/types.js';
 
 export function validateBitmap(bm: Bitmap): void {
