@@ -4,12 +4,15 @@
 
 import { CODER_WASM_BASE64 } from './coder-wasm.js';
 import { changesCapacity } from './runs.js';
-import { MAX_MAKEUP, ONE_CODE_RUNS, RUN_PACKED, VERTICAL_PACKED, WHITE_CODES } from './t4-tables.js';
+import { EOL_BITS, EOL_CODE, HORIZONTAL_CODE, MAX_MAKEUP, ONE_CODE_RUNS, PASS_CODE, RUN_PACKED, VERTICAL_PACKED, WHITE_CODES } from './t4-tables.js';
 
 /** Where coder.wat expects its tables (see the comment at its top). */
 const VERTICAL_AT = 2 * ONE_CODE_RUNS * 4;
 const MAKEUP_2560_AT = VERTICAL_AT + 7 * 4;
-const TABLES_END = MAKEUP_2560_AT + 4;
+const PASS_AT = MAKEUP_2560_AT + 4;
+const HORIZONTAL_AT = PASS_AT + 4;
+const EOL_AT = HORIZONTAL_AT + 4;
+const TABLES_END = EOL_AT + 4;
 
 /** Rows copied into the kernel per call: the page in one band up to this size (an HD page in two). */
 const BAND_BYTES = 512 << 10;
@@ -23,11 +26,15 @@ interface Exports {
   ref(): number;
   bitLength(): number;
   put(code: number, len: number): void;
+  zeros(n: number): void;
   align(): void;
   flush(): number;
   line(n: number, mode: number): void;
-  row(row: number, mode: number): number;
-  rows2D(rows: number, stride: number, count: number): number;
+  frame(k: number, eols: number, alignEol: number, minBits: number): void;
+  eol(tag: number, endsLine: number): void;
+  begin(coded: number): Mode;
+  end(): void;
+  rows(rows: number, stride: number, count: number): number;
 }
 
 // WebAssembly's synchronous API (typed here: the build has no DOM lib). Plain wasm 1.0 with
@@ -51,6 +58,9 @@ function instance(): Exports {
   tables.set(RUN_PACKED, 0);
   tables.set(VERTICAL_PACKED, VERTICAL_AT >>> 2);
   tables[MAKEUP_2560_AT >>> 2] = (WHITE_CODES.makeupCode[MAX_MAKEUP >>> 6]! << 5) | WHITE_CODES.makeupLen[MAX_MAKEUP >>> 6]!;
+  tables[PASS_AT >>> 2] = (PASS_CODE.code << 5) | PASS_CODE.len;
+  tables[HORIZONTAL_AT >>> 2] = (HORIZONTAL_CODE.code << 5) | HORIZONTAL_CODE.len;
+  tables[EOL_AT >>> 2] = (EOL_CODE << 5) | EOL_BITS;
   return e;
 }
 
@@ -61,10 +71,23 @@ export const enum Mode {
   TwoD = 2,
 }
 
+/** How a page's lines are framed (LineCoding, line-encoder.ts, in the kernel's terms). */
+export interface Framing {
+  /** -1 MMR, 0 MH, else MR's K factor. */
+  k: number;
+  /** An EOL before each line (T.4 but not 'rle'). */
+  eols: boolean;
+  alignEol: boolean;
+  minScanLineBits: number;
+}
+
+/** Bits only, no framing: MMR without EOFB's caller (the tests' plain bit writer). */
+const BARE: Framing = { k: -1, eols: false, alignEol: false, minScanLineBits: 0 };
+
 /**
- * One page's coder: lines (changes lists or bitmap rows) coded into the kernel's memory, the
- * reference line kept there. Owns its instance until finish(). Widths are validated by the
- * callers (validateWidth): every list and row is laid out for `width` before anything is read.
+ * One page's coder: lines (changes lists or bitmap rows) framed and coded into the kernel's
+ * memory, the reference line kept there. Owns its instance until finish(). Widths are validated
+ * by the callers (validateWidth): every list and row is laid out for `width` before anything is read.
  */
 export class PageCoder {
   private e: Exports;
@@ -78,6 +101,7 @@ export class PageCoder {
     /** Bytes of the rows copied in at once (0 when only lists are coded). */
     bandBytes: number,
     sizeHintBytes: number,
+    framing: Framing = BARE,
   ) {
     this.e = instance();
     const listBytes = changesCapacity(width) * 4;
@@ -89,6 +113,7 @@ export class PageCoder {
     this.outAt = (this.rowsAt + bandBytes + 4 + 7) & ~7;
     this.ensure(this.outAt + Math.max(4096, sizeHintBytes));
     this.e.start(width, this.curAt, refAt, this.outAt);
+    this.e.frame(framing.k, framing.eols ? 1 : 0, framing.alignEol ? 1 : 0, framing.minScanLineBits);
   }
 
   /** Bits written so far. */
@@ -101,8 +126,22 @@ export class PageCoder {
   }
 
   zeros(n: number): void {
-    for (; n > 16; n -= 16) this.e.put(0, 16);
-    if (n > 0) this.e.put(0, n);
+    this.e.zeros(n);
+  }
+
+  /** EOL (with MR's tag bit), after the fill the framing asks for; `endsLine` when a line came before it. */
+  eol(tag: number, endsLine: boolean): void {
+    this.e.eol(tag, endsLine ? 1 : 0);
+  }
+
+  /** A line's framing before its codes (EOL, tag bit); how it is coded. `coded`: it came 2-D coded against our reference line. */
+  begin(coded: boolean): Mode {
+    return this.e.begin(coded ? 1 : 0);
+  }
+
+  /** After a line ('rle': byte alignment). */
+  end(): void {
+    this.e.end();
   }
 
   alignToByte(): void {
@@ -132,25 +171,14 @@ export class PageCoder {
     this.e.line(n, mode);
   }
 
-  /**
-   * Codes the rows of a bitmap in bands copied into the kernel: all 2-D when `mode` is null
-   * (MMR), else each row as mode() says (called first: it may put an EOL), after() called after.
-   * Returns the last row's n.
-   */
-  rows(data: Uint8Array, stride: number, height: number, mode: (() => Mode) | null, after?: () => void): number {
-    let n = 0;
+  /** The rows of a bitmap, each a line framed and coded, in bands copied into the kernel; returns the last row's n. */
+  rows(data: Uint8Array, stride: number, height: number): number {
     const band = Math.max(1, Math.floor(this.rowsBytes / stride));
+    let n = 0;
     for (let y0 = 0; y0 < height; y0 += band) {
       const y1 = Math.min(height, y0 + band);
       new Uint8Array(this.e.memory.buffer, this.rowsAt, (y1 - y0) * stride).set(data.subarray(y0 * stride, y1 * stride));
-      if (mode === null) {
-        n = this.e.rows2D(this.rowsAt, stride, y1 - y0);
-        continue;
-      }
-      for (let y = y0; y < y1; y++) {
-        n = this.e.row(this.rowsAt + (y - y0) * stride, mode());
-        after?.();
-      }
+      n = this.e.rows(this.rowsAt, stride, y1 - y0);
     }
     return n;
   }

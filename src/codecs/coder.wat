@@ -10,6 +10,7 @@
 ;;   0      RUN_PACKED (t4-tables.ts): 2 × 2624 entries (code << 5) | length, white then black
 ;;   20992  VERTICAL_PACKED: 7 entries, VL3 … VR3
 ;;   21020  the 2560 make-up code, (code << 5) | length (both colours)
+;;   21024  the pass mode's code, 21028 the horizontal mode's, 21032 EOL's, each (code << 5) | length
 ;; The lists, the rows and the output lie past TABLES_END (coder-kernel.ts lays them out).
 ;; Output words are stored big-endian; a line never starts without room for its worst case
 ;; (lineBytesBound in t4-tables.ts): $room grows the memory first.
@@ -22,6 +23,13 @@
   (global $width (mut i32) (i32.const 0))
   (global $cur (mut i32) (i32.const 0))   ;; the line's changes list
   (global $ref (mut i32) (i32.const 0))   ;; the reference line's
+  ;; The page's framing (line-encoder.ts LineCoding): see "frame"
+  (global $k (mut i32) (i32.const 0))       ;; -1 MMR, 0 MH, else MR's K factor
+  (global $eols (mut i32) (i32.const 0))    ;; T.4 EOLs before the lines (not MMR, not 'rle')
+  (global $alignEol (mut i32) (i32.const 0))
+  (global $minBits (mut i32) (i32.const 0)) ;; minimum bits a coded line (with its EOL)
+  (global $lineStart (mut i32) (i32.const 0))
+  (global $y (mut i32) (i32.const 0))       ;; lines begun
 
   ;; A page `width` pixels wide, lists at `cur` and `ref` (the reference line white), output at `out`.
   (func (export "start") (param $width i32) (param $cur i32) (param $ref i32) (param $out i32)
@@ -39,11 +47,7 @@
   (func (export "cur") (result i32) (global.get $cur))
   (func (export "ref") (result i32) (global.get $ref))
 
-  ;; Bits written since start.
-  (func (export "bitLength") (result i32)
-    (i32.add (i32.shl (i32.sub (global.get $pos) (global.get $out)) (i32.const 3)) (global.get $bits)))
-
-  ;; Room for `bytes` more output bytes (and the pending word), growing the memory if needed.
+    ;; Room for `bytes` more output bytes (and the pending word), growing the memory if needed.
   (func $room (param $bytes i32)
     (local $end i32)
     (local.set $end (i32.add (i32.add (global.get $pos) (local.get $bytes)) (i32.const 8)))
@@ -262,8 +266,9 @@
         (if (i32.lt_s (local.get $b2) (local.get $a1))
           (then
             ;; pass mode; b1 is next the entry of a0's colour past b2
-            (local.set $code (i32.const 1))
-            (local.set $len (i32.const 4))
+            (local.set $code (i32.load (i32.const 21024)))
+            (local.set $len (i32.and (local.get $code) (i32.const 31)))
+            (local.set $code (i32.shr_u (local.get $code) (i32.const 5)))
             (local.set $a0 (local.get $b2))
             (local.set $ib (i32.add (local.get $ib) (i32.const 2))))
           (else
@@ -296,7 +301,8 @@
                 (global.set $acc (local.get $acc))
                 (global.set $bits (local.get $bits))
                 (global.set $pos (local.get $pos))
-                (call $emit (i32.const 1) (i32.const 3))
+                (local.set $code (i32.load (i32.const 21028)))
+                (call $emit (i32.shr_u (local.get $code) (i32.const 5)) (i32.and (local.get $code) (i32.const 31)))
                 (call $run (i32.sub (local.get $a1) (local.get $a0)) (i32.and (local.get $ib) (i32.const 1)))
                 (call $run (i32.sub (local.get $a2) (local.get $a1)) (i32.xor (i32.and (local.get $ib) (i32.const 1)) (i32.const 1)))
                 (local.set $acc (global.get $acc))
@@ -345,22 +351,98 @@
   (func (export "line") (param $n i32) (param $mode i32)
     (call $code (local.get $n) (local.get $mode)))
 
-  ;; The row at `row`, coded as `line` codes; returns its n.
-  (func (export "row") (param $row i32) (param $mode i32) (result i32)
-    (local $n i32)
-    (local.set $n (call $changes (local.get $row) (global.get $cur)))
-    (call $code (local.get $n) (local.get $mode))
-    (local.get $n))
+  ;; How the page's lines are framed (T.4 4.1.2–4.1.4, 4.2.1.3; T.6 2.4): k as LineCoding.k;
+  ;; eols: an EOL (with MR's tag bit) before each line; alignEol: EOLs end on a byte boundary;
+  ;; minBits: a line with its EOL takes at least this many bits (fill before the EOL).
+  (func (export "frame") (param $k i32) (param $eols i32) (param $alignEol i32) (param $minBits i32)
+    (global.set $k (local.get $k))
+    (global.set $eols (local.get $eols))
+    (global.set $alignEol (local.get $alignEol))
+    (global.set $minBits (local.get $minBits))
+    (global.set $y (i32.const 0)))
 
-  ;; `count` rows of `stride` bytes from `rows` on, each in 2-D coding (T.6: no EOLs, no fill);
-  ;; returns the last row's n.
-  (func (export "rows2D") (param $rows i32) (param $stride i32) (param $count i32) (result i32)
-    (local $n i32)
+  ;; `n` zero bits.
+  (func $zeros (param $n i32)
+    (block $done
+      (loop $more
+        (br_if $done (i32.le_s (local.get $n) (i32.const 16)))
+        (call $emit (i32.const 0) (i32.const 16))
+        (local.set $n (i32.sub (local.get $n) (i32.const 16)))
+        (br $more)))
+    (if (i32.gt_s (local.get $n) (i32.const 0)) (then (call $emit (i32.const 0) (local.get $n)))))
+
+  ;; Bits written since start.
+  (func $bitLength (export "bitLength") (result i32)
+    (i32.add (i32.shl (i32.sub (global.get $pos) (global.get $out)) (i32.const 3)) (global.get $bits)))
+
+  ;; EOL (+ MR's tag bit), padded first so that the line it ends lasts minBits, then so that the
+  ;; EOL ends on a byte boundary (libtiff's Fax3PutEOL does the same alignment).
+  (func $eol (param $tag i32) (param $endsLine i32)
+    (local $len i32) (local $lineBits i32) (local $r i32) (local $code i32)
+    (call $room (i32.add (i32.shr_u (global.get $minBits) (i32.const 3)) (i32.const 16)))
+    (local.set $code (i32.load (i32.const 21032)))
+    (local.set $len (i32.and (local.get $code) (i32.const 31)))
+    (local.set $code (i32.shr_u (local.get $code) (i32.const 5)))
+    ;; MR: the tag bit after EOL (T.4 4.2.1.3.3)
+    (if (i32.gt_s (global.get $k) (i32.const 0))
+      (then
+        (local.set $code (i32.or (i32.shl (local.get $code) (i32.const 1)) (local.get $tag)))
+        (local.set $len (i32.add (local.get $len) (i32.const 1)))))
+    (if (i32.and (local.get $endsLine) (i32.gt_s (global.get $minBits) (i32.const 0)))
+      (then
+        (local.set $lineBits (i32.add (i32.sub (call $bitLength) (global.get $lineStart)) (local.get $len)))
+        (if (i32.lt_s (local.get $lineBits) (global.get $minBits))
+          (then (call $zeros (i32.sub (global.get $minBits) (local.get $lineBits)))))))
+    (if (global.get $alignEol)
+      (then
+        (local.set $r (i32.and (call $bitLength) (i32.const 7)))
+        (if (i32.ne (local.get $r) (i32.const 4))
+          (then (call $zeros (i32.and (i32.sub (i32.const 12) (local.get $r)) (i32.const 7)))))))
+    (call $emit (local.get $code) (local.get $len)))
+
+  (func (export "eol") (param $tag i32) (param $endsLine i32)
+    (call $eol (local.get $tag) (local.get $endsLine)))
+
+  (func (export "zeros") (param $n i32)
+    (call $room (i32.add (i32.shr_u (local.get $n) (i32.const 3)) (i32.const 8)))
+    (call $zeros (local.get $n)))
+
+  ;; A line's framing before its codes; returns how it is coded ($code's modes). `coded`: the
+  ;; line came 2-D coded against our reference line, and a 2-D line is then copied as it came.
+  (func $begin (param $coded i32) (result i32)
+    (local $y i32) (local $oneD i32)
+    (local.set $y (global.get $y))
+    (global.set $y (i32.add (local.get $y) (i32.const 1)))
+    (if (i32.lt_s (global.get $k) (i32.const 0))
+      (then (return (select (i32.const 0) (i32.const 2) (local.get $coded)))))
+    (local.set $oneD (i32.const 1))
+    (if (global.get $k) (then (local.set $oneD (i32.eqz (i32.rem_u (local.get $y) (global.get $k))))))
+    (if (global.get $eols) (then (call $eol (local.get $oneD) (i32.gt_u (local.get $y) (i32.const 0)))))
+    (if (global.get $minBits) (then (global.set $lineStart (call $bitLength))))
+    (if (local.get $oneD) (then (return (i32.const 1))))
+    (select (i32.const 0) (i32.const 2) (local.get $coded)))
+
+  (func (export "begin") (param $coded i32) (result i32)
+    (call $begin (local.get $coded)))
+
+  ;; After a line: 'rle' rows are byte-aligned.
+  (func $end
+    (if (i32.and (i32.eqz (global.get $eols)) (i32.ge_s (global.get $k) (i32.const 0)))
+      (then (call $align))))
+
+  (func (export "end") (call $end))
+
+  ;; `count` rows of `stride` bytes from `rows` on, each a line framed and coded; returns the last
+  ;; row's n.
+  (func (export "rows") (param $rows i32) (param $stride i32) (param $count i32) (result i32)
+    (local $n i32) (local $mode i32)
     (block $done
       (loop $row
         (br_if $done (i32.eqz (local.get $count)))
+        (local.set $mode (call $begin (i32.const 0)))
         (local.set $n (call $changes (local.get $rows) (global.get $cur)))
-        (call $code (local.get $n) (i32.const 2))
+        (call $code (local.get $n) (local.get $mode))
+        (call $end)
         (local.set $rows (i32.add (local.get $rows) (local.get $stride)))
         (local.set $count (i32.sub (local.get $count) (i32.const 1)))
         (br $row)))

@@ -1,8 +1,8 @@
 // Lines, as changes lists or bitmap rows, into a coded page: T.4 MH/MR framing (4.1.2–4.1.4,
 // 4.2.1.3: EOL before every line with the MR tag bit, fill for byte alignment and minimum
 // scan-line time, RTC at the end of a fax page) or T.6 MMR (no EOLs, EOFB at the end, 2.4). The
-// lines themselves are coded by the kernel (coder-kernel.ts, coder.wat); the encoders of bitmaps
-// hand it their rows, a decoder its lines to change a page's coding (transcode.ts).
+// kernel (coder-kernel.ts, coder.wat) frames and codes the lines; the encoders of bitmaps hand
+// it their rows, a decoder its lines to change a page's coding (transcode.ts).
 
 import { Mode, PageCoder } from './coder-kernel.js';
 import type { CodedLine, LineSink } from './page-buffer.js';
@@ -29,11 +29,7 @@ export class LineEncoder implements LineSink {
   private readonly w: PageCoder;
   /** The previous line's n (the kernel keeps the line itself as its reference line). */
   private refN = 0;
-  private readonly mmr: boolean;
-  private readonly twoD: boolean;
-  private readonly eols: boolean;
   private rows = 0;
-  private lineStart = 0; // bit where the current line's data began
 
   /** `bandBytes`: bytes of a bitmap's rows copied into the kernel at once (codeRows), 0 for lists only. */
   constructor(
@@ -42,23 +38,23 @@ export class LineEncoder implements LineSink {
     sizeHintBytes = 4096,
     bandBytes = 0,
   ) {
-    this.w = new PageCoder(width, bandBytes, sizeHintBytes);
-    this.mmr = enc.k < 0;
-    this.twoD = enc.k > 0;
-    this.eols = !this.mmr && enc.form !== 'rle';
+    const eols = enc.k >= 0 && enc.form !== 'rle';
+    this.w = new PageCoder(width, bandBytes, sizeHintBytes, { k: enc.k, eols, alignEol: enc.byteAlignEol, minScanLineBits: enc.minScanLineBits });
   }
 
   line(changes: Int32Array, n: number, coded?: CodedLine): void {
-    const mode = this.begin(coded !== undefined);
+    const mode = this.w.begin(coded !== undefined);
     if (mode === Mode.None) this.w.copyBits(coded!.bytes, coded!.start, coded!.end);
     this.w.line(changes, n, mode);
-    this.end();
+    this.w.end();
     this.refN = n;
+    this.rows++;
   }
 
   repeat(): void {
-    this.w.repeat(this.refN, this.begin(false));
-    this.end();
+    this.w.repeat(this.refN, this.w.begin(false));
+    this.w.end();
+    this.rows++;
   }
 
   white(): void {
@@ -69,52 +65,18 @@ export class LineEncoder implements LineSink {
   /** The rows of a bitmap (`height` rows of `stride` bytes), each a line. */
   codeRows(data: Uint8Array, stride: number, height: number): void {
     if (height === 0) return;
-    if (this.mmr) {
-      this.refN = this.w.rows(data, stride, height, null);
-      this.rows += height;
-      return;
-    }
-    this.refN = this.w.rows(data, stride, height, () => this.begin(false), () => this.end());
+    this.refN = this.w.rows(data, stride, height);
+    this.rows += height;
   }
 
   /** The coded page (RTC or EOFB added as the form says). */
   finish(): Uint8Array {
     const w = this.w;
-    if (this.mmr) {
+    if (this.enc.k < 0) {
       if (this.enc.eofb ?? true) w.put(EOFB, 2 * EOL_BITS);
     } else if (this.enc.form === 'fax') {
-      for (let i = 0; i < RTC_EOLS; i++) this.putEol(1, i === 0 && this.rows > 0);
+      for (let i = 0; i < RTC_EOLS; i++) w.eol(1, i === 0 && this.rows > 0);
     }
     return w.finish();
-  }
-
-  /** A line's framing before its codes, and how it is coded (a 2-D line that came 2-D coded against our reference line is copied as it came). */
-  private begin(coded: boolean): Mode {
-    const y = this.rows++;
-    if (this.mmr) return coded ? Mode.None : Mode.TwoD;
-    const oneD = !this.twoD || y % this.enc.k === 0;
-    if (this.eols) this.putEol(oneD ? 1 : 0, y > 0);
-    if (this.enc.minScanLineBits > 0) this.lineStart = this.w.bitLength;
-    return oneD ? Mode.OneD : coded ? Mode.None : Mode.TwoD;
-  }
-
-  private end(): void {
-    if (!this.eols && !this.mmr) this.w.alignToByte();
-  }
-
-  // EOL (+ tag bit), padded first so that the line it ends lasts minScanLineBits, then so
-  // that the EOL ends on a byte boundary (libtiff's Fax3PutEOL does the same alignment).
-  private putEol(tag: number, endsLine: boolean): void {
-    const w = this.w;
-    const len = this.twoD ? EOL_BITS + 1 : EOL_BITS;
-    if (endsLine && this.enc.minScanLineBits > 0) {
-      const lineBits = w.bitLength - this.lineStart + len;
-      if (lineBits < this.enc.minScanLineBits) w.zeros(this.enc.minScanLineBits - lineBits);
-    }
-    if (this.enc.byteAlignEol) {
-      const r = w.bitLength & 7;
-      if (r !== 4) w.zeros((12 - r) & 7);
-    }
-    w.put(this.twoD ? (EOL_CODE << 1) | tag : EOL_CODE, len);
   }
 }
