@@ -161,6 +161,7 @@ export class PageCoder {
 
   /** Codes a changes list (n changes, then the sentinels) as `mode` says; it becomes the reference line. */
   line(changes: Int32Array, n: number, mode: Mode): void {
+    if (!(n >= 0 && n <= this.width)) throw new RangeError(`a line of width ${this.width} has 0..${this.width} changes, got ${n}`);
     new Int32Array(this.e.memory.buffer, this.e.cur(), n + 3).set(changes.subarray(0, n + 3));
     this.e.line(n, mode);
   }
