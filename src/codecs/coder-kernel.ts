@@ -174,7 +174,8 @@ export class PageCoder {
 
   /** The rows of a bitmap, each a line framed and coded, in bands copied into the kernel; returns the last row's n. */
   rows(data: Uint8Array, stride: number, height: number): number {
-    const band = Math.max(1, Math.floor(this.rowsBytes / stride));
+    if (stride > this.rowsBytes) throw new RangeError(`rows of ${stride} bytes, but this coder was laid out for ${this.rowsBytes}`);
+    const band = Math.floor(this.rowsBytes / stride);
     let n = 0;
     for (let y0 = 0; y0 < height; y0 += band) {
       const y1 = Math.min(height, y0 + band);
