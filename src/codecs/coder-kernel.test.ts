@@ -4,11 +4,15 @@
 // tiff-widths.test.ts (byte-identical strips, decoded back by tiffcp / tiffinfo -D).
 
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { coderWasmModule } from '../../scripts/gen-coder-wasm.js';
 import { encodeBitmap as legacyEncode } from '../../test/kit/legacy-coder/t4-encoder.js';
 import { LineEncoder as LegacyLineEncoder } from '../../test/kit/legacy-coder/line-encoder.js';
 import { allBlack, allWhite, checkerboard, edgePixels, edges, everyRunLength, FAX_WIDTHS, noise, randomRuns, rng, textPage } from '../../test/vectors/synthetic-pages.js';
+import { toBilevel } from '../documents/bilevel.js';
+import { RESOLUTIONS } from '../documents/layout.js';
+import { renderPdfPages } from '../documents/render-pdf.js';
 import { createBitmap, type Bitmap } from './bitmap.js';
 import type { LineCoding } from './line-encoder.js';
 import { MMRDecoder } from './mmr.js';
@@ -100,4 +104,16 @@ describe('the coder kernel', () => {
       expect(Buffer.from(ours).equals(Buffer.from(sink.finish())), `${c.from.coding} → ${c.to.coding}`).toBe(true);
     }
   });
+
+  it('codes the render corpus\' PDFs drawn at Standard and HD as the TS coders did', async () => {
+    const dir = join(import.meta.dirname, '..', '..', 'fixtures', 'corpus', 'pdf');
+    for (const name of ['gs-text_graphic_image.pdf', 'pdfjs-Embedded_font.pdf', 'gs-spots2.pdf', 'pdfjs-XiaoBiaoSong.pdf']) {
+      for (const quality of ['Standard', 'HD'] as const) {
+        const res = RESOLUTIONS[quality];
+        for await (const { gray, page } of renderPdfPages(readFileSync(join(dir, name)), [1], res)) {
+          sameAsLegacy(toBilevel(gray, 'auto', res.xDpi, res.yDpi).bitmap, `${name} page ${page} at ${quality}`, [CODINGS[0]!, CODINGS[3]!]);
+        }
+      }
+    }
+  }, 60_000);
 });
