@@ -207,8 +207,8 @@
         (br $next)))
     (local.get $ib))
 
-  ;; A line in 2-D coding against the reference line: the flow chart of T.4 Figure 7, as
-  ;; two-d.ts followed it (libtiff's choice of modes). b1's index follows the modes: the
+  ;; A line in 2-D coding against the reference line: the flow chart of T.4 Figure 7, the modes
+  ;; libtiff chooses (tif_fax3.c Fax3Encode2DRow), so pages are byte-identical with its. b1's index follows the modes: the
   ;; parity of ib is the colour at a0 (even entries turn black). The writer's state is kept in
   ;; locals through the line and $emit's steps are written out here (no call per code); the
   ;; horizontal mode, rarer, goes through $run.
