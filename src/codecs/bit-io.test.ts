@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { BitReader } from './bit-reader.js';
-import { BitWriter } from './bit-writer.js';
+import { PageCoder } from './coder-kernel.js';
 import { reverseBits } from './reverse-bits.js';
 
-describe('BitWriter / BitReader', () => {
+describe('the coder kernel\'s bit writer (PageCoder) / BitReader', () => {
   it('pack MSB first and pad the last byte with zeros', () => {
-    const w = new BitWriter(16);
+    const w = new PageCoder(1, 0, 16);
     w.put(0b1, 1);
     w.put(0b011, 3);
     w.put(0xabc, 12);
@@ -14,10 +14,10 @@ describe('BitWriter / BitReader', () => {
     expect([...w.finish()]).toEqual([0b1011_1010, 0b1011_1100, 0b1000_0000]);
   });
 
-  it('grow past the initial capacity and read back what was written', () => {
-    const w = new BitWriter(16);
+  it('grow past the initial capacity (the kernel\'s memory) and read back what was written', () => {
+    const w = new PageCoder(1, 0, 16);
     const items: Array<[number, number]> = [];
-    for (let i = 0; i < 5000; i++) {
+    for (let i = 0; i < 50_000; i++) {
       const len = 1 + (i % 25); // up to 25: a make-up and a terminating code put as one
       const v = (i * 2654435761) >>> (32 - len);
       items.push([v, len]);

@@ -1,30 +1,9 @@
-// Run-length codewords of T.4 4.1.1–4.1.3 (shared by MH lines, MR/MMR horizontal mode):
-// a run is zero or more make-up codes followed by one terminating code.
+// Run-length codewords of T.4 4.1.1–4.1.3 read back (shared by MH lines, MR/MMR horizontal
+// mode): a run is zero or more make-up codes followed by one terminating code. Writing them is
+// the kernel's (coder.wat $run).
 
 import type { BitReader } from './bit-reader.js';
-import type { BitWriter } from './bit-writer.js';
-import {
-  BLACK_CODES,
-  BLACK_DECODE,
-  BLACK_LOOKUP_BITS,
-  DECODE_EOL,
-  MAX_MAKEUP,
-  ONE_CODE_RUNS,
-  WHITE_CODES,
-  WHITE_DECODE,
-  WHITE_LOOKUP_BITS,
-  type RunCodes,
-} from './t4-tables.js';
-
-/** Writes one run; runs over 2560 repeat the 2560 make-up code, as libtiff does. */
-export function putRun(w: BitWriter, run: number, black: number): void {
-  const c: RunCodes = black ? BLACK_CODES : WHITE_CODES;
-  while (run >= ONE_CODE_RUNS) {
-    w.put(c.makeupCode[40]!, c.makeupLen[40]!);
-    run -= MAX_MAKEUP;
-  }
-  w.put(c.runCode[run]!, c.runLen[run]!);
-}
+import { BLACK_DECODE, BLACK_LOOKUP_BITS, DECODE_EOL, WHITE_DECODE, WHITE_LOOKUP_BITS } from './t4-tables.js';
 
 /**
  * Longest run a decoder accepts (readRun's limit): past the width, for the last run of a

@@ -2,7 +2,6 @@
 
 export * from './bitmap.js';
 export { BitReader } from './bit-reader.js';
-export { BitWriter } from './bit-writer.js';
 export { CodecError } from './errors.js';
 export { encodeMH, decodeMH, createMHDecoder } from './mh.js';
 export { encodeMR, decodeMR, createMRDecoder } from './mr.js';

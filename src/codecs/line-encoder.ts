@@ -1,14 +1,12 @@
-// Lines, as changes lists, into a coded page: T.4 MH/MR framing (4.1.2–4.1.4, 4.2.1.3: EOL
-// before every line with the MR tag bit, fill for byte alignment and minimum scan-line time,
-// RTC at the end of a fax page) or T.6 MMR (no EOLs, EOFB at the end, 2.4). The encoders of
-// bitmaps feed it rows; a decoder feeds it lines to change a page's coding (transcode.ts).
+// Lines, as changes lists or bitmap rows, into a coded page: T.4 MH/MR framing (4.1.2–4.1.4,
+// 4.2.1.3: EOL before every line with the MR tag bit, fill for byte alignment and minimum
+// scan-line time, RTC at the end of a fax page) or T.6 MMR (no EOLs, EOFB at the end, 2.4). The
+// kernel (coder-kernel.ts, coder.wat) frames and codes the lines; the encoders of bitmaps hand
+// it their rows, a decoder its lines to change a page's coding (transcode.ts).
 
-import { BitWriter } from './bit-writer.js';
-import { encode1DLine } from './one-d.js';
+import { Mode, PageCoder } from './coder-kernel.js';
 import type { CodedLine, LineSink } from './page-buffer.js';
-import { changesCapacity, whiteChanges } from './runs.js';
 import { EOL_BITS, EOL_CODE } from './t4-tables.js';
-import { encode2DLine } from './two-d.js';
 
 /** How the lines are coded. */
 export interface LineCoding {
@@ -25,93 +23,60 @@ export interface LineCoding {
 /** RTC: six consecutive EOLs (T.4 4.1.4), each with tag bit 1 in MR (4.2.1.3.3). */
 const RTC_EOLS = 6;
 const EOFB = (EOL_CODE << EOL_BITS) | EOL_CODE;
+const WHITE = Int32Array.of(0, 0, 0);
 
 export class LineEncoder implements LineSink {
-  private readonly w: BitWriter;
-  /**
-   * The previous line (the reference line of 2-D coding, and what repeat() codes again): the
-   * caller's list, which a LineSink may keep until the next call (see page-buffer.ts).
-   */
-  private ref: Int32Array;
-  private refN: number;
-  private readonly white0: Int32Array;
-  private readonly mmr: boolean;
-  private readonly twoD: boolean;
-  private readonly eols: boolean;
+  private readonly w: PageCoder;
+  /** The previous line's n (the kernel keeps the line itself as its reference line). */
+  private refN = 0;
   private rows = 0;
-  private lineStart = 0; // bit where the current line's data began
 
+  /** `bandBytes`: bytes of a bitmap's rows copied into the kernel at once (codeRows), 0 for lists only. */
   constructor(
     private readonly width: number,
     private readonly enc: LineCoding,
     sizeHintBytes = 4096,
+    bandBytes = 0,
   ) {
-    this.w = new BitWriter(Math.max(1024, sizeHintBytes));
-    this.ref = new Int32Array(changesCapacity(width));
-    this.refN = whiteChanges(width, this.ref);
-    this.white0 = new Int32Array(4);
-    whiteChanges(width, this.white0);
-    this.mmr = enc.k < 0;
-    this.twoD = enc.k > 0;
-    this.eols = !this.mmr && enc.form !== 'rle';
+    const eols = enc.k >= 0 && enc.form !== 'rle';
+    this.w = new PageCoder(width, bandBytes, sizeHintBytes, { k: enc.k, eols, alignEol: enc.byteAlignEol, minScanLineBits: enc.minScanLineBits });
   }
 
   line(changes: Int32Array, n: number, coded?: CodedLine): void {
-    this.code(changes, n, coded);
-    this.ref = changes;
+    const mode = this.w.begin(coded !== undefined);
+    if (mode === Mode.None) this.w.copyBits(coded!.bytes, coded!.start, coded!.end);
+    this.w.line(changes, n, mode);
+    this.w.end();
     this.refN = n;
+    this.rows++;
   }
 
   repeat(): void {
-    this.code(this.ref, this.refN, undefined);
+    this.w.repeat(this.refN, this.w.begin(false));
+    this.w.end();
+    this.rows++;
   }
 
   white(): void {
-    this.line(this.white0, 0);
+    WHITE.fill(this.width);
+    this.line(WHITE, 0);
+  }
+
+  /** The rows of a bitmap (`height` rows of `stride` bytes), each a line. */
+  codeRows(data: Uint8Array, stride: number, height: number): void {
+    if (height === 0) return;
+    this.refN = this.w.rows(data, stride, height);
+    this.rows += height;
   }
 
   /** The coded page (RTC or EOFB added as the form says). */
   finish(): Uint8Array {
     const w = this.w;
-    if (this.mmr) {
+    if (this.enc.k < 0) {
       if (this.enc.eofb ?? true) w.put(EOFB, 2 * EOL_BITS);
     } else if (this.enc.form === 'fax') {
-      for (let i = 0; i < RTC_EOLS; i++) this.putEol(1, i === 0 && this.rows > 0);
+      for (let i = 0; i < RTC_EOLS; i++) w.eol(1, i === 0 && this.rows > 0);
     }
     return w.finish();
-  }
-
-  /** Codes a line; a 2-D line that came 2-D coded against our reference line is copied as it came. */
-  private code(changes: Int32Array, n: number, coded: CodedLine | undefined): void {
-    const w = this.w;
-    const y = this.rows++;
-    if (this.mmr) {
-      if (coded) w.copyBits(coded.bytes, coded.start, coded.end);
-      else encode2DLine(w, changes, this.ref, this.width);
-      return;
-    }
-    const oneD = !this.twoD || y % this.enc.k === 0;
-    if (this.eols) this.putEol(oneD ? 1 : 0, y > 0);
-    this.lineStart = w.bitLength;
-    if (oneD) encode1DLine(w, changes, n);
-    else if (coded) w.copyBits(coded.bytes, coded.start, coded.end);
-    else encode2DLine(w, changes, this.ref, this.width);
-    if (!this.eols) w.alignToByte();
-  }
-
-  // EOL (+ tag bit), padded first so that the line it ends lasts minScanLineBits, then so
-  // that the EOL ends on a byte boundary (libtiff's Fax3PutEOL does the same alignment).
-  private putEol(tag: number, endsLine: boolean): void {
-    const w = this.w;
-    const len = this.twoD ? EOL_BITS + 1 : EOL_BITS;
-    if (endsLine && this.enc.minScanLineBits > 0) {
-      const lineBits = w.bitLength - this.lineStart + len;
-      if (lineBits < this.enc.minScanLineBits) w.zeros(this.enc.minScanLineBits - lineBits);
-    }
-    if (this.enc.byteAlignEol) {
-      const r = w.bitLength & 7;
-      if (r !== 4) w.zeros((12 - r) & 7);
-    }
-    w.put(this.twoD ? (EOL_CODE << 1) | tag : EOL_CODE, len);
   }
 }

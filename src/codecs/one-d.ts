@@ -1,56 +1,12 @@
-// One line in T.4 one-dimensional coding (4.1: alternating white and black runs, starting
-// with white, each a make-up + terminating codeword), on changing-element lists.
+// Decoding one line in T.4 one-dimensional coding (4.1: alternating white and black runs,
+// starting with white, each a make-up + terminating codeword) into a changing-element list;
+// the coding is the kernel's (coder.wat $code1D).
 // A last run that goes past the width (a scanner coding its wider line buffer) is clipped
 // at the width, as libtiff does, and reported with LINE_OVERLONG.
 
 import type { BitReader } from './bit-reader.js';
-import type { BitWriter } from './bit-writer.js';
 import { CodecError } from './errors.js';
 import { LINE_OVERLONG, OVERLONG_RUN_LIMIT, readRun, RUN_EOL } from './huffman.js';
-import { lineBytesBound, MAX_MAKEUP, ONE_CODE_RUNS, RUN_PACKED, WHITE_CODES } from './t4-tables.js';
-
-/** The 2560 make-up code, (code << 5) | length: the same for both colours (Table 3/T.4, extended). */
-const MAKEUP_2560 = (WHITE_CODES.makeupCode[MAX_MAKEUP >>> 6]! << 5) | WHITE_CODES.makeupLen[MAX_MAKEUP >>> 6]!;
-
-/**
- * Codes a line given its n changes (changes[n] is the sentinel at the width), the writer's
- * accumulator in locals through the line (see bit-writer.ts).
- */
-export function encode1DLine(w: BitWriter, changes: Int32Array, n: number): void {
-  w.reserve(lineBytesBound(changes[n]!));
-  const view = w.view;
-  let acc = w.acc;
-  let bits = w.bits;
-  let pos = w.pos;
-  let a0 = 0;
-  for (let i = 0; i <= n; i++) {
-    const next = changes[i]!;
-    let run = next - a0;
-    a0 = next;
-    const black = (i & 1) * ONE_CODE_RUNS;
-    for (;;) {
-      // Runs of ONE_CODE_RUNS or more first repeat the 2560 make-up code, as libtiff does.
-      const e = run < ONE_CODE_RUNS ? RUN_PACKED[black + run]! : MAKEUP_2560;
-      const code = e >>> 5;
-      const len = e & 31;
-      const total = bits + len;
-      if (total < 32) {
-        acc = (acc << len) | code;
-        bits = total;
-      } else {
-        view.setInt32(pos, (acc << (32 - bits)) | (code >>> (total - 32)));
-        pos += 4;
-        acc = code;
-        bits = total - 32;
-      }
-      if (run < ONE_CODE_RUNS) break;
-      run -= MAX_MAKEUP;
-    }
-  }
-  w.acc = acc;
-  w.bits = bits;
-  w.pos = pos;
-}
 
 /**
  * Decodes one line into `out` (a changes list) and returns its length n, with LINE_OVERLONG

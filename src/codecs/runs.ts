@@ -1,6 +1,7 @@
 // Changing elements (T.4 4.2.1.3.1): the positions in a row where the colour differs from
 // the pixel to their left, the pixel before the row being an imaginary white one. Both the
-// 1-D and 2-D coders work on these lists instead of on pixels.
+// 1-D and 2-D coders work on these lists instead of on pixels; the coder kernel finds them in
+// a row (coder.wat $changes), the decoders write them.
 //
 // A list for a row of width W holds n changes at increasing positions < W; entry i is a
 // change to black when i is even, to white when i is odd; it is followed by three entries
@@ -10,76 +11,6 @@
 /** Capacity a changes list needs for rows of this width. */
 export function changesCapacity(width: number): number {
   return width + 4;
-}
-
-/** Whether this machine stores words little-endian (wordView's words are byte-swapped then). */
-const LITTLE_ENDIAN = new Uint8Array(Int32Array.of(1).buffer)[0] === 1;
-
-/**
- * A 32-bit view of a bitmap's data for rowChanges() to read rows whose offset is a multiple
- * of 4 a word at a time; null where it cannot (unaligned data, or a big-endian machine).
- */
-export function wordView(data: Uint8Array): Int32Array | null {
-  return LITTLE_ENDIAN && data.byteOffset % 4 === 0 ? new Int32Array(data.buffer, data.byteOffset, data.length >>> 2) : null;
-}
-
-/**
- * Fills `out` with the changes of the row at byte `off` and returns n (the three sentinels
- * are written too). The row is read 32 pixels at a time (from `words`, see wordView, when
- * the row is aligned): a word XOR the current colour has its 1 bits where pixels differ
- * from it, so Math.clz32 finds the next change; words all of the current colour (most of
- * a page is white paper) are passed over in a loop of their own.
- */
-export function rowChanges(data: Uint8Array, off: number, width: number, out: Int32Array, words: Int32Array | null = null): number {
-  let n = 0;
-  let color = 0; // 0 while the current colour is white, -1 (all ones) while black
-  const fullWords = width >>> 5;
-  if (words !== null && (off & 3) === 0) {
-    const w0 = off >>> 2;
-    for (let k = 0; ; k++) {
-      while (k < fullWords && words[w0 + k] === color) k++;
-      if (k >= fullWords) break;
-      const v = words[w0 + k]!;
-      let x = ((v << 24) | ((v & 0xff00) << 8) | ((v >>> 8) & 0xff00) | (v >>> 24)) ^ color; // bytes in reading order
-      const base = k << 5;
-      do {
-        const p = Math.clz32(x);
-        out[n++] = base + p;
-        color = ~color;
-        x = ~x & (0x7fffffff >>> p); // the pixels after p against the new colour
-      } while (x !== 0);
-    }
-  } else {
-    for (let k = 0, o = off; k < fullWords; k++, o += 4) {
-      let x = ((data[o]! << 24) | (data[o + 1]! << 16) | (data[o + 2]! << 8) | data[o + 3]!) ^ color;
-      const base = k << 5;
-      while (x !== 0) {
-        const p = Math.clz32(x);
-        out[n++] = base + p;
-        color = ~color;
-        x = ~x & (0x7fffffff >>> p);
-      }
-    }
-  }
-  const tailBits = width & 31;
-  if (tailBits > 0) {
-    // The last 1..31 pixels, from only the bytes that hold them; bits past the width are masked.
-    const o = off + (fullWords << 2);
-    let word = 0;
-    const tailBytes = (tailBits + 7) >>> 3;
-    for (let b = 0; b < tailBytes; b++) word |= data[o + b]! << (24 - 8 * b);
-    let x = (word ^ color) & (-1 << (32 - tailBits));
-    const base = fullWords << 5;
-    while (x !== 0) {
-      const p = Math.clz32(x);
-      out[n++] = base + p;
-      x = ~x & (0x7fffffff >>> p) & (-1 << (32 - tailBits));
-    }
-  }
-  out[n] = width;
-  out[n + 1] = width;
-  out[n + 2] = width;
-  return n;
 }
 
 /**

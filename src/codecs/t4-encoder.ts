@@ -1,10 +1,10 @@
-// Bitmaps into coded pages: each row's changing elements go to a LineEncoder, which codes
-// and frames them (T.4 MH/MR with EOLs, fill and RTC; T.6 MMR with EOFB).
+// Bitmaps into coded pages: the rows go to a LineEncoder, whose kernel finds their changing
+// elements and codes them, and which frames them (T.4 MH/MR with EOLs, fill and RTC; T.6 MMR with EOFB).
 
 import type { Bitmap } from './bitmap.js';
+import { bandBytesFor } from './coder-kernel.js';
 import { LineEncoder, type LineCoding } from './line-encoder.js';
 import { validateWidth } from './page-buffer.js';
-import { changesCapacity, rowChanges, wordView } from './runs.js';
 import { MAX_WIDTH } from './types.js';
 
 export function validateBitmap(bm: Bitmap): void {
@@ -18,20 +18,9 @@ export function validateBitmap(bm: Bitmap): void {
 export function encodeBitmap(bm: Bitmap, enc: LineCoding): Uint8Array {
   validateBitmap(bm);
   const { width, height, stride, data } = bm;
-  // Room for a dense page from the start (MMR a quarter of the bitmap, MH/MR a half): only the
-  // bytes written are ever touched, and a writer that had to grow in a later page would throw
-  // the optimised line coders back to the interpreter (V8 has no feedback for the growth path,
-  // taken once on the first page; docs/benchmarks.md, issue 13 pages round).
-  const out = new LineEncoder(width, enc, (stride * height) >>> (enc.k < 0 ? 2 : 1));
-  const words = wordView(data);
-  // Two lists in turn: the encoder keeps the last line as its reference (see LineSink).
-  let cur = new Int32Array(changesCapacity(width));
-  let prev = new Int32Array(changesCapacity(width));
-  for (let y = 0; y < height; y++) {
-    out.line(cur, rowChanges(data, y * stride, width, cur, words));
-    const t = prev;
-    prev = cur;
-    cur = t;
-  }
+  // Room for a dense page from the start (MMR a quarter of the bitmap, MH/MR a half): the
+  // kernel's memory is grown once, not line by line.
+  const out = new LineEncoder(width, enc, (stride * height) >>> (enc.k < 0 ? 2 : 1), bandBytesFor(stride, height));
+  out.codeRows(data, stride, height);
   return out.finish();
 }

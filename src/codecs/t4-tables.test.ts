@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { rng } from '../../test/vectors/synthetic-pages.js';
-import { BitWriter } from './bit-writer.js';
-import { encode1DLine } from './one-d.js';
-import { changesCapacity, rowChanges, whiteChanges } from './runs.js';
-import { encode2DLine } from './two-d.js';
+import { Mode, PageCoder } from './coder-kernel.js';
 import {
   BLACK_CODES,
   BLACK_DECODE,
@@ -118,25 +115,39 @@ describe('lineBytesBound', () => {
 
   it('bounds every 1-D and 2-D line of the most expensive rows, at widths 1 to 5000', () => {
     for (const width of [...Array.from({ length: 40 }, (_, i) => i + 1), 63, 64, 65, 1727, 1728, 2623, 2624, 3456, 5000]) {
-      const lists = rows(width).map((row) => {
-        const list = new Int32Array(changesCapacity(width));
-        return { list, n: rowChanges(row, 0, width, list) };
-      });
-      const white = new Int32Array(changesCapacity(width));
-      whiteChanges(width, white);
+      const lists = rows(width).map(changesOf(width));
+      const white = Int32Array.of(width, width, width);
       let most = 0;
+      // The kernel codes each line into its own memory; bits a line took are the bit count's step.
+      const w = new PageCoder(width, 0, 0);
+      const coded = (list: Int32Array, n: number, mode: Mode): number => {
+        const before = w.bitLength;
+        w.line(list, n, mode);
+        return w.bitLength - before;
+      };
       for (const cur of lists) {
-        const w1 = new BitWriter(16);
-        encode1DLine(w1, cur.list, cur.n);
-        most = Math.max(most, w1.bitLength);
-        for (const ref of [...lists.map((l) => l.list), white]) {
-          const w2 = new BitWriter(16);
-          encode2DLine(w2, cur.list, ref, width);
-          most = Math.max(most, w2.bitLength);
+        most = Math.max(most, coded(cur.list, cur.n, Mode.OneD));
+        for (const ref of [...lists, { list: white, n: 0 }]) {
+          w.line(ref.list, ref.n, Mode.None);
+          most = Math.max(most, coded(cur.list, cur.n, Mode.TwoD));
         }
       }
+      w.finish();
       expect(most, `width ${width}`).toBeLessThanOrEqual(8 * lineBytesBound(width));
       expect(most, `width ${width}: the rows should come close to 8 bits a pixel`).toBeGreaterThan(4 * width);
     }
   });
 });
+
+/** A row's changes list, found pixel by pixel. */
+function changesOf(width: number): (row: Uint8Array) => { list: Int32Array; n: number } {
+  return (row) => {
+    const out: number[] = [];
+    for (let x = 0, prev = 0; x < width; x++) {
+      const px = (row[x >>> 3]! >>> (7 - (x & 7))) & 1;
+      if (px !== prev) out.push(x);
+      prev = px;
+    }
+    return { list: Int32Array.from([...out, width, width, width]), n: out.length };
+  };
+}

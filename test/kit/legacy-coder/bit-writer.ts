@@ -1,3 +1,5 @@
+// A copy of the line coders as they were before the kernel (2e52c70: src/codecs/), for the tests that
+// check the kernel codes every row shape to the same bytes (src/codecs/coder-kernel.test.ts).
 // MSB-first bit packing (TIFF FillOrder 1: the first bit coded is bit 7 of the first byte)
 // into a growable byte buffer, for the T.4/T.6 encoders. Codes gather in a 32-bit
 // accumulator that goes out four bytes at a time. The buffer of a finished writer is the next
