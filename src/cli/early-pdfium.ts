@@ -9,13 +9,12 @@
 // and one made again after a trap, read the data from the file (pdfium-bare.ts, pdfiumMemory).
 import { closeSync, fstatSync, openSync, read, readSync } from 'node:fs';
 import type { CompiledPdfium, EarlyPdfiumCompile } from '../documents/index.js';
-import { codeSection, dataPlaces, importMemory, type MemoryLimits } from '../shared/wasm-data.js';
+import { codeSection, dataPlaces, importMemory } from '../shared/wasm-data.js';
+import { wasm } from '../shared/wasm.js';
 
 /** Enough of the file for codeEnd to find the code section's header (PDFium's is at 18 kB). */
 const HEAD_BYTES = 65536;
 
-/** The WebAssembly global (this project's TypeScript lib has no DOM types for it). */
-const wasm = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<CompiledPdfium['module']>; Memory: new (limits: MemoryLimits) => { buffer: ArrayBuffer } } }).WebAssembly;
 
 /**
  * The first of `files` there is, read on libuv's pool (its page faults off this thread) and

@@ -2,6 +2,7 @@
 // page being coded, the code tables of t4-tables.ts written into its memory when it is made, and
 // the memory laid out for the page: tables | the line's list | the reference list | rows | output.
 
+import { wasm, type WasmModule } from '../shared/wasm.js';
 import { CODER_WASM_BASE64 } from './coder-wasm.js';
 import { changesCapacity } from './runs.js';
 import { EOL_BITS, EOL_CODE, HORIZONTAL_CODE, MAX_MAKEUP, ONE_CODE_RUNS, PASS_CODE, RUN_PACKED, VERTICAL_PACKED, WHITE_CODES } from './t4-tables.js';
@@ -37,15 +38,8 @@ interface Exports {
   rows(rows: number, stride: number, count: number): number;
 }
 
-// WebAssembly's synchronous API (typed here: the build has no DOM lib). Plain wasm 1.0 with
-// mutable globals: every engine Node 20 runs on takes it, so there is no TS fallback to keep.
-interface WasmSync {
-  Module: new (b: Uint8Array) => object;
-  Instance: new (m: object, imports: object) => { exports: Record<string, unknown> };
-}
-const wasm = (globalThis as unknown as { WebAssembly: WasmSync }).WebAssembly;
 
-let module: object | undefined;
+let module: WasmModule | undefined;
 /** Instances with their tables written, free for the next page of this thread. */
 const free: Exports[] = [];
 

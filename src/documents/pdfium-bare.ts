@@ -9,6 +9,7 @@
 import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { writeData, type MemoryLimits, type WasmData, type WasmDataPlace } from '../shared/wasm-data.js';
+import { wasm } from '../shared/wasm.js';
 
 /** The exports of the build's wasm that this file and pdfium.ts call. */
 interface Exports {
@@ -25,15 +26,6 @@ interface Exports {
   free(ptr: number): void;
   [name: string]: unknown;
 }
-
-/** The WebAssembly global (this project's TypeScript lib has no DOM types for it). */
-interface Wasm {
-  Instance: new (module: object, imports: object) => { exports: unknown };
-  Memory: new (limits: MemoryLimits) => { buffer: ArrayBuffer };
-  Module: { imports(module: object): { module: string; name: string }[] };
-  RuntimeError: new (message: string) => Error;
-}
-const wasm = (globalThis as unknown as { WebAssembly: Wasm }).WebAssembly;
 
 /** The glue's environment (getEnvStrings; no `navigator` in Node 20: LANG C). PDFium reads it once, at start. */
 const ENVIRONMENT = ['USER=web_user', 'LOGNAME=web_user', 'PATH=/', 'PWD=/', 'HOME=/home/web_user', 'LANG=C.UTF-8', '_=./this.program'].map((s) => Buffer.from(`${s}\0`, 'latin1'));

@@ -4,6 +4,7 @@
 // Kept in-house: the newest @embedpdf/pdfium is the build installed; docs/benchmarks.md has the figures.
 
 import { nodeCrypto } from '../shared/builtins.js';
+import { wasm } from '../shared/wasm.js';
 import { importedFunctions, Reader, sleb, uleb } from './wasm-leb.js';
 
 /**
@@ -196,7 +197,7 @@ function oneBppLoop(): Uint8Array {
 /** Whether this engine compiles WebAssembly SIMD (a module of one function: v128.const, drop). */
 function simdAvailable(): boolean {
   const module = Uint8Array.of(0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 1, 4, 1, 0x60, 0, 0, 3, 2, 1, 0, 10, 23, 1, 21, 0, 0xfd, 0x0c, ...new Array<number>(16).fill(0), 0x1a, 0x0b);
-  return (globalThis as unknown as { WebAssembly: { validate(b: Uint8Array): boolean } }).WebAssembly.validate(module);
+  return wasm.validate(module);
 }
 
 const section = (id: number, payload: Uint8Array[]): Uint8Array[] => {

@@ -15,6 +15,7 @@ import { fasterImageDrawing } from './pdfium-image.js';
 import { fasterTextCompositor } from './pdfium-wasm.js';
 import { barePdfium, pdfiumMemory } from './pdfium-bare.js';
 import { withoutData, writeData, type MemoryLimits, type WasmData, type WasmDataPlace } from '../shared/wasm-data.js';
+import { wasm, type WasmModule } from '../shared/wasm.js';
 
 /** FPDF_GetLastError codes (fpdfview.h). */
 export const FPDF_ERR = { UNKNOWN: 1, FILE: 2, FORMAT: 3, PASSWORD: 4, SECURITY: 5, PAGE: 6 } as const;
@@ -29,15 +30,7 @@ const RENDER_FLAGS = FPDF_ANNOT | FPDF_GRAYSCALE | FPDF_RENDER_NO_SMOOTHTEXT | F
 /** FPDFBitmap_Gray: one byte per pixel. */
 const FPDFBITMAP_GRAY = 1;
 
-/** The WebAssembly global (this project's TypeScript lib has no DOM types for it). */
-interface Wasm {
-  compile(bytes: Uint8Array): Promise<WasmModule>;
-  instantiate(module: WasmModule, imports: object): Promise<object>;
-  RuntimeError: new () => Error;
-}
-/** A compiled WebAssembly.Module (shareable between threads). */
-export type WasmModule = object & { readonly __wasmModule?: never };
-const wasm = (globalThis as unknown as { WebAssembly: Wasm }).WebAssembly;
+export type { WasmModule } from '../shared/wasm.js';
 
 /**
  * PDFium compiled: the module and, when it was compiled without its data section

@@ -5,7 +5,8 @@
 // the whole of the scan's result; a band with one is scanned again by bilevel.ts. Ours for the
 // reason screen-simd.ts is: no library does this, and the kernel is a few hundred bytes.
 
-import { instantiateKernel, uleb, wasmSync as wasm } from './wasm-leb.js';
+import { instantiateKernel, wasm } from '../shared/wasm.js';
+import { uleb } from './wasm-leb.js';
 
 /** The kernel's parameters and locals, in order. */
 const [GRAY, WIDTH, ROWS, OUT, STRIDE, THRESHOLD, MID_LOW, MID_COUNT] = [0, 1, 2, 3, 4, 5, 6, 7];

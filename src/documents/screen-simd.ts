@@ -5,7 +5,8 @@
 // pdfium-wasm.ts writes PDFium's (docs/benchmarks.md has the figures).
 
 import type { Screen } from './halftone.js';
-import { instantiateKernel, uleb } from './wasm-leb.js';
+import { instantiateKernel } from '../shared/wasm.js';
+import { uleb } from './wasm-leb.js';
 
 /** The kernel's parameters and locals, in order. */
 const [GRAY, WIDTH, ROWS, OUT, STRIDE, THR, TILE_ROW, TILE_HEIGHT, X0, X1] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];

@@ -1,20 +1,6 @@
 // LEB128, the integer encoding of WebAssembly's binary format: for the modules we rewrite
 // (pdfium-wasm.ts, pdfium-image.ts) and the ones we write (screen-simd.ts, scan-simd.ts), a cursor
-// reading it, and the synchronous API those small kernels are compiled with.
-
-/** WebAssembly's synchronous compile and instantiate, as the kernels use them (typed here: the build has no DOM lib). */
-export interface WasmSync {
-  validate(b: Uint8Array): boolean;
-  Module: new (b: Uint8Array) => object;
-  Instance: new (m: object, imports: object) => { exports: Record<string, unknown> };
-}
-export const wasmSync = (globalThis as unknown as { WebAssembly: WasmSync }).WebAssembly;
-
-/** A kernel module with no imports, compiled and instantiated now: its exports, or null where this engine refuses it (no SIMD). */
-export function instantiateKernel<E>(bytes: Uint8Array): E | null {
-  if (!wasmSync.validate(bytes)) return null;
-  return new wasmSync.Instance(new wasmSync.Module(bytes), {}).exports as E;
-}
+// reading it.
 
 /** An unsigned LEB128 number's bytes. */
 export function uleb(n: number): number[] {
