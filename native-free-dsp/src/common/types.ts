@@ -12,6 +12,12 @@ export type GetBit = () => number;
 export type PutBit = (bit: number) => void;
 
 /**
+ * Word sink of a receiver: the n data bits of one symbol at once (1 ≤ n ≤ 8), the first received
+ * in bit n−1 — the same bits, in the same order, as n calls of a PutBit.
+ */
+export type PutWord = (word: number, n: number) => void;
+
+/**
  * A receiver's events, in the order they usually arrive:
  * carrierUp → trainingInProgress → trained | trainingFailed → carrierDown.
  */

@@ -11,6 +11,7 @@ import {
   type GetBit,
   type ModemRxStatus,
   type PutBit,
+  type PutWord,
   type V17BitRate,
   type V27terBitRate,
   type V29BitRate,
@@ -72,6 +73,8 @@ export class RxBank {
   constructor(
     private readonly putBit: PutBit,
     private readonly onStatus: (status: ModemRxStatus) => void,
+    /** V.17's bits a symbol at a time (V.27 ter and V.29 deliver theirs to putBit). */
+    private readonly putWord?: PutWord,
   ) {}
 
   /** The receiver for `spec`, restarted to wait for a new burst. */
@@ -93,7 +96,7 @@ export class RxBank {
       }
       case 'v17': {
         const rate = bitRate as V17BitRate;
-        this.v17 ??= new V17Rx({ bitRate: rate, ...opts });
+        this.v17 ??= new V17Rx({ bitRate: rate, ...opts, ...(this.putWord && { putWord: this.putWord }) });
         this.v17.restart(rate, spec.shortTrain === true);
         return this.v17;
       }
