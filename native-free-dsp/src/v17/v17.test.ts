@@ -207,6 +207,52 @@ describe('V17Tx', () => {
   });
 });
 
+describe('V17Rx putWord', () => {
+  it.each([14400, 12000, 9600, 7200] as V17BitRate[])('hands over at %i bit/s the bits putBit gets, a symbol at a time, in order', (rate) => {
+    const g = new PrbsGenerator({ pattern: 'prbs11' });
+    let left = 3000;
+    const audio = new Int16Array(3 * 8000);
+    new V17Tx({ bitRate: rate, getBit: () => (left-- > 0 ? g.getBit() : END_OF_DATA) }).tx(audio);
+    const perBit: number[] = [];
+    const perWord: number[] = [];
+    const sizes = new Set<number>();
+    const bitStatus: ModemRxStatus[] = [];
+    const wordStatus: ModemRxStatus[] = [];
+    const a = new V17Rx({ bitRate: rate, putBit: (b) => perBit.push(b), onStatus: (s) => bitStatus.push(s) });
+    const b = new V17Rx({
+      bitRate: rate,
+      putBit: () => expect.unreachable('putBit beside putWord'),
+      putWord: (w, n) => {
+        sizes.add(n);
+        for (let i = n - 1; i >= 0; i--) perWord.push((w >>> i) & 1);
+      },
+      onStatus: (s) => wordStatus.push(s),
+    });
+    for (let k = 0; k < audio.length; k += 160) {
+      a.rx(audio.subarray(k, k + 160));
+      b.rx(audio.subarray(k, k + 160));
+    }
+    expect(perBit.length).toBeGreaterThan(3000);
+    expect(perWord).toEqual(perBit);
+    expect(wordStatus).toEqual(bitStatus);
+    expect([...sizes]).toEqual([rate / 2400]);
+    expect(b.tcf.bits).toBe(a.tcf.bits);
+  });
+
+  it('is dropped by setPutBit', () => {
+    const g = new PrbsGenerator({ pattern: 'prbs11' });
+    const audio = new Int16Array(2 * 8000);
+    new V17Tx({ bitRate: 9600, getBit: g.getBit }).tx(audio);
+    let words = 0;
+    let bits = 0;
+    const rx = new V17Rx({ bitRate: 9600, putBit: () => {}, putWord: () => void words++ });
+    rx.setPutBit(() => void bits++);
+    rx.rx(audio);
+    expect(words).toBe(0);
+    expect(bits).toBeGreaterThan(1000);
+  });
+});
+
 describe('argument checks', () => {
   const ok = { bitRate: 14400 as V17BitRate, getBit: () => 1, putBit: () => {} };
   it.each([
@@ -216,6 +262,7 @@ describe('argument checks', () => {
     ['V17Tx restart', () => new V17Tx(ok).restart(2400 as V17BitRate)],
     ['V17Rx bitRate', () => new V17Rx({ ...ok, bitRate: 9601 as V17BitRate })],
     ['V17Rx putBit', () => new V17Rx({ ...ok, putBit: undefined as unknown as () => void })],
+    ['V17Rx putWord', () => new V17Rx({ ...ok, putWord: 1 as unknown as () => void })],
     ['V17Rx carrierOnDbm0', () => new V17Rx({ ...ok, carrierOnDbm0: -90 })],
     ['V17Rx carrierOffDbm0 above on', () => new V17Rx({ ...ok, carrierOnDbm0: -43, carrierOffDbm0: -40 })],
   ])('%s', (_name, make) => {
