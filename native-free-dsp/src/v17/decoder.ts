@@ -39,7 +39,8 @@ export class V17SymbolDecoder {
   constructor(
     /** Where data bits go (the receiver may point it elsewhere between bursts). */
     public putBit: PutBit,
-    private readonly tcf: TcfMeter,
+    /** Counts the data bits (undefined: not counted). */
+    private readonly tcf: TcfMeter | undefined,
     constellation: V17Constellation,
     bits: number,
   ) {
@@ -84,7 +85,8 @@ export class V17SymbolDecoder {
     // Q1 in bit 0: turned round, the first bit in time is the highest, as descrambleWord() takes it.
     const bits = this.descrambler.descrambleWord(this.reversed[((label >> 3) << 2) | q21]!, n);
     if (this.decoded++ >= ONES) {
-      this.tcf.putWord(bits, n);
+      const tcf = this.tcf;
+      if (tcf !== undefined) tcf.putWord(bits, n);
       const putWord = this.putWord;
       if (putWord !== undefined) {
         putWord(bits, n);

@@ -50,6 +50,11 @@ export interface V17RxOptions {
   putBit: PutBit;
   /** Receives the data bits a symbol at a time instead, when given (putBit is then not called). */
   putWord?: PutWord;
+  /**
+   * Count the delivered bits in `tcf` (default true). False for a sink that judges the TCF itself
+   * (the audio front end: T.30 counts the TCF's bytes), which spares every data symbol the count.
+   */
+  countTcf?: boolean;
   onStatus?: RxStatusHandler;
   /**
    * Expect the short training (T.30 retrain) for the first burst; default false. It starts from
@@ -170,7 +175,7 @@ export class V17Rx {
   bitRate: V17BitRate;
   /** Whether the next burst is expected with the short training. */
   shortTrain: boolean;
-  /** Counts every delivered bit (restart it when the TCF starts). */
+  /** Counts every delivered bit (restart it when the TCF starts), unless countTcf is false. */
   readonly tcf = new TcfMeter();
   private putBit: PutBit;
   private onStatus: RxStatusHandler | undefined;
@@ -248,7 +253,8 @@ export class V17Rx {
     const off = checkNumber('V17Rx', 'carrierOffDbm0', opts.carrierOffDbm0 ?? on - 5, -75, on);
     this.det = new CarrierDetector({ onDbm0: on, offDbm0: off });
     this.constellation = v17Constellation(this.bitRate);
-    this.decoder = new V17SymbolDecoder(this.putBit, this.tcf, this.constellation, bitsPerSymbol(this.bitRate));
+    const countTcf = checkOneOf('V17Rx', 'countTcf', opts.countTcf ?? true, [false, true]);
+    this.decoder = new V17SymbolDecoder(this.putBit, countTcf ? this.tcf : undefined, this.constellation, bitsPerSymbol(this.bitRate));
     if (opts.putWord !== undefined) this.decoder.putWord = checkFunction<PutWord>('V17Rx', 'putWord', opts.putWord);
     this.restart(this.bitRate, this.shortTrain);
   }

@@ -239,6 +239,20 @@ describe('V17Rx putWord', () => {
     expect(b.tcf.bits).toBe(a.tcf.bits);
   });
 
+  it('leaves tcf uncounted with countTcf false (and counts by default)', () => {
+    const g = new PrbsGenerator({ pattern: 'prbs11' });
+    const audio = new Int16Array(2 * 8000);
+    new V17Tx({ bitRate: 14400, getBit: g.getBit }).tx(audio);
+    let quiet = 0;
+    const counted = new V17Rx({ bitRate: 14400, putBit: () => {} });
+    const uncounted = new V17Rx({ bitRate: 14400, putBit: () => void quiet++, countTcf: false });
+    counted.rx(audio);
+    uncounted.rx(audio);
+    expect(quiet).toBeGreaterThan(1000);
+    expect(counted.tcf.bits).toBe(quiet);
+    expect(uncounted.tcf.bits).toBe(0);
+  });
+
   it('is dropped by setPutBit', () => {
     const g = new PrbsGenerator({ pattern: 'prbs11' });
     const audio = new Int16Array(2 * 8000);
@@ -263,6 +277,7 @@ describe('argument checks', () => {
     ['V17Rx bitRate', () => new V17Rx({ ...ok, bitRate: 9601 as V17BitRate })],
     ['V17Rx putBit', () => new V17Rx({ ...ok, putBit: undefined as unknown as () => void })],
     ['V17Rx putWord', () => new V17Rx({ ...ok, putWord: 1 as unknown as () => void })],
+    ['V17Rx countTcf', () => new V17Rx({ ...ok, countTcf: 0 as unknown as boolean })],
     ['V17Rx carrierOnDbm0', () => new V17Rx({ ...ok, carrierOnDbm0: -90 })],
     ['V17Rx carrierOffDbm0 above on', () => new V17Rx({ ...ok, carrierOnDbm0: -43, carrierOffDbm0: -40 })],
   ])('%s', (_name, make) => {

@@ -96,7 +96,8 @@ export class RxBank {
       }
       case 'v17': {
         const rate = bitRate as V17BitRate;
-        this.v17 ??= new V17Rx({ bitRate: rate, ...opts, ...(this.putWord && { putWord: this.putWord }) });
+        // T.30 judges the TCF from the bytes (src/t30/tcf.ts): the receiver need not count its bits.
+        this.v17 ??= new V17Rx({ bitRate: rate, ...opts, ...(this.putWord && { putWord: this.putWord }), countTcf: false });
         this.v17.restart(rate, spec.shortTrain === true);
         return this.v17;
       }
