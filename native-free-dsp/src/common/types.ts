@@ -8,6 +8,16 @@ export const END_OF_DATA = -1;
 /** Bit source of a transmitter: 0 or 1, or END_OF_DATA. */
 export type GetBit = () => number;
 
+/**
+ * Word source of a transmitter: the next n bits (1 ≤ n ≤ 8), the first to send in bit n−1 — what n
+ * GetBit calls would give. When the data ends within them: the k bits there were, then n−k ones
+ * (a symbol's padding), with WORD_END set; the source is not asked again for the burst.
+ */
+export type GetWord = (n: number) => number;
+
+/** Set in a GetWord result whose bits reached the end of the data (bit 8, above any word). */
+export const WORD_END = 0x100;
+
 /** Bit sink of a receiver: called with 0 or 1 for each received data bit, in order. */
 export type PutBit = (bit: number) => void;
 

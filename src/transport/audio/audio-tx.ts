@@ -37,7 +37,7 @@ export class AudioTx {
   hungUp = false;
 
   constructor(opts: AudioTxOptions) {
-    this.fast = new TxBank(this.bits.getBit, opts.levelDbm0);
+    this.fast = new TxBank(this.bits.getBit, opts.levelDbm0, this.bits.getWord);
     this.v21 = new V21Tx({ getBit: this.bits.getBit, levelDbm0: opts.levelDbm0 });
   }
 

@@ -9,6 +9,7 @@ import {
   V29Rx,
   V29Tx,
   type GetBit,
+  type GetWord,
   type ModemRxStatus,
   type PutBit,
   type PutWord,
@@ -34,6 +35,8 @@ export class TxBank {
   constructor(
     private readonly getBit: GetBit,
     private readonly levelDbm0: number,
+    /** The same bits a V.17 symbol at a time (V.27 ter and V.29 take theirs from getBit). */
+    private readonly getWord?: GetWord,
   ) {}
 
   /** The transmitter for `spec`, restarted for a new burst (training first). */
@@ -55,7 +58,7 @@ export class TxBank {
       }
       case 'v17': {
         const rate = bitRate as V17BitRate;
-        this.v17 ??= new V17Tx({ bitRate: rate, getBit: this.getBit, levelDbm0: level });
+        this.v17 ??= new V17Tx({ bitRate: rate, getBit: this.getBit, ...(this.getWord && { getWord: this.getWord }), levelDbm0: level });
         this.v17.restart(rate, spec.shortTrain === true);
         return this.v17;
       }
