@@ -1,6 +1,7 @@
 // Bit and status callbacks shared by the high-speed fax modems (V.27ter, V.29, V.17): data flows
-// through one small callback per bit, events through one typed status callback. Nothing here
-// allocates; a modem calls these from inside its tx()/rx() loops.
+// through one small callback per bit (V.17 may take and give a symbol's bits per call instead:
+// GetWord / PutWord), events through one typed status callback. Nothing here allocates; a modem
+// calls these from inside its tx()/rx() loops.
 
 /** Returned by a GetBit source when it has no more data; the transmitter then shuts down. */
 export const END_OF_DATA = -1;
