@@ -19,12 +19,40 @@ const GAP_MS = 75;
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
+/**
+ * The state copied field by field, for the draft of every step. Not `{ ...prev }`: a spread of a
+ * copy of a copy ran in V8's slow path (0.5–1 µs a copy), and a non-ECM page's data arrives as one
+ * input per 20 ms block (docs/benchmarks.md, audio-call). The literal names every field of
+ * T30State (none is optional), so the compiler catches a field added there and not here.
+ */
+function copyState(s: T30State): Mutable<T30State> {
+  return {
+    cfg: s.cfg,
+    state: s.state,
+    phase: s.phase,
+    x: s.x,
+    timers: s.timers,
+    awaitingTx: s.awaitingTx,
+    retries: s.retries,
+    last: s.last,
+    remote: s.remote,
+    params: s.params,
+    rates: s.rates,
+    rateIndex: s.rateIndex,
+    pages: s.pages,
+    tx: s.tx,
+    rx: s.rx,
+    rxReady: s.rxReady,
+    result: s.result,
+  };
+}
+
 export class Draft {
   readonly s: Mutable<T30State>;
   readonly actions: T30Action[] = [];
 
   constructor(prev: T30State) {
-    this.s = { ...prev };
+    this.s = copyState(prev);
   }
 
   get x(): 0 | 1 {

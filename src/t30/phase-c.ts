@@ -9,7 +9,7 @@ import { chooseMode, samePageFormat } from './negotiate.js';
 import { codePage } from './page-coding.js';
 import { enter, provide } from './actions.js';
 import { holdInput, startWait } from './hold.js';
-import { answerer, caller, formatsFor } from './roles.js';
+import { answerer, caller, copyRx, formatsFor } from './roles.js';
 
 // ---- caller ---------------------------------------------------------------------------
 
@@ -102,10 +102,14 @@ const F_DOC_NON_ECM: Handler = (d, input) => {
       d.stopTimer('T2');
       d.s.rx = { ...rx, imageSeen: true, heard: 'quiet' };
       return;
-    case 'image-data':
+    case 'image-data': {
       d.stopTimer('T2');
-      d.s.rx = { ...rx, imageSeen: true, chunks: appendChunk(rx.chunks, input.data) };
+      const next = copyRx(rx);
+      next.imageSeen = true;
+      next.chunks = appendChunk(rx.chunks, input.data);
+      d.s.rx = next;
       return;
+    }
     case 'signal-end':
       if (!rx.chunks) return d.startTimer('T2');
       d.setRx({ kind: 'v21' });
@@ -169,7 +173,10 @@ const F_DOC_ECM: Handler = (d, input) => {
         // Over-long or empty frames are left out: PPR asks for them again.
         if (f.info.length < 2 || payload.length > 256) return;
         // The front end hands over frames to keep (front-end.ts): no copy.
-        d.s.rx = { ...rx, imageSeen: true, frames: { no: f.info[0]!, payload, prev: rx.frames } };
+        const next = copyRx(rx);
+        next.imageSeen = true;
+        next.frames = { no: f.info[0]!, payload, prev: rx.frames };
+        d.s.rx = next;
         return;
       }
       if (f.name === 'RCP') return endOfBurst(d);

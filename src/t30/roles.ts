@@ -19,6 +19,31 @@ export function formatsFor(cfg: ResolvedCaller, page: number): PageFormats {
   return cfg.source.formats?.(page) ?? cfg.formats;
 }
 
+/**
+ * A copy of a receive record to change, field by field (the optional ones too): for the inputs
+ * that come by the thousand — a non-ECM page's data blocks, ECM frames — where `{ ...rx, … }`
+ * ran in V8's slow path (as the state's copy in core.ts).
+ */
+export function copyRx(r: RxProgress): RxProgress {
+  return {
+    tcf: r.tcf,
+    chunks: r.chunks,
+    imageSeen: r.imageSeen,
+    heard: r.heard,
+    lineOn: r.lineOn,
+    holdSpent: r.holdSpent,
+    next: r.next,
+    response: r.response,
+    frames: r.frames,
+    blockFrames: r.blockFrames,
+    block: r.block,
+    damaged: r.damaged,
+    deferred: r.deferred,
+    ppr: r.ppr,
+    longTrain: r.longTrain,
+  };
+}
+
 export function freshRx(): RxProgress {
   return { tcf: TCF_EMPTY, chunks: null, imageSeen: false, heard: 'quiet', lineOn: false, holdSpent: false, next: 'MPS', frames: null, blockFrames: 0, block: 0, damaged: false, longTrain: false };
 }

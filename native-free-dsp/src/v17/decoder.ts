@@ -8,7 +8,7 @@
 import { doubleArray, intArray } from '../common/complex.js';
 import type { TcfMeter } from '../common/tcf.js';
 import { Scrambler, V17_SCRAMBLER } from '../common/scrambler.js';
-import type { PutBit } from '../common/types.js';
+import type { PutBit, PutWord } from '../common/types.js';
 import { sliceSubsets, type V17Constellation } from './constellation.js';
 import { V17Viterbi, V17_TRACEBACK_DEPTH, type Indexable } from './trellis.js';
 import { SEG4_ONES } from './types.js';
@@ -30,11 +30,17 @@ export class V17SymbolDecoder {
   private reversed: number[];
   private diff = 0;
   private decoded = 0;
+  /**
+   * Where data bits go a symbol at a time, in place of putBit (the receiver may set or clear it
+   * between bursts): a sink that takes whole words is spared a call per bit.
+   */
+  putWord: PutWord | undefined = undefined;
 
   constructor(
     /** Where data bits go (the receiver may point it elsewhere between bursts). */
     public putBit: PutBit,
-    private readonly tcf: TcfMeter,
+    /** Counts the data bits (undefined: not counted). */
+    private readonly tcf: TcfMeter | undefined,
     constellation: V17Constellation,
     bits: number,
   ) {
@@ -79,7 +85,13 @@ export class V17SymbolDecoder {
     // Q1 in bit 0: turned round, the first bit in time is the highest, as descrambleWord() takes it.
     const bits = this.descrambler.descrambleWord(this.reversed[((label >> 3) << 2) | q21]!, n);
     if (this.decoded++ >= ONES) {
-      this.tcf.putWord(bits, n);
+      const tcf = this.tcf;
+      if (tcf !== undefined) tcf.putWord(bits, n);
+      const putWord = this.putWord;
+      if (putWord !== undefined) {
+        putWord(bits, n);
+        return;
+      }
       const putBit = this.putBit;
       for (let i = n - 1; i >= 0; i--) putBit((bits >>> i) & 1);
     } else {

@@ -23,7 +23,7 @@ import { COS_TABLE, Nco, QUARTER, TABLE_MASK, TABLE_SIZE } from '../common/nco.j
 import { PolyphaseDecimator } from '../common/polyphase.js';
 import { Scrambler, V17_SCRAMBLER } from '../common/scrambler.js';
 import { TcfMeter } from '../common/tcf.js';
-import { SAMPLE_RATE, type PutBit, type RxStatusHandler } from '../common/types.js';
+import { SAMPLE_RATE, type PutBit, type PutWord, type RxStatusHandler } from '../common/types.js';
 import { ABCD_IM, ABCD_POWER, ABCD_RE, v17Constellation, type V17Constellation } from './constellation.js';
 import { V17SymbolDecoder } from './decoder.js';
 import { SEG1_REVERSAL, SEG1_TIMEOUT, V17Segment1 } from './segment1.js';
@@ -48,6 +48,13 @@ export interface V17RxOptions {
   bitRate: V17BitRate;
   /** Receives each data bit after training. */
   putBit: PutBit;
+  /** Receives the data bits a symbol at a time instead, when given (putBit is then not called). */
+  putWord?: PutWord;
+  /**
+   * Count the delivered bits in `tcf` (default true). False for a sink that judges the TCF itself
+   * (the audio front end: T.30 counts the TCF's bytes), which spares every data symbol the count.
+   */
+  countTcf?: boolean;
   onStatus?: RxStatusHandler;
   /**
    * Expect the short training (T.30 retrain) for the first burst; default false. It starts from
@@ -168,7 +175,7 @@ export class V17Rx {
   bitRate: V17BitRate;
   /** Whether the next burst is expected with the short training. */
   shortTrain: boolean;
-  /** Counts every delivered bit (restart it when the TCF starts). */
+  /** Counts every delivered bit (restart it when the TCF starts), unless countTcf is false. */
   readonly tcf = new TcfMeter();
   private putBit: PutBit;
   private onStatus: RxStatusHandler | undefined;
@@ -246,7 +253,9 @@ export class V17Rx {
     const off = checkNumber('V17Rx', 'carrierOffDbm0', opts.carrierOffDbm0 ?? on - 5, -75, on);
     this.det = new CarrierDetector({ onDbm0: on, offDbm0: off });
     this.constellation = v17Constellation(this.bitRate);
-    this.decoder = new V17SymbolDecoder(this.putBit, this.tcf, this.constellation, bitsPerSymbol(this.bitRate));
+    const countTcf = checkOneOf('V17Rx', 'countTcf', opts.countTcf ?? true, [false, true]);
+    this.decoder = new V17SymbolDecoder(this.putBit, countTcf ? this.tcf : undefined, this.constellation, bitsPerSymbol(this.bitRate));
+    if (opts.putWord !== undefined) this.decoder.putWord = checkFunction<PutWord>('V17Rx', 'putWord', opts.putWord);
     this.restart(this.bitRate, this.shortTrain);
   }
 
@@ -264,10 +273,11 @@ export class V17Rx {
     this.stage = Stage.Idle;
   }
 
-  /** Sends the data bits to `putBit` from now on (e.g. an HDLC deframer after a TCF). */
+  /** Sends the data bits to `putBit` from now on (e.g. an HDLC deframer after a TCF), a word sink given to the constructor no more. */
   setPutBit(putBit: PutBit): void {
     this.putBit = checkFunction<PutBit>('V17Rx', 'putBit', putBit);
     this.decoder.putBit = this.putBit;
+    this.decoder.putWord = undefined;
   }
 
   /** Sends the status events to `onStatus` from now on (undefined: nowhere). */

@@ -11,7 +11,7 @@ import { checkFunction, checkNumber, checkOneOf } from '../errors.js';
 import { dbm0ToMeanSquare } from '../power/levels.js';
 import { V17Modulator } from './v17-modulator.js';
 import { Scrambler, V17_SCRAMBLER } from '../common/scrambler.js';
-import { END_OF_DATA, type GetBit, type TxStatusHandler } from '../common/types.js';
+import { END_OF_DATA, WORD_END, type GetBit, type GetWord, type TxStatusHandler } from '../common/types.js';
 import { ABCD_IM, ABCD_POWER, ABCD_RE, v17Constellation, type V17Constellation } from './constellation.js';
 import { v17EncodeTable } from './trellis.js';
 import {
@@ -38,6 +38,8 @@ export interface V17TxOptions {
   bitRate: V17BitRate;
   /** Data source, one call per bit once training is done; END_OF_DATA ends the burst. */
   getBit: GetBit;
+  /** The same data a symbol's bits at a time instead, when given (getBit is then not asked). */
+  getWord?: GetWord;
   /** trainingComplete, endOfData, shutdownComplete. */
   onStatus?: TxStatusHandler;
   /** Short training (T.30 retrain) for the first burst; default false (long). */
@@ -83,6 +85,7 @@ export class V17Tx {
   tep: boolean;
   levelDbm0: number;
   private getBit: GetBit;
+  private getWord: GetWord | undefined;
   private onStatus: TxStatusHandler | undefined;
   /** Per rate: the constellation's points by label, then A, B, C, D, then silence. */
   private readonly modulators = new Map<V17BitRate, V17Modulator>();
@@ -109,6 +112,7 @@ export class V17Tx {
   constructor(opts: V17TxOptions) {
     this.bitRate = checkOneOf('V17Tx', 'bitRate', opts?.bitRate, V17_BIT_RATES);
     this.getBit = checkFunction<GetBit>('V17Tx', 'getBit', opts.getBit);
+    this.getWord = opts.getWord === undefined ? undefined : checkFunction<GetWord>('V17Tx', 'getWord', opts.getWord);
     this.onStatus = opts.onStatus === undefined ? undefined : checkFunction<TxStatusHandler>('V17Tx', 'onStatus', opts.onStatus);
     this.shortTrain = checkOneOf('V17Tx', 'shortTrain', opts.shortTrain ?? false, [false, true]);
     this.tep = checkOneOf('V17Tx', 'tep', opts.tep ?? false, [false, true]);
@@ -158,9 +162,10 @@ export class V17Tx {
     this.gain = Math.sqrt((2 * dbm0ToMeanSquare(this.levelDbm0)) / (ABCD_POWER * this.modulator.powerGain));
   }
 
-  /** Takes the data bits from `getBit` from now on (e.g. an HDLC framer after the TCF). */
+  /** Takes the data bits from `getBit` from now on (e.g. an HDLC framer after the TCF), a word source given to the constructor no more. */
   setGetBit(getBit: GetBit): void {
     this.getBit = checkFunction<GetBit>('V17Tx', 'getBit', getBit);
+    this.getWord = undefined;
   }
 
   /** Sends the status events to `onStatus` from now on (undefined: nowhere). */
@@ -198,7 +203,7 @@ export class V17Tx {
     let k = 0;
     while (k < n) {
       if (this.stage === Stage.Data) {
-        k = this.fillData(syms, k, n);
+        k = this.getWord === undefined ? this.fillData(syms, k, n) : this.fillWords(syms, k, n);
         continue;
       }
       const s = this.nextSymbol();
@@ -229,6 +234,30 @@ export class V17Tx {
           return k;
         }
         word = (word << 1) | (bit & 1);
+      }
+      const e = encode[(state << bits) | scrambler.scrambleWord(word, bits)]!;
+      state = e >> 8;
+      syms[k++] = e & 0xff;
+    }
+    this.encoderState = state;
+    return k;
+  }
+
+  /** fillData with the bits from getWord, a symbol's at a time. */
+  private fillWords(syms: Int32Array, k: number, n: number): number {
+    const bits = this.bits;
+    const encode = this.encode;
+    const scrambler = this.scrambler;
+    const getWord = this.getWord!;
+    let state = this.encoderState;
+    while (k < n) {
+      const word = getWord(bits);
+      if (word >= WORD_END) {
+        this.encoderState = state;
+        this.enter(Stage.ShutdownOnes);
+        this.onStatus?.('endOfData');
+        syms[k++] = this.encodeWord(word & (WORD_END - 1));
+        return k;
       }
       const e = encode[(state << bits) | scrambler.scrambleWord(word, bits)]!;
       state = e >> 8;
@@ -317,7 +346,8 @@ export class V17Tx {
   /** A data symbol: `bits` bits from the source (the first in the highest place), ones after its end. */
   /** One data symbol (where a training stage gives way to the data): fillData's, for one slot. */
   private dataSymbol(): number {
-    this.fillData(this.one, 0, 1);
+    if (this.getWord === undefined) this.fillData(this.one, 0, 1);
+    else this.fillWords(this.one, 0, 1);
     return this.one[0]!;
   }
 

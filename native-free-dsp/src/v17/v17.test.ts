@@ -8,7 +8,7 @@ import { DspArgumentError } from '../errors.js';
 import { LineModel } from '../line-model/line-model.js';
 import { meanSquareToDbm0 } from '../power/levels.js';
 import { youngGrowth } from '../../../test/kit/heap-probe.js';
-import { END_OF_DATA, type ModemRxStatus } from '../common/types.js';
+import { END_OF_DATA, WORD_END, type ModemRxStatus } from '../common/types.js';
 import { runV17Link, type V17LinkResult } from '../../../test/kit/modem-link.js';
 import { V17Rx } from './v17-rx.js';
 import { V17Tx } from './v17-tx.js';
@@ -207,15 +207,114 @@ describe('V17Tx', () => {
   });
 });
 
+describe('V17Rx putWord', () => {
+  it.each([14400, 12000, 9600, 7200] as V17BitRate[])('hands over at %i bit/s the bits putBit gets, a symbol at a time, in order', (rate) => {
+    const g = new PrbsGenerator({ pattern: 'prbs11' });
+    let left = 3000;
+    const audio = new Int16Array(3 * 8000);
+    new V17Tx({ bitRate: rate, getBit: () => (left-- > 0 ? g.getBit() : END_OF_DATA) }).tx(audio);
+    const perBit: number[] = [];
+    const perWord: number[] = [];
+    const sizes = new Set<number>();
+    const bitStatus: ModemRxStatus[] = [];
+    const wordStatus: ModemRxStatus[] = [];
+    const a = new V17Rx({ bitRate: rate, putBit: (b) => perBit.push(b), onStatus: (s) => bitStatus.push(s) });
+    const b = new V17Rx({
+      bitRate: rate,
+      putBit: () => expect.unreachable('putBit beside putWord'),
+      putWord: (w, n) => {
+        sizes.add(n);
+        for (let i = n - 1; i >= 0; i--) perWord.push((w >>> i) & 1);
+      },
+      onStatus: (s) => wordStatus.push(s),
+    });
+    for (let k = 0; k < audio.length; k += 160) {
+      a.rx(audio.subarray(k, k + 160));
+      b.rx(audio.subarray(k, k + 160));
+    }
+    expect(perBit.length).toBeGreaterThan(3000);
+    expect(perWord).toEqual(perBit);
+    expect(wordStatus).toEqual(bitStatus);
+    expect([...sizes]).toEqual([rate / 2400]);
+    expect(b.tcf.bits).toBe(a.tcf.bits);
+  });
+
+  it('leaves tcf uncounted with countTcf false (and counts by default)', () => {
+    const g = new PrbsGenerator({ pattern: 'prbs11' });
+    const audio = new Int16Array(2 * 8000);
+    new V17Tx({ bitRate: 14400, getBit: g.getBit }).tx(audio);
+    let quiet = 0;
+    const counted = new V17Rx({ bitRate: 14400, putBit: () => {} });
+    const uncounted = new V17Rx({ bitRate: 14400, putBit: () => void quiet++, countTcf: false });
+    counted.rx(audio);
+    uncounted.rx(audio);
+    expect(quiet).toBeGreaterThan(1000);
+    expect(counted.tcf.bits).toBe(quiet);
+    expect(uncounted.tcf.bits).toBe(0);
+  });
+
+  it('is dropped by setPutBit', () => {
+    const g = new PrbsGenerator({ pattern: 'prbs11' });
+    const audio = new Int16Array(2 * 8000);
+    new V17Tx({ bitRate: 9600, getBit: g.getBit }).tx(audio);
+    let words = 0;
+    let bits = 0;
+    const rx = new V17Rx({ bitRate: 9600, putBit: () => {}, putWord: () => void words++ });
+    rx.setPutBit(() => void bits++);
+    rx.rx(audio);
+    expect(words).toBe(0);
+    expect(bits).toBeGreaterThan(1000);
+  });
+});
+
+describe('V17Tx getWord', () => {
+  it.each([14400, 12000, 9600, 7200] as V17BitRate[])('at %i bit/s sends what getBit would, data ending at every place in a symbol', (rate) => {
+    const n = rate / 2400;
+    for (let len = 600; len < 600 + n; len++) {
+      const data = Array.from({ length: len }, (_, i) => (i * 7 + (i >> 3)) % 3 === 0 ? 1 : 0);
+      const statusA: string[] = [];
+      const statusB: string[] = [];
+      let i = 0;
+      const a = new V17Tx({ bitRate: rate, getBit: () => (i < len ? data[i++]! : END_OF_DATA), onStatus: (s) => statusA.push(s) });
+      let j = 0;
+      let words = 0;
+      const b = new V17Tx({
+        bitRate: rate,
+        getBit: () => expect.unreachable('getBit beside getWord'),
+        getWord: (k) => {
+          words++;
+          let w = 0;
+          for (let m = k; m > 0; m--) {
+            if (j >= len) return (w << m) | ((1 << m) - 1) | WORD_END;
+            w = (w << 1) | data[j++]!;
+          }
+          return w;
+        },
+        onStatus: (s) => statusB.push(s),
+      });
+      const outA = new Int16Array(4 * 8000);
+      const outB = new Int16Array(4 * 8000);
+      const na = a.tx(outA);
+      expect(b.tx(outB)).toBe(na);
+      expect(outB).toEqual(outA);
+      expect(statusB).toEqual(statusA);
+      expect(words).toBe(Math.ceil((len + 1) / n));
+    }
+  });
+});
+
 describe('argument checks', () => {
   const ok = { bitRate: 14400 as V17BitRate, getBit: () => 1, putBit: () => {} };
   it.each([
     ['V17Tx bitRate', () => new V17Tx({ ...ok, bitRate: 4800 as V17BitRate })],
     ['V17Tx getBit', () => new V17Tx({ ...ok, getBit: 1 as unknown as () => number })],
     ['V17Tx levelDbm0', () => new V17Tx({ ...ok, levelDbm0: 3 })],
+    ['V17Tx getWord', () => new V17Tx({ ...ok, getWord: 1 as unknown as () => number })],
     ['V17Tx restart', () => new V17Tx(ok).restart(2400 as V17BitRate)],
     ['V17Rx bitRate', () => new V17Rx({ ...ok, bitRate: 9601 as V17BitRate })],
     ['V17Rx putBit', () => new V17Rx({ ...ok, putBit: undefined as unknown as () => void })],
+    ['V17Rx putWord', () => new V17Rx({ ...ok, putWord: 1 as unknown as () => void })],
+    ['V17Rx countTcf', () => new V17Rx({ ...ok, countTcf: 0 as unknown as boolean })],
     ['V17Rx carrierOnDbm0', () => new V17Rx({ ...ok, carrierOnDbm0: -90 })],
     ['V17Rx carrierOffDbm0 above on', () => new V17Rx({ ...ok, carrierOnDbm0: -43, carrierOffDbm0: -40 })],
   ])('%s', (_name, make) => {

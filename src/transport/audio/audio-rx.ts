@@ -69,6 +69,8 @@ export class AudioRx {
   private imageLen = 0;
   private acc = 0;
   private accBits = 0;
+  /** Frames the fast deframer has reported (fastWord watches it for events inside a word). */
+  private fastFramesSeen = 0;
 
   constructor(private readonly emit: (event: FrontEndEvent) => void) {
     this.v21Hdlc = new HdlcRx({
@@ -84,6 +86,7 @@ export class AudioRx {
     this.bank = new RxBank(
       (bit) => this.fastBit(bit),
       (s) => this.fastStatus(s),
+      (word, n) => this.fastWord(word, n),
     );
   }
 
@@ -219,6 +222,46 @@ export class AudioRx {
     }
   }
 
+  /**
+   * A symbol's bits (V.17: n bits, the first in bit n−1), as n fastBit calls would take them.
+   * Page data (the most bits of a non-ECM call) goes into the byte being assembled n bits at a
+   * time; HDLC bits and anything after an event that may have changed the mode, bit by bit.
+   */
+  private fastWord(word: number, n: number): void {
+    if (this.fastState !== 2) return;
+    if (this.mode.kind !== 'image-hdlc') {
+      let acc = (this.acc << n) | word;
+      let left = this.accBits + n;
+      while (left >= 8) {
+        left -= 8;
+        this.image[this.imageLen++] = (acc >>> left) & 0xff;
+        acc &= (1 << left) - 1;
+        if (this.imageLen === CHUNK) {
+          this.acc = 0;
+          this.accBits = 0;
+          this.flushImage();
+          // The chunk's event went to T.30 before the rest of the word: from here as fastBit would.
+          for (let i = left - 1; i >= 0; i--) this.fastBit((acc >>> i) & 1);
+          return;
+        }
+      }
+      this.acc = acc;
+      this.accBits = left;
+      return;
+    }
+    // HDLC (ECM): straight into the deframer until it reports a frame, whose event may change the
+    // mode; the rest of the word then as fastBit would take it.
+    const put = this.fastHdlc.putBit;
+    const frames = this.fastFramesSeen;
+    for (let i = n - 1; i >= 0; i--) {
+      put((word >>> i) & 1);
+      if (this.fastFramesSeen !== frames) {
+        for (i--; i >= 0; i--) this.fastBit((word >>> i) & 1);
+        return;
+      }
+    }
+  }
+
   private flushImage(): void {
     if (this.imageLen === 0) return;
     const data = this.image.slice(0, this.imageLen);
@@ -228,6 +271,7 @@ export class AudioRx {
   }
 
   private fastFrame(f: HdlcFrame): void {
+    this.fastFramesSeen++;
     if (this.mode.kind !== 'image-hdlc') return;
     if (f.crcOk) this.stats.fastFrames++;
     else this.stats.fastBadFrames++;

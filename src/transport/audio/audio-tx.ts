@@ -37,7 +37,7 @@ export class AudioTx {
   hungUp = false;
 
   constructor(opts: AudioTxOptions) {
-    this.fast = new TxBank(this.bits.getBit, opts.levelDbm0);
+    this.fast = new TxBank(this.bits.getBit, opts.levelDbm0, this.bits.getWord);
     this.v21 = new V21Tx({ getBit: this.bits.getBit, levelDbm0: opts.levelDbm0 });
   }
 
@@ -59,7 +59,8 @@ export class AudioTx {
     while (n < out.length) {
       if (!this.burst && !this.next()) break;
       const b = this.burst!;
-      const view = out.subarray(n);
+      // The whole block (most blocks) as it is: a view made per block is an allocation per block.
+      const view = n === 0 ? out : out.subarray(n);
       let k: number;
       if (b.kind === 'silence') {
         k = Math.min(b.left, view.length);
@@ -73,7 +74,7 @@ export class AudioTx {
       n += k;
     }
     if (n < out.length) {
-      const rest = out.subarray(n);
+      const rest = n === 0 ? out : out.subarray(n);
       const k = this.cngOn ? this.cng.tx(rest) : 0;
       rest.fill(0, k);
     }

@@ -3,7 +3,7 @@
 // data), or an HDLC framer (V.21 control frames, ECM frames at a high-speed rate) followed by a
 // few extra closing flags so the far receiver's filters flush the last real one. `getBit` is a
 // bound arrow property handed to a modem; it allocates nothing.
-import { END_OF_DATA, type HdlcTx } from '../../../native-free-dsp/index.js';
+import { END_OF_DATA, WORD_END, type HdlcTx } from '../../../native-free-dsp/index.js';
 
 /** Extra flags after an HDLC transmission's closing flag (spandsp also closes with a few). */
 const TRAILING_FLAG_BITS = 2 * 8;
@@ -44,6 +44,51 @@ export class BitSource {
     this.hdlc = hdlc;
     this.tail = TRAILING_FLAG_BITS;
   }
+
+  /**
+   * The next n bits (n ≤ 8) as a GetWord: a page's bytes a word at a time out of two bytes at
+   * once (V.17 takes a symbol's 3–6 bits per call instead of a call per bit), a framer's bits
+   * straight from it; anything else (the end of the data, zeros) as n getBit calls.
+   */
+  readonly getWord = (n: number): number => {
+    if (this.kind === Kind.Bytes) {
+      const pos = this.pos;
+      const bytes = this.bytes;
+      if (pos + 1 < bytes.length) {
+        // `bit` bits left in bytes[pos] (0: none, the next call moves on), 8 more in bytes[pos + 1].
+        const bit = this.bit;
+        const window = (bytes[pos]! << 8) | bytes[pos + 1]!;
+        const word = (window >>> (bit + 8 - n)) & ((1 << n) - 1);
+        if (n <= bit) this.bit = bit - n;
+        else {
+          this.pos = pos + 1;
+          this.bit = bit + 8 - n;
+        }
+        return word;
+      }
+    }
+    let word = 0;
+    if (this.kind === Kind.Hdlc) {
+      // The framer's bits straight from it (a call less per bit), then the trailing flags.
+      const hdlc = this.hdlc!;
+      for (let i = n; i > 0; i--) {
+        let b = hdlc.getBit();
+        if (b === END_OF_DATA) {
+          if (this.tail <= 0) return (word << i) | ((1 << i) - 1) | WORD_END;
+          this.tail--;
+          b = (FLAG >> (7 - (this.tail & 7))) & 1;
+        }
+        word = (word << 1) | b;
+      }
+      return word;
+    }
+    for (let i = n; i > 0; i--) {
+      const b = this.getBit();
+      if (b === END_OF_DATA) return (word << i) | ((1 << i) - 1) | WORD_END;
+      word = (word << 1) | b;
+    }
+    return word;
+  };
 
   readonly getBit = (): number => {
     switch (this.kind) {

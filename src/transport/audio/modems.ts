@@ -9,8 +9,10 @@ import {
   V29Rx,
   V29Tx,
   type GetBit,
+  type GetWord,
   type ModemRxStatus,
   type PutBit,
+  type PutWord,
   type V17BitRate,
   type V27terBitRate,
   type V29BitRate,
@@ -33,6 +35,8 @@ export class TxBank {
   constructor(
     private readonly getBit: GetBit,
     private readonly levelDbm0: number,
+    /** The same bits a V.17 symbol at a time (V.27 ter and V.29 take theirs from getBit). */
+    private readonly getWord?: GetWord,
   ) {}
 
   /** The transmitter for `spec`, restarted for a new burst (training first). */
@@ -54,7 +58,7 @@ export class TxBank {
       }
       case 'v17': {
         const rate = bitRate as V17BitRate;
-        this.v17 ??= new V17Tx({ bitRate: rate, getBit: this.getBit, levelDbm0: level });
+        this.v17 ??= new V17Tx({ bitRate: rate, getBit: this.getBit, ...(this.getWord && { getWord: this.getWord }), levelDbm0: level });
         this.v17.restart(rate, spec.shortTrain === true);
         return this.v17;
       }
@@ -72,6 +76,8 @@ export class RxBank {
   constructor(
     private readonly putBit: PutBit,
     private readonly onStatus: (status: ModemRxStatus) => void,
+    /** V.17's bits a symbol at a time (V.27 ter and V.29 deliver theirs to putBit). */
+    private readonly putWord?: PutWord,
   ) {}
 
   /** The receiver for `spec`, restarted to wait for a new burst. */
@@ -93,7 +99,8 @@ export class RxBank {
       }
       case 'v17': {
         const rate = bitRate as V17BitRate;
-        this.v17 ??= new V17Rx({ bitRate: rate, ...opts });
+        // T.30 judges the TCF from the bytes (src/t30/tcf.ts): the receiver need not count its bits.
+        this.v17 ??= new V17Rx({ bitRate: rate, ...opts, ...(this.putWord && { putWord: this.putWord }), countTcf: false });
         this.v17.restart(rate, spec.shortTrain === true);
         return this.v17;
       }
