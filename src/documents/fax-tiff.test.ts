@@ -69,9 +69,21 @@ describe('renderFaxTiff: each page stamped and coded as it is drawn', () => {
   // over a budget this small; the tall one, because on Linux the thread's CPU clock is
   // /proc/thread-self/schedstat, which moves on scheduler ticks (2–4 ms apart here), so a page must
   // cost more than a tick to be seen over any budget (src/documents/render-budget.ts).
-  it.each([[{ isolate: false }], [{}]])('stops at the page over its budget and names it (-3109), coding counted in the page (%j)', async (threads) => {
-    const err = await renderFaxTiff({ documents: [{ bytes: TALL, format: 'pdf', pages: [2] }], quality: 'Standard', compression: 'mmr', budget: { pageCpuMs: 0.001, pageWallMs: 60_000 }, ...threads }).catch((e: unknown) => e);
+  // In this thread the budget reads an injected clock, each reading 1 ms of CPU later: the thread's
+  // own CPU clock (schedstat) moves on scheduler ticks, and a warm page is drawn and coded within one.
+  // Workers read their own clocks, so there the wall budget is as small as the CPU budget too (the
+  // wall clock reads in microseconds): the page is over one of them, whichever is read first.
+  it('stops at the page over its budget and names it (-3109), coding counted in the page (in this thread)', async () => {
+    let cpu = 0;
+    const budgetClock = { cpuMs: () => (cpu += 1), wallMs: () => performance.now(), threadCpu: true };
+    const err = await renderFaxTiff({ documents: [{ bytes: TALL, format: 'pdf', pages: [2] }], quality: 'Standard', compression: 'mmr', budget: { pageCpuMs: 0.001, pageWallMs: 60_000 }, isolate: false, budgetClock }).catch((e: unknown) => e);
     expect(err).toMatchObject({ page: 2, reason: 'cpu', code: -3109 });
+  });
+
+  it('stops at the page over its budget and names it (-3109) in the render workers', async () => {
+    const err = await renderFaxTiff({ documents: [{ bytes: TALL, format: 'pdf', pages: [2] }], quality: 'Standard', compression: 'mmr', budget: { pageCpuMs: 0.001, pageWallMs: 0.001 } }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ page: 2, code: -3109 });
+    expect(['cpu', 'wall']).toContain((err as { reason?: string }).reason);
   });
 
   it('counts split pages against the limit before drawing', async () => {

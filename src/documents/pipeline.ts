@@ -46,6 +46,8 @@ export interface ComposeOptions extends PipelineOptions {
   /** A fixed per-document deadline; without one, the per-page budget (render-budget.ts). */
   timeoutMs?: number;
   budget?: RenderDocumentOptions['budget'];
+  /** The budget's readings where pages render in this thread (default threadClock()); tests inject their own. */
+  budgetClock?: RenderDocumentOptions['budgetClock'];
   /** Most pages of the whole fax, cover included (default 200). */
   maxPages?: number;
   mode?: RenderDocumentOptions['mode'];
@@ -126,7 +128,7 @@ async function finishFax(opts: ComposeOptions, encode: EncodeSettings | undefine
   if (selected > maxPages) throw new FaxError('CONVERSION_FAILED', `the fax has ${selected} pages, more than the limit of ${maxPages}`);
   if (selected === 0) throw new FaxError('INVALID_PARAMETER', 'the fax has no pages (no documents and no cover page)');
   const reserveTop = opts.header ? headerBandLines(res) : 0;
-  const common = { quality: opts.quality, reserveTop, timeoutMs: opts.timeoutMs, budget: opts.budget, isolate: opts.isolate, helpers: opts.helpers, signal: opts.signal, mode: opts.mode };
+  const common = { quality: opts.quality, reserveTop, timeoutMs: opts.timeoutMs, budget: opts.budget, budgetClock: opts.budgetClock, isolate: opts.isolate, helpers: opts.helpers, signal: opts.signal, mode: opts.mode };
   const isolate = opts.isolate !== false;
   const inDocument = (i: number) => (err: unknown) => {
     if (err instanceof FaxError && err.field === undefined && opts.documents.length > 1) err.message += ` (document ${i + 1})`;

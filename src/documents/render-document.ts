@@ -186,7 +186,7 @@ async function renderInThread(
     throw new FaxError('CONVERSION_FAILED', `the selection has ${opts.pages.length} pages, more than the limit of ${maxPages}`);
   }
   const timeoutMs = opts.timeoutMs;
-  const deadline = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
+  const deadline = timeoutMs === undefined ? undefined : AbortSignal.timeout(Math.ceil(timeoutMs));
   const clock = timeoutMs === undefined ? (opts.budgetClock ?? threadClock()) : undefined;
   const budget = clock ? new RenderBudget(clock, opts.budget) : undefined;
   const overBudget = new AbortController();

@@ -171,7 +171,7 @@ export async function runInPool<T>(
   graceMs = 0,
   transferList: ArrayBuffer[] = [],
 ): Promise<T> {
-  const deadline = AbortSignal.timeout(timeoutMs + graceMs);
+  const deadline = AbortSignal.timeout(Math.ceil(timeoutMs + graceMs)); // whole ms: a fractional delay is a RangeError
   const combined = signal ? AbortSignal.any([signal, deadline]) : deadline;
   try {
     const out = (await (await renderPool()).run(task, { name, signal: combined, transferList })) as T;
