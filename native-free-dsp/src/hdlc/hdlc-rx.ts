@@ -1,6 +1,6 @@
 // HDLC deframer (ISO/IEC 13239 §4): finds flags in a bit stream, removes inserted zeros, checks
 // each frame's FCS and reports it through a callback, with abort and frame-too-long handling.
-// Fed one bit at a time by a modem's receiver.
+// Fed one bit at a time by a modem's receiver (putBit), or a symbol's bits at once (putWord).
 import { checkFunction, checkInt, checkOneOf } from '../errors.js';
 import { fcsOk } from './crc.js';
 
