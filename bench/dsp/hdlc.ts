@@ -70,4 +70,33 @@ export const HDLC_CASES: HdlcCase[] = [
       };
     },
   },
+  {
+    // The same stream five bits at a time (a V.17 12000 symbol), MSB first, as the audio front
+    // end's ECM receiver hands it over (src/transport/audio/audio-rx.ts fastWord): putWord, and
+    // the rest of a word after a flag bit by bit.
+    name: 'hdlc-rx-word',
+    unit: 'bits',
+    input: 'none',
+    make: () => {
+      const h = framer();
+      const words = new Int32Array(LINE_BITS / 5);
+      for (let w = 0; w < words.length; w++) for (let k = 0; k < 5; k++) words[w] = (words[w]! << 1) | h.getBit();
+      let frames = 0;
+      const rx = new HdlcRx({ onFrame: () => void frames++ });
+      let pos = 0;
+      const n = words.length;
+      return () => {
+        const r = rx;
+        const ws = words;
+        const len = n | 0;
+        let p = pos | 0;
+        for (let i = 0; i < BLOCK / 5; i++) {
+          const w = ws[p]!;
+          for (let k = 4 - r.putWord(w, 5); k >= 0; k--) r.putBit((w >>> k) & 1);
+          if (++p === len) p = 0;
+        }
+        pos = p;
+      };
+    },
+  },
 ];

@@ -54,7 +54,9 @@ static int hdlc_loops(const char *name, int loops)
             }
         return 0;
     }
-    if (strcmp(name, "hdlc-rx") != 0)
+    /* hdlc-rx-word: ours takes a V.17 symbol's bits at once (HdlcRx putWord); spandsp's V.17
+       receiver hands its deframer one bit at a time, so its twin is hdlc-rx. */
+    if (strcmp(name, "hdlc-rx") != 0 && strcmp(name, "hdlc-rx-word") != 0)
         return 2;
     for (int i = 0; i < AUDIO_SAMPLES; i++)
         hdlc_bits[i] = (uint8_t) hdlc_tx_get_bit(h);

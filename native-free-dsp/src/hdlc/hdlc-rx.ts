@@ -1,6 +1,6 @@
 // HDLC deframer (ISO/IEC 13239 §4): finds flags in a bit stream, removes inserted zeros, checks
 // each frame's FCS and reports it through a callback, with abort and frame-too-long handling.
-// Fed one bit at a time by a modem's receiver.
+// Fed one bit at a time by a modem's receiver (putBit), or a symbol's bits at once (putWord).
 import { checkFunction, checkInt, checkOneOf } from '../errors.js';
 import { fcsOk } from './crc.js';
 
@@ -170,6 +170,38 @@ export class HdlcRx {
     this.buf[this.nBytes++] = (e >>> 12) & 0xff;
     this.st[0] = e & NEXT_MASK;
   };
+
+  /**
+   * Takes the n (1…31) bits of `word`, bit n−1 first (a modem's symbol, V17Rx putWord), as n
+   * putBit calls would, up to and including the first bit that raised an event other than an
+   * octet (a flag, so maybe a frame and its callback; an abort; a frame too long): returns how
+   * many bits it took, n if none did. The caller hands the rest over after looking at what the
+   * callback changed (src/transport/audio/audio-rx.ts fastWord). The state stays in a register
+   * for the word, not stored and reloaded every bit.
+   */
+  putWord(word: number, n: number): number {
+    const st = this.st;
+    let s = st[0]!;
+    for (let i = n - 1; i >= 0; i--) {
+      const e = STEP[s + ((word >>> i) & 1)]!;
+      if (e <= NEXT_MASK) {
+        s = e;
+        continue;
+      }
+      if (e >>> EV_SHIFT !== EV_OCTET) {
+        this.onEvent(e);
+        return n - i;
+      }
+      if (this.nBytes === this.buf.length) {
+        this.frameTooLong();
+        return n - i;
+      }
+      this.buf[this.nBytes++] = (e >>> 12) & 0xff;
+      s = e & NEXT_MASK;
+    }
+    st[0] = s;
+    return n;
+  }
 
   /** Feeds bits, one per element. */
   putBits(bits: Uint8Array): void {

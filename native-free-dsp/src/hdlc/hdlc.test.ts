@@ -166,3 +166,56 @@ describe('HDLC receiver details', () => {
     expect(fcsOk(Uint8Array.of(1, 2), 16)).toBe(false);
   });
 });
+
+describe('HdlcRx putWord', () => {
+  /** A stream with everything the deframer reports: good, bad, aborted and too-long frames, shared flags. */
+  function stream(crcBits: 16 | 32): Uint8Array {
+    const rnd = rand(7 + crcBits);
+    const tx = new HdlcTx({ crcBits, preambleFlags: 6 });
+    for (let i = 0; i < 30; i++) tx.sendFrame(Uint8Array.from({ length: 1 + Math.floor(rnd() * 60) }, () => (rnd() < 0.5 ? 0xff : Math.floor(rnd() * 256))));
+    tx.end();
+    const bits = Array.from(drain(tx));
+    bits[300]! ^= 1; // a bad frame (or a broken flag)
+    bits.splice(900, 0, 1, 1, 1, 1, 1, 1, 1, 1); // an abort
+    return Uint8Array.from([0, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 0, ...bits]);
+  }
+
+  for (const crcBits of [16, 32] as const) {
+    it(`reports what putBit reports, at the same bit, whatever the word sizes (FCS-${crcBits})`, () => {
+      const bits = stream(crcBits);
+      // Bit by bit: each event at the index of the bit that raised it.
+      const byBit: unknown[] = [];
+      const rxBit = new HdlcRx({ crcBits, maxFrameBytes: 40, onFrame: (f) => byBit.push(f), onStatus: (s) => byBit.push(s) });
+      const at: number[] = [];
+      bits.forEach((b, i) => {
+        const before = byBit.length;
+        rxBit.putBit(b);
+        for (let k = before; k < byBit.length; k++) at.push(i);
+      });
+      expect(rxBit.stats.goodFrames).toBeGreaterThan(20);
+      expect(rxBit.stats.badFrames + rxBit.stats.aborts + rxBit.stats.tooLong).toBeGreaterThanOrEqual(3);
+      for (const seed of [1, 2, 3]) {
+        const rnd = rand(seed);
+        const events: unknown[] = [];
+        const eventAt: number[] = [];
+        const rx = new HdlcRx({ crcBits, maxFrameBytes: 40, onFrame: (f) => events.push(f), onStatus: (s) => events.push(s) });
+        let pos = 0;
+        while (pos < bits.length) {
+          const n = Math.min(1 + Math.floor(rnd() * 31), bits.length - pos);
+          let word = 0;
+          for (let i = 0; i < n; i++) word = (word << 1) | bits[pos + i]!;
+          const before = events.length;
+          const took = rx.putWord(word >>> 0, n);
+          expect(took).toBeGreaterThanOrEqual(1);
+          expect(took).toBeLessThanOrEqual(n);
+          // An event comes only from the last bit taken (the caller looks before handing on the rest).
+          for (let k = before; k < events.length; k++) eventAt.push(pos + took - 1);
+          pos += took;
+        }
+        expect(events).toEqual(byBit);
+        expect(eventAt).toEqual(at);
+        expect(rx.stats).toEqual(rxBit.stats);
+      }
+    });
+  }
+});

@@ -69,8 +69,6 @@ export class AudioRx {
   private imageLen = 0;
   private acc = 0;
   private accBits = 0;
-  /** Frames the fast deframer has reported (fastWord watches it for events inside a word). */
-  private fastFramesSeen = 0;
 
   constructor(private readonly emit: (event: FrontEndEvent) => void) {
     this.v21Hdlc = new HdlcRx({
@@ -249,17 +247,10 @@ export class AudioRx {
       this.accBits = left;
       return;
     }
-    // HDLC (ECM): straight into the deframer until it reports a frame, whose event may change the
-    // mode; the rest of the word then as fastBit would take it.
-    const put = this.fastHdlc.putBit;
-    const frames = this.fastFramesSeen;
-    for (let i = n - 1; i >= 0; i--) {
-      put((word >>> i) & 1);
-      if (this.fastFramesSeen !== frames) {
-        for (i--; i >= 0; i--) this.fastBit((word >>> i) & 1);
-        return;
-      }
-    }
+    // HDLC (ECM): straight into the deframer up to a flag (whose frame's event may change the
+    // mode); the rest of the word then as fastBit would take it.
+    const took = this.fastHdlc.putWord(word, n);
+    for (let i = n - took - 1; i >= 0; i--) this.fastBit((word >>> i) & 1);
   }
 
   private flushImage(): void {
@@ -271,7 +262,6 @@ export class AudioRx {
   }
 
   private fastFrame(f: HdlcFrame): void {
-    this.fastFramesSeen++;
     if (this.mode.kind !== 'image-hdlc') return;
     if (f.crcOk) this.stats.fastFrames++;
     else this.stats.fastBadFrames++;
