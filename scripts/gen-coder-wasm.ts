@@ -1,5 +1,5 @@
 // Assembles src/codecs/coder.wat into src/codecs/coder-wasm.ts (the kernel's bytes, checked in so
-// that the installed package needs no assembler); coder-wasm.test.ts checks they still agree.
+// that the installed package needs no assembler); coder-kernel.test.ts checks they still agree.
 //   npx tsx scripts/gen-coder-wasm.ts
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

@@ -5,7 +5,7 @@
 ;; spills, and a page's first lines run in cold JIT code (docs/benchmarks.md, "Pages after the
 ;; first"); no library codes changes lists into fax codes in wasm.
 ;;
-;; Assembled by wabt into coder-wasm.ts (coder-wasm.test.ts checks they agree); driven by
+;; Assembled by wabt into coder-wasm.ts (coder-kernel.test.ts checks they agree); driven by
 ;; coder-kernel.ts, which writes the code tables of t4-tables.ts at 0 when it instantiates us:
 ;;   0      RUN_PACKED (t4-tables.ts): 2 × 2624 entries (code << 5) | length, white then black
 ;;   20992  VERTICAL_PACKED: 7 entries, VL3 … VR3
