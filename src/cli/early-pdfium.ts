@@ -12,9 +12,8 @@ import type { CompiledPdfium, EarlyPdfiumCompile } from '../documents/index.js';
 import { codeSection, dataPlaces, importMemory } from '../shared/wasm-data.js';
 import { wasm } from '../shared/wasm.js';
 
-/** Enough of the file for codeEnd to find the code section's header (PDFium's is at 18 kB). */
+/** Enough of the file for codeSection to find the code section's header (PDFium's is at 18 kB). */
 const HEAD_BYTES = 65536;
-
 
 /**
  * The first of `files` there is, read on libuv's pool (its page faults off this thread) and

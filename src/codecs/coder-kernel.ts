@@ -5,7 +5,7 @@
 import { wasm, type WasmModule } from '../shared/wasm.js';
 import { CODER_WASM_BASE64 } from './coder-wasm.js';
 import { changesCapacity } from './runs.js';
-import { EOL_BITS, EOL_CODE, HORIZONTAL_CODE, MAX_MAKEUP, ONE_CODE_RUNS, PASS_CODE, RUN_PACKED, VERTICAL_PACKED, WHITE_CODES } from './t4-tables.js';
+import { EOL_BITS, EOL_CODE, HORIZONTAL_CODE, lineBytesBound, MAX_MAKEUP, ONE_CODE_RUNS, PASS_CODE, RUN_PACKED, VERTICAL_PACKED, WHITE_CODES } from './t4-tables.js';
 
 /** Where coder.wat expects its tables (see the comment at its top). */
 const VERTICAL_AT = 2 * ONE_CODE_RUNS * 4;
@@ -22,7 +22,7 @@ const KEEP_BYTES = 8 << 20;
 
 interface Exports {
   memory: { buffer: ArrayBuffer; grow(pages: number): number };
-  start(width: number, cur: number, ref: number, out: number): void;
+  start(width: number, lineBound: number, cur: number, ref: number, out: number): void;
   cur(): number;
   ref(): number;
   bitLength(): number;
@@ -106,7 +106,7 @@ export class PageCoder {
     // 4 bytes past the rows: the last row's last word is read whole (coder.wat $changes).
     this.outAt = (this.rowsAt + bandBytes + 4 + 7) & ~7;
     this.ensure(this.outAt + Math.max(4096, sizeHintBytes));
-    this.e.start(width, this.curAt, refAt, this.outAt);
+    this.e.start(width, lineBytesBound(width), this.curAt, refAt, this.outAt);
     this.e.frame(framing.k, framing.eols ? 1 : 0, framing.alignEol ? 1 : 0, framing.minScanLineBits);
   }
 

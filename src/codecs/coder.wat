@@ -13,7 +13,7 @@
 ;;   21024  the pass mode's code, 21028 the horizontal mode's, 21032 EOL's, each (code << 5) | length
 ;; The lists, the rows and the output lie past TABLES_END (coder-kernel.ts lays them out).
 ;; Output words are stored big-endian; a line never starts without room for its worst case
-;; (lineBytesBound in t4-tables.ts): $room grows the memory first.
+;; ($lineBound: lineBytesBound in t4-tables.ts, given to "start"): $room grows the memory first.
 (module
   (memory (export "memory") 1)
   (global $acc (mut i32) (i32.const 0))   ;; pending bits: the low $bits bits
@@ -21,6 +21,7 @@
   (global $pos (mut i32) (i32.const 0))   ;; address of the next output byte
   (global $out (mut i32) (i32.const 0))   ;; where the output began
   (global $width (mut i32) (i32.const 0))
+  (global $lineBound (mut i32) (i32.const 0)) ;; bytes a coded line takes at most
   (global $cur (mut i32) (i32.const 0))   ;; the line's changes list
   (global $ref (mut i32) (i32.const 0))   ;; the reference line's
   ;; The page's framing (line-encoder.ts LineCoding): see "frame"
@@ -31,9 +32,11 @@
   (global $lineStart (mut i32) (i32.const 0))
   (global $y (mut i32) (i32.const 0))       ;; lines begun
 
-  ;; A page `width` pixels wide, lists at `cur` and `ref` (the reference line white), output at `out`.
-  (func (export "start") (param $width i32) (param $cur i32) (param $ref i32) (param $out i32)
+  ;; A page `width` pixels wide whose coded lines take at most `lineBound` bytes, lists at `cur`
+  ;; and `ref` (the reference line white), output at `out`.
+  (func (export "start") (param $width i32) (param $lineBound i32) (param $cur i32) (param $ref i32) (param $out i32)
     (global.set $width (local.get $width))
+    (global.set $lineBound (local.get $lineBound))
     (global.set $cur (local.get $cur))
     (global.set $ref (local.get $ref))
     (global.set $out (local.get $out))
@@ -340,7 +343,7 @@
   ;; 0 not at all (a line copied as it came); it becomes the reference line.
   (func $code (param $n i32) (param $mode i32)
     (local $t i32)
-    (call $room (i32.add (global.get $width) (i32.const 16)))
+    (call $room (global.get $lineBound))
     (if (i32.eq (local.get $mode) (i32.const 1)) (then (call $code1D (global.get $cur) (local.get $n))))
     (if (i32.eq (local.get $mode) (i32.const 2)) (then (call $code2D (global.get $cur) (global.get $ref))))
     (local.set $t (global.get $cur))

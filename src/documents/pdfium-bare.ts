@@ -9,7 +9,7 @@
 import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { writeData, type MemoryLimits, type WasmData, type WasmDataPlace } from '../shared/wasm-data.js';
-import { wasm } from '../shared/wasm.js';
+import { wasm, type WasmModule } from '../shared/wasm.js';
 
 /** The exports of the build's wasm that this file and pdfium.ts call. */
 interface Exports {
@@ -38,12 +38,27 @@ const GROWTH_CAP_BYTES = 100663296;
 /** The PDFium calls pdfium.ts makes, on a bare instance: the shape of the glue's wrapped module. */
 export type BarePdfium = WrappedPdfiumModule;
 
-/** PDFium's module as pdfium.ts compiled it: its data and, when it imports its memory, the memory's limits. */
-interface Compiled {
-  module: object;
+/**
+ * PDFium compiled (pdfium.ts compilePdfium, src/cli/early-pdfium.ts): the module and, when it was
+ * compiled without its data section (shared/wasm-data.ts), the data its memory starts with — in a
+ * SharedArrayBuffer, so that handing it to a worker with the module copies nothing. Empty when the
+ * module holds its data.
+ */
+export interface CompiledPdfium {
+  module: WasmModule;
   data: readonly WasmData[];
+  /** When the module imports its memory (env.memory) instead of defining it: the memory's limits (src/cli/early-pdfium.ts). */
   memory?: MemoryLimits;
-  dataFile?: { file: string; size: number; mtimeMs: number; places: readonly WasmDataPlace[] };
+  /** Data not read yet: where it lies in the wasm file (read into each new memory, pdfiumMemory). */
+  dataFile?: PdfiumDataFile;
+}
+
+/** The wasm file a module was compiled from, as it was then (its size and time), and where its data segments lie in it. */
+export interface PdfiumDataFile {
+  file: string;
+  size: number;
+  mtimeMs: number;
+  places: readonly WasmDataPlace[];
 }
 
 /**
@@ -51,7 +66,7 @@ interface Compiled {
  * instantiation makes it): from `data`, or read from the wasm file it was compiled from, which must
  * not have changed since (else this throws, like an instance that cannot be made).
  */
-export function pdfiumMemory(compiled: Compiled): object | undefined {
+export function pdfiumMemory(compiled: CompiledPdfium): object | undefined {
   if (!compiled.memory) return undefined;
   const memory = new wasm.Memory(compiled.memory);
   writeData(memory.buffer, compiled.data);
@@ -83,7 +98,7 @@ export function pdfiumMemory(compiled: Compiled): object | undefined {
  * (shared/wasm-data.ts); a module that imports its memory gets `filled` (made and filled while it
  * compiled: src/cli/early-pdfium.ts) or a new one.
  */
-export function barePdfium(compiled: Compiled, capBytes: number, filled?: object): BarePdfium {
+export function barePdfium(compiled: CompiledPdfium, capBytes: number, filled?: object): BarePdfium {
   const { module, data } = compiled;
   let ex: Exports;
   let heap = new Uint8Array(0);

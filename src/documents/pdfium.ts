@@ -13,8 +13,8 @@ import { firstRunCacheDir, patchedPdfium, pdfiumCachePath, PDFIUM_CACHE_DIR, wri
 import { fasterGlyphMasks } from './pdfium-glyph.js';
 import { fasterImageDrawing } from './pdfium-image.js';
 import { fasterTextCompositor } from './pdfium-wasm.js';
-import { barePdfium, pdfiumMemory } from './pdfium-bare.js';
-import { withoutData, writeData, type MemoryLimits, type WasmData, type WasmDataPlace } from '../shared/wasm-data.js';
+import { barePdfium, pdfiumMemory, type CompiledPdfium } from './pdfium-bare.js';
+import { withoutData, writeData } from '../shared/wasm-data.js';
 import { wasm, type WasmModule } from '../shared/wasm.js';
 
 /** FPDF_GetLastError codes (fpdfview.h). */
@@ -31,28 +31,8 @@ const RENDER_FLAGS = FPDF_ANNOT | FPDF_GRAYSCALE | FPDF_RENDER_NO_SMOOTHTEXT | F
 const FPDFBITMAP_GRAY = 1;
 
 export type { WasmModule } from '../shared/wasm.js';
+export type { CompiledPdfium, PdfiumDataFile } from './pdfium-bare.js';
 
-/**
- * PDFium compiled: the module and, when it was compiled without its data section
- * (shared/wasm-data.ts), the data its memory starts with — in a SharedArrayBuffer, so that handing
- * it to a worker with the module copies nothing. Empty when the module holds its data.
- */
-export interface CompiledPdfium {
-  module: WasmModule;
-  data: readonly WasmData[];
-  /** When the module imports its memory (env.memory) instead of defining it: the memory's limits (src/cli/early-pdfium.ts). */
-  memory?: MemoryLimits;
-  /** Data not read yet: where it lies in the wasm file (read into each new memory, pdfium-bare.ts pdfiumMemory). */
-  dataFile?: PdfiumDataFile;
-}
-
-/** The wasm file a module was compiled from, as it was then (its size and time), and where its data segments lie in it. */
-export interface PdfiumDataFile {
-  file: string;
-  size: number;
-  mtimeMs: number;
-  places: readonly WasmDataPlace[];
-}
 
 type Heap = { HEAPU8: Uint8Array; HEAPF32: Float32Array; _malloc(n: number): number; _free(p: number): void; grayMemory?: GrayMemory['memory'] };
 
