@@ -25,7 +25,8 @@ export function formatsFor(cfg: ResolvedCaller, page: number): PageFormats {
  * ran in V8's slow path (as the state's copy in core.ts).
  */
 export function copyRx(r: RxProgress): RxProgress {
-  return {
+  // Every key required here, so the compiler catches a field added to RxProgress and not here.
+  const copy: { [K in keyof Required<RxProgress>]: RxProgress[K] } = {
     tcf: r.tcf,
     chunks: r.chunks,
     imageSeen: r.imageSeen,
@@ -42,6 +43,7 @@ export function copyRx(r: RxProgress): RxProgress {
     ppr: r.ppr,
     longTrain: r.longTrain,
   };
+  return copy;
 }
 
 export function freshRx(): RxProgress {

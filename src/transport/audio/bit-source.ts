@@ -73,11 +73,7 @@ export class BitSource {
       const hdlc = this.hdlc!;
       for (let i = n; i > 0; i--) {
         let b = hdlc.getBit();
-        if (b === END_OF_DATA) {
-          if (this.tail <= 0) return (word << i) | ((1 << i) - 1) | WORD_END;
-          this.tail--;
-          b = (FLAG >> (7 - (this.tail & 7))) & 1;
-        }
+        if (b === END_OF_DATA && (b = this.trailingBit()) === END_OF_DATA) return (word << i) | ((1 << i) - 1) | WORD_END;
         word = (word << 1) | b;
       }
       return word;
@@ -107,11 +103,15 @@ export class BitSource {
       }
       default: {
         const b = this.hdlc!.getBit();
-        if (b !== END_OF_DATA) return b;
-        if (this.tail <= 0) return END_OF_DATA;
-        this.tail--;
-        return (FLAG >> (7 - (this.tail & 7))) & 1;
+        return b !== END_OF_DATA ? b : this.trailingBit();
       }
     }
   };
+
+  /** After the framer's last bit: the next of the trailing flags' bits, then END_OF_DATA. */
+  private trailingBit(): number {
+    if (this.tail <= 0) return END_OF_DATA;
+    this.tail--;
+    return (FLAG >> (7 - (this.tail & 7))) & 1;
+  }
 }
