@@ -8,7 +8,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../shared/clock.js';
+import { ManualClock, settle } from '../shared/clock.js';
 import { FaxError, type ErrorName } from '../shared/errors.js';
 import { fetchDocument, type FetchDocumentOptions } from './fetch.js';
 
@@ -295,6 +295,28 @@ describe('fetchDocument: refusals', () => {
     const clock = new ManualClock();
     await fetchDocument(`${base}/doc.pdf`, opts({ clock }));
     expect(clock.pending()).toBe(0);
+  });
+
+  it('holds a simulated clock while the name is looked up, not while the far end answers', async () => {
+    // A service on simulated time (src/jobs/prepare.ts passes Clock.hold) must not run past a lookup
+    // that real I/O has not answered yet: test/hostile/ssrf.test.ts once raced its whole budget by.
+    const clock = new ManualClock();
+    let answer!: (addresses: string[]) => void;
+    const resolve = (): Promise<string[]> => new Promise((r) => (answer = r));
+    const download = refusal(fetchDocument(`http://evil.test:${port}/doc.pdf`, opts({ resolve, hold: (w) => clock.hold(w) })));
+    let moved = false;
+    const advancing = clock.advance(1000).then(() => (moved = true));
+    for (let i = 0; i < 4; i++) await settle(); // twice the turns an advance with nothing held takes
+    expect(moved, 'time moved on while the lookup was pending').toBe(false);
+    answer(['127.0.0.1']);
+    await advancing;
+    expect((await download).message).toMatch(/evil\.test resolves to 127\.0\.0\.1/);
+
+    const arrived = new Promise<void>((r) => (hangHit = r));
+    const hanging = refusal(fetchDocument(`${base}/hang`, opts({ timeoutMs: 60_000, clock, hold: (w) => clock.hold(w) })));
+    await arrived; // the request is at the server, which never answers: time must still move
+    await clock.advance(60_000);
+    expect((await hanging).message).toMatch(/timed out after 60000 ms/);
   });
 
   it('times out while the resolver is still thinking', async () => {

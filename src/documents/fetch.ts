@@ -26,6 +26,12 @@ export interface FetchDocumentOptions {
   userAgent?: string;
   /** Timer source for the time-out; defaults to real timers. */
   clock?: Pick<Clock, 'setTimer' | 'clearTimer'>;
+  /**
+   * Told about each hop's name lookup and address check (Clock.hold): real I/O that a simulated
+   * clock must not run past. Only that part: the request itself waits on the far end, which a test
+   * may hold until its clock has moved on.
+   */
+  hold?: (work: Promise<unknown>) => void;
 }
 
 interface FetchedDocument {
@@ -52,7 +58,9 @@ export async function fetchDocument(url: string, opts: FetchDocumentOptions): Pr
   try {
     let current = parseTarget(url, 'the URL');
     for (let redirects = 0; ; redirects++) {
-      const addresses = await untilAborted(checkedAddresses(current, opts), ac.signal);
+      const checking = checkedAddresses(current, opts);
+      opts.hold?.(checking);
+      const addresses = await untilAborted(checking, ac.signal);
       const hop = await request(current, addresses, opts, ac.signal);
       if (hop.kind === 'body') return { data: hop.data, contentType: hop.contentType, finalUrl: current.href };
       if (redirects >= maxRedirects) throw failed(`too many redirects (more than ${maxRedirects})`);

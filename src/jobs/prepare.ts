@@ -22,7 +22,7 @@ interface PrepareOptions {
   maxPages: number;
   maxFileBytes: number;
   signal?: AbortSignal;
-  /** Told about the CPU-bound part (rendering, encoding), so a simulated clock waits for it. */
+  /** Told about the real work a simulated clock must wait for: rendering and encoding, and a fileUrl's name lookup (fetch.ts). */
   hold?: (work: Promise<unknown>) => void;
 }
 
@@ -37,7 +37,7 @@ export async function prepareJob(store: JobStore, job: JobRecord, opts: PrepareO
     let bytes = d.byteLength === null ? null : d.data;
     if (bytes === null || format === null || count === null) {
       if (!d.fileUrl) throw new FaxError('IMAGE_NOT_FOUND', `${field} has no content`);
-      const { data } = await fetchDocument(d.fileUrl, { maxBytes: opts.maxFileBytes, timeoutMs: opts.fetch.timeoutMs, allowHosts: opts.fetch.allowHosts });
+      const { data } = await fetchDocument(d.fileUrl, { maxBytes: opts.maxFileBytes, timeoutMs: opts.fetch.timeoutMs, allowHosts: opts.fetch.allowHosts, ...(opts.hold ? { hold: opts.hold } : {}) });
       format = sniffFormat(data);
       if (!format) throw new FaxError('INVALID_FILE_FORMAT', `${field} (${d.fileName}) is not a PDF, TIFF, image or text document`);
       count = countPages(data, format);
