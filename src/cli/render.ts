@@ -4,7 +4,7 @@
 import { mkdir, open, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { adoptPdfiumCompile, closeRenderPool, configureRenderPool, type EarlyPdfiumCompile, oneShotDrawer, oneShotHelpers, renderFaxTiffParts, previewPng, type RenderQuality, startDrawHelper, startRenderPool } from '../documents/index.js';
+import { adoptPdfiumCompile, closeDrawHelper, closeRenderPool, configureRenderPool, type EarlyPdfiumCompile, oneShotDrawer, oneShotHelpers, renderFaxTiffParts, previewPng, type RenderQuality, startDrawHelper, startRenderPool } from '../documents/index.js';
 import { FaxError } from '../shared/errors.js';
 import { args, str, UsageError } from './args.js';
 import { busyThreads } from './busy.js';
@@ -72,6 +72,7 @@ export async function renderCommand(argv: string[], io: RenderIo = { stdout: pro
   // background job in flight to finish, wasm tier-up included (NodePlatform::DrainTasks), before
   // it runs the next callback — 60–380 ms of a one-page render under load (docs/benchmarks.md).
   const loopAlive = setInterval(() => {}, 2 ** 30);
+  let drawerStopped: Promise<void> | undefined;
   try {
     adoptPdfiumCompile(io.pdfium);
     startRenderPool(0); // PDFium read and compiled (other threads) while this one reads and counts the files
@@ -107,6 +108,10 @@ export async function renderCommand(argv: string[], io: RenderIo = { stdout: pro
         : undefined,
       header: values['no-header'] ? undefined : { senderName: coverFields.fromName, senderNumber: str(values['from-number']) || undefined, dateTime: now },
     });
+    // Every page is coded: the draw worker stops (10–15 ms) while the file is written, not after it.
+    // Not the render pool: a helper that took no page may still be finishing its task (render-threads.ts).
+    drawerStopped = closeDrawHelper();
+    drawerStopped.catch(() => undefined); // awaited below
     const file = await open(out, 'w');
     await file.writev(fax.parts).finally(() => file.close()); // the pieces as they are: no copy of the whole file
     if (fax.pages) {
@@ -128,7 +133,7 @@ export async function renderCommand(argv: string[], io: RenderIo = { stdout: pro
     throw err;
   } finally {
     clearInterval(loopAlive);
-    await closeRenderPool();
+    await Promise.all([drawerStopped, closeRenderPool()]);
   }
 }
 

@@ -22,6 +22,7 @@ export {
   oneShotHelpers,
   oneShotDrawer,
   startDrawHelper,
+  closeDrawHelper,
   composeFax,
   faxTiff,
   renderFaxTiff,

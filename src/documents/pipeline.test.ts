@@ -187,7 +187,9 @@ describe('oneShotDrawer', () => {
     [59, 2, 0, 'Standard', false],
     [60, 2, 0, 'Standard', true], // a draw worker beside the calling thread
     [99, 2, 0, 'Standard', true],
-    [100, 2, 0, 'Standard', false], // a full helper instead (oneShotHelpers)
+    [100, 2, 0, 'Standard', true], // where one full helper would start: faster than it (oneShotHelpers)
+    [200, 2, 0, 'Standard', true],
+    [200, 4, 0, 'Standard', false], // two full helpers instead
     [30, 2, 0, 'HD', false], // not at HD: the calling thread's share of a page is the larger there
     [39, 2, 0, 'HD', false],
     [40, 2, 0, 'HD', false], // a full helper
@@ -206,15 +208,18 @@ describe('oneShotHelpers', () => {
     [1, 2, 0, 'Standard', 0], // the calling thread alone
     [50, 2, 0, 'Standard', 0], // too little page work: the helper is up when this thread is nearly done
     [99, 2, 0, 'Standard', 0],
-    [100, 2, 0, 'Standard', 1], // one helper per other idle core
-    [200, 2, 0, 'Standard', 1],
+    [100, 2, 0, 'Standard', 0], // one would start: below HD the draw worker instead (oneShotDrawer)
+    [200, 2, 0, 'Standard', 0],
+    [200, 4, 0, 'Standard', 2], // one helper per 100 Standard pages of work, on the other idle cores
+    [250, 8, 0, 'Standard', 2],
     [39, 2, 0, 'HD', 0],
     [40, 2, 0, 'HD', 1], // an HD page is 2.5 Standard pages of work
     [50, 2, 0.4, 'HD', 1],
     [50, 2, 0.6, 'HD', 0], // a core is busy: the machine is shared by process, a helper only adds its boot
     [50, 2, 16, 'HD', 0],
     [50, 1, 0, 'HD', 0],
-    [200, 2, 0, 'Low', 1],
+    [200, 2, 0, 'Low', 0],
+    [400, 4, 0, 'Low', 2],
     [160, 2, 0, 'Low', 0],
     [100, 4, 1, 'HD', 2],
     [200, 32, 0, 'HD', 5],

@@ -25,7 +25,7 @@ import { tiffFParts, writeTiffF } from './tiff-f.js';
 
 export { DOCUMENT_TIMEOUT_MS, MAX_FAX_PAGES, type PageMode, type RenderedPage } from './render-document.js';
 export { closeRenderPool, configureRenderPool, oneShotDrawer, oneShotHelpers, RENDER_WORKER_HEAP_MB, startRenderPool, type RenderPoolOptions } from './render-pool.js';
-export { startDrawHelper } from './draw-beside.js';
+export { closeDrawHelper, startDrawHelper } from './draw-beside.js';
 export { renderDocument, renderDocumentPages, splitSelection } from './render-threads.js';
 
 export interface FaxDocument {

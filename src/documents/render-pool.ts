@@ -90,9 +90,19 @@ export const WORK_PER_HELPER = 100;
  * own): where no core is idle a helper only adds its boot, its PDFium instance and a second JIT
  * warm-up (0.4–0.7 s of CPU), and the run took longer (measured at load 10–23, docs/benchmarks.md,
  * render-cli); with too few pages it is up when the calling thread is nearly done.
+ *
+ * Below HD, where one helper would start, none does and the draw worker (oneShotDrawer) starts
+ * instead: with the page scan and the coder in WebAssembly (issue 13, sessions 13–14) the calling
+ * thread keeps up with a worker that only draws, and a full helper's second isolate costs more than
+ * its pages give back. Measured in turns with the machine's other work held off (chrt -r 10, load
+ * 4–14, docs/benchmarks.md, issue 13 session 15), the lone helper's wall time less the draw
+ * worker's, median of the pairs: 100 Standard pages +60 ms (slower in 8 of 8 pairs), 150 +25 ms
+ * (8 of 8), 200 +80 ms (6 of 6), 200 Low +235 ms (6 of 6), each with 80–95 ms more CPU. Two or more
+ * helpers (three idle cores or more) were not measured against it and start as before.
  */
 export function oneShotHelpers(pages: number, cores: number, busy: number, quality: RenderQuality = 'Standard'): number {
-  return Math.max(0, Math.min(idleCores(cores, busy), Math.floor((pages * PAGE_WORK[quality]) / WORK_PER_HELPER), DEFAULT_MAX_THREADS));
+  const helpers = Math.max(0, Math.min(idleCores(cores, busy), Math.floor((pages * PAGE_WORK[quality]) / WORK_PER_HELPER), DEFAULT_MAX_THREADS));
+  return helpers === 1 && quality !== 'HD' ? 0 : helpers;
 }
 
 /** Cores idle now besides the calling thread's: `cores` less the `busy` threads of other processes (rounded), less one. */
@@ -110,13 +120,17 @@ function idleCores(cores: number, busy: number): number {
  * same (medians 0.745 s, +0.2 s of CPU) and 80 Standard pages 0.73–0.79 s against 0.81–0.84.
  * Not at HD: there the calling thread's scan and coding of a page is the larger share, and 30 HD
  * pages took longer with it (medians 0.91 against 0.86 s); from 40 HD pages a full helper starts.
+ * Again in session 15 (the scan and coder in WebAssembly; chrt -r 10, load 4–12, 10–12 pairs), the
+ * worker's wall time less the calling thread's alone, median: 50 Standard pages +20 ms (faster in
+ * 1 of 12 pairs), 60 +10 ms (1 of 10), 70 −20 ms (8 of 10), 80 −70 ms (10 of 10), each with
+ * 130–170 ms more CPU: it pays from between 60 and 70 pages, so the threshold stays.
  */
 export const WORK_PER_DRAWER = 60;
 
 /**
  * Whether a one-shot render of `pages` pages at `quality` starts a draw worker beside the calling
- * thread: when no full helper starts (oneShotHelpers) and, as for those, a core is idle now; not at
- * HD (WORK_PER_DRAWER).
+ * thread: when no full helper starts (oneShotHelpers, which leaves a lone one below HD to this) and,
+ * as for those, a core is idle now; not at HD (WORK_PER_DRAWER).
  */
 export function oneShotDrawer(pages: number, cores: number, busy: number, quality: RenderQuality = 'Standard'): boolean {
   return idleCores(cores, busy) >= 1 && quality !== 'HD' && oneShotHelpers(pages, cores, busy, quality) === 0 && pages * PAGE_WORK[quality] >= WORK_PER_DRAWER;

@@ -19,8 +19,9 @@ describe('faxstack render from the bundle', () => {
     await execFile(process.execPath, [join(ROOT, 'scripts/build.mjs'), '--if-stale'], { cwd: ROOT });
     const dir = mkdtempSync(join(tmpdir(), 'faxstack-bundle-'));
     const pdf = join(dir, 'text.pdf');
-    // Enough page work for one helper (src/documents/render-pool.ts, WORK_PER_HELPER: 100 Standard pages).
-    writeFileSync(pdf, textPdf(100));
+    // Enough page work for two helpers (src/documents/render-pool.ts, WORK_PER_HELPER: 100 Standard
+    // pages each; below HD a lone one would be the draw worker instead).
+    writeFileSync(pdf, textPdf(200));
     const args = (out: string): string[] => ['render', pdf, '--out', join(dir, out), '--no-header', '--compression', 'mmr'];
     const bundled = await execFile(process.execPath, ['--import', PRELOAD, BIN, ...args('bundled.tif')], { cwd: dir });
     const workers = bundled.stderr.split('\n').filter((l) => l.startsWith('task: '));
