@@ -91,6 +91,66 @@ async function bundleCli() {
     chunkNames: 'chunk-[hash]',
     logLevel: 'warning',
   });
+  await bundleRenderScript(esbuild, out);
+}
+
+/**
+ * `faxstack render` as one classic script (`render.cjs` beside the bundle), which bin/faxstack.js
+ * runs from a V8 code cache (src/cli/render-script.ts): Node 20 keeps no compile cache for ES
+ * modules, and compiling the command's JavaScript costs a render 40–45 M instructions of 1.27 G
+ * (docs/benchmarks.md, issue 13 session 15). main.ts whole, its other commands stubbed (never run
+ * from here); `import.meta` and `import()` become parameters the loader passes, so that the script
+ * needs neither flag nor Node's experimental vm loader; dependencies stay in node_modules. Written
+ * before PDFium's cache files: what is older than the module reading it is passed over.
+ */
+async function bundleRenderScript(esbuild, out) {
+  // The commands src/cli/main.ts loads that `render` never reaches: left out of the script.
+  const notRender = /^\.\/(serve|daemon|accounts|send|receive|decode|webhook-listen)\.js$/;
+  const built = await esbuild.build({
+    entryPoints: [join(root, 'dist', 'src', 'cli', 'main.js')],
+    bundle: true,
+    write: false,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    define: { 'import.meta': '__faxstackImportMeta' },
+    logLevel: 'warning',
+    plugins: [
+      {
+        name: 'render-only',
+        setup(build) {
+          build.onResolve({ filter: notRender }, (a) => (a.importer.endsWith(join('cli', 'main.js')) ? { path: a.path, namespace: 'not-render' } : undefined));
+          build.onLoad({ filter: /.*/, namespace: 'not-render' }, (a) => ({
+            contents: `throw new Error(${JSON.stringify(`${a.path} is not in the render script: bin/faxstack.js runs it for render only`)});`,
+            loader: 'js',
+          }));
+        },
+      },
+    ],
+  });
+  const body = await dynamicImportsCalled(built.outputFiles[0].text, '__faxstackImport');
+  const params = '__faxstackImportMeta, __faxstackImport, module, require';
+  writeFileSync(join(out, 'render.cjs'), `(function (${params}) {"use strict";\n${body}})\n`);
+}
+
+/**
+ * `code` with each `import(…)` call made a call of `name` (found by TypeScript's parser, not by
+ * text: a string may spell `import(` too). A script run by node:vm may not call import() without
+ * --experimental-vm-modules; the loader's function imports from an ES module instead.
+ */
+async function dynamicImportsCalled(code, name) {
+  const { default: ts } = await import('typescript');
+  const file = ts.createSourceFile('render.cjs', code, ts.ScriptTarget.ES2022, true, ts.ScriptKind.JS);
+  const at = [];
+  const visit = (node) => {
+    if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) at.push(node.expression.getStart(file));
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  let text = code;
+  for (const start of at.sort((a, b) => b - a)) text = `${text.slice(0, start)}${name}${text.slice(start + 'import'.length)}`;
+  return text;
 }
 
 /**
