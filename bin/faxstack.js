@@ -33,7 +33,8 @@ const pdfium = compilesPdfium?.(argv) ? compilePdfiumEarly?.(pdfiumFiles()) : un
 main(argv, { pdfium }).then(
   (code) => {
     if (typeof code === 'number') process.exitCode = code;
-    if (!code) script?.keepCache();
+    // A cache made after a render holds the functions it compiled on the way (not after `render --help`).
+    if (!code && compilesPdfium?.(argv)) script?.keepCache();
     if (exitsWhenDone?.(argv)) exitWhenFlushed();
   },
   (err) => {
