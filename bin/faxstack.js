@@ -9,11 +9,12 @@ import { fileURLToPath } from 'node:url';
 const dist = new URL('../dist/src/', import.meta.url);
 const argv = process.argv.slice(2);
 let cli;
-// `render` from the build's classic script and V8's code cache of it (src/cli/render-script.ts),
-// when the build wrote one: the command's JavaScript deserialized, not parsed and compiled again.
-const script = argv[0] === 'render' ? await renderScript() : undefined;
+// `render` from the build's classic script (written with the bundle) and V8's code cache of it
+// (src/cli/render-script.ts): the command's JavaScript deserialized, not parsed and compiled again.
+const withBundle = bundled();
+const script = argv[0] === 'render' && withBundle ? await renderScript() : undefined;
 try {
-  cli = script?.exports ?? (await import(bundled() ? new URL('cli-bundle/main.js', dist).href : '../dist/src/cli/main.js'));
+  cli = script?.exports ?? (await import(withBundle ? new URL('cli-bundle/main.js', dist).href : '../dist/src/cli/main.js'));
 } catch (err) {
   if (err?.code !== 'ERR_MODULE_NOT_FOUND' || !String(err.message).includes('dist/src/cli/main.js')) throw err;
   process.stderr.write('faxstack: not compiled yet (dist/ is missing): run `npm run build` in the faxstack checkout\n');
