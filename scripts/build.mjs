@@ -1,14 +1,16 @@
 #!/usr/bin/env node
 // Compiles src/ and native-free-dsp/ to dist/ (tsconfig.build.json), writes PDFium's rewritten
-// wasm and the header line's glyphs into dist/, bundles the command line (dist/src/cli-bundle/) and stamps the build.
+// wasm and the header line's glyphs into dist/, bundles the command line (dist/src/cli-bundle/, with
+// `render` as one script and V8's code cache of it) and stamps the build.
 //   node scripts/build.mjs              always compile
 //   node scripts/build.mjs --if-stale   compile only when dist/ is missing or older than a source
 //                                       (what `npm start` runs: a second when nothing changed)
 //   node scripts/build.mjs --clean      remove dist/ first (what `npm pack` runs: nothing stale ships)
 // Plain JavaScript so that it runs before anything is compiled.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -53,6 +55,8 @@ await bundleCli();
 const { writePdfiumCache, writeHeaderAtlases, removeUnusedExports } = await import(pathToFileURL(join(root, 'dist', 'src', 'documents', 'index.js')).href);
 writePdfiumCache(join(root, 'dist'), await unusedExportsRemover(removeUnusedExports));
 await writeHeaderAtlases(join(root, 'dist'));
+// Last: the render it runs takes the build's wasm and glyphs written above.
+warmRenderCache();
 writeFileSync(stamp, `${new Date(started).toISOString()}\n`);
 // Stamped with the time the compile began: a source saved during the compile makes the next run compile again.
 utimesSync(stamp, new Date(started), new Date(started));
@@ -132,6 +136,26 @@ async function bundleRenderScript(esbuild, out) {
   const body = await dynamicImportsCalled(built.outputFiles[0].text, '__faxstackImport');
   const params = '__faxstackImportMeta, __faxstackImport, module, require';
   writeFileSync(join(out, 'render.cjs'), `(function (${params}) {"use strict";\n${body}})\n`);
+}
+
+/**
+ * V8's code cache of the render script made by the build (src/cli/render-script.ts keeps it after a
+ * render that had none): a render of a small text PDF (fixtures/documents/, 5 pages, standard fonts),
+ * so that the first `faxstack render` after a build runs from it too, whatever document that is.
+ * Its output is thrown away; when it fails, the first render writes the cache instead.
+ */
+function warmRenderCache() {
+  const pdf = join(root, 'fixtures', 'documents', 'standard-fonts.pdf');
+  if (!existsSync(join(root, 'dist', 'src', 'cli-bundle', 'render.cjs')) || !existsSync(pdf)) return;
+  const dir = mkdtempSync(join(tmpdir(), 'faxstack-build-'));
+  try {
+    const args = [join(root, 'bin', 'faxstack.js'), 'render', pdf, '--out', join(dir, 'warm.tif')];
+    // FAXSTACK_CACHE_DIR empty: the build's stamp is not written yet, and a user's first-run cache is not the build's business.
+    const r = spawnSync(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, FAXSTACK_CACHE_DIR: '' } });
+    if (r.status !== 0) process.stderr.write(`faxstack: no code cache for the render script (the first render writes it): ${r.stderr}\n`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /**
