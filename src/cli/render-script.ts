@@ -50,7 +50,9 @@ function cachedData(file: string, key: string): Buffer | undefined {
  * in it: only packages and built-ins are imported, which resolve alike from here). V8 checks the
  * cache against its own version and flags and the script's length; the key (cacheKey) adds the
  * script's time, so another build's cache of the same length is not offered. Not checked: a cache
- * damaged inside its data after it was written (written whole under another name, then renamed).
+ * damaged inside its data after it was written whole (under another name, then renamed) — Node's
+ * V8 does not verify its checksum, and ours would cost a render 2–5 ms (a JavaScript sum of 300 KB,
+ * or zlib's crc32 with node:zlib loaded, which test/cli/render-builtins.test.ts keeps out).
  */
 export function runRenderScript(bundleDir: string, newerThan: string): RenderScript | undefined {
   const file = join(bundleDir, 'render.cjs');
