@@ -9,8 +9,12 @@ import { fileURLToPath } from 'node:url';
 const dist = new URL('../dist/src/', import.meta.url);
 const argv = process.argv.slice(2);
 let cli;
+// `render` from the build's classic script (written with the bundle) and V8's code cache of it
+// (src/cli/render-script.ts): the command's JavaScript deserialized, not parsed and compiled again.
+const withBundle = bundled();
+const script = argv[0] === 'render' && withBundle ? await renderScript() : undefined;
 try {
-  cli = await import(bundled() ? new URL('cli-bundle/main.js', dist).href : '../dist/src/cli/main.js');
+  cli = script?.exports ?? (await import(withBundle ? new URL('cli-bundle/main.js', dist).href : '../dist/src/cli/main.js'));
 } catch (err) {
   if (err?.code !== 'ERR_MODULE_NOT_FOUND' || !String(err.message).includes('dist/src/cli/main.js')) throw err;
   process.stderr.write('faxstack: not compiled yet (dist/ is missing): run `npm run build` in the faxstack checkout\n');
@@ -30,6 +34,8 @@ const pdfium = compilesPdfium?.(argv) ? compilePdfiumEarly?.(pdfiumFiles()) : un
 main(argv, { pdfium }).then(
   (code) => {
     if (typeof code === 'number') process.exitCode = code;
+    // A cache made after a render holds the functions it compiled on the way (not after `render --help`).
+    if (!code && compilesPdfium?.(argv)) script?.keepCache();
     if (exitsWhenDone?.(argv)) exitWhenFlushed();
   },
   (err) => {
@@ -42,6 +48,17 @@ main(argv, { pdfium }).then(
 function exitWhenFlushed() {
   const pending = [process.stdout, process.stderr].filter((s) => s.writableLength > 0);
   void Promise.all(pending.map((s) => new Promise((done) => s.write('', done)))).then(() => process.exit());
+}
+
+/** The render script run, when the build wrote one not older than the modules it was made from; else undefined. */
+async function renderScript() {
+  try {
+    const { runRenderScript } = await import('../dist/src/cli/render-script.js');
+    return runRenderScript(fileURLToPath(new URL('cli-bundle/', dist)), fileURLToPath(new URL('cli/main.js', dist)));
+  } catch (err) {
+    if (err?.code === 'ERR_MODULE_NOT_FOUND') return undefined; // not compiled: reported below
+    throw err;
+  }
 }
 
 /** Whether the bundle is there and not older than the modules it was made from (`tsc` alone rewrites those). */

@@ -1,14 +1,16 @@
 #!/usr/bin/env node
 // Compiles src/ and native-free-dsp/ to dist/ (tsconfig.build.json), writes PDFium's rewritten
-// wasm and the header line's glyphs into dist/, bundles the command line (dist/src/cli-bundle/) and stamps the build.
+// wasm and the header line's glyphs into dist/, bundles the command line (dist/src/cli-bundle/, with
+// `render` as one script and V8's code cache of it) and stamps the build.
 //   node scripts/build.mjs              always compile
 //   node scripts/build.mjs --if-stale   compile only when dist/ is missing or older than a source
 //                                       (what `npm start` runs: a second when nothing changed)
 //   node scripts/build.mjs --clean      remove dist/ first (what `npm pack` runs: nothing stale ships)
 // Plain JavaScript so that it runs before anything is compiled.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -53,6 +55,8 @@ await bundleCli();
 const { writePdfiumCache, writeHeaderAtlases, removeUnusedExports } = await import(pathToFileURL(join(root, 'dist', 'src', 'documents', 'index.js')).href);
 writePdfiumCache(join(root, 'dist'), await unusedExportsRemover(removeUnusedExports));
 await writeHeaderAtlases(join(root, 'dist'));
+// Last: the render it runs takes the build's wasm and glyphs written above.
+warmRenderCache();
 writeFileSync(stamp, `${new Date(started).toISOString()}\n`);
 // Stamped with the time the compile began: a source saved during the compile makes the next run compile again.
 utimesSync(stamp, new Date(started), new Date(started));
@@ -91,6 +95,86 @@ async function bundleCli() {
     chunkNames: 'chunk-[hash]',
     logLevel: 'warning',
   });
+  await bundleRenderScript(esbuild, out);
+}
+
+/**
+ * `faxstack render` as one classic script (`render.cjs` beside the bundle), which bin/faxstack.js
+ * runs from a V8 code cache (src/cli/render-script.ts): Node 20 keeps no compile cache for ES
+ * modules, and compiling the command's JavaScript costs a render 40–45 M instructions of 1.27 G
+ * (docs/benchmarks.md, issue 13 session 15). main.ts whole, its other commands stubbed (never run
+ * from here); `import.meta` and `import()` become parameters the loader passes, so that the script
+ * needs neither flag nor Node's experimental vm loader; dependencies stay in node_modules. Written
+ * before PDFium's cache files: what is older than the module reading it is passed over.
+ */
+async function bundleRenderScript(esbuild, out) {
+  // The commands src/cli/main.ts loads that `render` never reaches: left out of the script.
+  const notRender = /^\.\/(serve|daemon|accounts|send|receive|decode|webhook-listen)\.js$/;
+  const built = await esbuild.build({
+    entryPoints: [join(root, 'dist', 'src', 'cli', 'main.js')],
+    bundle: true,
+    write: false,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    define: { 'import.meta': '__faxstackImportMeta' },
+    logLevel: 'warning',
+    plugins: [
+      {
+        name: 'render-only',
+        setup(build) {
+          build.onResolve({ filter: notRender }, (a) => (a.importer.endsWith(join('cli', 'main.js')) ? { path: a.path, namespace: 'not-render' } : undefined));
+          build.onLoad({ filter: /.*/, namespace: 'not-render' }, (a) => ({
+            contents: `throw new Error(${JSON.stringify(`${a.path} is not in the render script: bin/faxstack.js runs it for render only`)});`,
+            loader: 'js',
+          }));
+        },
+      },
+    ],
+  });
+  const body = await dynamicImportsCalled(built.outputFiles[0].text, '__faxstackImport');
+  const params = '__faxstackImportMeta, __faxstackImport, module, require';
+  writeFileSync(join(out, 'render.cjs'), `(function (${params}) {"use strict";\n${body}})\n`);
+}
+
+/**
+ * V8's code cache of the render script made by the build (src/cli/render-script.ts keeps it after a
+ * render that had none): a render of a small text PDF (fixtures/documents/, 5 pages, standard fonts),
+ * so that the first `faxstack render` after a build runs from it too, whatever document that is.
+ * Its output is thrown away; when it fails, the first render writes the cache instead.
+ */
+function warmRenderCache() {
+  const pdf = join(root, 'fixtures', 'documents', 'standard-fonts.pdf');
+  if (!existsSync(join(root, 'dist', 'src', 'cli-bundle', 'render.cjs')) || !existsSync(pdf)) return;
+  const dir = mkdtempSync(join(tmpdir(), 'faxstack-build-'));
+  try {
+    const args = [join(root, 'bin', 'faxstack.js'), 'render', pdf, '--out', join(dir, 'warm.tif')];
+    // FAXSTACK_CACHE_DIR empty: the build's stamp is not written yet, and a user's first-run cache is not the build's business.
+    const r = spawnSync(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, FAXSTACK_CACHE_DIR: '' } });
+    if (r.status !== 0) process.stderr.write(`faxstack: no code cache for the render script (the first render writes it): ${r.stderr}\n`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * `code` with each `import(…)` call made a call of `name` (found by TypeScript's parser, not by
+ * text: a string may spell `import(` too). A script run by node:vm may not call import() without
+ * --experimental-vm-modules; the loader's function imports from an ES module instead.
+ */
+async function dynamicImportsCalled(code, name) {
+  const { default: ts } = await import('typescript');
+  const file = ts.createSourceFile('render.cjs', code, ts.ScriptTarget.ES2022, true, ts.ScriptKind.JS);
+  const at = [];
+  const visit = (node) => {
+    if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) at.push(node.expression.getStart(file));
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  let text = code;
+  for (const start of at.sort((a, b) => b - a)) text = `${text.slice(0, start)}${name}${text.slice(start + 'import'.length)}`;
+  return text;
 }
 
 /**
