@@ -243,6 +243,16 @@ export class V17Rx {
   private wi = 0;
   private dr = 0;
   private di = 0;
+  /**
+   * The stage's per-symbol step (acquire, trainStep, bridge, dataStep), set when the stage
+   * changes. Called through this field, V8 sees one call site with several targets and inlines
+   * none of them into symbol() (and so into output()): each step is compiled on its own, from its
+   * own stage's feedback. With a switch here, which steps V8 inlined into output() depended on the
+   * stage the receiver was in when output() was compiled — training in some processes, data in
+   * others — and the data path ran at a different speed in each (native-free-dsp/README.md,
+   * "Issue 17, session 15").
+   */
+  private step: () => void = this.acquire;
 
   constructor(opts: V17RxOptions) {
     this.bitRate = checkOneOf('V17Rx', 'bitRate', opts?.bitRate, V17_BIT_RATES);
@@ -380,6 +390,7 @@ export class V17Rx {
     this.errCount = 0;
     this.mse = 0;
     this.stage = Stage.Acquire;
+    this.step = this.acquire;
     if (report) this.onStatus?.('carrierUp');
   }
 
@@ -463,35 +474,23 @@ export class V17Rx {
     const yi = eq.im;
     this.wr = yr * this.rotCos + yi * this.rotSin;
     this.wi = yi * this.rotCos - yr * this.rotSin;
-    // Each stage sets the target (dr, di) and says whether to adapt towards it; adapting from
-    // this one place keeps the hot path small enough for V8 to inline the equalizer's update.
-    let adapt: boolean;
-    switch (this.stage) {
-      case Stage.Acquire:
-        this.acquire();
-        return;
-      case Stage.TrainLong:
-      case Stage.TrainShort: {
-        const b1 = this.replica.scramble(1);
-        const b2 = this.replica.scramble(1);
-        const t = CDBA[(b1 << 1) | b2]!;
-        this.dr = A_RE[t]!;
-        this.di = A_IM[t]!;
-        this.count++;
-        adapt = this.stage === Stage.TrainLong ? this.trainLong() : this.trainShort();
-        break;
-      }
-      case Stage.Bridge:
-        adapt = this.bridge();
-        break;
-      case Stage.Ones:
-      case Stage.Data:
-        adapt = this.decodeSymbol();
-        break;
-      default:
-        return;
-    }
-    if (adapt) this.adapt();
+    this.step();
+  }
+
+  /** Segment 2, long or short: the replica's C D B A point is the target. */
+  private trainStep(): void {
+    const b1 = this.replica.scramble(1);
+    const b2 = this.replica.scramble(1);
+    const t = CDBA[(b1 << 1) | b2]!;
+    this.dr = A_RE[t]!;
+    this.di = A_IM[t]!;
+    this.count++;
+    if (this.stage === Stage.TrainLong ? this.trainLong() : this.trainShort()) this.adapt();
+  }
+
+  /** Segments 4 and data. */
+  private dataStep(): void {
+    if (this.decodeSymbol()) this.adapt();
   }
 
   /** Carrier loop and LMS update towards the target (dr, di). */
@@ -545,9 +544,11 @@ export class V17Rx {
     this.errCount = 0;
     if (this.shortTrain) {
       this.stage = Stage.TrainShort;
+      this.step = this.trainStep;
       this.setGains(GAINS.trainShort);
     } else {
       this.stage = Stage.TrainLong;
+      this.step = this.trainStep;
       this.setGains(GAINS.trainFast);
     }
     this.onStatus?.('trainingInProgress');
@@ -574,6 +575,7 @@ export class V17Rx {
       return false;
     }
     this.stage = Stage.Bridge;
+    this.step = this.bridge;
     this.count = 0;
     return false;
   }
@@ -598,16 +600,16 @@ export class V17Rx {
    * hold what segment 2 taught them (as spandsp does), which keeps this rarely run code free of
    * floating-point work.
    */
-  private bridge(): boolean {
+  private bridge(): void {
     const shift = (this.count & 7) << 1;
     this.replica.scramble((WORD >> shift) & 1);
     this.replica.scramble((WORD >> (shift + 1)) & 1);
     if (++this.count >= BRIDGE) this.enterOnes();
-    return false;
   }
 
   private enterOnes(): void {
     this.stage = Stage.Ones;
+    this.step = this.dataStep;
     this.count = 0;
     // The transmitter's differential encoder starts at 1 after long and 0 after short training;
     // its scrambler carries on from segments 2-3, so the descrambler starts in step.
