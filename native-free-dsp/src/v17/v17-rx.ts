@@ -244,7 +244,7 @@ export class V17Rx {
   private dr = 0;
   private di = 0;
   /**
-   * The stage's per-symbol step (acquire, trainStep, bridge, dataStep), set when the stage
+   * The stage's per-symbol step (acquire, trainStep, bridge, onesStep, dataStep), set when the stage
    * changes. Called through this field, V8 sees one call site with several targets and inlines
    * none of them into symbol() (and so into output()): each step is compiled on its own, from its
    * own stage's feedback. With a switch here, which steps V8 inlined into output() depended on the
@@ -488,11 +488,6 @@ export class V17Rx {
     if (this.stage === Stage.TrainLong ? this.trainLong() : this.trainShort()) this.adapt();
   }
 
-  /** Segments 4 and data. */
-  private dataStep(): void {
-    if (this.decodeSymbol()) this.adapt();
-  }
-
   /** Carrier loop and LMS update towards the target (dr, di). */
   private adapt(): void {
     const wr = this.wr;
@@ -609,7 +604,7 @@ export class V17Rx {
 
   private enterOnes(): void {
     this.stage = Stage.Ones;
-    this.step = this.dataStep;
+    this.step = this.onesStep;
     this.count = 0;
     // The transmitter's differential encoder starts at 1 after long and 0 after short training;
     // its scrambler carries on from segments 2-3, so the descrambler starts in step.
@@ -620,32 +615,45 @@ export class V17Rx {
     this.setGains(GAINS.data);
   }
 
-  /** Segments 4 and data: slice, steer the loops by the nearest point, decode the trellis. */
-  private decodeSymbol(): boolean {
-    const c = this.constellation;
-    this.point[0] = this.wr;
-    this.point[1] = this.wi;
-    // The nearest point steers the loops now; the Viterbi decoder decides 23-30 symbols later.
-    const nearest = this.decoder.push(this.point);
-    this.dr = c.re[nearest]!;
-    this.di = c.im[nearest]!;
-    const err = (this.dr - this.wr) ** 2 + (this.di - this.wi) ** 2;
-    this.mse += (err - this.mse) * 0.01;
-    if (this.stage !== Stage.Ones) return true;
+  /** Data: slice, steer the loops by the nearest point, decode the trellis. */
+  private dataStep(): void {
+    this.decide();
+    this.adapt();
+  }
+
+  /** Segment 4: as data, and the training judged on its last symbol. */
+  private onesStep(): void {
+    this.decide();
     this.measure();
-    if (++this.count < ONES) return true;
-    const snr = this.measuredSnrDb(c.meanPower);
+    if (++this.count < ONES) {
+      this.adapt();
+      return;
+    }
+    const snr = this.measuredSnrDb(this.constellation.meanPower);
     if (this.shortTrain) this.snrDb = snr;
     if (snr < MIN_TRAINING_SNR_DB[this.bitRate]) {
       this.fail();
-      return false;
+      return;
     }
     this.stage = Stage.Data;
+    this.step = this.dataStep;
     this.eq.save();
     this.savedFrequencyHz = this.nco.frequencyHz;
     this.haveSaved = true;
     this.det.setRelativeOff(RELATIVE_OFF_DB);
     this.onStatus?.('trained');
-    return true;
+    this.adapt();
+  }
+
+  /** The nearest point is the target (dr, di) now; the Viterbi decoder decides 23-30 symbols later. */
+  private decide(): void {
+    const c = this.constellation;
+    this.point[0] = this.wr;
+    this.point[1] = this.wi;
+    const nearest = this.decoder.push(this.point);
+    this.dr = c.re[nearest]!;
+    this.di = c.im[nearest]!;
+    const err = (this.dr - this.wr) ** 2 + (this.di - this.wi) ** 2;
+    this.mse += (err - this.mse) * 0.01;
   }
 }
