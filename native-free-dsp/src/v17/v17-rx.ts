@@ -615,9 +615,20 @@ export class V17Rx {
     this.setGains(GAINS.data);
   }
 
-  /** Data: slice, steer the loops by the nearest point, decode the trellis. */
+  /**
+   * Data: slice, steer the loops by the nearest point, decode the trellis. decide() written out
+   * here rather than called: a small function called once per call of this one is compiled on its
+   * own first in some processes and not in others, and V8 inlines it or not accordingly.
+   */
   private dataStep(): void {
-    this.decide();
+    const c = this.constellation;
+    this.point[0] = this.wr;
+    this.point[1] = this.wi;
+    const nearest = this.decoder.push(this.point);
+    this.dr = c.re[nearest]!;
+    this.di = c.im[nearest]!;
+    const err = (this.dr - this.wr) ** 2 + (this.di - this.wi) ** 2;
+    this.mse += (err - this.mse) * 0.01;
     this.adapt();
   }
 
@@ -645,7 +656,7 @@ export class V17Rx {
     this.adapt();
   }
 
-  /** The nearest point is the target (dr, di) now; the Viterbi decoder decides 23-30 symbols later. */
+  /** The nearest point is the target (dr, di) now; the Viterbi decoder decides 23-30 symbols later (as dataStep). */
   private decide(): void {
     const c = this.constellation;
     this.point[0] = this.wr;
