@@ -249,8 +249,7 @@ export class V17Rx {
    * none of them into symbol() (and so into output()): each step is compiled on its own, from its
    * own stage's feedback. With a switch here, which steps V8 inlined into output() depended on the
    * stage the receiver was in when output() was compiled — training in some processes, data in
-   * others — and the data path ran at a different speed in each (native-free-dsp/README.md,
-   * "Issue 17, session 15").
+   * others — and a whole audio call (bench/audio-call.ts) ran at a different speed in each.
    */
   private step: () => void = this.acquire;
 
@@ -656,7 +655,10 @@ export class V17Rx {
     this.adapt();
   }
 
-  /** The nearest point is the target (dr, di) now; the Viterbi decoder decides 23-30 symbols later (as dataStep). */
+  /**
+   * The nearest point is the target (dr, di) now; the Viterbi decoder decides 23-30 symbols later.
+   * dataStep's first lines, for segment 4, whose last symbol saves the equalizer before adapting.
+   */
   private decide(): void {
     const c = this.constellation;
     this.point[0] = this.wr;
