@@ -243,6 +243,15 @@ export class V17Rx {
   private wi = 0;
   private dr = 0;
   private di = 0;
+  /**
+   * The stage's per-symbol step (acquire, trainStep, bridge, onesStep, dataStep), set when the stage
+   * changes. Called through this field, V8 sees one call site with several targets and inlines
+   * none of them into symbol() (and so into output()): each step is compiled on its own, from its
+   * own stage's feedback. With a switch here, which steps V8 inlined into output() depended on the
+   * stage the receiver was in when output() was compiled — training in some processes, data in
+   * others — and a whole audio call (bench/audio-call.ts) ran at a different speed in each.
+   */
+  private step: () => void = this.acquire;
 
   constructor(opts: V17RxOptions) {
     this.bitRate = checkOneOf('V17Rx', 'bitRate', opts?.bitRate, V17_BIT_RATES);
@@ -380,6 +389,7 @@ export class V17Rx {
     this.errCount = 0;
     this.mse = 0;
     this.stage = Stage.Acquire;
+    this.step = this.acquire;
     if (report) this.onStatus?.('carrierUp');
   }
 
@@ -463,35 +473,18 @@ export class V17Rx {
     const yi = eq.im;
     this.wr = yr * this.rotCos + yi * this.rotSin;
     this.wi = yi * this.rotCos - yr * this.rotSin;
-    // Each stage sets the target (dr, di) and says whether to adapt towards it; adapting from
-    // this one place keeps the hot path small enough for V8 to inline the equalizer's update.
-    let adapt: boolean;
-    switch (this.stage) {
-      case Stage.Acquire:
-        this.acquire();
-        return;
-      case Stage.TrainLong:
-      case Stage.TrainShort: {
-        const b1 = this.replica.scramble(1);
-        const b2 = this.replica.scramble(1);
-        const t = CDBA[(b1 << 1) | b2]!;
-        this.dr = A_RE[t]!;
-        this.di = A_IM[t]!;
-        this.count++;
-        adapt = this.stage === Stage.TrainLong ? this.trainLong() : this.trainShort();
-        break;
-      }
-      case Stage.Bridge:
-        adapt = this.bridge();
-        break;
-      case Stage.Ones:
-      case Stage.Data:
-        adapt = this.decodeSymbol();
-        break;
-      default:
-        return;
-    }
-    if (adapt) this.adapt();
+    this.step();
+  }
+
+  /** Segment 2, long or short: the replica's C D B A point is the target. */
+  private trainStep(): void {
+    const b1 = this.replica.scramble(1);
+    const b2 = this.replica.scramble(1);
+    const t = CDBA[(b1 << 1) | b2]!;
+    this.dr = A_RE[t]!;
+    this.di = A_IM[t]!;
+    this.count++;
+    if (this.stage === Stage.TrainLong ? this.trainLong() : this.trainShort()) this.adapt();
   }
 
   /** Carrier loop and LMS update towards the target (dr, di). */
@@ -545,9 +538,11 @@ export class V17Rx {
     this.errCount = 0;
     if (this.shortTrain) {
       this.stage = Stage.TrainShort;
+      this.step = this.trainStep;
       this.setGains(GAINS.trainShort);
     } else {
       this.stage = Stage.TrainLong;
+      this.step = this.trainStep;
       this.setGains(GAINS.trainFast);
     }
     this.onStatus?.('trainingInProgress');
@@ -574,6 +569,7 @@ export class V17Rx {
       return false;
     }
     this.stage = Stage.Bridge;
+    this.step = this.bridge;
     this.count = 0;
     return false;
   }
@@ -598,16 +594,16 @@ export class V17Rx {
    * hold what segment 2 taught them (as spandsp does), which keeps this rarely run code free of
    * floating-point work.
    */
-  private bridge(): boolean {
+  private bridge(): void {
     const shift = (this.count & 7) << 1;
     this.replica.scramble((WORD >> shift) & 1);
     this.replica.scramble((WORD >> (shift + 1)) & 1);
     if (++this.count >= BRIDGE) this.enterOnes();
-    return false;
   }
 
   private enterOnes(): void {
     this.stage = Stage.Ones;
+    this.step = this.onesStep;
     this.count = 0;
     // The transmitter's differential encoder starts at 1 after long and 0 after short training;
     // its scrambler carries on from segments 2-3, so the descrambler starts in step.
@@ -618,32 +614,59 @@ export class V17Rx {
     this.setGains(GAINS.data);
   }
 
-  /** Segments 4 and data: slice, steer the loops by the nearest point, decode the trellis. */
-  private decodeSymbol(): boolean {
+  /**
+   * Data: slice, steer the loops by the nearest point, decode the trellis. decide() written out
+   * here rather than called: a small function called once per call of this one is compiled on its
+   * own first in some processes and not in others, and V8 inlines it or not accordingly.
+   */
+  private dataStep(): void {
     const c = this.constellation;
     this.point[0] = this.wr;
     this.point[1] = this.wi;
-    // The nearest point steers the loops now; the Viterbi decoder decides 23-30 symbols later.
     const nearest = this.decoder.push(this.point);
     this.dr = c.re[nearest]!;
     this.di = c.im[nearest]!;
     const err = (this.dr - this.wr) ** 2 + (this.di - this.wi) ** 2;
     this.mse += (err - this.mse) * 0.01;
-    if (this.stage !== Stage.Ones) return true;
+    this.adapt();
+  }
+
+  /** Segment 4: as data, and the training judged on its last symbol. */
+  private onesStep(): void {
+    this.decide();
     this.measure();
-    if (++this.count < ONES) return true;
-    const snr = this.measuredSnrDb(c.meanPower);
+    if (++this.count < ONES) {
+      this.adapt();
+      return;
+    }
+    const snr = this.measuredSnrDb(this.constellation.meanPower);
     if (this.shortTrain) this.snrDb = snr;
     if (snr < MIN_TRAINING_SNR_DB[this.bitRate]) {
       this.fail();
-      return false;
+      return;
     }
     this.stage = Stage.Data;
+    this.step = this.dataStep;
     this.eq.save();
     this.savedFrequencyHz = this.nco.frequencyHz;
     this.haveSaved = true;
     this.det.setRelativeOff(RELATIVE_OFF_DB);
     this.onStatus?.('trained');
-    return true;
+    this.adapt();
+  }
+
+  /**
+   * The nearest point is the target (dr, di) now; the Viterbi decoder decides 23-30 symbols later.
+   * dataStep's first lines, for segment 4, whose last symbol saves the equalizer before adapting.
+   */
+  private decide(): void {
+    const c = this.constellation;
+    this.point[0] = this.wr;
+    this.point[1] = this.wi;
+    const nearest = this.decoder.push(this.point);
+    this.dr = c.re[nearest]!;
+    this.di = c.im[nearest]!;
+    const err = (this.dr - this.wr) ** 2 + (this.di - this.wi) ** 2;
+    this.mse += (err - this.mse) * 0.01;
   }
 }
