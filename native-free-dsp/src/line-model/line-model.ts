@@ -155,11 +155,8 @@ export class LineModel {
       this.epos = epos;
     }
     if (this.noiseRms !== 0) {
-      if (this.ziggurat) {
-        const rng = this.rng;
-        const r = this.noiseRms;
-        for (let i = 0; i < len; i++) w[i]! += r * rng.nextGaussianZiggurat();
-      } else this.rng.addGaussian(w, len, this.noiseRms);
+      if (this.ziggurat) this.rng.addGaussianZiggurat(w, len, this.noiseRms);
+      else this.rng.addGaussian(w, len, this.noiseRms);
     }
     for (let i = 0; i < len; i++) {
       const y = w[i]!;
