@@ -36,7 +36,7 @@ const CHUNK = 8;
 const REV8 = new Uint8Array(256);
 for (let x = 0; x < 256; x++) for (let b = 0; b < 8; b++) REV8[x]! |= ((x >> b) & 1) << (7 - b);
 
-/** Shifts and masks of a pattern's chunk step (see nextBits). */
+/** Shifts and masks of a pattern's chunk step (see PrbsGenerator.nextWord). */
 interface Chunk {
   /** Bits a step, min(CHUNK, tap). */
   k: number;
