@@ -30,6 +30,9 @@ export const V29_SCRAMBLER: Readonly<ScramblerOptions> = { tapA: 18, tapB: 23 };
 export const V17_SCRAMBLER: Readonly<ScramblerOptions> = { tapA: 18, tapB: 23 };
 
 const GUARD_LIMIT = 33;
+/** Slots of Scrambler's `st`. */
+const REG = 0;
+const COUNT = 1;
 
 export class Scrambler {
   readonly tapA: number = 0;
@@ -38,9 +41,13 @@ export class Scrambler {
   private readonly mask: number = 0;
   private readonly shiftA: number = 0;
   private readonly shiftB: number = 0;
-  /** Register: the last bits on the line, newest in bit 0. */
-  private reg = 0;
-  private count = 0;
+  /**
+   * st[REG]: the register, the last bits on the line (newest in bit 0); st[COUNT]: the guard
+   * counter. Slots, not number fields: V8 (no pointer compression) writes a small-integer field as
+   * 64 bits and reads it back as its upper 32, a load this CPU does not forward from the store, so
+   * each call waited for the last one's store (hdlc-rx.ts `st`; 32 entries keep it off V8's heap).
+   */
+  private readonly st = new Int32Array(32);
 
   constructor(opts: ScramblerOptions) {
     this.tapA = checkInt('Scrambler', 'tapA', opts?.tapA, 1, 30);
@@ -59,34 +66,34 @@ export class Scrambler {
   }
 
   setState(reg: number, guardCount = 0): void {
-    this.reg = reg & this.mask;
-    this.count = guardCount;
+    this.st[REG] = reg & this.mask;
+    this.st[COUNT] = guardCount;
   }
 
   /** The register (newest line bit in bit 0). */
   get state(): number {
-    return this.reg;
+    return this.st[REG]!;
   }
 
   /** The guard counter (V.27ter). */
   get guardCount(): number {
-    return this.count;
+    return this.st[COUNT]!;
   }
 
   scramble(bit: number): number {
-    const r = this.reg;
+    const r = this.st[REG]!;
     let out = (bit ^ (r >>> this.shiftA) ^ (r >>> this.shiftB)) & 1;
     if (this.guard === true) out = this.guardBit(r, out); // (see complex.ts)
-    this.reg = ((r << 1) | out) & this.mask;
+    this.st[REG] = ((r << 1) | out) & this.mask;
     return out;
   }
 
   descramble(bit: number): number {
-    const r = this.reg;
+    const r = this.st[REG]!;
     const inBit = bit & 1;
     let out = (inBit ^ (r >>> this.shiftA) ^ (r >>> this.shiftB)) & 1;
     if (this.guard === true && this.guardBit(r, inBit) !== inBit) out ^= 1;
-    this.reg = ((r << 1) | inBit) & this.mask;
+    this.st[REG] = ((r << 1) | inBit) & this.mask;
     return out;
   }
 
@@ -96,20 +103,20 @@ export class Scrambler {
    * in the register, so the word goes through in one step (a modem's symbol).
    */
   scrambleWord(word: number, n: number): number {
-    const r = this.reg;
+    const r = this.st[REG]!;
     let out = (word ^ (r >>> (this.tapA - n)) ^ (r >>> (this.tapB - n))) & ((1 << n) - 1);
     if (this.guard === true) out ^= this.guardFlips(r, out, n);
-    this.reg = ((r << n) | out) & this.mask;
+    this.st[REG] = ((r << n) | out) & this.mask;
     return out;
   }
 
   /** descramble() of the n line bits of `word`, the first in bit n−1; returns the data bits the same way. */
   descrambleWord(word: number, n: number): number {
-    const r = this.reg;
+    const r = this.st[REG]!;
     const line = word & ((1 << n) - 1);
     let out = (line ^ (r >>> (this.tapA - n)) ^ (r >>> (this.tapB - n))) & ((1 << n) - 1);
     if (this.guard === true) out ^= this.guardFlips(r, line, n);
-    this.reg = ((r << n) | line) & this.mask;
+    this.st[REG] = ((r << n) | line) & this.mask;
     return out;
   }
 
@@ -118,35 +125,37 @@ export class Scrambler {
     // All n bits at once when the counter cannot reach the limit inside the word (nearly always):
     // the bits that differ from all three earlier ones restart it, so it ends at the number of
     // bits after the last of them (bit 0 is the newest).
-    const count = this.count;
+    const count = this.st[COUNT]!;
     if (count + n <= GUARD_LIMIT) {
       const differ = (line ^ (r >>> (8 - n))) & (line ^ (r >>> (9 - n))) & (line ^ (r >>> (12 - n))) & ((1 << n) - 1);
-      this.count = differ === 0 ? count + n : 31 - Math.clz32(differ & -differ);
+      // Without a branch (on random data it went either way, a third of the symbols mispredicted):
+      // the newest differing bit's place, −1 when none differs; then + count + n + 1 when none does.
+      this.st[COUNT] = 31 - Math.clz32(differ & -differ) + (((differ - 1) >> 31) & (count + n + 1));
       return 0;
     }
     let flips = 0;
     for (let j = 0; j < n; j++) {
       const i = n - 1 - j;
-      if (this.count >= GUARD_LIMIT) {
-        this.count = 0;
+      if (this.st[COUNT]! >= GUARD_LIMIT) {
+        this.st[COUNT] = 0;
         flips |= 1 << i;
         continue;
       }
       const b = (line >>> i) & 1;
-      if (((r >>> (7 - j)) ^ b) & ((r >>> (8 - j)) ^ b) & ((r >>> (11 - j)) ^ b) & 1) this.count = 0;
-      else this.count++;
+      if (((r >>> (7 - j)) ^ b) & ((r >>> (8 - j)) ^ b) & ((r >>> (11 - j)) ^ b) & 1) this.st[COUNT] = 0;
+      else this.st[COUNT]!++;
     }
     return flips;
   }
 
   /** Applies the guard to the line bit `line`; returns the (possibly inverted) line bit. */
   private guardBit(r: number, line: number): number {
-    if (this.count >= GUARD_LIMIT) {
-      this.count = 0;
+    if (this.st[COUNT]! >= GUARD_LIMIT) {
+      this.st[COUNT] = 0;
       return line ^ 1;
     }
-    if (((r >>> 7) ^ line) & ((r >>> 8) ^ line) & ((r >>> 11) ^ line) & 1) this.count = 0;
-    else this.count++;
+    if (((r >>> 7) ^ line) & ((r >>> 8) ^ line) & ((r >>> 11) ^ line) & 1) this.st[COUNT] = 0;
+    else this.st[COUNT]!++;
     return line;
   }
 }

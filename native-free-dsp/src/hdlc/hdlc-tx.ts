@@ -71,6 +71,10 @@ const FLAG_WORDS: number[] = [1, 0x17e, 0x17e7e, 0x17e7e7e];
 const ABORT_WORD = 0x1ff;
 /** Nothing left: the next getBit() moves on. */
 const EMPTY = 1;
+/** Slots of HdlcTx's `st`. */
+const WORD = 0;
+const OCTET = 1;
+const ONES = 2;
 
 /** A queued frame: its octets and FCS, in a buffer kept for reuse. */
 interface Pending {
@@ -92,13 +96,16 @@ export class HdlcTx {
   private readonly queue: Pending[] = [];
   /** Buffers of frames already sent, for sendFrame() to reuse (a few at most). */
   private readonly free: Pending[] = [];
-  /** Bits of the current piece, LSB first, above them the marker bit (EMPTY: none left). */
-  private word = EMPTY;
-  /** The frame being sent (null between frames) and its next octet. */
+  /**
+   * st[WORD]: the bits of the current piece, LSB first, above them the marker bit (EMPTY: none
+   * left); st[OCTET]: the frame's next octet; st[ONES]: ones in a row at the end of the frame's
+   * line bits so far (for zero insertion). An Int32Array, not number fields, for the reason
+   * hdlc-rx.ts gives at its `st`: a field written as a small integer is read back through a load
+   * the store does not forward, and every bit waited for the last bit's store.
+   */
+  private readonly st = new Int32Array(32);
+  /** The frame being sent (null between frames). */
   private frame: Pending | null = null;
-  private octet = 0;
-  /** Ones in a row at the end of the frame's line bits so far (for zero insertion). */
-  private ones = 0;
   /** Flags still owed after the current piece before the next frame may start. */
   private flagsOwed = 0;
   private ending = false;
@@ -126,7 +133,7 @@ export class HdlcTx {
     this.ended = false;
     this.underflowReported = false;
     this.flagsOwed = Math.max(1, this.preambleFlags);
-    this.word = EMPTY;
+    this.st[WORD] = EMPTY;
   }
 
   /** Queues a frame (address, control, information — without FCS, which is added here). */
@@ -165,19 +172,20 @@ export class HdlcTx {
     if (this.frame === null) return;
     this.recycle(this.frame);
     this.frame = null;
-    this.word = ABORT_WORD;
+    this.st[WORD] = ABORT_WORD;
     this.flagsOwed = 1;
   }
 
   /** The next bit to send (0 or 1), or END_OF_DATA (−1) once the transmission has ended. */
   readonly getBit = (): number => {
-    const w = this.word;
-    // (EMPTY as a literal: esbuild's bundles turn module constants into variables, read and
-    // checked at every use — 2 of the framer's 47 instructions a bit. And `| 0` on the slow
+    const st = this.st;
+    const w = st[0 /* WORD */]!;
+    // (EMPTY and WORD as literals: esbuild's bundles turn module constants into variables, read
+    // and checked at every use — 2 of the framer's 47 instructions a bit. And `| 0` on the slow
     // path's result: without it the two returns merge as a tagged value, and every caller's
     // bit is checked and untagged — about +10 % bits a second in bench/dsp/hdlc.ts with it.)
     if (w > 1 /* EMPTY */) {
-      this.word = w >>> 1;
+      st[0 /* WORD */] = w >>> 1;
       return w & 1;
     }
     return this.nextPiece() | 0;
@@ -186,15 +194,16 @@ export class HdlcTx {
   /** Moves to the next piece and returns its first bit. */
   private nextPiece(): number {
     const f = this.frame;
+    const st = this.st;
     if (f !== null) {
-      const k = this.octet;
+      const k = st[OCTET]!;
       if (k < f.length) {
         // The frame's next octet, zero-stuffed.
-        this.octet = k + 1;
-        const e = STUFF[(this.ones << 8) | f.bytes[k]!]!;
-        this.ones = e >> 14;
+        st[OCTET] = k + 1;
+        const e = STUFF[(st[ONES]! << 8) | f.bytes[k]!]!;
+        st[ONES] = e >> 14;
         const w = (e & 0x3ff) | (1 << ((e >> 10) & 15));
-        this.word = w >>> 1;
+        st[WORD] = w >>> 1;
         return w & 1;
       }
       // The frame just ended: its closing flag (and any extra inter-frame flags) come next.
@@ -207,14 +216,14 @@ export class HdlcTx {
     const next = this.queue.shift();
     if (next !== undefined) {
       this.frame = next;
-      this.octet = 0;
-      this.ones = 0;
+      st[OCTET] = 0;
+      st[ONES] = 0;
       if (this.queue.length === 0) this.reportUnderflow();
       return this.nextPiece();
     }
     if (this.ending) {
       this.ended = true;
-      this.word = EMPTY;
+      st[WORD] = EMPTY;
       this.onStatus?.({ kind: 'end' });
       return END_OF_DATA;
     }
@@ -229,7 +238,7 @@ export class HdlcTx {
     const n = Math.min(this.flagsOwed, FLAGS_PER_WORD);
     this.flagsOwed -= n;
     const w = FLAG_WORDS[n]!;
-    this.word = w >>> 1;
+    this.st[WORD] = w >>> 1;
     return w & 1;
   }
 
