@@ -8,13 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { HdlcRx } from './src/hdlc/hdlc-rx.js';
 import { HdlcTx } from './src/hdlc/hdlc-tx.js';
-
-/** FNV-1a over a string's UTF-16 code units; "hash/count of events". */
-function hash(lines: string[]): string {
-  let h = 0x811c9dc5;
-  for (const l of lines) for (let i = 0; i < l.length; i++) h = Math.imul(h ^ l.charCodeAt(i), 0x01000193);
-  return `${(h >>> 0).toString(16)}/${lines.length}`;
-}
+import { linesHash as hash } from '../test/kit/golden-hash.js';
 
 /** A small LCG, so that the streams are the same on every run and every tree. */
 function lcg(seed: number): (n: number) => number {

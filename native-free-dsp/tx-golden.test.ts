@@ -14,16 +14,7 @@ import { HdlcRx } from './src/hdlc/hdlc-rx.js';
 import { HdlcTx } from './src/hdlc/hdlc-tx.js';
 import { V27terTx } from './src/v27ter/v27ter-tx.js';
 import { V29Tx } from './src/v29/v29-tx.js';
-
-/** FNV-1a over the values' four low octets each; "hash/count". */
-function hash(vals: ArrayLike<number>): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < vals.length; i++) {
-    const v = vals[i]!;
-    for (let k = 0; k < 32; k += 8) h = Math.imul(h ^ ((v >>> k) & 0xff), 0x01000193);
-  }
-  return `${(h >>> 0).toString(16)}/${vals.length}`;
-}
+import { valuesHash as hash } from '../test/kit/golden-hash.js';
 
 /** Frames from a small LCG: random octets, all ones (stuffing everywhere) or a mix. */
 function frames(seed: number, count: number, maxLen: number, kind: 'rand' | 'ones' | 'mixed'): Uint8Array[] {

@@ -6,16 +6,7 @@
 // the register after a lost sync were off by one bit.
 import { describe, expect, it } from 'vitest';
 import { BerTester, PrbsGenerator, type PrbsPattern } from './prbs.js';
-
-/** FNV-1a over the values' four low octets each; "hash/count". */
-function hash(vals: ArrayLike<number>): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < vals.length; i++) {
-    const v = vals[i]!;
-    for (let k = 0; k < 32; k += 8) h = Math.imul(h ^ ((v >>> k) & 0xff), 0x01000193);
-  }
-  return `${(h >>> 0).toString(16)}/${vals.length}`;
-}
+import { valuesHash as hash } from '../../../test/kit/golden-hash.js';
 
 function run(pattern: PrbsPattern, window: number, errors: number, syncBits: number | undefined, seed: number): string {
   let s = seed >>> 0;

@@ -6,16 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { LineModel, type LineModelOptions } from './line-model.js';
 import { Xoshiro128 } from './prng.js';
-
-/** FNV-1a over the values' four low octets each; "hash/count". */
-function hash(vals: ArrayLike<number>): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < vals.length; i++) {
-    const v = vals[i]!;
-    for (let k = 0; k < 32; k += 8) h = Math.imul(h ^ ((v >>> k) & 0xff), 0x01000193);
-  }
-  return `${(h >>> 0).toString(16)}/${vals.length}`;
-}
+import { valuesHash as hash } from '../../../test/kit/golden-hash.js';
 
 /** 4 s of a test signal: three tones and a slow sweep, up to about −3 dBm0. */
 function signal(): Int16Array {
