@@ -154,10 +154,6 @@ export class LineModel {
       }
       this.epos = epos;
     }
-    if (this.noiseRms !== 0) {
-      if (this.ziggurat) this.rng.addGaussianZiggurat(w, len, this.noiseRms);
-      else this.rng.addGaussian(w, len, this.noiseRms);
-    }
     if (this.noiseRms === 0) {
       // No noise: the branch Math.round takes (below) goes the same way sample after sample.
       for (let i = 0; i < len; i++) {
@@ -166,6 +162,8 @@ export class LineModel {
       }
       return;
     }
+    if (this.ziggurat) this.rng.addGaussianZiggurat(w, len, this.noiseRms);
+    else this.rng.addGaussian(w, len, this.noiseRms);
     for (let i = 0; i < len; i++) {
       const y = w[i]!;
       // Math.round(y) without its branch: V8 makes it ⌈y⌉ less 1 when ⌈y⌉ − ½ > y, a branch that
