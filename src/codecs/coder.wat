@@ -16,7 +16,7 @@
 ;; ($lineBound: lineBytesBound in t4-tables.ts, given to "start"): $room grows the memory first.
 (module
   (memory (export "memory") 1)
-  (global $acc (mut i32) (i32.const 0))   ;; pending bits: the low $bits bits
+  (global $acc (mut i64) (i64.const 0))   ;; pending bits: the low $bits bits (bits above them are stale)
   (global $bits (mut i32) (i32.const 0))  ;; 0..31 between codes
   (global $pos (mut i32) (i32.const 0))   ;; address of the next output byte
   (global $out (mut i32) (i32.const 0))   ;; where the output began
@@ -41,7 +41,7 @@
     (global.set $ref (local.get $ref))
     (global.set $out (local.get $out))
     (global.set $pos (local.get $out))
-    (global.set $acc (i32.const 0))
+    (global.set $acc (i64.const 0))
     (global.set $bits (i32.const 0))
     (i32.store (local.get $ref) (local.get $width))
     (i32.store offset=4 (local.get $ref) (local.get $width))
@@ -62,28 +62,23 @@
           (then unreachable)))))
 
   ;; Appends the `len` (0..25) low bits of `code` (nothing above them), most significant first.
+  ;; Without a branch: the 32 bits before the last n - 32 are stored whether or not n >= 32 (when
+  ;; not, the store lies past the output, inside $room's margin, and is written over later), and
+  ;; $pos moves on only when n >= 32. The branch it replaces (a word out every 5-15 codes, at no
+  ;; fixed rhythm) was a fifth of a text page's coding (docs/benchmarks.md, session 16).
   (func $emit (param $code i32) (param $len i32)
     (local $n i32)
     (local $word i32)
     (local.set $n (i32.add (global.get $bits) (local.get $len)))
-    (if (i32.lt_u (local.get $n) (i32.const 32))
-      (then
-        (global.set $acc (i32.or (i32.shl (global.get $acc) (local.get $len)) (local.get $code)))
-        (global.set $bits (local.get $n))
-        (return)))
-    ;; n ≥ 32 needs bits ≥ 7: the shift below is 1..25, never 32.
-    (local.set $word
-      (i32.or
-        (i32.shl (global.get $acc) (i32.sub (i32.const 32) (global.get $bits)))
-        (i32.shr_u (local.get $code) (i32.sub (local.get $n) (i32.const 32)))))
+    (global.set $acc (i64.or (i64.shl (global.get $acc) (i64.extend_i32_u (local.get $len))) (i64.extend_i32_u (local.get $code))))
+    (local.set $word (i32.wrap_i64 (i64.shr_u (global.get $acc) (i64.extend_i32_u (i32.sub (local.get $n) (i32.const 32))))))
     ;; big-endian: bytes swapped by two rotations
     (i32.store (global.get $pos)
       (i32.or
         (i32.and (i32.rotl (local.get $word) (i32.const 8)) (i32.const 0x00ff00ff))
         (i32.and (i32.rotr (local.get $word) (i32.const 8)) (i32.const 0xff00ff00))))
-    (global.set $pos (i32.add (global.get $pos) (i32.const 4)))
-    (global.set $acc (local.get $code))
-    (global.set $bits (i32.sub (local.get $n) (i32.const 32))))
+    (global.set $pos (i32.add (global.get $pos) (i32.shl (i32.shr_u (local.get $n) (i32.const 5)) (i32.const 2))))
+    (global.set $bits (i32.and (local.get $n) (i32.const 31))))
 
   ;; $emit for callers outside (EOLs, fill, copied codes), with its room checked.
   (func (export "put") (param $code i32) (param $len i32)
@@ -108,7 +103,7 @@
       (loop $bytes
         (br_if $done (i32.eqz (global.get $bits)))
         (global.set $bits (i32.sub (global.get $bits) (i32.const 8)))
-        (i32.store8 (global.get $pos) (i32.shr_u (global.get $acc) (global.get $bits)))
+        (i32.store8 (global.get $pos) (i32.wrap_i64 (i64.shr_u (global.get $acc) (i64.extend_i32_u (global.get $bits)))))
         (global.set $pos (i32.add (global.get $pos) (i32.const 1)))
         (br $bytes)))
     (global.get $pos))
@@ -218,7 +213,7 @@
   (func $code2D (param $cur i32) (param $ref i32)
     (local $width i32) (local $a0 i32) (local $a1 i32) (local $a2 i32) (local $b1 i32) (local $b2 i32)
     (local $ia i32) (local $ib i32) (local $k i32) (local $len i32) (local $code i32) (local $n i32)
-    (local $acc i32) (local $bits i32) (local $pos i32) (local $word i32)
+    (local $acc i64) (local $bits i32) (local $pos i32) (local $word i32)
     (local.set $width (global.get $width))
     (local.set $acc (global.get $acc))
     (local.set $bits (global.get $bits))
@@ -245,22 +240,15 @@
               (local.set $code (i32.sub (i32.shl (i32.const 1) (local.get $len)) (i32.const 1)))
               ;; $emit, written out
               (local.set $n (i32.add (local.get $bits) (local.get $len)))
-              (if (i32.lt_u (local.get $n) (i32.const 32))
-                (then
-                  (local.set $acc (i32.or (i32.shl (local.get $acc) (local.get $len)) (local.get $code)))
-                  (local.set $bits (local.get $n)))
-                (else
-                  (local.set $word
-                    (i32.or
-                      (i32.shl (local.get $acc) (i32.sub (i32.const 32) (local.get $bits)))
-                      (i32.shr_u (local.get $code) (i32.sub (local.get $n) (i32.const 32)))))
-                  (i32.store (local.get $pos)
-                    (i32.or
-                      (i32.and (i32.rotl (local.get $word) (i32.const 8)) (i32.const 0x00ff00ff))
-                      (i32.and (i32.rotr (local.get $word) (i32.const 8)) (i32.const 0xff00ff00))))
-                  (local.set $pos (i32.add (local.get $pos) (i32.const 4)))
-                  (local.set $acc (local.get $code))
-                  (local.set $bits (i32.sub (local.get $n) (i32.const 32)))))
+              (local.set $acc (i64.or (i64.shl (local.get $acc) (i64.extend_i32_u (local.get $len))) (i64.extend_i32_u (local.get $code))))
+              ;; as $emit: the word stored, $pos moved on only when n >= 32
+              (local.set $word (i32.wrap_i64 (i64.shr_u (local.get $acc) (i64.extend_i32_u (i32.sub (local.get $n) (i32.const 32))))))
+              (i32.store (local.get $pos)
+                (i32.or
+                  (i32.and (i32.rotl (local.get $word) (i32.const 8)) (i32.const 0x00ff00ff))
+                  (i32.and (i32.rotr (local.get $word) (i32.const 8)) (i32.const 0xff00ff00))))
+              (local.set $pos (i32.add (local.get $pos) (i32.shl (i32.shr_u (local.get $n) (i32.const 5)) (i32.const 2))))
+              (local.set $bits (i32.and (local.get $n) (i32.const 31)))
               (local.set $k (i32.sub (local.get $k) (local.get $len)))
               (br_if $ones (local.get $k)))
             (br_if $line (i32.ge_s (local.get $a0) (local.get $width)))
@@ -318,22 +306,15 @@
                 (br $mode)))))
         ;; the pass or vertical code: $emit, written out
         (local.set $n (i32.add (local.get $bits) (local.get $len)))
-        (if (i32.lt_u (local.get $n) (i32.const 32))
-          (then
-            (local.set $acc (i32.or (i32.shl (local.get $acc) (local.get $len)) (local.get $code)))
-            (local.set $bits (local.get $n)))
-          (else
-            (local.set $word
-              (i32.or
-                (i32.shl (local.get $acc) (i32.sub (i32.const 32) (local.get $bits)))
-                (i32.shr_u (local.get $code) (i32.sub (local.get $n) (i32.const 32)))))
-            (i32.store (local.get $pos)
-              (i32.or
-                (i32.and (i32.rotl (local.get $word) (i32.const 8)) (i32.const 0x00ff00ff))
-                (i32.and (i32.rotr (local.get $word) (i32.const 8)) (i32.const 0xff00ff00))))
-            (local.set $pos (i32.add (local.get $pos) (i32.const 4)))
-            (local.set $acc (local.get $code))
-            (local.set $bits (i32.sub (local.get $n) (i32.const 32)))))
+        (local.set $acc (i64.or (i64.shl (local.get $acc) (i64.extend_i32_u (local.get $len))) (i64.extend_i32_u (local.get $code))))
+        ;; as $emit: the word stored, $pos moved on only when n >= 32
+        (local.set $word (i32.wrap_i64 (i64.shr_u (local.get $acc) (i64.extend_i32_u (i32.sub (local.get $n) (i32.const 32))))))
+        (i32.store (local.get $pos)
+          (i32.or
+            (i32.and (i32.rotl (local.get $word) (i32.const 8)) (i32.const 0x00ff00ff))
+            (i32.and (i32.rotr (local.get $word) (i32.const 8)) (i32.const 0xff00ff00))))
+        (local.set $pos (i32.add (local.get $pos) (i32.shl (i32.shr_u (local.get $n) (i32.const 5)) (i32.const 2))))
+        (local.set $bits (i32.and (local.get $n) (i32.const 31)))
         (br_if $mode (i32.lt_s (local.get $a0) (local.get $width)))))
     (global.set $acc (local.get $acc))
     (global.set $bits (local.get $bits))
