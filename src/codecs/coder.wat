@@ -196,24 +196,16 @@
       (local.set $i (i32.add (local.get $i) (i32.const 1)))
       (br_if $runs (i32.le_u (local.get $i) (local.get $n)))))
 
-  ;; The first reference entry past `a` from index `ib` on, two entries at a time (one colour).
-  (func $past (param $ref i32) (param $ib i32) (param $a i32) (result i32)
-    (block $found
-      (loop $next
-        (br_if $found (i32.gt_s (i32.load (i32.add (local.get $ref) (i32.shl (local.get $ib) (i32.const 2)))) (local.get $a)))
-        (local.set $ib (i32.add (local.get $ib) (i32.const 2)))
-        (br $next)))
-    (local.get $ib))
-
   ;; A line in 2-D coding against the reference line: the flow chart of T.4 Figure 7, the modes
   ;; libtiff chooses (tif_fax3.c Fax3Encode2DRow), so pages are byte-identical with its. b1's index follows the modes: the
   ;; parity of ib is the colour at a0 (even entries turn black). The writer's state is kept in
-  ;; locals through the line and $emit's steps are written out here (no call per code); the
-  ;; horizontal mode, rarer, goes through $run.
+  ;; locals through the line and $emit's steps are written out here (no call per code), the
+  ;; horizontal mode's too (a tenth of a text page's modes: through $run and $emit's globals it was
+  ;; a tenth of the coding); only a run past 2623 (make-up codes repeated) goes through $run.
   (func $code2D (param $cur i32) (param $ref i32)
     (local $width i32) (local $a0 i32) (local $a1 i32) (local $a2 i32) (local $b1 i32) (local $b2 i32)
     (local $ia i32) (local $ib i32) (local $k i32) (local $len i32) (local $code i32) (local $n i32)
-    (local $acc i64) (local $bits i32) (local $pos i32) (local $word i32)
+    (local $acc i64) (local $bits i32) (local $pos i32) (local $word i32) (local $r1 i32) (local $r2 i32)
     (local.set $width (global.get $width))
     (local.set $acc (global.get $acc))
     (local.set $bits (global.get $bits))
@@ -289,20 +281,66 @@
               (else
                 ;; horizontal mode: a0a1 and a1a2 as runs, through $emit's globals
                 (local.set $a2 (i32.load offset=4 (i32.add (local.get $cur) (i32.shl (local.get $ia) (i32.const 2)))))
-                (global.set $acc (local.get $acc))
-                (global.set $bits (local.get $bits))
-                (global.set $pos (local.get $pos))
-                (local.set $code (i32.load (i32.const 21028)))
-                (call $emit (i32.shr_u (local.get $code) (i32.const 5)) (i32.and (local.get $code) (i32.const 31)))
-                (call $run (i32.sub (local.get $a1) (local.get $a0)) (i32.and (local.get $ib) (i32.const 1)))
-                (call $run (i32.sub (local.get $a2) (local.get $a1)) (i32.xor (i32.and (local.get $ib) (i32.const 1)) (i32.const 1)))
-                (local.set $acc (global.get $acc))
-                (local.set $bits (global.get $bits))
-                (local.set $pos (global.get $pos))
+                (local.set $r1 (i32.sub (local.get $a1) (local.get $a0)))
+                (local.set $r2 (i32.sub (local.get $a2) (local.get $a1)))
+                (if (i32.and (i32.lt_u (local.get $r1) (i32.const 2624)) (i32.lt_u (local.get $r2) (i32.const 2624)))
+                  (then
+                    ;; both runs one code each (the code, then its runs' codes from RUN_PACKED), written out
+                    (local.set $code (i32.load (i32.const 21028)))
+                    (local.set $n (i32.add (local.get $bits) (i32.and (local.get $code) (i32.const 31))))
+                    (local.set $acc (i64.or (i64.shl (local.get $acc) (i64.extend_i32_u (i32.and (local.get $code) (i32.const 31)))) (i64.extend_i32_u (i32.shr_u (local.get $code) (i32.const 5)))))
+                    (local.set $word (i32.wrap_i64 (i64.shr_u (local.get $acc) (i64.extend_i32_u (i32.sub (local.get $n) (i32.const 32))))))
+                    (i32.store (local.get $pos)
+                      (i32.or
+                        (i32.and (i32.rotl (local.get $word) (i32.const 8)) (i32.const 0x00ff00ff))
+                        (i32.and (i32.rotr (local.get $word) (i32.const 8)) (i32.const 0xff00ff00))))
+                    (local.set $pos (i32.add (local.get $pos) (i32.shl (i32.shr_u (local.get $n) (i32.const 5)) (i32.const 2))))
+                    (local.set $bits (i32.and (local.get $n) (i32.const 31)))
+                    (local.set $code (i32.load (i32.shl (i32.add (i32.mul (i32.and (local.get $ib) (i32.const 1)) (i32.const 2624)) (local.get $r1)) (i32.const 2))))
+                    (local.set $len (i32.and (local.get $code) (i32.const 31)))
+                    (local.set $code (i32.shr_u (local.get $code) (i32.const 5)))
+                    (local.set $n (i32.add (local.get $bits) (local.get $len)))
+                    (local.set $acc (i64.or (i64.shl (local.get $acc) (i64.extend_i32_u (local.get $len))) (i64.extend_i32_u (local.get $code))))
+                    (local.set $word (i32.wrap_i64 (i64.shr_u (local.get $acc) (i64.extend_i32_u (i32.sub (local.get $n) (i32.const 32))))))
+                    (i32.store (local.get $pos)
+                      (i32.or
+                        (i32.and (i32.rotl (local.get $word) (i32.const 8)) (i32.const 0x00ff00ff))
+                        (i32.and (i32.rotr (local.get $word) (i32.const 8)) (i32.const 0xff00ff00))))
+                    (local.set $pos (i32.add (local.get $pos) (i32.shl (i32.shr_u (local.get $n) (i32.const 5)) (i32.const 2))))
+                    (local.set $bits (i32.and (local.get $n) (i32.const 31)))
+                    (local.set $code (i32.load (i32.shl (i32.add (i32.mul (i32.xor (i32.and (local.get $ib) (i32.const 1)) (i32.const 1)) (i32.const 2624)) (local.get $r2)) (i32.const 2))))
+                    (local.set $len (i32.and (local.get $code) (i32.const 31)))
+                    (local.set $code (i32.shr_u (local.get $code) (i32.const 5)))
+                    (local.set $n (i32.add (local.get $bits) (local.get $len)))
+                    (local.set $acc (i64.or (i64.shl (local.get $acc) (i64.extend_i32_u (local.get $len))) (i64.extend_i32_u (local.get $code))))
+                    (local.set $word (i32.wrap_i64 (i64.shr_u (local.get $acc) (i64.extend_i32_u (i32.sub (local.get $n) (i32.const 32))))))
+                    (i32.store (local.get $pos)
+                      (i32.or
+                        (i32.and (i32.rotl (local.get $word) (i32.const 8)) (i32.const 0x00ff00ff))
+                        (i32.and (i32.rotr (local.get $word) (i32.const 8)) (i32.const 0xff00ff00))))
+                    (local.set $pos (i32.add (local.get $pos) (i32.shl (i32.shr_u (local.get $n) (i32.const 5)) (i32.const 2))))
+                    (local.set $bits (i32.and (local.get $n) (i32.const 31))))
+                  (else
+                    ;; a run with make-up codes of 2560: through $run and $emit's globals
+                    (global.set $acc (local.get $acc))
+                    (global.set $bits (local.get $bits))
+                    (global.set $pos (local.get $pos))
+                    (local.set $code (i32.load (i32.const 21028)))
+                    (call $emit (i32.shr_u (local.get $code) (i32.const 5)) (i32.and (local.get $code) (i32.const 31)))
+                    (call $run (local.get $r1) (i32.and (local.get $ib) (i32.const 1)))
+                    (call $run (local.get $r2) (i32.xor (i32.and (local.get $ib) (i32.const 1)) (i32.const 1)))
+                    (local.set $acc (global.get $acc))
+                    (local.set $bits (global.get $bits))
+                    (local.set $pos (global.get $pos))))
                 (local.set $a0 (local.get $a2))
                 (local.set $ia (i32.add (local.get $ia) (i32.const 2)))
                 (br_if $line (i32.ge_s (local.get $a0) (local.get $width)))
-                (local.set $ib (call $past (local.get $ref) (local.get $ib) (local.get $a0)))
+                ;; b1: the first reference entry past a0 from ib on, two at a time (one colour)
+                (block $found
+                  (loop $next
+                    (br_if $found (i32.gt_s (i32.load (i32.add (local.get $ref) (i32.shl (local.get $ib) (i32.const 2)))) (local.get $a0)))
+                    (local.set $ib (i32.add (local.get $ib) (i32.const 2)))
+                    (br $next)))
                 (br $mode)))))
         ;; the pass or vertical code: $emit, written out
         (local.set $n (i32.add (local.get $bits) (local.get $len)))
