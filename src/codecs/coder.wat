@@ -186,15 +186,45 @@
     (i32.store offset=8 (local.get $p) (global.get $width))
     (local.get $n))
 
-  ;; A line in 1-D coding (T.4 4.1): its runs, white first.
+  ;; A line in 1-D coding (T.4 4.1): its runs, white first; a run's code (RUN_PACKED) goes out as
+  ;; in $emit, written out with the writer's state in locals, unless the run is past 2623 ($run).
   (func $code1D (param $list i32) (param $n i32)
-    (local $i i32) (local $a0 i32) (local $next i32)
+    (local $i i32) (local $a0 i32) (local $next i32) (local $run i32) (local $code i32) (local $len i32)
+    (local $acc i64) (local $bits i32) (local $pos i32) (local $word i32) (local $m i32)
+    (local.set $acc (global.get $acc))
+    (local.set $bits (global.get $bits))
+    (local.set $pos (global.get $pos))
     (loop $runs
       (local.set $next (i32.load (i32.add (local.get $list) (i32.shl (local.get $i) (i32.const 2)))))
-      (call $run (i32.sub (local.get $next) (local.get $a0)) (i32.and (local.get $i) (i32.const 1)))
+      (local.set $run (i32.sub (local.get $next) (local.get $a0)))
+      (if (i32.lt_u (local.get $run) (i32.const 2624))
+        (then
+          (local.set $code (i32.load (i32.shl (i32.add (i32.mul (i32.and (local.get $i) (i32.const 1)) (i32.const 2624)) (local.get $run)) (i32.const 2))))
+          (local.set $len (i32.and (local.get $code) (i32.const 31)))
+          (local.set $code (i32.shr_u (local.get $code) (i32.const 5)))
+          (local.set $m (i32.add (local.get $bits) (local.get $len)))
+          (local.set $acc (i64.or (i64.shl (local.get $acc) (i64.extend_i32_u (local.get $len))) (i64.extend_i32_u (local.get $code))))
+          (local.set $word (i32.wrap_i64 (i64.shr_u (local.get $acc) (i64.extend_i32_u (i32.sub (local.get $m) (i32.const 32))))))
+          (i32.store (local.get $pos)
+            (i32.or
+              (i32.and (i32.rotl (local.get $word) (i32.const 8)) (i32.const 0x00ff00ff))
+              (i32.and (i32.rotr (local.get $word) (i32.const 8)) (i32.const 0xff00ff00))))
+          (local.set $pos (i32.add (local.get $pos) (i32.shl (i32.shr_u (local.get $m) (i32.const 5)) (i32.const 2))))
+          (local.set $bits (i32.and (local.get $m) (i32.const 31))))
+        (else
+          (global.set $acc (local.get $acc))
+          (global.set $bits (local.get $bits))
+          (global.set $pos (local.get $pos))
+          (call $run (local.get $run) (i32.and (local.get $i) (i32.const 1)))
+          (local.set $acc (global.get $acc))
+          (local.set $bits (global.get $bits))
+          (local.set $pos (global.get $pos))))
       (local.set $a0 (local.get $next))
       (local.set $i (i32.add (local.get $i) (i32.const 1)))
-      (br_if $runs (i32.le_u (local.get $i) (local.get $n)))))
+      (br_if $runs (i32.le_u (local.get $i) (local.get $n))))
+    (global.set $acc (local.get $acc))
+    (global.set $bits (local.get $bits))
+    (global.set $pos (local.get $pos)))
 
   ;; A line in 2-D coding against the reference line: the flow chart of T.4 Figure 7, the modes
   ;; libtiff chooses (tif_fax3.c Fax3Encode2DRow), so pages are byte-identical with its. b1's index follows the modes: the
