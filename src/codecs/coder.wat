@@ -64,8 +64,9 @@
   ;; Appends the `len` (0..25) low bits of `code` (nothing above them), most significant first.
   ;; Without a branch: the 32 bits before the last n - 32 are stored whether or not n >= 32 (when
   ;; not, the store lies past the output, inside $room's margin, and is written over later), and
-  ;; $pos moves on only when n >= 32. The branch it replaces (a word out every 5-15 codes, at no
-  ;; fixed rhythm) was a fifth of a text page's coding (docs/benchmarks.md, session 16).
+  ;; $pos moves on only when n >= 32. The branch it replaces (a word out about every 13 codes of a
+  ;; text page, at no fixed rhythm: mispredicted) cost 0.2-0.27 ms of a Standard text page's 1.0 ms
+  ;; of coding (docs/benchmarks.md, issue 13 session 16).
   (func $emit (param $code i32) (param $len i32)
     (local $n i32)
     (local $word i32)
