@@ -4,15 +4,18 @@
 // the deframer's frames, events and counts on those streams clean, with bit errors and with
 // inserted aborts; every G.711 code and every 16-bit sample, at odd offsets and lengths; V.27 ter
 // and V.29 TX audio and status events (every rate, data ending mid-symbol, buffers of 1, 7 and 161
-// samples, long and short training); PRBS bits and BerTester counts through errors and a resync.
+// samples, long and short training); V.17 TX audio and events (every rate, long and short training,
+// the echo protection tone, bits or words; since fedda57); PRBS bits and BerTester counts through
+// errors and a resync.
 // A speed-up must leave every hash as it is: these are the "bit-identical" of the issue, kept.
 import { describe, expect, it } from 'vitest';
 import { BerTester, PrbsGenerator, type PrbsPattern } from './src/ber/prbs.js';
-import { END_OF_DATA } from './src/common/types.js';
+import { END_OF_DATA, WORD_END } from './src/common/types.js';
 import { alawDecode, alawEncode, ulawDecode, ulawEncode } from './src/g711/g711.js';
 import { HdlcRx } from './src/hdlc/hdlc-rx.js';
 import { HdlcTx } from './src/hdlc/hdlc-tx.js';
 import { V27terTx } from './src/v27ter/v27ter-tx.js';
+import { V17Tx } from './src/v17/v17-tx.js';
 import { V29Tx } from './src/v29/v29-tx.js';
 import { valuesHash as hash } from '../test/kit/golden-hash.js';
 
@@ -355,6 +358,71 @@ const EXPECTED: Record<string, string> = {
   'bert prbs11': 'b1f3add4/20000 1e510d0e/10',
   'bert prbs15': '670bb3a4/20000 45e25b36/10',
   'bert prbs23': '411f1ed4/20000 db411706/10',
+  // V.17, printed at fedda57 (session 16's start) with GOLDEN_PRINT=1.
+  'v17-tx 14400 3 1 long': 'a45e7582/34265',
+  'v17-tx 14400 3 1 short': '256648c2/4247',
+  'v17-tx 14400 3 1 tep': '2fb237d1/39545',
+  'v17-tx 14400 3 1 word': 'a45e7582/34265',
+  'v17-tx 14400 3 161 long': '11771cef/11567',
+  'v17-tx 14400 3 161 short': '1c0d8b07/1437',
+  'v17-tx 14400 3 161 tep': 'bac8f56/13349',
+  'v17-tx 14400 3 161 word': '11771cef/11567',
+  'v17-tx 14400 1001 1 long': 'fbae3fca/35927',
+  'v17-tx 14400 1001 1 short': 'e39443aa/5906',
+  'v17-tx 14400 1001 1 tep': 'deb48ac3/41207',
+  'v17-tx 14400 1001 1 word': 'fbae3fca/35927',
+  'v17-tx 14400 1001 161 long': '180916d3/12129',
+  'v17-tx 14400 1001 161 short': '8ef817d8/1998',
+  'v17-tx 14400 1001 161 tep': '9a2586b2/13911',
+  'v17-tx 14400 1001 161 word': '180916d3/12129',
+  'v17-tx 12000 3 1 long': 'b73d8d7d/34265',
+  'v17-tx 12000 3 1 short': 'b39916f7/4247',
+  'v17-tx 12000 3 1 tep': 'ede91fb6/39545',
+  'v17-tx 12000 3 1 word': 'b73d8d7d/34265',
+  'v17-tx 12000 3 161 long': '8a6bdc3c/11567',
+  'v17-tx 12000 3 161 short': 'b3b5fb46/1437',
+  'v17-tx 12000 3 161 tep': 'cf0e50bd/13349',
+  'v17-tx 12000 3 161 word': '8a6bdc3c/11567',
+  'v17-tx 12000 1001 1 long': '838560d4/36266',
+  'v17-tx 12000 1001 1 short': '219ca1bc/6245',
+  'v17-tx 12000 1001 1 tep': 'f1bdb307/41546',
+  'v17-tx 12000 1001 1 word': '838560d4/36266',
+  'v17-tx 12000 1001 161 long': '4eece5fe/12244',
+  'v17-tx 12000 1001 161 short': '96da10ec/2111',
+  'v17-tx 12000 1001 161 tep': '97647065/14026',
+  'v17-tx 12000 1001 161 word': '4eece5fe/12244',
+  'v17-tx 9600 3 1 long': 'c54106da/34265',
+  'v17-tx 9600 3 1 short': '764c9eb8/4247',
+  'v17-tx 9600 3 1 tep': 'fc75aae9/39545',
+  'v17-tx 9600 3 1 word': 'c54106da/34265',
+  'v17-tx 9600 3 161 long': '4897be1f/11567',
+  'v17-tx 9600 3 161 short': '2216c46d/1437',
+  'v17-tx 9600 3 161 tep': '585f0bb6/13349',
+  'v17-tx 9600 3 161 word': '4897be1f/11567',
+  'v17-tx 9600 1001 1 long': 'cef62edc/36767',
+  'v17-tx 9600 1001 1 short': '4caa3cea/6746',
+  'v17-tx 9600 1001 1 tep': 'ab9cced7/42047',
+  'v17-tx 9600 1001 1 word': 'cef62edc/36767',
+  'v17-tx 9600 1001 161 long': '62bcd6be/12413',
+  'v17-tx 9600 1001 161 short': 'fa2257f/2280',
+  'v17-tx 9600 1001 161 tep': '8420ac75/14195',
+  'v17-tx 9600 1001 161 word': '62bcd6be/12413',
+  'v17-tx 7200 3 1 long': '44e2303b/34277',
+  'v17-tx 7200 3 1 short': '4d8554fb/4256',
+  'v17-tx 7200 3 1 tep': '4cb877f0/39557',
+  'v17-tx 7200 3 1 word': '44e2303b/34277',
+  'v17-tx 7200 3 161 long': '368f8866/11571',
+  'v17-tx 7200 3 161 short': 'd4783e67/1440',
+  'v17-tx 7200 3 161 tep': '6a0c90df/13353',
+  'v17-tx 7200 3 161 word': '368f8866/11571',
+  'v17-tx 7200 1001 1 long': '43fabfd0/37595',
+  'v17-tx 7200 1001 1 short': '52ec4769/7577',
+  'v17-tx 7200 1001 1 tep': 'e934737/42875',
+  'v17-tx 7200 1001 1 word': '43fabfd0/37595',
+  'v17-tx 7200 1001 161 long': 'c14d91e/12691',
+  'v17-tx 7200 1001 161 short': '485f3b34/2561',
+  'v17-tx 7200 1001 161 tep': '1d6d0075/14473',
+  'v17-tx 7200 1001 161 word': 'c14d91e/12691',
 };
 
 describe('outputs identical to session 13\'s start', () => {
@@ -435,6 +503,34 @@ describe('outputs identical to session 13\'s start', () => {
           got[name] = hash(txRun((getBit, onStatus) => new V29Tx({ bitRate: rate, getBit, onStatus, levelDbm0: -13 }), data, block));
           expect(got[name]).toBe(EXPECTED[name]);
         });
+      }
+    }
+  }
+
+  // V.17 (issue 17, session 16; printed at fedda57): every rate, data ending mid-symbol or not,
+  // long and short training, the echo protection tone, bits from getBit or a word at a time.
+  for (const rate of [14400, 12000, 9600, 7200] as const) {
+    for (const data of [3, 1001]) {
+      for (const block of [1, 161]) {
+        for (const kind of ['long', 'short', 'tep', 'word'] as const) {
+          const name = `v17-tx ${rate} ${data} ${block} ${kind}`;
+          it(name, () => {
+            got[name] = hash(txRun((getBit, onStatus) => {
+              // A word source as the audio front end's: n bits of getBit's, ones after the end.
+              const getWord = (n: number): number => {
+                let w = 0;
+                for (let i = n; i > 0; i--) {
+                  const b = getBit();
+                  if (b === END_OF_DATA) return WORD_END | (w << i) | ((1 << i) - 1);
+                  w = (w << 1) | b;
+                }
+                return w;
+              };
+              return new V17Tx({ bitRate: rate, getBit, getWord: kind === 'word' ? getWord : undefined, onStatus, levelDbm0: -13, shortTrain: kind === 'short', tep: kind === 'tep' });
+            }, data, block));
+            expect(got[name]).toBe(EXPECTED[name]);
+          });
+        }
       }
     }
   }

@@ -96,6 +96,10 @@ export class V17Modulator {
     let acc = this.acc;
     let pos = this.pos;
     let turn = this.turn;
+    // The newest symbol's row offset in a local: read back from the ring in the iteration that
+    // stored it, it waited on the store (V8 stores a small integer as 64 bits and loads its upper
+    // 32, which this CPU does not forward; README "Issue 17, session 14").
+    let newest = ring[pos + SPAN]!;
     let next = 0;
     let i = from;
     while (i < end) {
@@ -111,6 +115,7 @@ export class V17Modulator {
         const v = rot[turn + sym]!;
         ring[pos] = v;
         ring[pos + SPAN] = v;
+        newest = v;
         turn += points;
         if (turn === 4 * points) turn = 0;
       }
@@ -126,7 +131,8 @@ export class V17Modulator {
       // Two slots at a time, each sum in slot order (as PassbandModulator: the same doubles), the
       // SPAN = 12 slots written out and the index sums marked `| 0`: in a loop V8 checked both
       // arrays' maps on every pass, and each index sum for overflow (−9 % of this function's
-      // instructions; they stay far inside 31 bits).
+      // instructions; they stay far inside 31 bits). The fourth sum is made only when it is kept
+      // (a group in three): made always, a sixth of the loads went to sums thrown away.
       let j = pos + 1;
       let base = acc;
       let b: number;
@@ -136,7 +142,6 @@ export class V17Modulator {
       y0 += table[b]! + table[c]!;
       y1 += table[(b + 3) | 0]! + table[(c + 3) | 0]!;
       y2 += table[(b + 6) | 0]! + table[(c + 6) | 0]!;
-      y3 += table[(b + 9) | 0]! + table[(c + 9) | 0]!;
       base = (base + S2) | 0;
       j = (j + 2) | 0;
       b = (base + ring[j]!) | 0;
@@ -144,7 +149,6 @@ export class V17Modulator {
       y0 += table[b]! + table[c]!;
       y1 += table[(b + 3) | 0]! + table[(c + 3) | 0]!;
       y2 += table[(b + 6) | 0]! + table[(c + 6) | 0]!;
-      y3 += table[(b + 9) | 0]! + table[(c + 9) | 0]!;
       base = (base + S2) | 0;
       j = (j + 2) | 0;
       b = (base + ring[j]!) | 0;
@@ -152,7 +156,6 @@ export class V17Modulator {
       y0 += table[b]! + table[c]!;
       y1 += table[(b + 3) | 0]! + table[(c + 3) | 0]!;
       y2 += table[(b + 6) | 0]! + table[(c + 6) | 0]!;
-      y3 += table[(b + 9) | 0]! + table[(c + 9) | 0]!;
       base = (base + S2) | 0;
       j = (j + 2) | 0;
       b = (base + ring[j]!) | 0;
@@ -160,7 +163,6 @@ export class V17Modulator {
       y0 += table[b]! + table[c]!;
       y1 += table[(b + 3) | 0]! + table[(c + 3) | 0]!;
       y2 += table[(b + 6) | 0]! + table[(c + 6) | 0]!;
-      y3 += table[(b + 9) | 0]! + table[(c + 9) | 0]!;
       base = (base + S2) | 0;
       j = (j + 2) | 0;
       b = (base + ring[j]!) | 0;
@@ -168,15 +170,45 @@ export class V17Modulator {
       y0 += table[b]! + table[c]!;
       y1 += table[(b + 3) | 0]! + table[(c + 3) | 0]!;
       y2 += table[(b + 6) | 0]! + table[(c + 6) | 0]!;
-      y3 += table[(b + 9) | 0]! + table[(c + 9) | 0]!;
       base = (base + S2) | 0;
       j = (j + 2) | 0;
       b = (base + ring[j]!) | 0;
-      c = (base + S + ring[(j + 1) | 0]!) | 0;
+      c = (base + S + newest) | 0;
       y0 += table[b]! + table[c]!;
       y1 += table[(b + 3) | 0]! + table[(c + 3) | 0]!;
       y2 += table[(b + 6) | 0]! + table[(c + 6) | 0]!;
-      y3 += table[(b + 9) | 0]! + table[(c + 9) | 0]!;
+      if (samples > 3) {
+        j = pos + 1;
+        base = acc;
+        b = (base + ring[j]!) | 0;
+        c = (base + S + ring[(j + 1) | 0]!) | 0;
+        y3 += table[(b + 9) | 0]! + table[(c + 9) | 0]!;
+        base = (base + S2) | 0;
+        j = (j + 2) | 0;
+        b = (base + ring[j]!) | 0;
+        c = (base + S + ring[(j + 1) | 0]!) | 0;
+        y3 += table[(b + 9) | 0]! + table[(c + 9) | 0]!;
+        base = (base + S2) | 0;
+        j = (j + 2) | 0;
+        b = (base + ring[j]!) | 0;
+        c = (base + S + ring[(j + 1) | 0]!) | 0;
+        y3 += table[(b + 9) | 0]! + table[(c + 9) | 0]!;
+        base = (base + S2) | 0;
+        j = (j + 2) | 0;
+        b = (base + ring[j]!) | 0;
+        c = (base + S + ring[(j + 1) | 0]!) | 0;
+        y3 += table[(b + 9) | 0]! + table[(c + 9) | 0]!;
+        base = (base + S2) | 0;
+        j = (j + 2) | 0;
+        b = (base + ring[j]!) | 0;
+        c = (base + S + ring[(j + 1) | 0]!) | 0;
+        y3 += table[(b + 9) | 0]! + table[(c + 9) | 0]!;
+        base = (base + S2) | 0;
+        j = (j + 2) | 0;
+        b = (base + ring[j]!) | 0;
+        c = (base + S + newest) | 0;
+        y3 += table[(b + 9) | 0]! + table[(c + 9) | 0]!;
+      }
       // Rounded to 16 bits, saturating, and stored at once (written out: a helper taking the
       // double would box it whenever V8 declines to inline it).
       y0 *= gain;

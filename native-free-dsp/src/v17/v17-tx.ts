@@ -220,27 +220,52 @@ export class V17Tx {
     const scrambler = this.scrambler;
     let state = this.encoderState;
     while (k < n) {
-      // A symbol's bits (the first sent in bit n−1), scrambled and trellis-encoded as encodeWord
-      // does, the encoder's state in a local; data ending mid-symbol is padded with ones.
       const getBit = this.getBit;
+      // A symbol's bits (the first sent in bit n−1), scrambled and trellis-encoded as encodeWord
+      // does, the encoder's state in a local. The bits are asked for written out (3…6 of them, the
+      // first three only at the rates that send them): a loop over them cost a counter, its
+      // overflow check and a stack check a bit.
       let word = 0;
-      for (let i = bits; i > 0; i--) {
-        const bit = getBit();
-        if (bit === END) {
-          this.encoderState = state;
-          this.enter(Stage.ShutdownOnes);
-          this.onStatus?.('endOfData');
-          syms[k++] = this.encodeWord((word << i) | ((1 << i) - 1));
-          return k;
-        }
+      let bit: number;
+      if (bits > 5) {
+        bit = getBit();
+        if (bit === END) return this.endData(syms, k, state, word, 6);
+        word = bit & 1;
+      }
+      if (bits > 4) {
+        bit = getBit();
+        if (bit === END) return this.endData(syms, k, state, word, 5);
         word = (word << 1) | (bit & 1);
       }
+      if (bits > 3) {
+        bit = getBit();
+        if (bit === END) return this.endData(syms, k, state, word, 4);
+        word = (word << 1) | (bit & 1);
+      }
+      bit = getBit();
+      if (bit === END) return this.endData(syms, k, state, word, 3);
+      word = (word << 1) | (bit & 1);
+      bit = getBit();
+      if (bit === END) return this.endData(syms, k, state, word, 2);
+      word = (word << 1) | (bit & 1);
+      bit = getBit();
+      if (bit === END) return this.endData(syms, k, state, word, 1);
+      word = (word << 1) | (bit & 1);
       const e = encode[(state << bits) | scrambler.scrambleWord(word, bits)]!;
       state = e >> 8;
       syms[k++] = e & 0xff;
     }
     this.encoderState = state;
     return k;
+  }
+
+  /** The data ended with `i` bits of a symbol still to come after `word`: the symbol padded with ones, then the shutdown. */
+  private endData(syms: Int32Array, k: number, state: number, word: number, i: number): number {
+    this.encoderState = state;
+    this.enter(Stage.ShutdownOnes);
+    this.onStatus?.('endOfData');
+    syms[k] = this.encodeWord((word << i) | ((1 << i) - 1));
+    return k + 1;
   }
 
   /** fillData with the bits from getWord, a symbol's at a time. */
