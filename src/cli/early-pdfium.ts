@@ -101,7 +101,7 @@ function codeRoom(memory: WasmMemory, places: readonly WasmDataPlace[], length: 
 
 /**
  * Gray bytes of the first page the command will draw, by its `--quality` (an A4 page, the longer of
- * layout.ts's two, 1728 or 3456 pixels wide, pageLines), and PDFium's own allocations for it; 0
+ * layout.ts's two, 1728 pixels wide, pageLines), and PDFium's own allocations for it; 0 at HD and
  * for any other command line. A guess: it only says how much of the memory touchAhead fills.
  */
 function firstPageBytes(argv: readonly string[]): number {
@@ -109,7 +109,9 @@ function firstPageBytes(argv: readonly string[]): number {
   const at = argv.findIndex((a) => a === '--quality' || a.startsWith('--quality='));
   const flag = argv[at] ?? '--quality=standard';
   const quality = (flag.includes('=') ? flag.slice(flag.indexOf('=') + 1) : (argv[at + 1] ?? '')).toLowerCase();
-  const gray = quality === 'low' ? 1728 * 1143 : quality === 'standard' ? 1728 * 2287 : quality === 'hd' ? 3456 * 4574 : 0;
+  // Not at HD: its 15.8 MB page filled most of the memory ahead, 3,500 faults moved off the main thread,
+  // but the run's CPU went up 1–8 % (six pairs; the kernel zeroes each page twice, some never drawn on).
+  const gray = quality === 'low' ? 1728 * 1143 : quality === 'standard' ? 1728 * 2287 : 0;
   return gray && gray + PDFIUM_PAGE_EXTRA;
 }
 
@@ -120,7 +122,7 @@ const PDFIUM_PAGE_EXTRA = 768 * 1024;
  * The memory's pages from `from` to `to` (within its initial size) written with zeros on libuv's
  * pool (a read of /dev/zero), before PDFium's instance runs in it: the first page's gray bitmap
  * and PDFium's heap around it are then first touched there instead of on the main thread while it
- * draws (about 600 page faults at Standard, 3,300 at HD). The memory is unchanged (it was all
+ * draws (about 600 page faults at Standard). The memory is unchanged (it was all
  * zeros). Where there is no /dev/zero, nothing is done.
  */
 function touchAhead(heap: Uint8Array, from: number, to: number): Promise<void> {
