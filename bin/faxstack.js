@@ -29,7 +29,7 @@ const { main, UsageError, exitsWhenDone, compilesPdfium, compilePdfiumEarly, fir
 // zlib, crypto, worker_threads: 13 → 25 ms), more than the flags tried saved (docs/benchmarks.md).
 // An installed package has no build's wasm in dist/: its first run kept one in a cache of the user's.
 // How the file is read and compiled: src/cli/early-pdfium.ts.
-const pdfium = compilesPdfium?.(argv) ? compilePdfiumEarly?.(pdfiumFiles()) : undefined;
+const pdfium = compilesPdfium?.(argv) ? compilePdfiumEarly?.(pdfiumFiles(), argv) : undefined;
 
 main(argv, { pdfium }).then(
   (code) => {

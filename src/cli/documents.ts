@@ -1,10 +1,14 @@
 // Files named on the command line as fax documents: read, recognised by their bytes, counted,
 // and their page selection applied (`--pages` once for every file, or once per file).
-import { readFile } from 'node:fs/promises';
+import { readFile as readFileCb } from 'node:fs';
+import { promisify } from 'node:util';
 import { basename } from 'node:path';
 import { FaxError } from '../shared/errors.js';
 import { countPages, parsePageSelection, selectPages, sniffFormat, type FaxDocument } from '../documents/index.js';
 import { UsageError } from './args.js';
+
+/** node:fs's readFile, not node:fs/promises' (not loaded by `faxstack render`: src/shared/builtins.ts). */
+const readFile = promisify(readFileCb);
 
 export async function loadDocuments(files: string[], pagesArg: string[]): Promise<FaxDocument[]> {
   if (pagesArg.length > 1 && pagesArg.length !== files.length) {

@@ -31,7 +31,7 @@ async function drawAll(m: ReturnType<typeof barePdfium>): Promise<Buffer[]> {
 
 describe('PDFium compiled early', () => {
   it('draws as the whole module does, from its filled memory and from a new one (a worker’s)', async () => {
-    const early = compilePdfiumEarly([join(dir, 'missing.wasm'), file])!;
+    const early = compilePdfiumEarly([join(dir, 'missing.wasm'), file], ['render', 'in.pdf', '--quality', 'Standard'])!; // the first page's heap written ahead (touchAhead)
     expect(early.file).toBe(file);
     const compiled = await early.compiled;
     expect(compiled.memory?.initial).toBeGreaterThan(0); // imported, not defined
@@ -40,6 +40,10 @@ describe('PDFium compiled early', () => {
     const places = compiled.dataFile!.places;
     expect(places.length).toBeGreaterThan(0);
     for (const d of places) expect(Buffer.from(heap.subarray(d.at, d.at + d.length)).equals(bytes.subarray(d.offset, d.offset + d.length))).toBe(true);
+    // The code was read into the memory past the data (its first touches off this thread) and zeroed once compiled: the rest is as new.
+    const outside = heap.slice();
+    for (const d of places) outside.fill(0, d.at, d.at + d.length);
+    expect(outside.every((b) => b === 0)).toBe(true);
     expect(structuredClone(compiled.dataFile)).toEqual(compiled.dataFile); // handed to workers as it is
 
     const wasm = (globalThis as unknown as { WebAssembly: { compile(b: Uint8Array): Promise<object> } }).WebAssembly;

@@ -6,8 +6,8 @@
 // its first run (firstRunCacheDir). What the build draws with it once (the header glyphs,
 // header-line.ts) is kept by the same rule.
 
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { mkdirSync, readFile as readFileCb, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { nodeCrypto } from '../shared/builtins.js';
@@ -36,6 +36,8 @@ export interface CacheKey {
 
 /** dist/ when this module runs compiled (dist/src/documents/), the checkout's root from src/ (where no cache is ever written). */
 export const PDFIUM_CACHE_DIR = fileURLToPath(new URL('../..', import.meta.url));
+/** node:fs's readFile, not node:fs/promises' (not loaded by `faxstack render`: src/shared/builtins.ts). */
+const readFile = promisify(readFileCb);
 const WASM_FILE = 'pdfium-patched.wasm';
 const KEY_FILE = 'pdfium-patched.json';
 

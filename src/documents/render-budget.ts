@@ -4,7 +4,7 @@
 // for a file that never yields, scaled by the number of pages.
 
 import { closeSync, openSync, readSync } from 'node:fs';
-import { performance } from 'node:perf_hooks';
+import { monotonicMs, nodePerfHooks } from '../shared/builtins.js';
 import { FaxError } from '../shared/errors.js';
 
 /** CPU time one page may use on the render thread (a dense HD map page takes 2–4 s). */
@@ -45,7 +45,7 @@ function every(ms: number, fn: () => void): () => void {
  * and switches, a few ms apart — fine for budgets of seconds); elsewhere the event loop's active time stands in.
  */
 export function threadClock(): BudgetClock {
-  const wallMs = (): number => performance.now();
+  const wallMs = monotonicMs;
   const threadCpuUsage = (process as { threadCpuUsage?: () => { user: number; system: number } }).threadCpuUsage;
   if (typeof threadCpuUsage === 'function') {
     return { threadCpu: true, wallMs, every, cpuMs: () => { const u = threadCpuUsage.call(process); return (u.user + u.system) / 1000; } };
@@ -55,7 +55,7 @@ export function threadClock(): BudgetClock {
   } catch {
     // not Linux
   }
-  return { threadCpu: false, wallMs, every, cpuMs: () => performance.eventLoopUtilization().active };
+  return { threadCpu: false, wallMs, every, cpuMs: () => nodePerfHooks().performance.eventLoopUtilization().active };
 }
 
 /** A few bytes for /proc/thread-self/schedstat ("<ns on the CPU> <ns waiting> <slices>\n"). */

@@ -6,3 +6,15 @@ export const nodeCrypto = (): typeof import('node:crypto') => process.getBuiltin
 export const nodeNet = (): typeof import('node:net') => process.getBuiltinModule('node:net');
 export const nodeDns = (): typeof import('node:dns') => process.getBuiltinModule('node:dns');
 export const nodeZlib = (): typeof import('node:zlib') => process.getBuiltinModule('node:zlib');
+
+// node:fs/promises (twelve modules with it: readline, the watchers, directories) and node:perf_hooks
+// (eleven, which the global `performance` loads as well) are not loaded by `faxstack render` either:
+// its files are read and written through node:fs's callbacks, already loaded at Node's start, and
+// its clock is process.hrtime (docs/benchmarks.md, issue 13 session 16).
+export const nodePerfHooks = (): typeof import('node:perf_hooks') => process.getBuiltinModule('node:perf_hooks');
+
+/** Milliseconds on a monotonic clock, as performance.now() differences are, without node:perf_hooks. */
+export function monotonicMs(): number {
+  const [s, ns] = process.hrtime();
+  return s * 1000 + ns / 1e6;
+}
