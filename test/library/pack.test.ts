@@ -23,6 +23,9 @@ describe('npm pack → install → strict consumer', () => {
     expect(paths).toContain('bin/faxstack.js');
     expect(paths.filter((p) => !/^(bin|dist|docs)\/|^(package\.json|README\.md|LICENSE)$/.test(p))).toEqual([]);
     expect(paths.filter((p) => /\.test\.|\.map$|^dist\/(test|bench|scripts)\//.test(p))).toEqual([]);
+    // The measurement log (200 kB, growing each round) stays in the repository: docs/architecture.md, The build.
+    expect(paths).toContain('docs/api.md');
+    expect(paths).not.toContain('docs/benchmarks.md');
     expect(packed!.size).toBeLessThan(1_000_000);
 
     // The project: faxstack unpacked, its dependencies linked (never this checkout's src/).
