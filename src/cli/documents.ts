@@ -1,14 +1,10 @@
 // Files named on the command line as fax documents: read, recognised by their bytes, counted,
 // and their page selection applied (`--pages` once for every file, or once per file).
-import { readFile as readFileCb } from 'node:fs';
-import { promisify } from 'node:util';
 import { basename } from 'node:path';
+import { fsAsync } from '../shared/builtins.js';
 import { FaxError } from '../shared/errors.js';
 import { countPages, parsePageSelection, selectPages, sniffFormat, type FaxDocument } from '../documents/index.js';
 import { UsageError } from './args.js';
-
-/** node:fs's readFile, not node:fs/promises' (not loaded by `faxstack render`: src/shared/builtins.ts). */
-const readFile = promisify(readFileCb);
 
 export async function loadDocuments(files: string[], pagesArg: string[]): Promise<FaxDocument[]> {
   if (pagesArg.length > 1 && pagesArg.length !== files.length) {
@@ -19,7 +15,7 @@ export async function loadDocuments(files: string[], pagesArg: string[]): Promis
     const field = basename(file);
     let bytes: Buffer;
     try {
-      bytes = await readFile(file);
+      bytes = await fsAsync.readFile(file);
     } catch (err) {
       throw new FaxError('IMAGE_NOT_FOUND', `${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
     }

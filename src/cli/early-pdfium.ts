@@ -10,7 +10,7 @@
 // and one made again after a trap, read the data from the file (pdfium-bare.ts, pdfiumMemory).
 import { closeSync, fstatSync, openSync, read, readSync } from 'node:fs';
 import type { CompiledPdfium, EarlyPdfiumCompile } from '../documents/index.js';
-import { codeSection, dataPlaces, importMemory, type WasmDataPlace } from '../shared/wasm-data.js';
+import { codeSection, dataPlaces, importMemory } from '../shared/wasm-data.js';
 import { wasm, type WasmMemory } from '../shared/wasm.js';
 
 /** Enough of the file for codeSection to find the code section's header (PDFium's is at 18 kB). */
@@ -58,8 +58,9 @@ function compileFrom(fd: number, file: string, pageBytes: number): { compiled: P
   const places = dataPlaces((offset, n) => readHead(fd, offset, n), code.end, size);
   if (!places) throw new Error(`${file}: its data section is not one wasm-data.ts reads`);
   const memory = new wasm.Memory(imported.limits);
+  const dataEnd = places.reduce((end, d) => Math.max(end, d.at + d.length), 0);
   // The sections before the code rewritten (the memory imported), then the code section as it is in the file.
-  const bytes = codeRoom(memory, places, imported.head.length + code.end - code.start);
+  const bytes = codeRoom(memory, dataEnd, imported.head.length + code.end - code.start);
   bytes.set(imported.head);
   const inHead = Math.max(0, Math.min(headRead, code.end) - code.start);
   bytes.set(head.subarray(code.start, code.start + inHead), imported.head.length);
@@ -72,7 +73,6 @@ function compileFrom(fd: number, file: string, pageBytes: number): { compiled: P
   });
   // After the code: the data straight into the memory, on libuv's pool.
   const heap = new Uint8Array(memory.buffer);
-  const dataEnd = places.reduce((end, d) => Math.max(end, d.at + d.length), 0);
   const touched = touchAhead(heap, Math.max(dataEnd, bytes.buffer === memory.buffer ? bytes.byteOffset + bytes.length : 0), dataEnd + pageBytes);
   const filled = codeRead.then(() => Promise.all([touched, ...places.map((d) => readFully(fd, heap, d.at, d.at + d.length, d.offset - d.at, file))]));
   void filled.then(
@@ -93,8 +93,7 @@ function compileFrom(fd: number, file: string, pageBytes: number): { compiled: P
  * page faults, each about 7 µs here; docs/benchmarks.md, issue 13 session 16) — and the code needs
  * no fresh 2.4 MB buffer of its own.
  */
-function codeRoom(memory: WasmMemory, places: readonly WasmDataPlace[], length: number): Uint8Array {
-  const dataEnd = places.reduce((end, d) => Math.max(end, d.at + d.length), 0);
+function codeRoom(memory: WasmMemory, dataEnd: number, length: number): Uint8Array {
   const at = Math.ceil(dataEnd / PAGE_BYTES) * PAGE_BYTES;
   return at + length <= memory.buffer.byteLength ? new Uint8Array(memory.buffer, at, length) : new Uint8Array(length);
 }

@@ -1,12 +1,10 @@
 // `faxstack render FILE... --out OUT.tif`: the document pipeline from the command line — every
 // file rendered as the service would send it (cover page, header line, page selections) and
 // written as one TIFF class F file, optionally with a PNG preview of each page.
-import { close, mkdir, open, writeFile, writev } from 'node:fs';
-import { promisify } from 'node:util';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { adoptPdfiumCompile, closeDrawHelper, closeRenderPool, configureRenderPool, type EarlyPdfiumCompile, oneShotDrawer, oneShotHelpers, renderFaxTiffParts, previewPng, type RenderQuality, startDrawHelper, startRenderPool } from '../documents/index.js';
-import { monotonicMs } from '../shared/builtins.js';
+import { fsAsync, monotonicMs } from '../shared/builtins.js';
 import { FaxError } from '../shared/errors.js';
 import { args, str, UsageError } from './args.js';
 import { busyThreads } from './busy.js';
@@ -21,8 +19,6 @@ const RENDER_USAGE = `usage: faxstack render FILE... --out OUT.tif [--quality Lo
 `;
 
 const QUALITIES: readonly RenderQuality[] = ['Low', 'Standard', 'HD'];
-/** The output written through node:fs's callbacks, not node:fs/promises (not loaded by a render: src/shared/builtins.ts). */
-const fsp = { open: promisify(open), writev: promisify(writev), close: promisify(close), mkdir: promisify(mkdir), writeFile: promisify(writeFile) };
 const COMPRESSIONS = ['mh', 'mr', 'mmr'] as const;
 
 interface RenderIo {
@@ -116,13 +112,13 @@ export async function renderCommand(argv: string[], io: RenderIo = { stdout: pro
     // Not the render pool: a helper that took no page may still be finishing its task (render-threads.ts).
     drawerStopped = closeDrawHelper();
     drawerStopped.catch(() => undefined); // awaited below
-    const fd = await fsp.open(out, 'w');
-    await fsp.writev(fd, fax.parts).finally(() => fsp.close(fd)); // the pieces as they are: no copy of the whole file
+    const fd = await fsAsync.open(out, 'w');
+    await fsAsync.writev(fd, fax.parts).finally(() => fsAsync.close(fd)); // the pieces as they are: no copy of the whole file
     if (fax.pages) {
-      await fsp.mkdir(previewDir, { recursive: true });
+      await fsAsync.mkdir(previewDir, { recursive: true });
       const digits = Math.max(3, String(fax.count).length);
       for (const [i, page] of fax.pages.entries()) {
-        await fsp.writeFile(join(previewDir, `page-${String(i + 1).padStart(digits, '0')}.png`), await previewPng(page, { xDpi: fax.xDpi, yDpi: fax.yDpi }));
+        await fsAsync.writeFile(join(previewDir, `page-${String(i + 1).padStart(digits, '0')}.png`), await previewPng(page, { xDpi: fax.xDpi, yDpi: fax.yDpi }));
       }
     }
     const message = `${fax.count} ${fax.count === 1 ? 'page' : 'pages'} written to ${out} (${fax.bytes} bytes)`;

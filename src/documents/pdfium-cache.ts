@@ -6,11 +6,10 @@
 // its first run (firstRunCacheDir). What the build draws with it once (the header glyphs,
 // header-line.ts) is kept by the same rule.
 
-import { mkdirSync, readFile as readFileCb, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { promisify } from 'node:util';
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { nodeCrypto } from '../shared/builtins.js';
+import { fsAsync, nodeCrypto } from '../shared/builtins.js';
 import { firstRunCacheDir as firstRunCacheIn } from '../shared/cache-dir.js';
 
 /** The rewrites, applied to the installed file's bytes (which they may change in place). */
@@ -36,8 +35,6 @@ export interface CacheKey {
 
 /** dist/ when this module runs compiled (dist/src/documents/), the checkout's root from src/ (where no cache is ever written). */
 export const PDFIUM_CACHE_DIR = fileURLToPath(new URL('../..', import.meta.url));
-/** node:fs's readFile, not node:fs/promises' (not loaded by `faxstack render`: src/shared/builtins.ts). */
-const readFile = promisify(readFileCb);
 const WASM_FILE = 'pdfium-patched.wasm';
 const KEY_FILE = 'pdfium-patched.json';
 
@@ -115,13 +112,13 @@ export async function patchedPdfium(patch: PdfiumPatcher, dir = PDFIUM_CACHE_DIR
     const cached = pdfiumCachePath(d);
     if (cached) {
       try {
-        return await readFile(cached);
+        return await fsAsync.readFile(cached);
       } catch {
         // removed since its key was read: the next place, or rewritten below
       }
     }
   }
-  const original = await readFile(pdfiumWasmPath());
+  const original = await fsAsync.readFile(pdfiumWasmPath());
   const source = own ? pdfiumSource() : null;
   const digest = source && sha256(original); // before the rewrites, which may change `original` in place
   const { bytes, patched } = patch(original);

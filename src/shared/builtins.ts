@@ -1,3 +1,6 @@
+import { close, mkdir, open, readFile, writeFile, writev } from 'node:fs';
+import { promisify } from 'node:util';
+
 // Node built-ins that `faxstack render` of a local file never needs, loaded on first use instead
 // of at import: each costs its deserialization at every start of the command (crypto, net, dns and
 // zlib together 10–15 ms; docs/benchmarks.md, start-up of `faxstack render`). The test that holds
@@ -18,3 +21,6 @@ export function monotonicMs(): number {
   const [s, ns] = process.hrtime();
   return s * 1000 + ns / 1e6;
 }
+
+/** node:fs's callbacks as promises, for the render path in place of node:fs/promises (above). */
+export const fsAsync = { open: promisify(open), close: promisify(close), readFile: promisify(readFile), writeFile: promisify(writeFile), writev: promisify(writev), mkdir: promisify(mkdir) };
