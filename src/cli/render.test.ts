@@ -103,6 +103,18 @@ describe('faxstack render', () => {
     expect(e.err()).toMatch(/missing.pdf: ENOENT/);
   });
 
+  it('a render that fails once the fax is being made leaves OUT as it was, and no partial file beside it', async () => {
+    const out = join(dir, 'kept.tif');
+    writeFileSync(out, 'the fax from before');
+    const tooLong = join(dir, 'long.txt');
+    writeFileSync(tooLong, 'page\f'.repeat(200) + 'one too many\n'); // 201 pages: past the limit once counted
+    const c = capture();
+    expect(await renderCommand([tooLong, '--out', out], c.io)).toBe(1);
+    expect(c.err()).toMatch(/201 pages, more than the limit of 200/);
+    expect(readFileSync(out, 'latin1')).toBe('the fax from before');
+    expect(readdirSync(dir).filter((f) => f.includes('partial'))).toEqual([]);
+  });
+
   it.each([
     [['a.pdf'], /--out OUT.tif is required/],
     [['--out', 'x.tif'], /no input files/],

@@ -3,12 +3,13 @@
 // written as one TIFF class F file, optionally with a PNG preview of each page.
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { adoptPdfiumCompile, closeDrawHelper, closeRenderPool, configureRenderPool, type EarlyPdfiumCompile, oneShotDrawer, oneShotHelpers, renderFaxTiffParts, previewPng, type RenderQuality, startDrawHelper, startRenderPool } from '../documents/index.js';
+import { adoptPdfiumCompile, closeDrawHelper, closeRenderPool, configureRenderPool, type EarlyPdfiumCompile, helpersPossible, oneShotDrawer, oneShotHelpers, renderFaxTiffParts, previewPng, type RenderQuality, startDrawHelper, startRenderPool } from '../documents/index.js';
 import { fsAsync, monotonicMs } from '../shared/builtins.js';
 import { FaxError } from '../shared/errors.js';
 import { args, str, UsageError } from './args.js';
 import { busyThreads } from './busy.js';
 import { loadDocuments } from './documents.js';
+import { RenderOut } from './render-out.js';
 
 const RENDER_USAGE = `usage: faxstack render FILE... --out OUT.tif [--quality Low|Standard|HD] [--pages 1-3,5]...
                        [--compression mh|mr|mmr] [--subject S] [--from-name N] [--to-name N] [--message M]
@@ -73,6 +74,7 @@ export async function renderCommand(argv: string[], io: RenderIo = { stdout: pro
   // it runs the next callback — 60–380 ms of a one-page render under load (docs/benchmarks.md).
   const loopAlive = setInterval(() => {}, 2 ** 30);
   let drawerStopped: Promise<void> | undefined;
+  let file: RenderOut | undefined;
   try {
     adoptPdfiumCompile(io.pdfium);
     startRenderPool(0); // PDFium read and compiled (other threads) while this one reads and counts the files
@@ -80,7 +82,9 @@ export async function renderCommand(argv: string[], io: RenderIo = { stdout: pro
     // This thread renders; helper workers, when the pages pay for them, boot while PDFium compiles
     // and take pages from the back of each PDF once they are up (pipeline.ts, renderShared).
     const pages = documents.reduce((n, d) => n + d.pages.length, 0);
-    const [cores, busy] = [availableParallelism(), busyThreads()];
+    const cores = availableParallelism();
+    // The machine's load (/proc, 5–10 ms of this thread) read only when the pages would take a helper on an idle machine.
+    const busy = helpersPossible(pages, cores, quality) ? busyThreads() : 0;
     const helpers = oneShotHelpers(pages, cores, busy, quality);
     if (helpers > 0) await configureRenderPool({ threads: helpers });
     startRenderPool(helpers);
@@ -97,7 +101,9 @@ export async function renderCommand(argv: string[], io: RenderIo = { stdout: pro
     };
     const wantCover = Object.values(coverFields).some((v) => v !== undefined);
     const previewDir = str(values['preview-dir']);
+    file = new RenderOut(out);
     const fax = await renderFaxTiffParts({
+      write: (pieces) => file!.write(pieces),
       documents,
       ...threads,
       compression,
@@ -112,8 +118,8 @@ export async function renderCommand(argv: string[], io: RenderIo = { stdout: pro
     // Not the render pool: a helper that took no page may still be finishing its task (render-threads.ts).
     drawerStopped = closeDrawHelper();
     drawerStopped.catch(() => undefined); // awaited below
-    const fd = await fsAsync.open(out, 'w');
-    await fsAsync.writev(fd, fax.parts).finally(() => fsAsync.close(fd)); // the pieces as they are: no copy of the whole file
+    await file.finish();
+    file = undefined;
     if (fax.pages) {
       await fsAsync.mkdir(previewDir, { recursive: true });
       const digits = Math.max(3, String(fax.count).length);
@@ -133,6 +139,7 @@ export async function renderCommand(argv: string[], io: RenderIo = { stdout: pro
     throw err;
   } finally {
     clearInterval(loopAlive);
+    await file?.abandon(); // the render failed: no partial file left
     await Promise.all([drawerStopped, closeRenderPool()]);
   }
 }

@@ -123,6 +123,7 @@ export async function codeBesideDrawer(bytes: Buffer, opts: RenderDocumentOption
     if (!coding.keep) spare = bitmap;
     const strip = finishPage(bitmap, coding.first[i]! + part, coding);
     coded[i]!.push({ width: bitmap.width, height: bitmap.height, mode, page: pages[i]!, strip, bitmap: coding.keep ? bitmap : undefined });
+    coding.coded?.(coding.first[i]! + part, coded[i]!.at(-1)!);
   };
   /** Draws page `i` here, from its part `from` on (the parts before came from the worker). */
   const drawHere = (i: number, from: number): void => {

@@ -20,6 +20,7 @@ export {
   configureRenderPool,
   startRenderPool,
   oneShotHelpers,
+  helpersPossible,
   oneShotDrawer,
   startDrawHelper,
   closeDrawHelper,

@@ -5,7 +5,7 @@ import { bitmapEquals } from '../codecs/bitmap.js';
 import { headerBandLines } from './header-line.js';
 import { RESOLUTIONS } from './layout.js';
 import { buildPdf } from './pdf-writer.js';
-import { closeRenderPool, composeFax, configureRenderPool, faxTiff, oneShotDrawer, oneShotHelpers, RENDER_WORKER_HEAP_MB, renderDocument, renderDocumentPages, splitSelection } from './pipeline.js';
+import { closeRenderPool, composeFax, configureRenderPool, faxTiff, helpersPossible, oneShotDrawer, oneShotHelpers, RENDER_WORKER_HEAP_MB, renderDocument, renderDocumentPages, renderFaxTiff, renderFaxTiffParts, splitSelection } from './pipeline.js';
 import { writeTiffF } from './tiff-f.js';
 import { rejectedFaxError } from '../../test/helpers/fax-errors.js';
 
@@ -176,6 +176,44 @@ describe('faxTiff', () => {
     const here = writeTiffF(fax.pages.map((bitmap) => ({ bitmap, xDpi: fax.xDpi, yDpi: fax.yDpi })), { compression });
     expect((await faxTiff(fax, compression)).equals(here)).toBe(true);
     expect((await faxTiff(fax, compression, { isolate: false })).equals(here)).toBe(true);
+  });
+});
+
+describe('renderFaxTiffParts with write (faxstack render)', () => {
+  it('hands out the file as its pages are coded: the same bytes as renderFaxTiff, the first page before the last is drawn', async () => {
+    const opts = { quality: 'Low', compression: 'mmr', isolate: false, header: { dateTime: '2025-05-01 14:03 UTC' } } as const;
+    const documents = [{ bytes: PDF, format: 'pdf', pages: [1, 2, 3, 4, 5] }] as const;
+    const whole = await renderFaxTiff({ ...opts, documents: [...documents] });
+    const writes: Uint8Array[][] = [];
+    const streamed = await renderFaxTiffParts({ ...opts, documents: [...documents], write: (pieces) => writes.push(pieces) });
+    expect(streamed.parts).toEqual([]);
+    const bytes = Buffer.concat(writes.flat());
+    expect(streamed.bytes).toBe(bytes.length);
+    expect(bytes.equals(whole.tiff)).toBe(true);
+    // A write per page as it is coded (header, strip and values; its IFD with the next page's), and the last IFD.
+    expect(writes).toHaveLength(6);
+  });
+
+  it('a cover page (drawn whole, finished after the documents) holds the file back until it is coded; the bytes are the same', async () => {
+    const opts = { quality: 'Low', compression: 'mr', isolate: false, cover: { subject: 'Hello', date: new Date(Date.UTC(2025, 4, 1)) } } as const;
+    const documents = [{ bytes: PDF, format: 'pdf', pages: [2, 1] }] as const;
+    const whole = await renderFaxTiff({ ...opts, documents: [...documents] });
+    const writes: Uint8Array[][] = [];
+    await renderFaxTiffParts({ ...opts, documents: [...documents], write: (pieces) => writes.push(pieces) });
+    expect(Buffer.concat(writes.flat()).equals(whole.tiff)).toBe(true);
+  });
+});
+
+describe('helpersPossible (whether render reads the machine\'s load)', () => {
+  it.each([
+    [1, 2, 'Standard', false],
+    [50, 2, 'Standard', false],
+    [60, 2, 'Standard', true], // the draw worker, if a core is idle
+    [39, 2, 'HD', false],
+    [40, 2, 'HD', true], // a full helper, if a core is idle
+    [200, 1, 'Standard', false], // one core: never
+  ] as const)('%i pages, %i cores, %s: %s', (pages, cores, quality, possible) => {
+    expect(helpersPossible(pages, cores, quality)).toBe(possible);
   });
 });
 

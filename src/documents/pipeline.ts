@@ -21,10 +21,10 @@ import { codeInPool, codeShared, countFaxPages, renderDocumentPages, type Pipeli
 import type { AtlasTaskOutput } from './render-worker.js';
 import { fromWire } from './render-wire.js';
 import type { DocumentFormat } from './sniff.js';
-import { tiffFParts, writeTiffF } from './tiff-f.js';
+import { TiffFStream, writeTiffF } from './tiff-f.js';
 
 export { DOCUMENT_TIMEOUT_MS, MAX_FAX_PAGES, type PageMode, type RenderedPage } from './render-document.js';
-export { closeRenderPool, configureRenderPool, oneShotDrawer, oneShotHelpers, RENDER_WORKER_HEAP_MB, startRenderPool, type RenderPoolOptions } from './render-pool.js';
+export { closeRenderPool, configureRenderPool, helpersPossible, oneShotDrawer, oneShotHelpers, RENDER_WORKER_HEAP_MB, startRenderPool, type RenderPoolOptions } from './render-pool.js';
 export { closeDrawHelper, startDrawHelper } from './draw-beside.js';
 export { renderDocument, renderDocumentPages, splitSelection } from './render-threads.js';
 
@@ -99,16 +99,41 @@ export interface FaxTiffParts extends Omit<FaxTiff, 'tiff'> {
   bytes: number;
 }
 
-/** renderFaxTiff for a caller that writes the file: its pieces as they are (faxstack render), not gathered into one buffer. */
-export async function renderFaxTiffParts(opts: ComposeOptions & { compression: FaxCompression; keepPages?: boolean }): Promise<FaxTiffParts> {
+/**
+ * renderFaxTiff for a caller that writes the file: its pieces as they are, not gathered into one
+ * buffer. With `write` (faxstack render) the pieces go there as soon as they are known — a page
+ * coded in this thread as soon as the pages before it are, the others (the cover, pages drawn whole
+ * or coded in workers) once the fax is complete — and `parts` is empty; `write` is called in the
+ * file's order.
+ */
+export async function renderFaxTiffParts(
+  opts: ComposeOptions & { compression: FaxCompression; keepPages?: boolean; write?: (pieces: Uint8Array[]) => void },
+): Promise<FaxTiffParts> {
   const res = resolutionFor(opts.quality);
   const encode: EncodeSettings = { compression: opts.compression, form: 'tiff', yDpi: res.yDpi };
-  const { pages, ...fax } = await finishFax(opts, encode, opts.keepPages === true);
-  const parts = tiffFParts(
-    pages.map((p) => ({ width: p.width, height: p.height, xDpi: fax.xDpi, yDpi: fax.yDpi, strip: p.strip! })),
-    { compression: opts.compression },
-  );
-  return { ...fax, parts, bytes: parts.reduce((n, c) => n + c.length, 0), count: pages.length, ...(opts.keepPages ? { pages: pages.map((p) => p.bitmap!) } : {}) };
+  const parts: Uint8Array[] = [];
+  let bytes = 0;
+  const emit = (pieces: Uint8Array[]): void => {
+    for (const p of pieces) bytes += p.length;
+    if (opts.write) opts.write(pieces);
+    else parts.push(...pieces);
+  };
+  let file: TiffFStream | undefined;
+  let next = 1; // the fax page number the file takes next
+  const waiting = new Map<number, CodedPage>();
+  const inOrder = (n: number, page: CodedPage, total: number): void => {
+    if (n < next) return; // written already
+    waiting.set(n, page);
+    file ??= new TiffFStream(total, { compression: opts.compression });
+    for (let p = waiting.get(next); p; p = waiting.get(next)) {
+      waiting.delete(next++);
+      emit(file.page({ width: p.width, height: p.height, xDpi: res.xDpi, yDpi: res.yDpi, strip: p.strip! }));
+    }
+  };
+  const { pages, ...fax } = await finishFax(opts, encode, opts.keepPages === true, inOrder);
+  pages.forEach((p, i) => inOrder(i + 1, p, pages.length));
+  emit(file!.end());
+  return { ...fax, parts, bytes, count: pages.length, ...(opts.keepPages ? { pages: pages.map((p) => p.bitmap!) } : {}) };
 }
 
 /** A document counted before drawing (fax pages per selected page), or drawn to be counted (no count from sizes). */
@@ -120,7 +145,12 @@ type Counted = { parts: number[] } | { drawn: RenderedPage[] };
  * finished page by page as they are drawn; the others (and the cover, which names the page
  * count) are drawn whole first and finished after — by the same per-page rule (fax-page.ts).
  */
-async function finishFax(opts: ComposeOptions, encode: EncodeSettings | undefined, keep: boolean): Promise<Omit<ComposedFax, 'pages'> & { pages: CodedPage[] }> {
+async function finishFax(
+  opts: ComposeOptions,
+  encode: EncodeSettings | undefined,
+  keep: boolean,
+  coded?: (n: number, page: CodedPage, total: number) => void,
+): Promise<Omit<ComposedFax, 'pages'> & { pages: CodedPage[] }> {
   const res = resolutionFor(opts.quality);
   const maxPages = opts.maxPages ?? MAX_FAX_PAGES;
   const coverPages = opts.cover ? 1 : 0;
@@ -172,7 +202,7 @@ async function finishFax(opts: ComposeOptions, encode: EncodeSettings | undefine
     const first = n;
     n += parts[i]!.reduce((a, b) => a + b, 0);
     if ('drawn' in c) return Promise.resolve(c.drawn.map((p, k) => hold(p, first + k)));
-    const coding: PageCoding = { ...finish, parts: c.parts, first: firstPages(c.parts, first), keep };
+    const coding: PageCoding = { ...finish, parts: c.parts, first: firstPages(c.parts, first), keep, coded: coded && ((k, p) => coded(k, p, total)) };
     const docOpts = { ...common, pages: d.pages, maxPages: maxPages - coverPages };
     const code = isolate
       ? codeInPool(d.bytes, docOpts, coding)

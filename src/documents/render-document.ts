@@ -65,6 +65,11 @@ export interface PageCoding extends PageFinish {
   first: readonly number[];
   /** Keep every page's bitmap (previews): a new one per page instead of this thread's one. */
   keep?: boolean;
+  /**
+   * Told of each page as soon as it is finished, with its fax page number (faxstack render writes
+   * it to the file then). Only where the pages are finished in this thread: a function is not sent to workers.
+   */
+  coded?: (n: number, page: CodedPage) => void;
 }
 
 /** A page finished as drawn: its code (when PageCoding.encode says), its bitmap when kept. */
@@ -214,6 +219,7 @@ async function renderInThread(
         if (!coding.keep && !('bitmap' in page)) spareBitmap = bitmap;
         const strip = finishPage(bitmap, n, coding);
         coded.push({ width: bitmap.width, height: bitmap.height, mode, page: page.page, strip, bitmap: coding.keep ? bitmap : undefined });
+        coding.coded?.(n, coded.at(-1)!);
       } else if ('bitmap' in page) {
         out.push({ bitmap: page.bitmap, mode: 'passthrough', page: page.page });
       } else {

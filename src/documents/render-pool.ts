@@ -136,6 +136,11 @@ export function oneShotDrawer(pages: number, cores: number, busy: number, qualit
   return idleCores(cores, busy) >= 1 && quality !== 'HD' && oneShotHelpers(pages, cores, busy, quality) === 0 && pages * PAGE_WORK[quality] >= WORK_PER_DRAWER;
 }
 
+/** Whether `pages` pages at `quality` would start a helper or the draw worker with every other core idle: if not, the machine's load need not be read. */
+export function helpersPossible(pages: number, cores: number, quality: RenderQuality = 'Standard'): boolean {
+  return oneShotHelpers(pages, cores, 0, quality) > 0 || oneShotDrawer(pages, cores, 0, quality);
+}
+
 /**
  * Starts `threads` render workers (at most the pool's size) and PDFium's compile now, so that a
  * one-shot command's workers boot while it reads and counts its files; with 0 only the compile

@@ -129,7 +129,7 @@ async function drawShared(bytes: Buffer, opts: RenderDocumentOptions & PipelineO
   const pdfium = await pdfiumForWorkers('pdf');
   const timeoutMs = opts.timeoutMs ?? hardStopMs(opts.pages.length, opts.budget);
   const helping = Array.from({ length: helpers }, async (_, helper) => {
-    const task: ShareTaskInput = { ...rest, pages: [...opts.pages], bytes: shared, queue: queue.state, helper, pdfium, coding };
+    const task: ShareTaskInput = { ...rest, pages: [...opts.pages], bytes: shared, queue: queue.state, helper, pdfium, coding: coding && { ...coding, coded: undefined } }; // no function to a worker
     const out = await runInPool<ShareTaskOutput>(task, 'shareTask', 'pdf', timeoutMs, stopped, opts.timeoutMs === undefined ? 0 : 1000).catch(fail);
     if (!out.ok) fail(fromWire(out.error));
     return out as Extract<ShareTaskOutput, { ok: true }>;
@@ -162,7 +162,7 @@ async function runRange(bytes: Uint8Array, format: DocumentFormat, opts: RenderD
   const { signal, isolate: _isolate, budgetClock: _clock, ...rest } = opts;
   const shared = bytes.buffer instanceof SharedArrayBuffer;
   const copy = shared ? bytes : new Uint8Array(bytes); // moved to the worker; the caller keeps its buffer
-  const task: RenderTaskInput = { ...rest, pages: [...opts.pages], bytes: copy, format, pdfium: await pdfiumForWorkers(format), coding };
+  const task: RenderTaskInput = { ...rest, pages: [...opts.pages], bytes: copy, format, pdfium: await pdfiumForWorkers(format), coding: coding && { ...coding, coded: undefined } };
   // The worker keeps its own deadline or per-page budget; ours, later, is the hard stop of a
   // worker that never yields: a little after a fixed deadline, or scaled by the pages.
   const timeoutMs = opts.timeoutMs ?? hardStopMs(opts.pages.length, opts.budget);

@@ -4,7 +4,7 @@ import { FaxError } from '../shared/errors.js';
 import { eolEnds, toBits } from '../../test/vectors/bit-strings.js';
 import { checkerboard, noise, textPage } from '../../test/vectors/synthetic-pages.js';
 import { encodePage } from './encode-worker.js';
-import { writeTiffF, type TiffCompression } from './tiff-f.js';
+import { TiffFStream, writeTiffF, type TiffCompression } from './tiff-f.js';
 import { readTiff, readTiffDirectories } from './tiff-read.js';
 
 const pages = [
@@ -12,6 +12,40 @@ const pages = [
   { bitmap: checkerboard(1728, 200, 3), xDpi: 204, yDpi: 196 },
   { bitmap: noise(3456, 40, 2, 0.1), xDpi: 408, yDpi: 391 },
 ];
+
+describe('TiffFStream (the file page by page)', () => {
+  const coded = pages.map((p) => ({ width: p.bitmap.width, height: p.bitmap.height, xDpi: p.xDpi, yDpi: p.yDpi, strip: encodePage(p.bitmap, { compression: 'mr', yDpi: p.yDpi }) }));
+
+  it("gives writeTiffF's bytes; each page's pieces end before its IFD, which comes with the next page", () => {
+    const file = new TiffFStream(coded.length, { compression: 'mr' });
+    const given = coded.map((p) => file.page(p));
+    const last = file.end();
+    const whole = writeTiffF(coded, { compression: 'mr' });
+    expect(Buffer.concat([...given.flat(), ...last]).equals(whole)).toBe(true);
+    const strips = readTiffDirectories(whole).map((d) => d.strips[0]!);
+    // The IFDs' offsets, along the chain from the header.
+    const view = new DataView(whole.buffer, whole.byteOffset, whole.length);
+    const ifds: number[] = [];
+    for (let o = view.getUint32(4, true); o !== 0; o = view.getUint32(o + 2 + 12 * view.getUint16(o, true), true)) ifds.push(o);
+    let at = 0;
+    given.forEach((pieces, i) => {
+      at += pieces.reduce((n, c) => n + c.length, 0);
+      // Page i's strip is out; its IFD is not (it needs the next IFD's offset), the one before it is.
+      expect(at, `page ${i + 1}`).toBeGreaterThanOrEqual(strips[i]!.byteOffset - whole.byteOffset + strips[i]!.length);
+      expect(at, `page ${i + 1}`).toBeLessThanOrEqual(ifds[i]!);
+      if (i > 0) expect(at, `page ${i + 1}`).toBeGreaterThan(ifds[i - 1]!);
+    });
+    expect(last).toHaveLength(1);
+  });
+
+  it('refuses more pages than announced, and an end before all of them', () => {
+    const file = new TiffFStream(1, { compression: 'mr' });
+    expect(() => new TiffFStream(2, { compression: 'mr' }).end()).toThrow(/0 pages given of the 2 announced/);
+    file.page(coded[0]!);
+    expect(() => file.page(coded[1]!)).toThrow(/more pages than the 1 announced/);
+    expect(() => new TiffFStream(0, { compression: 'mr' })).toThrow(/at least one page/);
+  });
+});
 
 describe('writeTiffF', () => {
   it.each(['mh', 'mr', 'mmr', 'none', 'rle'] as TiffCompression[])('%s: every page reads back pixel for pixel', (compression) => {

@@ -71,31 +71,57 @@ export function writeTiffF(pages: readonly (TiffPageInput | TiffCodedPage)[], op
  * (faxstack render: the coded pages are not gathered into one more buffer, 1–3 MB of fresh memory).
  */
 export function tiffFParts(pages: readonly (TiffPageInput | TiffCodedPage)[], opts: WriteTiffOptions): Uint8Array[] {
-  if (pages.length === 0) throw new RangeError('writeTiffF: at least one page is needed');
-  if (pages.length > 0xffff) throw new RangeError('writeTiffF: at most 65535 pages');
-  const strict = opts.strictClassF ?? true;
-  const software = opts.software ?? 'faxstack';
-  const chunks: Uint8Array[] = [];
-  let size = 8;
-  const header = new Uint8Array(8);
-  chunks.push(header);
-  const append = (bytes: Uint8Array): number => {
-    if (size & 1) {
-      chunks.push(new Uint8Array(1)); // TIFF wants word-aligned offsets
-      size++;
-    }
-    const at = size;
-    chunks.push(bytes);
-    size += bytes.length;
-    return at;
-  };
+  const file = new TiffFStream(pages.length, opts);
+  const chunks = pages.flatMap((page) => file.page(page));
+  chunks.push(...file.end());
+  return chunks;
+}
 
-  header.set([0x49, 0x49, 42, 0]); // 'II', 42
-  // Where the offset of the next IFD goes: the header's first, then each IFD's last word.
-  let nextPtr: DataView<ArrayBufferLike> = new DataView(header.buffer, 4, 4);
-  pages.forEach((page, i) => {
+/**
+ * writeTiffF's file as it grows, page by page (faxstack render writes each coded page out while the
+ * next is drawn): `page` gives the pieces that follow in the file once that page is known — all but
+ * its IFD, which is held until the next page's is placed, since it points to it — and `end` the
+ * last IFD. The same bytes as writeTiffF, which is built on it. `total` pages, given in order.
+ */
+export class TiffFStream {
+  private size = 8;
+  private index = 0;
+  /** The pieces placed but not yet handed out: the header, then each page's IFD. */
+  private held: Uint8Array[];
+  /** Where the offset of the next IFD goes: the header's first, then each IFD's last word. */
+  private nextPtr: DataView<ArrayBufferLike>;
+
+  constructor(
+    private readonly total: number,
+    private readonly opts: WriteTiffOptions,
+  ) {
+    if (total === 0) throw new RangeError('writeTiffF: at least one page is needed');
+    if (total > 0xffff) throw new RangeError('writeTiffF: at most 65535 pages');
+    const header = new Uint8Array(8);
+    header.set([0x49, 0x49, 42, 0]); // 'II', 42
+    this.held = [header];
+    this.nextPtr = new DataView(header.buffer, 4, 4);
+  }
+
+  /** The next page: the pieces that now follow in the file, in order. */
+  page(page: TiffPageInput | TiffCodedPage): Uint8Array[] {
+    const { opts } = this;
+    const i = this.index;
+    if (i >= this.total) throw new RangeError(`writeTiffF: more pages than the ${this.total} announced`);
+    const out = this.held;
+    const append = (bytes: Uint8Array): number => {
+      if (this.size & 1) {
+        out.push(new Uint8Array(1)); // TIFF wants word-aligned offsets
+        this.size++;
+      }
+      const at = this.size;
+      out.push(bytes);
+      this.size += bytes.length;
+      return at;
+    };
     const { xDpi, yDpi } = page;
     const size = 'bitmap' in page ? page.bitmap : page;
+    const strict = opts.strictClassF ?? true;
     if (strict && opts.compression !== 'none' && opts.compression !== 'rle' && !CLASS_F_WIDTHS.includes(size.width)) {
       throw new RangeError(`writeTiffF: page ${i + 1} width ${size.width} is not a class F width (${CLASS_F_WIDTHS.join('/')})`);
     }
@@ -125,15 +151,26 @@ export function tiffFParts(pages: readonly (TiffPageInput | TiffCodedPage)[], op
     if (compression === Compression.CCITT_T6) entries.push({ tag: Tag.T6Options, type: FieldType.LONG, values: [0] });
     entries.push(
       { tag: Tag.ResolutionUnit, type: FieldType.SHORT, values: [2] },
-      { tag: Tag.PageNumber, type: FieldType.SHORT, values: [i, pages.length] }, // 0-based (TIFF 6.0)
-      { tag: Tag.Software, type: FieldType.ASCII, values: software },
+      { tag: Tag.PageNumber, type: FieldType.SHORT, values: [i, this.total] }, // 0-based (TIFF 6.0)
+      { tag: Tag.Software, type: FieldType.ASCII, values: opts.software ?? 'faxstack' },
     );
-    const ifd = buildIfd(entries, (bytes) => append(bytes));
+    const ifd = buildIfd(entries, append);
     const ifdAt = append(ifd.bytes);
-    nextPtr.setUint32(0, ifdAt, true);
-    nextPtr = new DataView(ifd.bytes.buffer, ifd.bytes.byteOffset + ifd.nextPtrOffset, 4);
-  });
-  return chunks;
+    out.pop(); // the IFD itself: held until the next one is placed
+    this.nextPtr.setUint32(0, ifdAt, true);
+    this.nextPtr = new DataView(ifd.bytes.buffer, ifd.bytes.byteOffset + ifd.nextPtrOffset, 4);
+    this.held = [ifd.bytes];
+    this.index++;
+    return out;
+  }
+
+  /** The last IFD (its next-IFD offset 0): the file's end. */
+  end(): Uint8Array[] {
+    if (this.index !== this.total) throw new RangeError(`writeTiffF: ${this.index} pages given of the ${this.total} announced`);
+    const last = this.held;
+    this.held = [];
+    return last;
+  }
 }
 
 /** The compressions whose strips may come coded (TiffPageInput.strip). */

@@ -1,4 +1,4 @@
-import { close, mkdir, open, readFile, writeFile, writev } from 'node:fs';
+import { close, mkdir, open, readFile, rename, unlink, writeFile, writev } from 'node:fs';
 import { promisify } from 'node:util';
 
 // Node built-ins that `faxstack render` of a local file never needs, loaded on first use instead
@@ -23,4 +23,13 @@ export function monotonicMs(): number {
 }
 
 /** node:fs's callbacks as promises, for the render path in place of node:fs/promises (above). */
-export const fsAsync = { open: promisify(open), close: promisify(close), readFile: promisify(readFile), writeFile: promisify(writeFile), writev: promisify(writev), mkdir: promisify(mkdir) };
+export const fsAsync = {
+  open: promisify(open),
+  close: promisify(close),
+  readFile: promisify(readFile),
+  writeFile: promisify(writeFile),
+  writev: promisify(writev),
+  mkdir: promisify(mkdir),
+  rename: promisify(rename),
+  unlink: promisify(unlink),
+};
