@@ -40,6 +40,20 @@ describe.each([
     }
   });
 
+  it('fill every entry a code begins with that code, and no other entry', () => {
+    const expected = new Int32Array(1 << bits);
+    const put = (code: number, len: number, value: number): void => {
+      for (let i = code << (bits - len); i < (code + 1) << (bits - len); i++) {
+        expect(expected[i], `entry ${i} claimed twice`).toBe(0);
+        expected[i] = value;
+      }
+    };
+    for (let run = 0; run < 64; run++) put(codes.termCode[run]!, codes.termLen[run]!, (run << 4) | codes.termLen[run]!);
+    for (let m = 1; m <= 40; m++) put(codes.makeupCode[m]!, codes.makeupLen[m]!, ((m * 64) << 4) | codes.makeupLen[m]!);
+    put(1, 12, DECODE_EOL);
+    expect(decode).toEqual(expected);
+  });
+
   it('give EOL its own entry and leave some bit patterns invalid', () => {
     expect(lookup(decode, bits, 1, 12)).toBe(DECODE_EOL);
     expect(decode[0]).toBe(0);

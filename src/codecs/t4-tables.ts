@@ -70,31 +70,36 @@ export interface RunCodes {
   runLen: Uint8Array;
 }
 
+// The tables below are built when the module loads, in V8's interpreter (it runs once): in loops
+// over locals, without closures or a check per entry — built entry by entry with a closure they
+// took 4–6 ms of every `faxstack render`'s start (docs/benchmarks.md, issue 13 session 17).
+// t4-tables.test.ts checks every entry of them against the codes.
 function encoderTables(term: readonly string[], makeup: readonly string[]): RunCodes {
-  const t: RunCodes = {
-    termCode: new Uint16Array(64),
-    termLen: new Uint8Array(64),
-    makeupCode: new Uint16Array(41),
-    makeupLen: new Uint8Array(41),
-    runCode: new Uint32Array(ONE_CODE_RUNS),
-    runLen: new Uint8Array(ONE_CODE_RUNS),
-  };
-  term.forEach((bits, run) => {
-    t.termCode[run] = parseInt(bits, 2);
-    t.termLen[run] = bits.length;
-  });
-  [...makeup, ...EXTENDED_MAKEUP].forEach((bits, i) => {
-    t.makeupCode[i + 1] = parseInt(bits, 2);
-    t.makeupLen[i + 1] = bits.length;
-  });
-  for (let run = 0; run < ONE_CODE_RUNS; run++) {
-    const m = run >>> 6;
-    const term = run & 63;
-    const makeupLen = m > 0 ? t.makeupLen[m]! : 0;
-    t.runCode[run] = ((m > 0 ? t.makeupCode[m]! : 0) << t.termLen[term]!) | t.termCode[term]!;
-    t.runLen[run] = makeupLen + t.termLen[term]!;
+  const termCode = new Uint16Array(64);
+  const termLen = new Uint8Array(64);
+  const makeupCode = new Uint16Array(41);
+  const makeupLen = new Uint8Array(41);
+  const runCode = new Uint32Array(ONE_CODE_RUNS);
+  const runLen = new Uint8Array(ONE_CODE_RUNS);
+  for (let run = 0; run < 64; run++) {
+    termCode[run] = parseInt(term[run]!, 2);
+    termLen[run] = term[run]!.length;
   }
-  return t;
+  const makeups = makeup.concat(EXTENDED_MAKEUP);
+  for (let i = 0; i < makeups.length; i++) {
+    makeupCode[i + 1] = parseInt(makeups[i]!, 2);
+    makeupLen[i + 1] = makeups[i]!.length;
+  }
+  // A run is its make-up (run >>> 6, none for 0) then its terminating code (run & 63).
+  for (let m = 0, run = 0; run < ONE_CODE_RUNS; m++) {
+    const code = makeupCode[m]!; // 0 (and length 0) for m = 0
+    const len = makeupLen[m]!;
+    for (let t = 0; t < 64; t++, run++) {
+      runCode[run] = (code << termLen[t]!) | termCode[t]!;
+      runLen[run] = len + termLen[t]!;
+    }
+  }
+  return { termCode, termLen, makeupCode, makeupLen, runCode, runLen };
 }
 
 export const WHITE_CODES = encoderTables(WHITE_TERMINATING, WHITE_MAKEUP);
@@ -104,13 +109,15 @@ export const BLACK_CODES = encoderTables(BLACK_TERMINATING, BLACK_MAKEUP);
  * runCode/runLen of both colours in one table for the 1-D coder's inner loop: index run
  * (white) or ONE_CODE_RUNS + run (black), entry (code << 5) | length.
  */
-export const RUN_PACKED: Int32Array = (() => {
+export const RUN_PACKED: Int32Array = packRuns(WHITE_CODES, BLACK_CODES);
+
+function packRuns(white: RunCodes, black: RunCodes): Int32Array {
   const t = new Int32Array(2 * ONE_CODE_RUNS);
-  [WHITE_CODES, BLACK_CODES].forEach((c, black) => {
-    for (let run = 0; run < ONE_CODE_RUNS; run++) t[black * ONE_CODE_RUNS + run] = (c.runCode[run]! << 5) | c.runLen[run]!;
-  });
+  for (const [at, codes, lens] of [[0, white.runCode, white.runLen] as const, [ONE_CODE_RUNS, black.runCode, black.runLen] as const]) {
+    for (let run = 0; run < ONE_CODE_RUNS; run++) t[at + run] = (codes[run]! << 5) | lens[run]!;
+  }
   return t;
-})();
+}
 
 // Decode tables: indexed by the next WHITE_LOOKUP_BITS / BLACK_LOOKUP_BITS bits (MSB first).
 // Entry = (run << 4) | code length; 0 = no valid code; DECODE_EOL = the EOL prefix.
@@ -120,18 +127,17 @@ export const DECODE_EOL = -1;
 
 function decoderTable(lookupBits: number, codes: RunCodes): Int32Array {
   const table = new Int32Array(1 << lookupBits);
-  const add = (code: number, len: number, value: number, what: string): void => {
-    const shift = lookupBits - len;
-    const start = code << shift;
-    for (let i = start; i < start + (1 << shift); i++) {
-      // A clash means a typo in the tables above: the codes must be prefix-free.
-      if (table[i] !== 0) throw new Error(`t4-tables: code ${what} overlaps another code`);
-      table[i] = value;
-    }
-  };
-  for (let run = 0; run < 64; run++) add(codes.termCode[run]!, codes.termLen[run]!, (run << 4) | codes.termLen[run]!, `term ${run}`);
-  for (let i = 1; i <= 40; i++) add(codes.makeupCode[i]!, codes.makeupLen[i]!, ((i * 64) << 4) | codes.makeupLen[i]!, `makeup ${i * 64}`);
-  add(EOL_CODE, EOL_BITS, DECODE_EOL, 'EOL');
+  // Each code fills the entries its bits begin (codes are prefix-free: no two blocks meet).
+  const { termCode, termLen, makeupCode, makeupLen } = codes;
+  for (let run = 0; run < 64; run++) {
+    const shift = lookupBits - termLen[run]!;
+    table.fill((run << 4) | termLen[run]!, termCode[run]! << shift, (termCode[run]! + 1) << shift);
+  }
+  for (let i = 1; i <= 40; i++) {
+    const shift = lookupBits - makeupLen[i]!;
+    table.fill(((i * 64) << 4) | makeupLen[i]!, makeupCode[i]! << shift, (makeupCode[i]! + 1) << shift);
+  }
+  table.fill(DECODE_EOL, EOL_CODE << (lookupBits - EOL_BITS), (EOL_CODE + 1) << (lookupBits - EOL_BITS));
   return table;
 }
 

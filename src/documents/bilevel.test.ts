@@ -4,7 +4,7 @@ import { encodeMH, encodeMMR } from '../codecs/index.js';
 import {
   classifyPage, classifyRegions, createGrayPage, ditherPage, halftonePage, PHOTO_AREA_FRACTION, REGION_BLOCK, rgbaToGray, TEXT_THRESHOLD, thresholdPage, toBilevel, type GrayPage,
 } from './bilevel.js';
-import { clusteredScreen, PHOTO_SCREEN, screenFor } from './halftone.js';
+import { clusteredScreen, photoScreen, screenFor } from './halftone.js';
 
 function flat(width: number, height: number, level: number): GrayPage {
   return createGrayPage(width, height, level);
@@ -129,7 +129,7 @@ describe('clusteredScreen', () => {
 
   it('is the 6 × 6 screen of old when rows equal the period', () => {
     expect(clusteredScreen(6, 6)).toEqual(clusteredScreen(6));
-    expect([...clusteredScreen(6).thresholds.slice(0, 6)]).toEqual([...PHOTO_SCREEN.thresholds.slice(0, 6)]);
+    expect([...clusteredScreen(6).thresholds.slice(0, 6)]).toEqual([...photoScreen().thresholds.slice(0, 6)]);
   });
 
   // The halftone cell on paper, measured on the screened page: the smallest shifts across and
@@ -161,7 +161,7 @@ describe('halftonePage', () => {
     // Colour changes along a line: one per pixel for a checkerboard; about two per dot period here.
     let changes = 0;
     for (let x = 1; x < 1728; x++) changes += ((ht.data[100 * ht.stride + (x >>> 3)]! << (x & 7)) ^ (ht.data[100 * ht.stride + ((x - 1) >>> 3)]! << ((x - 1) & 7))) & 0x80 ? 1 : 0;
-    expect(changes).toBeLessThanOrEqual(Math.ceil((2 * 1728) / PHOTO_SCREEN.width) + 2);
+    expect(changes).toBeLessThanOrEqual(Math.ceil((2 * 1728) / photoScreen().width) + 2);
     // and it codes in a fraction of Floyd–Steinberg's bytes
     const fs = ditherPage(page);
     expect(encodeMH(ht).length).toBeLessThan(encodeMH(fs).length / 2);

@@ -4,7 +4,7 @@
 // screened while the text around it stays crisp. Floyd–Steinberg is kept for comparisons.
 
 import { createBitmap, strideFor, type Bitmap } from '../codecs/index.js';
-import { PHOTO_SCREEN, screenFor, type Screen } from './halftone.js';
+import { photoScreen, screenFor, type Screen } from './halftone.js';
 import { bandScanner, type GrayMemory } from './scan-simd.js';
 import { screenBlocks } from './screen-simd.js';
 
@@ -265,7 +265,7 @@ function growRegions(found: Uint8Array, cols: number, rows: number): RegionMap {
  * Ordered halftone with a clustered-dot screen: black where gray < the screen's threshold, in the
  * photo blocks of `regions` (every block when absent); elsewhere the text threshold.
  */
-export function halftonePage(page: GrayPage, regions?: RegionMap, screen: Screen = PHOTO_SCREEN, threshold = TEXT_THRESHOLD): Bitmap {
+export function halftonePage(page: GrayPage, regions?: RegionMap, screen: Screen = photoScreen(), threshold = TEXT_THRESHOLD): Bitmap {
   const { width, height, data } = page;
   const bm = createBitmap(width, height);
   const out = bm.data;

@@ -5,7 +5,6 @@
 // counts the files; a page it cannot draw is given back and drawn here.
 
 import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import { FaxError } from '../shared/errors.js';
 import { toBilevel, type GrayPage } from './bilevel.js';
 import type { Bitmap } from '../codecs/index.js';
@@ -25,7 +24,7 @@ import { workerEntry } from './worker-pool.js';
 const DRAW_WORKER_CAP_BYTES = 1024 * 1024 * 1024;
 
 interface DrawHelper {
-  worker: Worker;
+  worker: import('node:worker_threads').Worker;
   /** Resolves true once the worker has its PDFium instance, false if it goes first. */
   ready: Promise<boolean>;
   /** Set when the worker has gone (an error, an exit): its pages are drawn here. */
@@ -48,6 +47,8 @@ const FROM_SOURCES = "const { workerData: url } = require('node:worker_threads')
 export function startDrawHelper(): void {
   if (helper) return;
   const entry = workerEntry(import.meta.url, 'draw-worker');
+  // Loaded here, not with this module: a render that starts no worker does not load it (7 ms).
+  const { Worker } = process.getBuiltinModule('node:worker_threads');
   const worker =
     entry.execArgv.length === 0
       ? new Worker(entry.filename, { stdout: true, stderr: true })

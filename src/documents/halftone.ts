@@ -45,14 +45,17 @@ export function clusteredScreen(period: number, rows = period): Screen {
   return { width: period, height: rows, thresholds };
 }
 
+/** The three screens, made on first use: not at every start of `faxstack render`, whose text pages need none (about 1 ms). */
+let screens: { photo: Screen; low: Screen; hd: Screen } | undefined;
+
 /**
  * The default photo screen: period 6 (48 lpi at 204 dpi, 37 tones per tile). Chosen by
  * bench/halftone.ts: period 4 (72 lpi) costs 1.7× the bytes, period 8 (36 lpi) saves a quarter
  * but shows its dots; see docs/halftone.md.
  */
-export const PHOTO_SCREEN: Screen = clusteredScreen(6);
-const LOW_SCREEN: Screen = clusteredScreen(8, 4);
-const HD_SCREEN: Screen = clusteredScreen(12);
+export function photoScreen(): Screen {
+  return (screens ??= { photo: clusteredScreen(6), low: clusteredScreen(8, 4), hd: clusteredScreen(12) }).photo;
+}
 
 /**
  * The screen for a pixel density across and a line density down, its dots round on paper: 6 × 6
@@ -60,6 +63,7 @@ const HD_SCREEN: Screen = clusteredScreen(12);
  * a 48-lpi 6 × 3 tile costs 1.7× the MMR bytes, bench/halftone.ts; docs/halftone.md).
  */
 export function screenFor(xDpi: number, yDpi = xDpi): Screen {
-  if (xDpi > 300) return HD_SCREEN;
-  return yDpi < 0.75 * xDpi ? LOW_SCREEN : PHOTO_SCREEN;
+  photoScreen();
+  if (xDpi > 300) return screens!.hd;
+  return yDpi < 0.75 * xDpi ? screens!.low : screens!.photo;
 }

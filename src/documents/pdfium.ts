@@ -5,7 +5,6 @@
 // (WASM_PATCHES; written once by the build: pdfium-cache.ts), one constant of it raised
 // (GLYPH_CACHE_PX_PER_EM: HD body text from the glyph cache).
 
-import { resourceLimits } from 'node:worker_threads';
 import type { WrappedPdfiumModule } from '@embedpdf/pdfium';
 import type { GrayPage } from './bilevel.js';
 import type { GrayMemory } from './scan-simd.js';
@@ -166,8 +165,20 @@ export function raiseGlyphCacheLimit(wasmBytes: Uint8Array, inPlace = false): { 
  * Past it, allocation fails inside PDFium, which traps; render-pdf.ts then lets pdfjs try.
  */
 function pdfiumMemoryCapBytes(): number {
-  const mb = resourceLimits.maxOldGenerationSizeMb;
+  const mb = heapLimitMb;
   return (mb && mb > 0 ? mb : 1024) * 1024 * 1024;
+}
+
+/**
+ * This thread's old-space limit in MB, when it has one: told by the render worker's entry
+ * (render-worker.ts, from node:worker_threads' resourceLimits). The calling thread has none, and
+ * does not load node:worker_threads to learn it (7 ms of every `faxstack render`'s start).
+ */
+let heapLimitMb: number | undefined;
+
+/** Caps PDFium's memory in this thread at its heap limit (a render worker's heapMb), for every instance made after. */
+export function limitPdfiumToHeap(mb: number | undefined): void {
+  heapLimitMb = mb;
 }
 
 /**

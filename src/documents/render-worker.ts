@@ -3,17 +3,21 @@
 // in a worker thread, and moves the buffers back without copying. A FaxError crosses the thread
 // boundary as data (render-wire.ts).
 
+import { resourceLimits } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { FaxError } from '../shared/errors.js';
 import { headerAtlas, type HeaderAtlas } from './header-line.js';
 import { resolutionFor, type RenderQuality } from './layout.js';
-import { compiledPdfium, warmPdfium, type CompiledPdfium } from './pdfium.js';
+import { compiledPdfium, limitPdfiumToHeap, warmPdfium, type CompiledPdfium } from './pdfium.js';
 import { codeDocumentInThread, renderClaimedPages, renderDocumentInThread, type CodedPage, type PageCoding, type PageMode, type RenderDocumentOptions } from './render-document.js';
 import { countPdfFaxPages } from './render-pdf.js';
 import { PageQueue } from './page-queue.js';
 import { toWire, type WireError } from './render-wire.js';
 import type { DocumentFormat } from './sniff.js';
 import { encodePage, type EncodeTask } from './encode-worker.js';
+
+// PDFium's memory in this worker is capped at the worker's heap limit (pdfium.ts pdfiumMemoryCapBytes).
+limitPdfiumToHeap(resourceLimits.maxOldGenerationSizeMb);
 
 export interface RenderTaskInput extends Omit<RenderDocumentOptions, 'signal' | 'budgetClock'> {
   bytes: Uint8Array;

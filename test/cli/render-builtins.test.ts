@@ -1,7 +1,8 @@
 // The Node built-in modules `faxstack render` loads for a local PDF: none of the network, hashing or
 // compression ones that only other paths use (fetch.ts, address-policy.ts, pdf-crypt.ts, the build's
 // wasm rewrite, pdf-scan.ts's inflate), nor node:perf_hooks and node:fs/promises (its clock is
-// process.hrtime, its files go through node:fs: src/shared/builtins.ts). Each costs its deserialization at every start, 8–10 ms for
+// process.hrtime, its files go through node:fs: src/shared/builtins.ts), nor node:worker_threads
+// when it starts no worker (draw-beside.ts loads it for one; pdfium.ts learns a worker's heap limit from render-worker.ts). Each costs its deserialization at every start, 8–10 ms for
 // node:crypto alone (docs/benchmarks.md, start-up). Read from process.moduleLoadList at exit, in the
 // bundle bin/faxstack.js runs and in the compiled modules it falls back to. Its output goes to a
 // file, as from a shell: a pipe for stdout is a net.Socket, and loads node:net itself.
@@ -17,7 +18,7 @@ import { BIN } from './helpers.js';
 const execFile = promisify(execFileCb);
 const ROOT = new URL('../..', import.meta.url).pathname;
 /** Built-ins a render of a local text PDF never calls into. */
-const NOT_LOADED = ['net', 'dns', 'dns/promises', 'crypto', 'zlib', 'dgram', 'http', 'https', 'tls', 'perf_hooks', 'fs/promises'];
+const NOT_LOADED = ['net', 'dns', 'dns/promises', 'crypto', 'zlib', 'dgram', 'http', 'https', 'tls', 'perf_hooks', 'fs/promises', 'worker_threads'];
 
 /** Writes the built-in modules the process loaded to the file named by FAXSTACK_TEST_MODULES when it exits. */
 const PRELOAD = `data:text/javascript,${encodeURIComponent(
@@ -55,7 +56,7 @@ describe('faxstack render: Node built-ins loaded', () => {
     const { code, loaded } = await builtinsLoaded(dir, 'bundle', [BIN, 'render', pdf, '--out', join(dir, 'bundle.tif')]);
     expect(code).toBe(0);
     // The list is the one read: the command's own modules are in it.
-    expect(loaded).toEqual(expect.arrayContaining(['os', 'worker_threads']));
+    expect(loaded).toEqual(expect.arrayContaining(['os', 'vm']));
     expect(loaded.filter((m) => NOT_LOADED.includes(m))).toEqual([]);
   }, 120_000);
 
@@ -65,7 +66,7 @@ describe('faxstack render: Node built-ins loaded', () => {
     const script = `const { main } = await import(${JSON.stringify(main)}); process.exitCode = await main(${JSON.stringify(args)});`;
     const { code, loaded } = await builtinsLoaded(dir, 'modules', ['--input-type=module', '-e', script]);
     expect(code).toBe(0);
-    expect(loaded).toEqual(expect.arrayContaining(['os', 'worker_threads']));
+    expect(loaded).toEqual(expect.arrayContaining(['os', 'path']));
     expect(loaded.filter((m) => NOT_LOADED.includes(m))).toEqual([]);
   }, 120_000);
 });
