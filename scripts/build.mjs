@@ -96,6 +96,17 @@ async function bundleCli() {
     logLevel: 'warning',
   });
   await bundleRenderScript(esbuild, out);
+  // Its loader as CommonJS, which bin/faxstack.js requires: no ES-module loader for `render` (bin/faxstack.js).
+  await esbuild.build({
+    entryPoints: [join(root, 'dist', 'src', 'cli', 'render-script.js')],
+    outfile: join(out, 'render-script.cjs'),
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    logLevel: 'warning',
+  });
 }
 
 /**

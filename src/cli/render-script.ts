@@ -69,9 +69,13 @@ export function runRenderScript(bundleDir: string, newerThan: string): RenderScr
   const script = new Script(readFileSync(file, 'utf8'), { filename: file, ...(data ? { cachedData: data } : {}) });
   const fromCache = data !== undefined && !script.cachedDataRejected;
   const url = pathToFileURL(file).href;
-  const importMeta = { url, resolve: (specifier: string) => (/^\.{0,2}\//.test(specifier) ? new URL(specifier, url).href : import.meta.resolve(specifier)) };
+  // A package's file through require's resolution (import.meta.resolve is for ES modules only, and
+  // bin/faxstack.js loads this as CommonJS): the script asks only for files its packages export
+  // alike to both (@embedpdf/pdfium/pdfium.wasm).
+  const req = createRequire(file);
+  const importMeta = { url, resolve: (specifier: string) => (/^\.{0,2}\//.test(specifier) ? new URL(specifier, url).href : pathToFileURL(req.resolve(specifier)).href) };
   const module = { exports: {} };
-  (script.runInThisContext() as ScriptFunction)(importMeta, (specifier) => import(specifier), module, createRequire(file));
+  (script.runInThisContext() as ScriptFunction)(importMeta, (specifier) => import(specifier), module, req);
   return {
     exports: module.exports as Record<string, unknown>,
     fromCache,
