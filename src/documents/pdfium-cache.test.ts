@@ -1,15 +1,54 @@
 // The rewritten PDFium wasm written once and read back: the same bytes as rewriting in memory,
 // and never read when its key does not name the installed file or is older than the code.
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { patchedPdfium, pdfiumWasmPath } from './pdfium-cache.js';
+import { installedWasm, patchedPdfium, pdfiumWasmPath } from './pdfium-cache.js';
 import { patchPdfium, writePdfiumCache } from './pdfium.js';
 
 const installed = readFileSync(pdfiumWasmPath());
 const inMemory = patchPdfium(Uint8Array.from(installed));
+
+describe('the installed wasm found without Node\'s resolver (installedWasm)', () => {
+  const resolved = fileURLToPath(import.meta.resolve('@embedpdf/pdfium/pdfium.wasm'));
+
+  it("names the file Node's resolver names, from this directory and from the build's", () => {
+    expect(installedWasm()).toBe(resolved);
+    expect(installedWasm(join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'src', 'cli-bundle'))).toBe(resolved);
+    expect(pdfiumWasmPath()).toBe(resolved);
+  });
+
+  it('takes the nearest node_modules, and leaves to the resolver what it cannot read as Node would', () => {
+    const root = mkdtempSync(join(tmpdir(), 'faxstack-installed-'));
+    const pkg = (dir: string, exports: unknown): string => {
+      const at = join(dir, 'node_modules', '@embedpdf', 'pdfium');
+      mkdirSync(at, { recursive: true });
+      writeFileSync(join(at, 'package.json'), JSON.stringify({ name: '@embedpdf/pdfium', version: '9.9.9', exports }));
+      return at;
+    };
+    const outer = pkg(root, { './pdfium.wasm': './dist/pdfium.wasm' });
+    mkdirSync(join(root, 'app', 'lib'), { recursive: true });
+    expect(installedWasm(join(root, 'app', 'lib'))).toBe(join(outer, 'dist', 'pdfium.wasm'));
+    const inner = pkg(join(root, 'app'), { './pdfium.wasm': './other/pdfium.wasm' });
+    expect(installedWasm(join(root, 'app', 'lib'))).toBe(join(inner, 'other', 'pdfium.wasm'));
+    pkg(join(root, 'app'), { './pdfium.wasm': { import: './a.wasm', require: './b.wasm' } }); // conditions: the resolver's call
+    expect(installedWasm(join(root, 'app', 'lib'))).toBeNull();
+    expect(installedWasm('/')).toBe(existsAtRoot() ? expect.any(String) : null);
+  });
+});
+
+/** Whether / itself has the package installed (then the lookup from / finds it). */
+function existsAtRoot(): boolean {
+  try {
+    readFileSync('/node_modules/@embedpdf/pdfium/package.json');
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 describe('the rewritten PDFium wasm written once', () => {
   const dir = mkdtempSync(join(tmpdir(), 'faxstack-pdfium-'));

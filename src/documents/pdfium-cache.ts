@@ -59,7 +59,35 @@ export function keepQuietly(dir: string, write: () => void): void {
 
 /** The wasm file inside the installed package (never copied into our sources). */
 export function pdfiumWasmPath(): string {
-  return fileURLToPath(import.meta.resolve('@embedpdf/pdfium/pdfium.wasm'));
+  return (wasmPath ??= installedWasm() ?? fileURLToPath(import.meta.resolve('@embedpdf/pdfium/pdfium.wasm')));
+}
+
+let wasmPath: string | undefined;
+
+/**
+ * Node's lookup of '@embedpdf/pdfium/pdfium.wasm', done by hand for the layout it has: the first
+ * node_modules/@embedpdf/pdfium from this module's directory up, and the file its package.json
+ * exports as ./pdfium.wasm when that is a plain path. Node's resolver costs `faxstack render` 5–12 ms
+ * the first time (its modules loaded, package.json files read on the way: docs/benchmarks.md, issue
+ * 13 session 17). Null where the lookup would differ (no such directory, conditions in the
+ * exports): import.meta.resolve then. pdfium-cache.test.ts holds the two equal.
+ */
+export function installedWasm(from = dirname(fileURLToPath(import.meta.url))): string | null {
+  for (let dir = from; ; dir = dirname(dir)) {
+    let json: string;
+    try {
+      json = readFileSync(join(dir, 'node_modules', '@embedpdf', 'pdfium', 'package.json'), 'utf8');
+    } catch {
+      if (dirname(dir) === dir) return null;
+      continue;
+    }
+    try {
+      const target = (JSON.parse(json) as { exports?: Record<string, unknown> }).exports?.['./pdfium.wasm'];
+      return typeof target === 'string' && target.startsWith('./') ? join(dir, 'node_modules', '@embedpdf', 'pdfium', target) : null;
+    } catch {
+      return null; // not JSON: the resolver says what it makes of it
+    }
+  }
 }
 
 const sha256 = (data: Uint8Array): string => nodeCrypto().createHash('sha256').update(data).digest('hex');
