@@ -56,7 +56,7 @@ describe('RenderOut (the file faxstack render writes)', () => {
   it("reports a directory that is not there, and leaves nothing", async () => {
     const file = new RenderOut(join(dir, 'missing', 'c.tif'));
     file.write([bytes('x')]);
-    await expect(file.finish()).rejects.toThrow(/ENOENT/);
+    await expect(file.finish()).rejects.toThrow(`cannot write ${join(dir, 'missing', 'c.tif')}: ENOENT`);
     await file.abandon(); // after a failed finish: nothing more to do, and no throw
     expect(readdirSync(dir).filter((f) => f.includes('partial') || f === 'missing')).toEqual([]);
   });

@@ -5,7 +5,7 @@
 // OUT as it was. Where OUT is not a plain file (a device, a pipe, a symbolic link, a file with
 // other hard links) the pieces go straight to it, as `open(OUT, 'w')` would.
 
-import { lstatSync } from 'node:fs';
+import { accessSync, constants, lstatSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fsAsync } from '../shared/builtins.js';
 
@@ -26,6 +26,8 @@ export class RenderOut {
     } catch {
       // not there yet: made whole beside it
     }
+    // A file this process may not write is not replaced either (open(OUT, 'w') would refuse it).
+    if (existing && !direct && !writable(out)) direct = true;
     this.path = direct ? out : join(dirname(out), `.${basename(out)}.${process.pid}.partial`);
     this.fd = fsAsync.open(this.path, direct ? 'w' : 'wx', existing ? existing.mode & 0o7777 : 0o666);
     this.fd.catch(() => undefined); // reported by the first write, or by finish()
@@ -42,7 +44,9 @@ export class RenderOut {
 
   /** Every piece written and the file in OUT's place; the first write's error, if any, thrown (nothing left behind). */
   async finish(): Promise<void> {
-    const fd = await this.fd;
+    const fd = await this.fd.catch((err: NodeJS.ErrnoException) => {
+      throw Object.assign(new Error(`cannot write ${this.out}: ${err.code ?? err.message}`), { code: err.code });
+    });
     try {
       await Promise.all(this.writes);
     } catch (err) {
@@ -65,5 +69,14 @@ export class RenderOut {
 
   private async removePartial(): Promise<void> {
     if (this.path !== this.out) await fsAsync.unlink(this.path).catch(() => undefined);
+  }
+}
+
+function writable(file: string): boolean {
+  try {
+    accessSync(file, constants.W_OK);
+    return true;
+  } catch {
+    return false;
   }
 }
