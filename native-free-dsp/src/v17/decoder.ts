@@ -72,30 +72,44 @@ export class V17SymbolDecoder {
   push(point: Indexable): number {
     const nearest = slice(this.constellation, point, this.dist, this.labels);
     const n = this.viterbi.decode(this.dist, this.labels);
-    for (let i = 0; i < n; i++) this.emit(this.viterbi.out[i]!);
+    if (n > 0) this.emit(this.viterbi.out, n);
     return nearest;
   }
 
-  /** Differential decoding and descrambling of one decided symbol; bits out in order Q1..Qn. */
-  private emit(label: number): void {
-    const y21 = (label >> 1) & 3;
-    const q21 = (y21 - this.diff) & 3;
-    this.diff = y21;
-    const n = this.bits;
-    // Q1 in bit 0: turned round, the first bit in time is the highest, as descrambleWord() takes it.
-    const bits = this.descrambler.descrambleWord(this.reversed[((label >> 3) << 2) | q21]!, n);
-    if (this.decoded++ >= ONES) {
-      const tcf = this.tcf;
-      if (tcf !== undefined) tcf.putWord(bits, n);
-      const putWord = this.putWord;
-      if (putWord !== undefined) {
-        putWord(bits, n);
-        return;
+  /**
+   * Differential decoding and descrambling of the decided symbols labels[0..n) (oldest first);
+   * each symbol's bits out in order Q1..Qn. One call for the traceback's whole block rather than
+   * one a symbol, with the differential decoder's last output and the symbol count carried in
+   * locals from symbol to symbol (not read back from the fields they were just stored in). The
+   * fields are still written every symbol, so a sink that throws leaves them as before.
+   */
+  private emit(labels: Uint8Array, count: number): void {
+    let diff = this.diff;
+    let decoded = this.decoded;
+    const descrambler = this.descrambler;
+    for (let k = 0; k < count; k++) {
+      const label = labels[k]!;
+      const y21 = (label >> 1) & 3;
+      const q21 = (y21 - diff) & 3;
+      diff = y21;
+      this.diff = y21;
+      const n = this.bits;
+      // Q1 in bit 0: turned round, the first bit in time is the highest, as descrambleWord() takes it.
+      const bits = descrambler.descrambleWord(this.reversed[((label >> 3) << 2) | q21]!, n);
+      this.decoded = decoded + 1;
+      if (decoded++ >= ONES) {
+        const tcf = this.tcf;
+        if (tcf !== undefined) tcf.putWord(bits, n);
+        const putWord = this.putWord;
+        if (putWord !== undefined) {
+          putWord(bits, n);
+          continue;
+        }
+        const putBit = this.putBit;
+        for (let i = n - 1; i >= 0; i--) putBit((bits >>> i) & 1);
+      } else {
+        for (let i = n - 1; i >= 0; i--) if (((bits >>> i) & 1) === 0) this.onesErrors++;
       }
-      const putBit = this.putBit;
-      for (let i = n - 1; i >= 0; i--) putBit((bits >>> i) & 1);
-    } else {
-      for (let i = n - 1; i >= 0; i--) if (((bits >>> i) & 1) === 0) this.onesErrors++;
     }
   }
 }

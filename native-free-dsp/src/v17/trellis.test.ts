@@ -259,6 +259,60 @@ describe('V17Viterbi add-compare-select', () => {
     }
   });
 
+  it('decides as a plain Viterbi decoder over the table, ties to the first state, even where every metric ties', () => {
+    // Survivors: of a state's predecessors (ascending), the first with the least sum; each traceback
+    // starts at the first state with the least metric and skips depth − 1 symbols. Distances of
+    // 0, 1 or 2 units make many ties; a later run mixes in random ones.
+    const rng = new Xoshiro128(11);
+    const vit = new V17Viterbi();
+    const depth = V17_TRACEBACK_DEPTH;
+    let ref = new Float64Array(8);
+    const hist: { label: number[]; prev: number[] }[] = [];
+    const dist = new Float64Array(8);
+    const labels = new Uint8Array(8);
+    let decided = 0;
+    let checked = 0;
+    for (let n = 0; n < 6000; n++) {
+      for (let s = 0; s < 8; s++) {
+        dist[s] = n < 3000 ? Math.floor(rng.nextFloat() * 3) : rng.nextFloat() < 0.5 ? 1 : rng.nextFloat() * 4;
+        labels[s] = (Math.floor(rng.nextFloat() * 16) << 3) | s;
+      }
+      const next = new Float64Array(8).fill(Infinity);
+      const label = [0, 0, 0, 0, 0, 0, 0, 0];
+      const prev = [0, 0, 0, 0, 0, 0, 0, 0];
+      for (let s = 0; s < 8; s++) {
+        for (let y21 = 0; y21 < 4; y21++) {
+          const ns = V17_TRELLIS_NEXT[s * 4 + y21]!;
+          const sub = (y21 << 1) | (s & 1);
+          const m = ref[s]! + quantizeDistance(dist[sub]!);
+          if (m < next[ns]!) {
+            next[ns] = m;
+            label[ns] = labels[sub]!;
+            prev[ns] = s;
+          }
+        }
+      }
+      const least = Math.min(...next);
+      ref = next.map((m) => m - least);
+      hist.push({ label, prev });
+      const got = vit.decode(dist, labels);
+      if (got === 0) continue;
+      let s = ref.indexOf(0);
+      let k = hist.length - 1;
+      for (let d = 0; d < depth - 1; d++, k--) s = hist[k]!.prev[s]!;
+      const want: number[] = [];
+      for (let i = 0; i < got; i++, k--) {
+        want.unshift(hist[k]!.label[s]!);
+        s = hist[k]!.prev[s]!;
+      }
+      expect(k + 1).toBe(decided);
+      expect(Array.from(vit.out.subarray(0, got))).toEqual(want);
+      decided += got;
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(700);
+  });
+
   it('keeps its integer metrics within 31 bits when every distance is at its limit or beyond', () => {
     expect(quantizeDistance(1e9)).toBe(quantizeDistance(256));
     expect(quantizeDistance(Number.NaN)).toBe(quantizeDistance(256));

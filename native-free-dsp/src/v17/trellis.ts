@@ -363,15 +363,30 @@ export class V17Viterbi {
     this.bias = a;
     this.pushed++;
     if (this.pushed - this.decided < this.depth + this.block - 1) return 0;
-    return this.traceback(this.bestState(), this.depth - 1, this.block, this.out);
-  }
-
-  /** The state with the least metric (the first of equals): where a traceback starts. */
-  private bestState(): number {
-    const metric = this.metric;
-    let best = 0;
-    for (let s = 1; s < 8; s++) if (metric[s]! < metric[best]!) best = s;
-    return best;
+    // The state with the least metric, the first of equals (as a scan from state 0 finds it), from the
+    // same tournament with the winners' indices, without a branch: a scan's compares go either
+    // way at random from one traceback to the next.
+    t = (n1 - n0) >> 31;
+    a = n0 + ((n1 - n0) & t);
+    let ia = t & 1;
+    t = (n3 - n2) >> 31;
+    b = n2 + ((n3 - n2) & t);
+    let ib = 2 | (t & 1);
+    t = (b - a) >> 31;
+    a += (b - a) & t;
+    ia ^= (ia ^ ib) & t;
+    t = (n5 - n4) >> 31;
+    b = n4 + ((n5 - n4) & t);
+    ib = 4 | (t & 1);
+    t = (n7 - n6) >> 31;
+    c = n6 + ((n7 - n6) & t);
+    const ic = 6 | (t & 1);
+    t = (c - b) >> 31;
+    b += (c - b) & t;
+    ib ^= (ib ^ ic) & t;
+    t = (b - a) >> 31;
+    ia ^= (ia ^ ib) & t;
+    return this.traceback(ia, this.depth - 1, this.block, this.out);
   }
 
   /**

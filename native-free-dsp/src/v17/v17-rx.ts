@@ -16,7 +16,7 @@
 // Like spandsp's, the training check does not always refuse a burst sent at another V.17 rate
 // (the constellations share points); T.30's TCF does.
 import { checkFunction, checkNumber, checkOneOf } from '../errors.js';
-import { Agc, CARRIER_DOWN, CARRIER_UP, CarrierDetector } from '../common/agc.js';
+import { Agc, CARRIER_DOWN, CARRIER_UP, CarrierDetector, DC_BLOCKER_POLE } from '../common/agc.js';
 import { complexHolder, doubleArray, type Complex } from '../common/complex.js';
 import { LmsEqualizer } from '../common/equalizer.js';
 import { COS_TABLE, Nco, QUARTER, TABLE_MASK, TABLE_SIZE } from '../common/nco.js';
@@ -142,6 +142,7 @@ const MIN_TRAINING_SNR_DB: Readonly<Record<V17BitRate, number>> = { 14400: 17, 1
 // per-symbol code uses: some loaders (vitest's, CJS transforms) turn every use of an imported
 // name into a getter call, which costs time and V8's inlining budget.
 const ON = CARRIER_UP;
+const POLE = DC_BLOCKER_POLE;
 const OFF = CARRIER_DOWN;
 const LONG = SEG2_LONG;
 const SHORT = SEG2_SHORT;
@@ -329,26 +330,115 @@ export class V17Rx {
 
   /** Consumes samples; bits and status changes arrive through the callbacks during the call. */
   rx(samples: Int16Array): void {
+    const n = samples.length;
+    let i = 0;
+    while (i < n) {
+      const stage = this.stage;
+      if (stage === Stage.Idle || stage === Stage.Parked) {
+        this.sample(samples[i]!);
+        i++;
+      } else {
+        i = this.run(samples, i);
+      }
+    }
+  }
+
+  /** One sample, every step through the blocks' own methods (no carrier, or parked). */
+  private sample(x: number): void {
+    const ev = this.det.push(x);
+    if (ev === ON) this.startBurst(true);
+    else if (ev === OFF) {
+      this.stage = Stage.Idle;
+      this.onStatus?.('carrierDown');
+    }
+    if (this.stage === Stage.Idle) return;
+    if (this.stage === Stage.Parked) {
+      // Still a carrier but not V.17 we could train on: look again after a while.
+      if (++this.parked >= PARK_SAMPLES) this.startBurst(false);
+      return;
+    }
+    // The oscillator is brought up to date only when an output needs it (output()).
+    if (this.dec.push(x)) this.output();
+    this.ncoLag++;
+  }
+
+  /**
+   * A receiving stage: sample() for each of samples[from..), with the carrier detector's DC blocker
+   * and power average, the decimator's history index and countdown and the oscillator's lag in
+   * locals (V8 keeps no field in a register across iterations), as DemodFrontEnd.run does for
+   * V.27 ter and V.29 (common/demod-front-end.ts). The detector's decision runs only when the
+   * average leaves the band in which it changes nothing (CarrierDetector.quietLow/quietHigh); such
+   * a sample goes through sample() instead, from the state written back. Every field is written
+   * back before output() (whose callbacks may restart the receiver) and read again after it.
+   * Returns where it stopped: at the end, after such a sample, or when output() left the stage.
+   */
+  private run(samples: Int16Array, from: number): number {
+    const n = samples.length | 0;
     const det = this.det;
     const dec = this.dec;
-    for (let n = 0; n < samples.length; n++) {
-      const x = samples[n]!;
-      const ev = det.push(x);
-      if (ev === ON) this.startBurst(true);
-      else if (ev === OFF) {
-        this.stage = Stage.Idle;
-        this.onStatus?.('carrierDown');
-      }
-      if (this.stage === Stage.Idle) continue;
-      if (this.stage === Stage.Parked) {
-        // Still a carrier but not V.17 we could train on: look again after a while.
-        if (++this.parked >= PARK_SAMPLES) this.startBurst(false);
+    const buf = dec.buf;
+    const end = buf.length | 0;
+    const alpha = det.alpha;
+    const pole = POLE;
+    let low = det.quietLow;
+    let high = det.quietHigh;
+    let x1 = det.x1 | 0; // (a sample: an int32, stored back as a small integer)
+    let y1 = det.y1;
+    let power = det.power;
+    let pos = dec.pos | 0;
+    let cd = dec.countdown;
+    let lag = this.ncoLag | 0;
+    let i = from | 0;
+    while (i < n) {
+      const x = samples[i]!;
+      // CarrierDetector.push (its arithmetic, in its order).
+      const y = x - x1 + pole * y1;
+      const p = power + alpha * (y * y - power);
+      if (p < low || p > high) break;
+      x1 = x;
+      y1 = y;
+      power = p;
+      i = (i + 1) | 0;
+      // PolyphaseDecimator.push.
+      pos = (pos + 1) | 0;
+      if (pos === end) pos = dec.slide() | 0;
+      buf[pos] = x;
+      cd = cd - 1;
+      if (cd > 0) {
+        lag = (lag + 1) | 0;
         continue;
       }
-      // The oscillator is brought up to date only when an output needs it (output()).
-      if (dec.push(x)) this.output();
-      this.ncoLag++;
+      det.x1 = x1;
+      det.y1 = y1;
+      det.power = power;
+      dec.pos = pos;
+      dec.countdown = cd;
+      this.ncoLag = lag;
+      dec.output();
+      this.output();
+      lag = (this.ncoLag + 1) | 0;
+      if (this.stage === Stage.Idle || this.stage === Stage.Parked) {
+        this.ncoLag = lag;
+        return i;
+      }
+      low = det.quietLow;
+      high = det.quietHigh;
+      x1 = det.x1 | 0;
+      y1 = det.y1;
+      power = det.power;
+      pos = dec.pos | 0;
+      cd = dec.countdown;
     }
+    det.x1 = x1;
+    det.y1 = y1;
+    det.power = power;
+    dec.pos = pos;
+    dec.countdown = cd;
+    this.ncoLag = lag;
+    if (i === n) return i;
+    // The average left the quiet band: this sample through the detector's decision.
+    this.sample(samples[i]!);
+    return i + 1;
   }
 
   // ------------------------------------------------------------------------------ bursts
