@@ -53,6 +53,21 @@ describe('RenderOut (the file faxstack render writes)', () => {
     expect(readFileSync(target, 'latin1')).toBe('new');
   });
 
+  it('writes to a named pipe in order (a pipe takes no positions)', async () => {
+    const { execFileSync, spawn } = await import('node:child_process');
+    const fifo = join(dir, 'fax.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const cat = spawn('cat', [fifo], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const got: Buffer[] = [];
+    cat.stdout.on('data', (b: Buffer) => got.push(b));
+    const closed = new Promise((done) => cat.on('close', done));
+    const file = new RenderOut(fifo);
+    for (let i = 0; i < 20; i++) file.write([bytes(`piece ${i}|`)]);
+    await file.finish();
+    await closed;
+    expect(Buffer.concat(got).toString('latin1')).toBe(Array.from({ length: 20 }, (_, i) => `piece ${i}|`).join(''));
+  });
+
   it("reports a directory that is not there, and leaves nothing", async () => {
     const file = new RenderOut(join(dir, 'missing', 'c.tif'));
     file.write([bytes('x')]);

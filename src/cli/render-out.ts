@@ -33,11 +33,17 @@ export class RenderOut {
     this.fd.catch(() => undefined); // reported by the first write, or by finish()
   }
 
-  /** The next pieces of the file, in order; written at their place, so several may be in flight. */
+  /**
+   * The next pieces of the file, in order: into the file beside OUT at their place, so several may
+   * be in flight; into OUT itself one after the other (a pipe or a device takes no position).
+   */
   write(pieces: Uint8Array[]): void {
     const at = this.at;
     for (const p of pieces) this.at += p.length;
-    const done = this.fd.then((fd) => fsAsync.writev(fd, pieces, at));
+    const done =
+      this.path === this.out
+        ? Promise.all([this.fd, this.writes.at(-1)]).then(([fd]) => fsAsync.writev(fd, pieces))
+        : this.fd.then((fd) => fsAsync.writev(fd, pieces, at));
     done.catch(() => undefined); // awaited in finish()
     this.writes.push(done);
   }
