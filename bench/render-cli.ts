@@ -3,20 +3,22 @@
 // turns, at Standard (204 × 196) and HD (408 × 391). Reports wall and CPU time (user + sys of the
 // child, from the shell's `times`) and the ratio gs ÷ ours per pair of runs (1.00 = as fast).
 //
-//   npm run bench -- render-cli          (builds dist/ first when stale; runs bin/faxstack.js)
+//   npm run bench -- render-cli          (builds dist/ first when stale; runs bin/faxstack.js as a
+//                                        shell does, through its first line, node found on PATH)
 //   BENCH_ROUNDS=3        pairs of runs per quality
 //   BENCH_CLI_PAGES=50    pages of the text PDF
 //   BENCH_CLI_BASE=DIR    a second faxstack checkout (its bin/faxstack.js and dist/), run in the same
 //                         turns: before/after in one run, and its TIFF compared byte for byte with ours
 // Where the environment sets NODE_EXTRA_CA_CERTS (this workplace's machines do), Node 20 parses that
-// file at every start, before any of our code runs; the report then also times `node -e 0` with and
-// without it, so that the share of the figures that is the environment's is on the page, and runs
-// ours a second time in each turn without it (as a user's shell starts it): a second gs ÷ ours,
-// labelled as such, beside the as-is one.
+// file at every start, before any of our code runs (bin/faxstack.js unsets it for `render` from its
+// shell line; a base checkout from before session 18 does not); the report then also times
+// `node -e 0` with and without it, so that the share of the figures that is the environment's is on
+// the page, and runs ours a second time in each turn without it: a second gs ÷ ours, labelled as
+// such, beside the as-is one.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -73,8 +75,10 @@ export async function run(): Promise<BenchReport> {
   const { NODE_EXTRA_CA_CERTS: extraCaCerts, ...withoutCaCerts } = process.env;
   const userShell: string[] = [];
   try {
+    // The bin itself, as `faxstack render` from a shell runs it (its first line picks `node` from PATH: this one's first).
+    const onPath = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({ ...env, PATH: `${dirname(process.execPath)}:${env.PATH ?? ''}` });
     const ours = (bin: string, quality: string, out: string, extra: string[] = [], env = process.env): Promise<Timing> =>
-      timed(process.execPath, [bin, 'render', pdf, '--out', join(dir, out), '--quality', quality, '--compression', 'mmr', ...extra], env);
+      timed(bin, ['render', pdf, '--out', join(dir, out), '--quality', quality, '--compression', 'mmr', ...extra], onPath(env));
     if (base) {
       // Same bytes before and after (no header line: its minute may tick between the two runs).
       await ours(BIN, 'Standard', 'same-ours.tif', ['--no-header']);

@@ -1,4 +1,10 @@
-#!/usr/bin/env node
+#!/bin/sh
+':' //; case "$1" in render) unset NODE_EXTRA_CA_CERTS ;; esac; exec node "$0" "$@"
+// ^ Run by the shell first (a file that is both a shell script and JavaScript; node reads line 2 as
+// a string and a comment): `render` opens no TLS connection, yet Node 20 parses the whole file
+// NODE_EXTRA_CA_CERTS names, with its own root certificates, before running any JavaScript — 40–60
+// ms of a render's start where a workplace sets it (docs/benchmarks.md, issue 13 session 18); the
+// other commands keep it. `node bin/faxstack.js …` skips this line and runs as before.
 // The `faxstack` command: runs the compiled CLI (dist/, built by `npm run build` or on `npm pack`),
 // from the build's one-file bundle when it has one at least as new as the compiled modules
 // (dist/src/cli-bundle/: a command loads a few files instead of about eighty; docs/cli.md).
