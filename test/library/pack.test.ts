@@ -2,9 +2,9 @@
 // src/ (its dependencies linked from this checkout's node_modules, so no network is needed), the
 // three examples compiled as a strict TypeScript consumer against the shipped .d.ts, and run.
 import { execFile as execFileCb } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
@@ -64,5 +64,13 @@ describe('npm pack → install → strict consumer', () => {
     // The installed command works too.
     const version = await execFile(process.execPath, [join(pkgDir, 'bin', 'faxstack.js'), '--version'], { cwd: app, env });
     expect(version.stdout.trim()).toMatch(/^faxstack \d+\.\d+\.\d+$/);
+    // …and as npm links it (node_modules/.bin, made executable), through its shell line.
+    const linked = join(app, 'node_modules', '.bin', 'faxstack');
+    mkdirSync(dirname(linked), { recursive: true });
+    symlinkSync(join('..', 'faxstack', 'bin', 'faxstack.js'), linked);
+    chmodSync(join(pkgDir, 'bin', 'faxstack.js'), 0o755);
+    const onPath = { ...env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}` };
+    const help = await execFile(linked, ['render', '--help'], { cwd: app, env: onPath });
+    expect(help.stdout).toMatch(/^usage: faxstack render/);
   }, 300_000);
 });
