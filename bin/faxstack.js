@@ -1,10 +1,14 @@
 #!/bin/sh
-':' //; case "$1" in render) unset NODE_EXTRA_CA_CERTS ;; esac; exec node "$0" "$@"
-// ^ Run by the shell first (a file that is both a shell script and JavaScript; node reads line 2 as
-// a string and a comment): `render` opens no TLS connection, yet Node 20 parses the whole file
-// NODE_EXTRA_CA_CERTS names, with its own root certificates, before running any JavaScript — 40–60
-// ms of a render's start where a workplace sets it (docs/benchmarks.md, issue 13 session 18); the
-// other commands keep it. `node bin/faxstack.js …` skips this line and runs as before.
+':' //; [ "$1" = render ] && { unset NODE_EXTRA_CA_CERTS; export GLIBC_TUNABLES="glibc.malloc.hugetlb=1:glibc.malloc.top_pad=33554432${GLIBC_TUNABLES:+:$GLIBC_TUNABLES}"; }
+':' //; exec node "$0" "$@"
+// ^ Run by the shell first (the file is both a shell script and JavaScript; node reads those two
+// lines as strings and comments), for `render` only (docs/benchmarks.md, issue 13 session 18):
+// - NODE_EXTRA_CA_CERTS unset: render opens no TLS connection, yet Node 20 parses the file it names,
+//   with its own root certificates, before running any JavaScript (40–60 ms where a workplace sets it);
+// - glibc's malloc asked for transparent huge pages and to grow its heap 32 MB at a time: the page
+//   bitmaps and buffers of a short render then fault in 2 MB pieces, not 4 kB (a 50-page render
+//   12.4k → 5.3k page faults); a GLIBC_TUNABLES of the user's comes after, so it wins.
+// The other commands start as they always did; `node bin/faxstack.js …` skips these lines.
 // The `faxstack` command: runs the compiled CLI (dist/, built by `npm run build` or on `npm pack`),
 // from the build's one-file bundle when it has one at least as new as the compiled modules
 // (dist/src/cli-bundle/: a command loads a few files instead of about eighty; docs/cli.md).

@@ -1,10 +1,11 @@
-// bin/faxstack.js run as a shell runs it (through its first line, not `node bin/faxstack.js`):
+// bin/faxstack.js run as a shell runs it (through its first lines, not `node bin/faxstack.js`):
 // `render` starts without NODE_EXTRA_CA_CERTS, which Node 20 would otherwise load before any of our
-// JavaScript, and every other command keeps it. Node says when that file fails to load, so a
-// file that does not exist shows which processes read it.
+// JavaScript, and with glibc's malloc tuned (GLIBC_TUNABLES, the user's own after ours); every other
+// command starts as before. Node says when a CA file fails to load, so a file that does not exist
+// shows which processes read it; a preload prints the environment node was started with.
 import { execFile } from 'node:child_process';
 import { dirname, join } from 'node:path';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -15,6 +16,9 @@ const env = { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.
 const READ_CA = /extra certs/i;
 const dir = mkdtempSync(join(tmpdir(), 'faxstack-bin-shell-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const probe = join(dir, 'probe.cjs');
+writeFileSync(probe, `process.stderr.write('GLIBC_TUNABLES=' + JSON.stringify(process.env.GLIBC_TUNABLES ?? null) + '\\n');`);
+const tunables = (stderr: string): unknown => JSON.parse(/^GLIBC_TUNABLES=(.*)$/m.exec(stderr)![1]!);
 
 describe.skipIf(!built)('bin/faxstack.js from a shell', () => {
   it('starts render without NODE_EXTRA_CA_CERTS', async () => {
@@ -39,6 +43,16 @@ describe.skipIf(!built)('bin/faxstack.js from a shell', () => {
     expect(viaShell.stderr).toContain('a b $HOME');
     expect(viaShell.stderr).toBe(direct.stderr.replace(/^.*extra certs.*\n/im, ''));
     expect(viaShell.code).toBe(direct.code);
+  });
+
+  it('tunes malloc for render only, a GLIBC_TUNABLES of the user\'s after its own', async () => {
+    const probed = { ...env, NODE_OPTIONS: `--require ${probe}` };
+    const render = await exec(BIN, ['render', '--help'], { env: probed });
+    expect(tunables(render.stderr)).toBe('glibc.malloc.hugetlb=1:glibc.malloc.top_pad=33554432');
+    const user = { ...probed, GLIBC_TUNABLES: 'glibc.malloc.hugetlb=0' };
+    expect(tunables((await exec(BIN, ['render', '--help'], { env: user })).stderr)).toBe('glibc.malloc.hugetlb=1:glibc.malloc.top_pad=33554432:glibc.malloc.hugetlb=0');
+    expect(tunables((await exec(BIN, ['--version'], { env: user })).stderr)).toBe('glibc.malloc.hugetlb=0');
+    expect(tunables((await exec(BIN, ['--version'], { env: probed })).stderr)).toBe(null);
   });
 
   it('run by node itself, the shell line is a string and a comment', async () => {
