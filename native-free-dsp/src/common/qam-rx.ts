@@ -250,6 +250,13 @@ export abstract class QamRx {
   // The symbol handlers read the symbol from the front end (fe.re, fe.im): no double arguments
   // on the per-symbol path (see complex.ts).
   private symbol(): void {
+    // Data first, and without the two-symbol history: only acquire() reads it, and from data the
+    // receiver comes back to acquire() only through idle(), which clears it (the shifts and the
+    // dispatch were a tenth of this step's instructions a symbol).
+    if (this.state === DATA) {
+      this.data();
+      return;
+    }
     switch (this.state) {
       case SEEK:
         this.seek();
@@ -261,7 +268,6 @@ export abstract class QamRx {
         this.train();
         break;
       case TEST:
-      case DATA:
         this.data();
         break;
       case PARKED:
