@@ -177,11 +177,33 @@ describe('TcfMeter', () => {
     let seed = 99;
     for (let k = 0; k < 5000; k++) {
       seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-      const n = 2 + (k % 5);
+      const n = 1 + (k % 8);
       // Mostly zeros, as a TCF is, with runs crossing word boundaries.
       const word = (seed >>> 8) % 7 === 0 ? (seed >>> 16) & ((1 << n) - 1) : 0;
       for (let i = n - 1; i >= 0; i--) bitwise.put((word >>> i) & 1);
       wordwise.putWord(word, n);
+      expect([wordwise.bits, wordwise.ones, wordwise.longestZeroRun]).toEqual([bitwise.bits, bitwise.ones, bitwise.longestZeroRun]);
+    }
+  });
+
+  it('counts random words as it counts their bits (each word followed by a zero, fresh every 16 words)', () => {
+    // Random words make the runs inside a word the longest often; the zero after each word counts
+    // its trailing run on both sides (putWord leaves a word's trailing zeros to the next word).
+    const bitwise = new TcfMeter();
+    const wordwise = new TcfMeter();
+    let seed = 7;
+    for (let k = 0; k < 5000; k++) {
+      if (k % 16 === 0) {
+        bitwise.restart();
+        wordwise.restart();
+      }
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      const n = 1 + (k % 8);
+      const word = (seed >>> 16) & ((1 << n) - 1);
+      for (let i = n - 1; i >= 0; i--) bitwise.put((word >>> i) & 1);
+      bitwise.put(0);
+      wordwise.putWord(word, n);
+      wordwise.putWord(0, 1);
       expect([wordwise.bits, wordwise.ones, wordwise.longestZeroRun]).toEqual([bitwise.bits, bitwise.ones, bitwise.longestZeroRun]);
     }
   });

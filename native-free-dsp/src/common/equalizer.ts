@@ -220,9 +220,29 @@ export class LmsEqualizer {
     const n2 = w.length;
     const er = err.re;
     const ei = err.im;
-    // Two taps an iteration with int32 indices (see compute()).
+    // Four taps an iteration with int32 indices, as compute(): the checks V8 repeats every
+    // iteration come once per four taps (each coefficient's update is its own: the same result
+    // in any grouping).
     let i = (2 * (this.pos - this.taps + 1)) | 0;
     let j = 0;
+    for (; ((j + 7) | 0) < n2; j = (j + 8) | 0, i = (i + 8) | 0) {
+      let xr = x[i]!;
+      let xi = x[(i + 1) | 0]!;
+      w[j] = w[j]! + er * xr + ei * xi;
+      w[(j + 1) | 0] = w[(j + 1) | 0]! + ei * xr - er * xi;
+      xr = x[(i + 2) | 0]!;
+      xi = x[(i + 3) | 0]!;
+      w[(j + 2) | 0] = w[(j + 2) | 0]! + er * xr + ei * xi;
+      w[(j + 3) | 0] = w[(j + 3) | 0]! + ei * xr - er * xi;
+      xr = x[(i + 4) | 0]!;
+      xi = x[(i + 5) | 0]!;
+      w[(j + 4) | 0] = w[(j + 4) | 0]! + er * xr + ei * xi;
+      w[(j + 5) | 0] = w[(j + 5) | 0]! + ei * xr - er * xi;
+      xr = x[(i + 6) | 0]!;
+      xi = x[(i + 7) | 0]!;
+      w[(j + 6) | 0] = w[(j + 6) | 0]! + er * xr + ei * xi;
+      w[(j + 7) | 0] = w[(j + 7) | 0]! + ei * xr - er * xi;
+    }
     for (; ((j + 3) | 0) < n2; j = (j + 4) | 0, i = (i + 4) | 0) {
       let xr = x[i]!;
       let xi = x[(i + 1) | 0]!;

@@ -2,6 +2,38 @@
 // zeros at the page's modem rate; the receiver judges the line by how clean that was. A modem
 // receiver feeds every data bit it delivers to its TcfMeter; T.30 resets it when the TCF starts
 // and reads it when the carrier drops.
+
+/**
+ * RUNS[(n << 8) | w], for the n-bit word w ≠ 0 (n ≤ 8, first bit highest), packed in four bits
+ * each: the zeros before its first one (bits 0–3), the longest run of zeros between two ones
+ * (4–7), the zeros after its last one (8–11), its ones (12–15). One load a symbol where separate
+ * tables took five (each with its own checks): putWord runs on every data symbol of the V.27 ter,
+ * V.29 and V.17 receivers. Declared above the class: a module constant declared below it is
+ * checked for the hole (not yet initialised) on every use.
+ */
+const RUNS: Uint16Array = (() => {
+  const t = new Uint16Array(9 << 8);
+  for (let n = 1; n <= 8; n++) {
+    for (let w = 1; w < 1 << n; w++) {
+      let lead = 0;
+      while (((w >> (n - 1 - lead)) & 1) === 0) lead++;
+      let trail = 0;
+      while (((w >> trail) & 1) === 0) trail++;
+      let inner = 0;
+      let run = 0;
+      let ones = 0;
+      for (let i = n - 1 - lead; i >= trail; i--) {
+        if ((w >> i) & 1) {
+          run = 0;
+          ones++;
+        } else if (++run > inner) inner = run;
+      }
+      t[(n << 8) | w] = lead | (inner << 4) | (trail << 8) | (ones << 12);
+    }
+  }
+  return t;
+})();
+
 export class TcfMeter {
   /** Bits seen since restart(). */
   bits = 0;
@@ -39,15 +71,15 @@ export class TcfMeter {
       return;
     }
     // Zeros before the first one continue the run; those between ones and after the last start anew.
-    const t = WORD_RUNS[n]!;
-    const k = 3 * w;
-    this.ones += ONES[w]!;
-    const lead = this.run + t[k]!;
+    const e = RUNS[(n << 8) | w]!;
+    this.ones += e >> 12;
+    const lead = this.run + (e & 15);
+    const inner = (e >> 4) & 15;
     let longest = this.longestZeroRun;
     if (lead > longest) longest = lead;
-    if (t[k + 1]! > longest) longest = t[k + 1]!;
+    if (inner > longest) longest = inner;
     this.longestZeroRun = longest;
-    this.run = t[k + 2]!;
+    this.run = (e >> 8) & 15;
   }
 
   /** Error ratio (ones / bits), 0 when nothing was seen. */
@@ -55,32 +87,3 @@ export class TcfMeter {
     return this.bits > 0 ? this.ones / this.bits : 0;
   }
 }
-
-/** Ones in a byte. */
-const ONES: number[] = Array.from({ length: 256 }, (_, w) => {
-  let c = 0;
-  for (let v = w; v !== 0; v &= v - 1) c++;
-  return c;
-});
-
-/**
- * WORD_RUNS[n][3w …]: for the n-bit word w ≠ 0 (first bit highest), the zeros before its first
- * one, the longest run of zeros between two ones, and the zeros after its last one.
- */
-const WORD_RUNS: number[][] = Array.from({ length: 9 }, (_, n) => {
-  const t: number[] = [];
-  for (let w = 0; w < 1 << n; w++) {
-    let lead = 0;
-    while (lead < n && ((w >> (n - 1 - lead)) & 1) === 0) lead++;
-    let trail = 0;
-    while (trail < n && ((w >> trail) & 1) === 0) trail++;
-    let inner = 0;
-    let run = 0;
-    for (let i = n - 1 - lead; i >= trail; i--) {
-      if ((w >> i) & 1) run = 0;
-      else if (++run > inner) inner = run;
-    }
-    t.push(lead, inner, trail);
-  }
-  return t;
-});
