@@ -167,7 +167,7 @@ export class V17Viterbi {
     const metric = this.metric;
     const path = this.path;
     if (++this.pos === this.size) this.pos = 0;
-    const at = this.pos * 8;
+    const at = (this.pos * 8) | 0;
     // Add-compare-select over the trellis of V17_TRELLIS_NEXT, written out (the tests check the
     // metrics against a plain ACS over the table): the metrics and distances stay in registers.
     // States 0-3 are entered from the even states, 4-7 from the odd ones.
@@ -224,7 +224,7 @@ export class V17Viterbi {
     t = (b - a) >> 31;
     a += (b - a) & t;
     metric[0] = a;
-    path[at + 0] = wa ^ ((wa ^ wb) & t);
+    path[(at + 0) | 0] = wa ^ ((wa ^ wb) & t);
     n0 = a;
     // Into state 1: from s0 by subset 6, s2 by subset 0, s4 by subset 4, s6 by subset 2.
     a = m0 + d6;
@@ -242,7 +242,7 @@ export class V17Viterbi {
     t = (b - a) >> 31;
     a += (b - a) & t;
     metric[1] = a;
-    path[at + 1] = wa ^ ((wa ^ wb) & t);
+    path[(at + 1) | 0] = wa ^ ((wa ^ wb) & t);
     n1 = a;
     // Into state 2: from s0 by subset 2, s2 by subset 4, s4 by subset 0, s6 by subset 6.
     a = m0 + d2;
@@ -260,7 +260,7 @@ export class V17Viterbi {
     t = (b - a) >> 31;
     a += (b - a) & t;
     metric[2] = a;
-    path[at + 2] = wa ^ ((wa ^ wb) & t);
+    path[(at + 2) | 0] = wa ^ ((wa ^ wb) & t);
     n2 = a;
     // Into state 3: from s0 by subset 4, s2 by subset 2, s4 by subset 6, s6 by subset 0.
     a = m0 + d4;
@@ -278,7 +278,7 @@ export class V17Viterbi {
     t = (b - a) >> 31;
     a += (b - a) & t;
     metric[3] = a;
-    path[at + 3] = wa ^ ((wa ^ wb) & t);
+    path[(at + 3) | 0] = wa ^ ((wa ^ wb) & t);
     n3 = a;
     // Into state 4: from s1 by subset 1, s3 by subset 3, s5 by subset 7, s7 by subset 5.
     a = m1 + d1;
@@ -296,7 +296,7 @@ export class V17Viterbi {
     t = (b - a) >> 31;
     a += (b - a) & t;
     metric[4] = a;
-    path[at + 4] = wa ^ ((wa ^ wb) & t);
+    path[(at + 4) | 0] = wa ^ ((wa ^ wb) & t);
     n4 = a;
     // Into state 5: from s1 by subset 5, s3 by subset 7, s5 by subset 3, s7 by subset 1.
     a = m1 + d5;
@@ -314,7 +314,7 @@ export class V17Viterbi {
     t = (b - a) >> 31;
     a += (b - a) & t;
     metric[5] = a;
-    path[at + 5] = wa ^ ((wa ^ wb) & t);
+    path[(at + 5) | 0] = wa ^ ((wa ^ wb) & t);
     n5 = a;
     // Into state 6: from s1 by subset 7, s3 by subset 5, s5 by subset 1, s7 by subset 3.
     a = m1 + d7;
@@ -332,7 +332,7 @@ export class V17Viterbi {
     t = (b - a) >> 31;
     a += (b - a) & t;
     metric[6] = a;
-    path[at + 6] = wa ^ ((wa ^ wb) & t);
+    path[(at + 6) | 0] = wa ^ ((wa ^ wb) & t);
     n6 = a;
     // Into state 7: from s1 by subset 3, s3 by subset 1, s5 by subset 5, s7 by subset 7.
     a = m1 + d3;
@@ -350,7 +350,7 @@ export class V17Viterbi {
     t = (b - a) >> 31;
     a += (b - a) & t;
     metric[7] = a;
-    path[at + 7] = wa ^ ((wa ^ wb) & t);
+    path[(at + 7) | 0] = wa ^ ((wa ^ wb) & t);
     n7 = a;
     // The best metric (taken off as the next symbol reads them), without a branch.
     a = n0 + ((n1 - n0) & ((n1 - n0) >> 31));
