@@ -1,9 +1,12 @@
 // V.17 signal constellations as typed arrays, and the subset slicer that feeds the trellis
 // decoder: for a received point, the nearest point of each of the 8 subsets (Y2 Y1 Y0) and its
-// squared distance. A grid of half-unit cells over ±12 units (Figures 4-7 put every point within
-// ±9), built once per rate, lists for each cell the one to four points of each subset that are
-// nearest somewhere in it (their Voronoi regions meet the cell), so most cells have one point per
-// subset and a symbol costs eight distance computations and no inner loops.
+// squared distance. A grid of cells, built once per rate, lists for each cell the one to four
+// points of each subset that are nearest somewhere in it (their Voronoi regions meet the cell), so
+// most cells have one point per subset and a symbol costs eight distance computations and no inner
+// loops. The grid lies along the axes at 14400 and 9600 and turned by 45° at 12000 and 7200 (see
+// GRID_TURNED): wherever a Voronoi edge of one subset runs through a point of another, a received
+// point near it lands in a cell with two candidates, and at 12000 and 7200 those edges run on the
+// diagonals.
 import { toDoubles } from '../common/complex.js';
 import type { Indexable } from './trellis.js';
 import type { V17BitRate } from './types.js';
@@ -24,7 +27,8 @@ export interface V17Constellation {
   /** Mean |p|² over all points. */
   readonly meanPower: number;
   /**
-   * Slicer grid over ±GRID_HALF units in cells of 1/GRID_RES: for cell k and subset s,
+   * Slicer grid over ±GRID_HALF units of the grid's coordinates (x, y, or when turned
+   * ((x + y)/2, (x − y)/2)) in cells of 1/GRID_RES: for cell k and subset s,
    * candidates[(k·8 + s)·MAX_CANDIDATES + i], i < counts[k·8 + s], are the subset's points that
    * are the nearest one somewhere in the cell.
    */
@@ -32,6 +36,8 @@ export interface V17Constellation {
   readonly counts: Uint8Array;
   /** The same for the slicer, as plain arrays (V8 checks a typed array's buffer on every read). */
   readonly slicer: {
+    /** Whether the grid is turned by 45° (GRID_TURNED). */
+    turned: boolean;
     re: number[];
     im: number[];
     candidates: number[];
@@ -56,6 +62,16 @@ export interface V17Constellation {
 const GRID_HALF = 12;
 const GRID_RES = 2;
 const GRID_CELLS = 2 * GRID_HALF * GRID_RES;
+/**
+ * Rates whose grid is turned by 45°: its coordinates are a = (x + y)/2 and b = (x − y)/2, so a
+ * cell is a square of side 1/√2 standing on a corner, covering |x| + |y| ≤ 24. A clean point sits
+ * on a corner of cells either way; where a Voronoi edge of another subset runs through it, the
+ * cells that edge crosses have two candidates of that subset however fine the grid. At 12000 and
+ * 7200 those edges are diagonals: on the bench's clean audio, the share of data symbols landing
+ * in a cell with several candidates is 75 % (12000) and 61 % (7200) with the grid along the axes,
+ * 19 % and 0 % turned; at 14400 and 9600 it is 9 % and 19 % along the axes, 83 % and 67 % turned.
+ */
+const GRID_TURNED: Readonly<Record<V17BitRate, boolean>> = { 14400: false, 12000: true, 9600: false, 7200: true };
 /** A cell meets at most this many Voronoi regions of one subset (checked when building). */
 const MAX_CANDIDATES = 4;
 /** Slicer cell kinds beyond an owning subset 0…7 (see V17Constellation.slicer.owner). */
@@ -72,15 +88,17 @@ function build(bitRate: V17BitRate, table: Int8Array): V17Constellation {
     im[i] = table[2 * i + 1]!;
     power += re[i]! * re[i]! + im[i]! * im[i]!;
   }
+  const turned = GRID_TURNED[bitRate];
   const candidates = new Uint8Array(GRID_CELLS * GRID_CELLS * 8 * MAX_CANDIDATES);
   const counts = new Uint8Array(GRID_CELLS * GRID_CELLS * 8);
   // A point can be nearest somewhere in a cell only if, from the cell's centre, it is no more
-  // than a cell diagonal farther than the nearest one (triangle inequality).
-  const diagonal = Math.SQRT2 / GRID_RES;
+  // than a cell diagonal farther than the nearest one (triangle inequality). A cell's diagonal is
+  // √2/GRID_RES along the axes, 2/GRID_RES turned (its sides are √2 times as long).
+  const diagonal = (turned ? 2 : Math.SQRT2) / GRID_RES;
   for (let ix = 0; ix < GRID_CELLS; ix++) {
-    const x = (ix + 0.5) / GRID_RES - GRID_HALF;
     for (let iy = 0; iy < GRID_CELLS; iy++) {
-      const y = (iy + 0.5) / GRID_RES - GRID_HALF;
+      const [x, y] = toXy(turned, (ix + 0.5) / GRID_RES - GRID_HALF, (iy + 0.5) / GRID_RES - GRID_HALF);
+      const corners = cellCorners(turned, ix, iy, 0);
       for (let s = 0; s < 8; s++) {
         const k = (ix * GRID_CELLS + iy) * 8 + s;
         let nearest = Infinity;
@@ -93,7 +111,7 @@ function build(bitRate: V17BitRate, table: Int8Array): V17Constellation {
           // cell are kept: most cells then have one candidate per subset, and the slicer's
           // branches are predictable. The border cells also stand in for points beyond the
           // grid, so they keep every point the triangle inequality allows.
-          if (!border && !meetsCell(re, im, size, s, l, x - 0.5 / GRID_RES, y - 0.5 / GRID_RES, 1 / GRID_RES)) continue;
+          if (!border && !meetsCell(re, im, size, s, l, corners)) continue;
           if (n === MAX_CANDIDATES) throw new Error(`V.17 ${bitRate}: more than ${MAX_CANDIDATES} slicer candidates in a cell`);
           candidates[k * MAX_CANDIDATES + n++] = l;
         }
@@ -115,20 +133,33 @@ function build(bitRate: V17BitRate, table: Int8Array): V17Constellation {
     }
     const ix = Math.floor(k / GRID_CELLS);
     const iy = k % GRID_CELLS;
-    owner.push(one ? cellOwner(re, im, size, first.slice(k * 8, k * 8 + 8), ix, iy) : MANY_CANDIDATES);
+    owner.push(one ? cellOwner(re, im, size, first.slice(k * 8, k * 8 + 8), turned, ix, iy) : MANY_CANDIDATES);
     const border = ix === 0 || iy === 0 || ix === GRID_CELLS - 1 || iy === GRID_CELLS - 1;
-    nearest.push(one || border ? -1 : cellNearest(re, im, size, ix, iy));
+    nearest.push(one || border ? -1 : cellNearest(re, im, size, turned, ix, iy));
   }
-  const slicer = { re: toDoubles(re), im: toDoubles(im), candidates: Array.from(candidates), counts: Array.from(counts), owner, xy: toDoubles(xy), first, nearest };
+  const slicer = { turned, re: toDoubles(re), im: toDoubles(im), candidates: Array.from(candidates), counts: Array.from(counts), owner, xy: toDoubles(xy), first, nearest };
   return { bitRate, size, re, im, meanPower: power / size, candidates, counts, slicer };
+}
+
+/** The point (x, y) at grid coordinates (a, b): the inverse of the slicer's a = (x + y)/2, b = (x − y)/2 when turned. */
+function toXy(turned: boolean, a: number, b: number): [number, number] {
+  return turned ? [a + b, a - b] : [a, b];
+}
+
+/** The corners of cell (ix, iy) in the plane, in order round it, each moved `inset` into the cell (grid units). */
+function cellCorners(turned: boolean, ix: number, iy: number, inset: number): Array<[number, number]> {
+  const a0 = ix / GRID_RES - GRID_HALF + inset;
+  const b0 = iy / GRID_RES - GRID_HALF + inset;
+  const side = 1 / GRID_RES - 2 * inset;
+  return [toXy(turned, a0, b0), toXy(turned, a0 + side, b0), toXy(turned, a0 + side, b0 + side), toXy(turned, a0, b0 + side)];
 }
 
 /**
  * The subset (index into `labels`, the cell's candidate of each subset) whose point is the nearest
  * of the whole constellation everywhere in cell (ix, iy), or OWNER_VARIES.
  */
-function cellOwner(re: Float64Array, im: Float64Array, size: number, labels: number[], ix: number, iy: number): number {
-  const owner = cellNearest(re, im, size, ix, iy);
+function cellOwner(re: Float64Array, im: Float64Array, size: number, labels: number[], turned: boolean, ix: number, iy: number): number {
+  const owner = cellNearest(re, im, size, turned, ix, iy);
   const s = owner < 0 ? -1 : labels.indexOf(owner);
   return s < 0 ? OWNER_VARIES : s;
 }
@@ -139,15 +170,9 @@ function cellOwner(re: Float64Array, im: Float64Array, size: number, labels: num
  * a region's edge may run along the cell's) all have the same, strictly nearest, point lies in that
  * point's region.
  */
-function cellNearest(re: Float64Array, im: Float64Array, size: number, ix: number, iy: number): number {
-  const x0 = ix / GRID_RES - GRID_HALF;
-  const y0 = iy / GRID_RES - GRID_HALF;
-  const inset = 1e-9;
-  const side = 1 / GRID_RES - 2 * inset;
+function cellNearest(re: Float64Array, im: Float64Array, size: number, turned: boolean, ix: number, iy: number): number {
   let owner = -1;
-  for (const [cx, cy] of [[0, 0], [1, 0], [0, 1], [1, 1]] as const) {
-    const x = x0 + inset + cx * side;
-    const y = y0 + inset + cy * side;
+  for (const [x, y] of cellCorners(turned, ix, iy, 1e-9)) {
     let best = -1;
     let bestD = Infinity;
     let second = Infinity;
@@ -166,12 +191,13 @@ function cellNearest(re: Float64Array, im: Float64Array, size: number, ix: numbe
 }
 
 /**
- * Whether point l's Voronoi region among the points of subset s meets the square cell
- * [x0, x0 + side] × [y0, y0 + side] in more than a line: the cell clipped by the half-planes
- * |p − l|² ≤ |p − m|² of every other point m of the subset keeps a positive area.
+ * Whether point l's Voronoi region among the points of subset s meets the convex cell with these
+ * corners in more than a line: the cell clipped by the half-planes |p − l|² ≤ |p − m|² of every
+ * other point m of the subset keeps a positive area.
  */
-function meetsCell(re: Float64Array, im: Float64Array, size: number, s: number, l: number, x0: number, y0: number, side: number): boolean {
-  let poly: Array<[number, number]> = [[x0, y0], [x0 + side, y0], [x0 + side, y0 + side], [x0, y0 + side]];
+function meetsCell(re: Float64Array, im: Float64Array, size: number, s: number, l: number, corners: Array<[number, number]>): boolean {
+  let poly = corners;
+  const cellArea = polygonArea(corners);
   for (let m = s; m < size && poly.length > 0; m += 8) {
     if (m === l) continue;
     // 2·p·(m − l) ≤ |m|² − |l|²
@@ -192,13 +218,17 @@ function meetsCell(re: Float64Array, im: Float64Array, size: number, s: number, 
     }
     poly = out;
   }
+  return polygonArea(poly) > 1e-9 * cellArea;
+}
+
+function polygonArea(poly: Array<[number, number]>): number {
   let area = 0;
   for (let i = 0; i < poly.length; i++) {
     const p = poly[i]!;
     const q = poly[(i + 1) % poly.length]!;
     area += p[0] * q[1] - q[0] * p[1];
   }
-  return Math.abs(area) / 2 > 1e-9 * side * side;
+  return Math.abs(area) / 2;
 }
 
 const TABLES: Record<V17BitRate, Int8Array> = {
@@ -234,15 +264,23 @@ export const ABCD_POWER = ABCD_RE[0]! * ABCD_RE[0]! + ABCD_IM[0]! * ABCD_IM[0]!;
 export function sliceSubsets(c: V17Constellation, point: Indexable, dist: Indexable, label: Indexable): number {
   const x = point[0]!;
   const y = point[1]!;
-  let ix = Math.floor((x + GRID_HALF) * GRID_RES);
-  let iy = Math.floor((y + GRID_HALF) * GRID_RES);
+  const t = c.slicer;
+  // The grid's coordinates (GRID_TURNED; the branch goes the same way for every symbol of a rate).
+  let a = x;
+  let b = y;
+  if (t.turned === true) {
+    a = (x + y) * 0.5;
+    b = (x - y) * 0.5;
+  }
+  let ix = Math.floor((a + GRID_HALF) * GRID_RES);
+  let iy = Math.floor((b + GRID_HALF) * GRID_RES);
   if (ix < 0) ix = 0;
   else if (ix >= GRID_CELLS) ix = GRID_CELLS - 1;
   if (iy < 0) iy = 0;
   else if (iy >= GRID_CELLS) iy = GRID_CELLS - 1;
-  const cellIndex = ix * GRID_CELLS + iy;
-  const cell = cellIndex * 8;
-  const t = c.slicer;
+  // Index arithmetic in `| 0`: V8 knows no bounds on these sums and would check each for overflow.
+  const cellIndex = (ix * GRID_CELLS + iy) | 0;
+  const cell = (cellIndex * 8) | 0;
   const re = t.re;
   const im = t.im;
   let best = 0;
@@ -255,30 +293,30 @@ export function sliceSubsets(c: V17Constellation, point: Indexable, dist: Indexa
     // elements and length on every pass (about 60 instructions a subset, 16 written out).
     const xy = t.xy;
     const first = t.first;
-    const i = cell * 2;
+    const i = (cell * 2) | 0;
     let dx = x - xy[i]!;
-    let dy = y - xy[i + 1]!;
+    let dy = y - xy[(i + 1) | 0]!;
     const d0 = dx * dx + dy * dy;
-    dx = x - xy[i + 2]!;
-    dy = y - xy[i + 3]!;
+    dx = x - xy[(i + 2) | 0]!;
+    dy = y - xy[(i + 3) | 0]!;
     const d1 = dx * dx + dy * dy;
-    dx = x - xy[i + 4]!;
-    dy = y - xy[i + 5]!;
+    dx = x - xy[(i + 4) | 0]!;
+    dy = y - xy[(i + 5) | 0]!;
     const d2 = dx * dx + dy * dy;
-    dx = x - xy[i + 6]!;
-    dy = y - xy[i + 7]!;
+    dx = x - xy[(i + 6) | 0]!;
+    dy = y - xy[(i + 7) | 0]!;
     const d3 = dx * dx + dy * dy;
-    dx = x - xy[i + 8]!;
-    dy = y - xy[i + 9]!;
+    dx = x - xy[(i + 8) | 0]!;
+    dy = y - xy[(i + 9) | 0]!;
     const d4 = dx * dx + dy * dy;
-    dx = x - xy[i + 10]!;
-    dy = y - xy[i + 11]!;
+    dx = x - xy[(i + 10) | 0]!;
+    dy = y - xy[(i + 11) | 0]!;
     const d5 = dx * dx + dy * dy;
-    dx = x - xy[i + 12]!;
-    dy = y - xy[i + 13]!;
+    dx = x - xy[(i + 12) | 0]!;
+    dy = y - xy[(i + 13) | 0]!;
     const d6 = dx * dx + dy * dy;
-    dx = x - xy[i + 14]!;
-    dy = y - xy[i + 15]!;
+    dx = x - xy[(i + 14) | 0]!;
+    dy = y - xy[(i + 15) | 0]!;
     const d7 = dx * dx + dy * dy;
     dist[0] = d0;
     dist[1] = d1;
@@ -289,13 +327,13 @@ export function sliceSubsets(c: V17Constellation, point: Indexable, dist: Indexa
     dist[6] = d6;
     dist[7] = d7;
     label[0] = first[cell]!;
-    label[1] = first[cell + 1]!;
-    label[2] = first[cell + 2]!;
-    label[3] = first[cell + 3]!;
-    label[4] = first[cell + 4]!;
-    label[5] = first[cell + 5]!;
-    label[6] = first[cell + 6]!;
-    label[7] = first[cell + 7]!;
+    label[1] = first[(cell + 1) | 0]!;
+    label[2] = first[(cell + 2) | 0]!;
+    label[3] = first[(cell + 3) | 0]!;
+    label[4] = first[(cell + 4) | 0]!;
+    label[5] = first[(cell + 5) | 0]!;
+    label[6] = first[(cell + 6) | 0]!;
+    label[7] = first[(cell + 7) | 0]!;
     if (owner !== OWNER_VARIES) return first[cell + owner]!;
     // The nearest of the eight (the first of equals).
     let s = 0;

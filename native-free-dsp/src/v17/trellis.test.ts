@@ -80,9 +80,16 @@ describe.each(V17_BIT_RATES.map((rate) => ({ rate })))('constellation $rate', ({
     const dist = new Float64Array(8);
     const labels = new Uint8Array(8);
     const point = new Float64Array(2);
-    for (let n = 0; n < 2000; n++) {
-      point[0] = (rnd() - 0.5) * 24;
-      point[1] = (rnd() - 0.5) * 24;
+    for (let n = 0; n < 4000; n++) {
+      if (n < 2000) {
+        point[0] = (rnd() - 0.5) * 24;
+        point[1] = (rnd() - 0.5) * 24;
+      } else {
+        // Near a point of the constellation, where a line's symbols land.
+        const l = Math.floor(rnd() * c.size);
+        point[0] = c.re[l]! + (rnd() - 0.5) * 0.2;
+        point[1] = c.im[l]! + (rnd() - 0.5) * 0.2;
+      }
       const nearest = sliceSubsets(c, point, dist, labels);
       let best = Infinity;
       for (let s = 0; s < 8; s++) {
@@ -94,6 +101,27 @@ describe.each(V17_BIT_RATES.map((rate) => ({ rate })))('constellation $rate', ({
       }
       expect((point[0] - c.re[nearest]!) ** 2 + (point[1] - c.im[nearest]!) ** 2).toBe(best);
     }
+  });
+
+  it('finds one candidate per subset for most points near a clean point (the grid along the axes or turned)', () => {
+    // The slicer's fast path: a cell with a single candidate in every subset (owner < 9). Here 91 /
+    // 81 / 81 / 100 % at 14400 / 12000 / 9600 / 7200; with every grid along the axes 22 % at 12000
+    // and 38 % at 7200 (Voronoi edges on the diagonals through the clean points).
+    const t = c.slicer;
+    let single = 0;
+    let n = 0;
+    for (let l = 0; l < c.size; l++) {
+      for (let k = 0; k < 16; k++) {
+        const x = c.re[l]! + 0.02 * Math.cos(((k + 0.5) * Math.PI) / 8);
+        const y = c.im[l]! + 0.02 * Math.sin(((k + 0.5) * Math.PI) / 8);
+        const a = t.turned ? (x + y) * 0.5 : x;
+        const b = t.turned ? (x - y) * 0.5 : y;
+        const cell = Math.floor((a + 12) * 2) * 48 + Math.floor((b + 12) * 2);
+        if (t.owner[cell]! < 9) single++;
+        n++;
+      }
+    }
+    expect(single / n).toBeGreaterThan(0.75);
   });
 });
 

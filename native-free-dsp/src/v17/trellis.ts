@@ -106,10 +106,18 @@ export class V17Viterbi {
   /** The decisions of the last decode() that returned n > 0: out[0..n), oldest first. */
   readonly out: Uint8Array;
   /**
-   * Path metrics: small integers, squared distances in units of 2^−20 (see quantize), so that the
-   * add-compare-select runs on masks. Overwritten in place (decode() reads all eight first).
+   * Path metrics of states 0-7: small integers, squared distances in units of 2^−20 (see quantize),
+   * so that the add-compare-select runs on masks. Fields rather than an array: no bounds or map
+   * check on the 16 reads and writes a symbol. Overwritten in place (decode() reads all eight first).
    */
-  private readonly metric = intArray(8);
+  private m0 = 0;
+  private m1 = 0;
+  private m2 = 0;
+  private m3 = 0;
+  private m4 = 0;
+  private m5 = 0;
+  private m6 = 0;
+  private m7 = 0;
   /**
    * The best of the stored metrics, not yet taken off them: the next symbol subtracts it as it
    * reads them (the same rounding as subtracting it in a pass of its own, without that pass).
@@ -144,7 +152,7 @@ export class V17Viterbi {
 
   /** startState: the encoder's state before the first symbol, or -1 if unknown. */
   reset(startState = 0): void {
-    for (let s = 0; s < 8; s++) this.metric[s] = startState < 0 || s === startState ? 0 : METRIC_UNREACHED;
+    for (let s = 0; s < 8; s++) this.setMetric(s, startState < 0 || s === startState ? 0 : METRIC_UNREACHED);
     this.bias = 0;
     this.path.fill(0);
     this.pos = -1;
@@ -154,7 +162,7 @@ export class V17Viterbi {
 
   /** Copies the path metrics (relative to the best, which is 0; units of 2^−20) into out[0..8). */
   metrics(out: Indexable): void {
-    for (let s = 0; s < 8; s++) out[s] = this.metric[s]! - this.bias;
+    for (let s = 0; s < 8; s++) out[s] = this.metricOf(s) - this.bias;
   }
 
   /** Symbols pushed but not yet decided. */
@@ -164,22 +172,21 @@ export class V17Viterbi {
 
   /** One symbol in; returns how many decisions are now in `out` (0 or `block`). */
   decode(dist: Indexable, labels: Indexable): number {
-    const metric = this.metric;
     const path = this.path;
     if (++this.pos === this.size) this.pos = 0;
-    const at = this.pos * 8;
+    const at = (this.pos * 8) | 0;
     // Add-compare-select over the trellis of V17_TRELLIS_NEXT, written out (the tests check the
     // metrics against a plain ACS over the table): the metrics and distances stay in registers.
     // States 0-3 are entered from the even states, 4-7 from the odd ones.
     const bias = this.bias;
-    const m0 = metric[0]! - bias;
-    const m1 = metric[1]! - bias;
-    const m2 = metric[2]! - bias;
-    const m3 = metric[3]! - bias;
-    const m4 = metric[4]! - bias;
-    const m5 = metric[5]! - bias;
-    const m6 = metric[6]! - bias;
-    const m7 = metric[7]! - bias;
+    const m0 = this.m0 - bias;
+    const m1 = this.m1 - bias;
+    const m2 = this.m2 - bias;
+    const m3 = this.m3 - bias;
+    const m4 = this.m4 - bias;
+    const m5 = this.m5 - bias;
+    const m6 = this.m6 - bias;
+    const m7 = this.m7 - bias;
     const d0 = quantizeDistance(dist[0]!);
     const d1 = quantizeDistance(dist[1]!);
     const d2 = quantizeDistance(dist[2]!);
@@ -223,8 +230,8 @@ export class V17Viterbi {
     wb ^= (wb ^ (l4 | 6)) & t;
     t = (b - a) >> 31;
     a += (b - a) & t;
-    metric[0] = a;
-    path[at + 0] = wa ^ ((wa ^ wb) & t);
+    this.m0 = a;
+    path[(at + 0) | 0] = wa ^ ((wa ^ wb) & t);
     n0 = a;
     // Into state 1: from s0 by subset 6, s2 by subset 0, s4 by subset 4, s6 by subset 2.
     a = m0 + d6;
@@ -241,8 +248,8 @@ export class V17Viterbi {
     wb ^= (wb ^ (l2 | 6)) & t;
     t = (b - a) >> 31;
     a += (b - a) & t;
-    metric[1] = a;
-    path[at + 1] = wa ^ ((wa ^ wb) & t);
+    this.m1 = a;
+    path[(at + 1) | 0] = wa ^ ((wa ^ wb) & t);
     n1 = a;
     // Into state 2: from s0 by subset 2, s2 by subset 4, s4 by subset 0, s6 by subset 6.
     a = m0 + d2;
@@ -259,8 +266,8 @@ export class V17Viterbi {
     wb ^= (wb ^ (l6 | 6)) & t;
     t = (b - a) >> 31;
     a += (b - a) & t;
-    metric[2] = a;
-    path[at + 2] = wa ^ ((wa ^ wb) & t);
+    this.m2 = a;
+    path[(at + 2) | 0] = wa ^ ((wa ^ wb) & t);
     n2 = a;
     // Into state 3: from s0 by subset 4, s2 by subset 2, s4 by subset 6, s6 by subset 0.
     a = m0 + d4;
@@ -277,8 +284,8 @@ export class V17Viterbi {
     wb ^= (wb ^ (l0 | 6)) & t;
     t = (b - a) >> 31;
     a += (b - a) & t;
-    metric[3] = a;
-    path[at + 3] = wa ^ ((wa ^ wb) & t);
+    this.m3 = a;
+    path[(at + 3) | 0] = wa ^ ((wa ^ wb) & t);
     n3 = a;
     // Into state 4: from s1 by subset 1, s3 by subset 3, s5 by subset 7, s7 by subset 5.
     a = m1 + d1;
@@ -295,8 +302,8 @@ export class V17Viterbi {
     wb ^= (wb ^ (l5 | 7)) & t;
     t = (b - a) >> 31;
     a += (b - a) & t;
-    metric[4] = a;
-    path[at + 4] = wa ^ ((wa ^ wb) & t);
+    this.m4 = a;
+    path[(at + 4) | 0] = wa ^ ((wa ^ wb) & t);
     n4 = a;
     // Into state 5: from s1 by subset 5, s3 by subset 7, s5 by subset 3, s7 by subset 1.
     a = m1 + d5;
@@ -313,8 +320,8 @@ export class V17Viterbi {
     wb ^= (wb ^ (l1 | 7)) & t;
     t = (b - a) >> 31;
     a += (b - a) & t;
-    metric[5] = a;
-    path[at + 5] = wa ^ ((wa ^ wb) & t);
+    this.m5 = a;
+    path[(at + 5) | 0] = wa ^ ((wa ^ wb) & t);
     n5 = a;
     // Into state 6: from s1 by subset 7, s3 by subset 5, s5 by subset 1, s7 by subset 3.
     a = m1 + d7;
@@ -331,8 +338,8 @@ export class V17Viterbi {
     wb ^= (wb ^ (l3 | 7)) & t;
     t = (b - a) >> 31;
     a += (b - a) & t;
-    metric[6] = a;
-    path[at + 6] = wa ^ ((wa ^ wb) & t);
+    this.m6 = a;
+    path[(at + 6) | 0] = wa ^ ((wa ^ wb) & t);
     n6 = a;
     // Into state 7: from s1 by subset 3, s3 by subset 1, s5 by subset 5, s7 by subset 7.
     a = m1 + d3;
@@ -349,8 +356,8 @@ export class V17Viterbi {
     wb ^= (wb ^ (l7 | 7)) & t;
     t = (b - a) >> 31;
     a += (b - a) & t;
-    metric[7] = a;
-    path[at + 7] = wa ^ ((wa ^ wb) & t);
+    this.m7 = a;
+    path[(at + 7) | 0] = wa ^ ((wa ^ wb) & t);
     n7 = a;
     // The best metric (taken off as the next symbol reads them), without a branch.
     a = n0 + ((n1 - n0) & ((n1 - n0) >> 31));
@@ -412,6 +419,28 @@ export class V17Viterbi {
     return n;
   }
 
+  private metricOf(s: number): number {
+    if (s === 0) return this.m0;
+    if (s === 1) return this.m1;
+    if (s === 2) return this.m2;
+    if (s === 3) return this.m3;
+    if (s === 4) return this.m4;
+    if (s === 5) return this.m5;
+    if (s === 6) return this.m6;
+    return this.m7;
+  }
+
+  private setMetric(s: number, m: number): void {
+    if (s === 0) this.m0 = m;
+    else if (s === 1) this.m1 = m;
+    else if (s === 2) this.m2 = m;
+    else if (s === 3) this.m3 = m;
+    else if (s === 4) this.m4 = m;
+    else if (s === 5) this.m5 = m;
+    else if (s === 6) this.m6 = m;
+    else this.m7 = m;
+  }
+
   /**
    * Decides every pending symbol along the best path into out (oldest first); returns how many
    * (at most out.length, keeping the oldest). For the end of a burst, when no more symbols will
@@ -422,7 +451,7 @@ export class V17Viterbi {
     if (n === 0) return 0;
     let s = 0;
     const bias = this.bias;
-    for (let i = 1; i < 8; i++) if (this.metric[i]! - bias < this.metric[s]! - bias) s = i;
+    for (let i = 1; i < 8; i++) if (this.metricOf(i) - bias < this.metricOf(s) - bias) s = i;
     this.traceback(s, 0, n, this.scratch);
     const m = Math.min(n, out.length);
     out.set(this.scratch.subarray(0, m));
