@@ -5,46 +5,28 @@
 // over each rate, clean and noisy lines, a 7 Hz offset with a listener echo, a signal 10 dB up,
 // two bursts (V.27 ter: the second with the short training), in blocks of 160, 333, 37 and 1.
 import { describe, expect, it } from 'vitest';
-import { LineModel } from './src/line-model/index.js';
 import { PrbsGenerator } from './src/ber/index.js';
 import { V27terRx, V27terTx, type V27terBitRate } from './src/v27ter/index.js';
 import { V29Rx, V29Tx, type V29BitRate } from './src/v29/index.js';
 import { linesHash as hash } from '../test/kit/golden-hash.js';
+import { twoBurstsThroughLine, type BurstLine } from '../test/kit/two-bursts.js';
 
 type Modem = { kind: 'v27ter'; rate: V27terBitRate } | { kind: 'v29'; rate: V29BitRate };
 
-interface Case {
+interface Case extends BurstLine {
   modem: Modem;
-  snrDb?: number;
-  seed: number;
-  offsetHz?: number;
-  echo?: { delayMs: number; lossDb: number };
-  upDb?: number;
   block: number;
 }
 
 /** Two bursts with silence around them, through the line. */
 function audio(c: Case): Int16Array {
   const g = new PrbsGenerator({ pattern: 'prbs11' });
-  const level = -42 + (c.upDb ?? 0);
-  const parts: Int16Array[] = [];
-  for (const shortTrain of [false, true]) {
+  return twoBurstsThroughLine(c, (shortTrain, levelDbm0) => {
     const buf = new Int16Array(8000 * 2);
     const m = c.modem;
-    const tx = m.kind === 'v29' ? new V29Tx({ bitRate: m.rate, getBit: g.getBit, levelDbm0: level }) : new V27terTx({ bitRate: m.rate, getBit: g.getBit, levelDbm0: level, shortTrain });
-    const n = tx.tx(buf);
-    parts.push(buf.subarray(0, n), new Int16Array(1200));
-  }
-  const clean = new Int16Array(parts.reduce((s, p) => s + p.length, 0) + 800);
-  let at = 400;
-  for (const p of parts) {
-    clean.set(p, at);
-    at += p.length;
-  }
-  const line = new LineModel({ ...(c.snrDb === undefined ? {} : { snrDb: c.snrDb, signalDbm0: level }), seed: c.seed, freqOffsetHz: c.offsetHz ?? 0, echo: c.echo });
-  const out = new Int16Array(clean.length);
-  line.process(clean, out);
-  return out;
+    const tx = m.kind === 'v29' ? new V29Tx({ bitRate: m.rate, getBit: g.getBit, levelDbm0 }) : new V27terTx({ bitRate: m.rate, getBit: g.getBit, levelDbm0, shortTrain });
+    return buf.subarray(0, tx.tx(buf));
+  });
 }
 
 function received(c: Case, summary?: string[]): string {

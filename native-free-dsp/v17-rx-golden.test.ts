@@ -5,20 +5,15 @@
 // noisy lines, a 7 Hz offset with a listener echo, a signal 10 dB up, long then short training,
 // bits by putBit or by putWord, in blocks of 160, 37, 1 and 333 samples.
 import { describe, expect, it } from 'vitest';
-import { LineModel } from './src/line-model/index.js';
 import { PrbsGenerator } from './src/ber/index.js';
 import { V17Rx } from './src/v17/v17-rx.js';
 import { V17Tx } from './src/v17/v17-tx.js';
 import type { V17BitRate } from './src/v17/types.js';
 import { linesHash as hash } from '../test/kit/golden-hash.js';
+import { twoBurstsThroughLine, type BurstLine } from '../test/kit/two-bursts.js';
 
-interface Case {
+interface Case extends BurstLine {
   rate: V17BitRate;
-  snrDb?: number;
-  seed: number;
-  offsetHz?: number;
-  echo?: { delayMs: number; lossDb: number };
-  upDb?: number;
   block: number;
   words: boolean;
 }
@@ -26,23 +21,10 @@ interface Case {
 /** Two bursts (the second with the short training) with silence around them, through the line. */
 function audio(c: Case): Int16Array {
   const g = new PrbsGenerator({ pattern: 'prbs11' });
-  const level = -42 + (c.upDb ?? 0);
-  const parts: Int16Array[] = [];
-  for (const shortTrain of [false, true]) {
+  return twoBurstsThroughLine(c, (shortTrain, levelDbm0) => {
     const buf = new Int16Array(8000 * 4);
-    const n = new V17Tx({ bitRate: c.rate, getBit: g.getBit, levelDbm0: level, shortTrain }).tx(buf);
-    parts.push(buf.subarray(0, n), new Int16Array(1200));
-  }
-  const clean = new Int16Array(parts.reduce((s, p) => s + p.length, 0) + 800);
-  let at = 400;
-  for (const p of parts) {
-    clean.set(p, at);
-    at += p.length;
-  }
-  const line = new LineModel({ ...(c.snrDb === undefined ? {} : { snrDb: c.snrDb, signalDbm0: level }), seed: c.seed, freqOffsetHz: c.offsetHz ?? 0, echo: c.echo });
-  const out = new Int16Array(clean.length);
-  line.process(clean, out);
-  return out;
+    return buf.subarray(0, new V17Tx({ bitRate: c.rate, getBit: g.getBit, levelDbm0, shortTrain }).tx(buf));
+  });
 }
 
 function received(c: Case): string {
