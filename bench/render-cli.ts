@@ -4,14 +4,14 @@
 // child, from the shell's `times`) and the ratio gs ÷ ours per pair of runs (1.00 = as fast).
 //
 //   npm run bench -- render-cli          (builds dist/ first when stale; runs bin/faxstack.js as a
-//                                        shell does, through its first line, node found on PATH)
+//                                        shell does, through its first lines, node found on PATH)
 //   BENCH_ROUNDS=3        pairs of runs per quality
 //   BENCH_CLI_PAGES=50    pages of the text PDF
 //   BENCH_CLI_BASE=DIR    a second faxstack checkout (its bin/faxstack.js and dist/), run in the same
 //                         turns: before/after in one run, and its TIFF compared byte for byte with ours
 // Where the environment sets NODE_EXTRA_CA_CERTS (this workplace's machines do), Node 20 parses that
 // file at every start, before any of our code runs (bin/faxstack.js unsets it for `render` from its
-// shell line; a base checkout from before session 18 does not); the report then also times
+// shell lines; a base checkout from before session 18 does not); the report then also times
 // `node -e 0` with and without it, so that the share of the figures that is the environment's is on
 // the page, and runs ours a second time in each turn without it: a second gs ÷ ours, labelled as
 // such, beside the as-is one.
@@ -75,7 +75,7 @@ export async function run(): Promise<BenchReport> {
   const { NODE_EXTRA_CA_CERTS: extraCaCerts, ...withoutCaCerts } = process.env;
   const userShell: string[] = [];
   try {
-    // The bin itself, as `faxstack render` from a shell runs it (its first line picks `node` from PATH: this one's first).
+    // The bin itself, as `faxstack render` from a shell runs it (its first lines pick `node` from PATH: this one's first).
     const onPath = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({ ...env, PATH: `${dirname(process.execPath)}:${env.PATH ?? ''}` });
     const ours = (bin: string, quality: string, out: string, extra: string[] = [], env = process.env): Promise<Timing> =>
       timed(bin, ['render', pdf, '--out', join(dir, out), '--quality', quality, '--compression', 'mmr', ...extra], onPath(env));

@@ -5,9 +5,10 @@
 // lines as strings and comments), for `render` only (docs/benchmarks.md, issue 13 session 18):
 // - NODE_EXTRA_CA_CERTS unset: render opens no TLS connection, yet Node 20 parses the file it names,
 //   with its own root certificates, before running any JavaScript (40–60 ms where a workplace sets it);
-// - glibc's malloc asked for transparent huge pages and to grow its heap 32 MB at a time: the page
-//   bitmaps and buffers of a short render then fault in 2 MB pieces, not 4 kB (a 50-page render
-//   12.4k → 5.3k page faults); a GLIBC_TUNABLES of the user's comes after, so it wins.
+// - glibc's malloc asked for transparent huge pages and to grow 32 MB at a time: its arenas (V8's
+//   compiler threads' among them, busy with PDFium's tier-up) no longer shrink and fault back in
+//   4 kB at a time after each burst (a 50-page render 12.4k → 5.3k page faults); a GLIBC_TUNABLES
+//   of the user's comes after, so it wins.
 // The other commands start as they always did; `node bin/faxstack.js …` skips these lines.
 // The `faxstack` command: runs the compiled CLI (dist/, built by `npm run build` or on `npm pack`),
 // from the build's one-file bundle when it has one at least as new as the compiled modules
