@@ -7,7 +7,7 @@
 // GRID_TURNED): wherever a Voronoi edge of one subset runs through a point of another, a received
 // point near it lands in a cell with two candidates, and at 12000 and 7200 those edges run on the
 // diagonals.
-import { toDoubles } from '../common/complex.js';
+import { doubleArray, toDoubles } from '../common/complex.js';
 import type { Indexable } from './trellis.js';
 import * as grid from './slicer-grid.js';
 import type { V17BitRate } from './types.js';
@@ -36,25 +36,30 @@ export interface V17Constellation {
    */
   readonly candidates: Uint8Array;
   readonly counts: Uint8Array;
-  /** The same for the slicer, as plain arrays (V8 checks a typed array's buffer on every read). */
+  /**
+   * The same for the slicer, as plain arrays (V8 checks a typed array's buffer on every read); the
+   * cells with several candidates in some subset (a fifth or less of them) are kept apart, numbered
+   * j = owner[k] − MANY_CANDIDATES, so that these arrays stay small (building a plain array costs
+   * time on first use, element by element).
+   */
   readonly slicer: {
     /** Whether the grid is turned by 45° (GRID_TURNED). */
     turned: boolean;
     re: number[];
     im: number[];
-    candidates: number[];
-    counts: number[];
     /**
      * Per cell: when every subset has a single candidate there, the subset whose candidate is the
-     * nearest point everywhere in the cell (0…7), or OWNER_VARIES; else MANY_CANDIDATES.
+     * nearest point everywhere in the cell (0…7), or OWNER_VARIES; else MANY_CANDIDATES + j.
      */
     owner: number[];
     /** The single candidates (owner[k] < MANY_CANDIDATES): coordinates at xy[(k·8 + s)·2 …], labels at first[k·8 + s]. */
     xy: number[];
     first: number[];
+    /** Cell j's candidates: candidates[(j·8 + s)·MAX_CANDIDATES + i], i < counts[j·8 + s]. */
+    candidates: number[];
+    counts: number[];
     /**
-     * Per cell with several candidates in some subset (owner[k] = MANY_CANDIDATES): the label of
-     * the point nearest everywhere in the cell, or −1 (it varies, or a border cell, which also
+     * Cell j's point nearest everywhere in it, or −1 (it varies, or a border cell, which also
      * stands in for points beyond the grid).
      */
     nearest: number[];
@@ -81,15 +86,33 @@ function build(bitRate: V17BitRate, table: Int8Array): V17Constellation {
     power += re[i]! * re[i]! + im[i]! * im[i]!;
   }
   const turned = grid.GRID_TURNED[bitRate];
-  const { candidates, counts, owner, nearest } = grid.readSlicerGrid(SLICER_RUNS[bitRate], size);
+  const cells = grid.readSlicerGrid(SLICER_RUNS[bitRate], size);
+  const { candidates, counts } = cells;
   const first: number[] = [];
-  const xy: number[] = [];
+  const xy = doubleArray(GRID_CELLS * GRID_CELLS * 8 * 2);
   for (let k = 0; k < GRID_CELLS * GRID_CELLS * 8; k++) {
     const l = candidates[k * MAX_CANDIDATES]!;
     first.push(l);
-    xy.push(re[l]!, im[l]!);
+    xy[2 * k] = re[l]!;
+    xy[2 * k + 1] = im[l]!;
   }
-  const slicer = { turned, re: toDoubles(re), im: toDoubles(im), candidates: Array.from(candidates), counts: Array.from(counts), owner, xy: toDoubles(xy), first, nearest };
+  const owner: number[] = [];
+  const many: number[] = [];
+  const manyCounts: number[] = [];
+  const nearest: number[] = [];
+  for (let k = 0; k < GRID_CELLS * GRID_CELLS; k++) {
+    if (cells.owner[k]! < MANY_CANDIDATES) {
+      owner.push(cells.owner[k]!);
+      continue;
+    }
+    owner.push(MANY_CANDIDATES + nearest.length);
+    nearest.push(cells.nearest[k]!);
+    for (let i = k * 8; i < k * 8 + 8; i++) {
+      manyCounts.push(counts[i]!);
+      for (let c = 0; c < MAX_CANDIDATES; c++) many.push(candidates[i * MAX_CANDIDATES + c]!);
+    }
+  }
+  const slicer = { turned, re: toDoubles(re), im: toDoubles(im), owner, xy, first, candidates: many, counts: manyCounts, nearest };
   return { bitRate, size, re, im, meanPower: power / size, candidates, counts, slicer };
 }
 
@@ -233,9 +256,11 @@ export function sliceSubsets(c: V17Constellation, point: Indexable, dist: Indexa
     if (d7 < bestD) s = 7;
     return first[cell + s]!;
   }
+  // A cell of several candidates: its number among them (see V17Constellation.slicer).
+  const j = (owner - MANY_CANDIDATES) | 0;
   const candidates = t.candidates;
   const counts = t.counts;
-  for (let s = 0, k = cell, base = cell * MAX_CANDIDATES; s < 8; s++, k++, base += MAX_CANDIDATES) {
+  for (let s = 0, k = (j * 8) | 0, base = (j * 8 * MAX_CANDIDATES) | 0; s < 8; s++, k++, base += MAX_CANDIDATES) {
     let l = candidates[base]!;
     let dx = x - re[l]!;
     let dy = y - im[l]!;
@@ -254,7 +279,7 @@ export function sliceSubsets(c: V17Constellation, point: Indexable, dist: Indexa
     label[s] = l;
   }
   // The nearest point overall: known for most such cells (no compares that fall at random).
-  const known = t.nearest[cellIndex]!;
+  const known = t.nearest[j]!;
   if (known >= 0) return known;
   for (let s = 0; s < 8; s++) {
     const d = dist[s]!;
