@@ -157,8 +157,9 @@ function writeSlicer(): void {
     const lines = (str: string): string => str.match(/.{1,96}/g)!.map((l) => `    '${l}',`).join('\n');
     out.push('');
     out.push(`export const V17_SLICER_${rate} = {`);
-    out.push(`  candidates: [\n${lines(g.candidates)}\n  ].join(''),`);
+    out.push(`  classes: [\n${lines(g.classes)}\n  ].join(''),`);
     out.push(`  cells: [\n${lines(g.cells)}\n  ].join(''),`);
+    out.push(`  many: [\n${lines(g.many)}\n  ].join(''),`);
     out.push('};');
   }
   out.push('');

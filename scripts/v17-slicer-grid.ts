@@ -13,9 +13,23 @@ import {
   MANY_CANDIDATES,
   MAX_CANDIDATES,
   OWNER_VARIES,
-  type SlicerGridCells,
+  SLICER_MANY,
 } from '../native-free-dsp/src/v17/slicer-grid.js';
 import type { V17BitRate } from '../native-free-dsp/src/v17/types.js';
+
+/** The grid's cells. */
+export interface SlicerGridCells {
+  /**
+   * For cell k (ix·GRID_CELLS + iy) and subset s: candidates[(k·8 + s)·MAX_CANDIDATES + i],
+   * i < counts[k·8 + s], the subset's points that are the nearest one somewhere in the cell, by label.
+   */
+  candidates: Uint8Array;
+  counts: Uint8Array;
+  /** Per cell: the subset whose single candidate is nearest everywhere in it, OWNER_VARIES, or MANY_CANDIDATES. */
+  owner: number[];
+  /** Per cell with MANY_CANDIDATES: the label nearest everywhere in it, or −1 (it varies, or a border cell); else −1. */
+  nearest: number[];
+}
 
 export function buildSlicerGrid(bitRate: V17BitRate, re: ArrayLike<number>, im: ArrayLike<number>): SlicerGridCells {
   const size = re.length;
@@ -165,29 +179,49 @@ function digits(v: number, width: number): string {
   return out;
 }
 
-/** The grid as readSlicerGrid (slicer-grid.ts) reads it, most significant digit first. */
-export function encodeSlicerGrid(size: number, g: SlicerGridCells): { candidates: string; cells: string } {
+/**
+ * The grid as readSlicerGrid (slicer-grid.ts) reads it, in 6-bit digits, most significant first:
+ * `classes`, the distinct lists of the 8 subsets' candidates of the single-candidate cells (two
+ * digits a label), in order of first use; `cells`, runs of cells (two digits a value, two a count)
+ * whose value is class · 16 + owner (0…7 or OWNER_VARIES), or SLICER_MANY for a cell of several
+ * candidates; `many`, for each of those in order, 1 + its nearest label (two digits) and each
+ * subset's candidates as a mask of their Q = label >> 3.
+ */
+export function encodeSlicerGrid(size: number, g: SlicerGridCells): { classes: string; cells: string; many: string } {
   const maskDigits = Math.ceil(size / 8 / 6);
   const cellCount = GRID_CELLS * GRID_CELLS;
-  const runs = (values: (k: number) => number, width: number): string => {
-    let out = '';
-    for (let k = 0; k < cellCount; ) {
-      const v = values(k);
-      let n = 1;
-      while (k + n < cellCount && values(k + n) === v) n++;
-      out += digits(v, width) + digits(n, 2);
-      k += n;
+  const classOf = new Map<string, number>();
+  let classes = '';
+  let many = '';
+  const values: number[] = [];
+  for (let k = 0; k < cellCount; k++) {
+    if (g.owner[k]! === MANY_CANDIDATES) {
+      values.push(SLICER_MANY);
+      many += digits(g.nearest[k]! + 1, 2);
+      for (let s = 0; s < 8; s++) {
+        let mask = 0;
+        for (let i = 0; i < g.counts[k * 8 + s]!; i++) mask |= 1 << (g.candidates[(k * 8 + s) * MAX_CANDIDATES + i]! >> 3);
+        many += digits(mask, maskDigits);
+      }
+      continue;
     }
-    return out;
-  };
-  let candidates = '';
-  for (let s = 0; s < 8; s++) {
-    candidates += runs((k) => {
-      let mask = 0;
-      for (let i = 0; i < g.counts[k * 8 + s]!; i++) mask |= 1 << (g.candidates[(k * 8 + s) * MAX_CANDIDATES + i]! >> 3);
-      return mask;
-    }, maskDigits);
+    const labels: number[] = [];
+    for (let s = 0; s < 8; s++) labels.push(g.candidates[(k * 8 + s) * MAX_CANDIDATES]!);
+    const key = labels.join(',');
+    let c = classOf.get(key);
+    if (c === undefined) {
+      c = classOf.size;
+      classOf.set(key, c);
+      classes += labels.map((l) => digits(l, 2)).join('');
+    }
+    values.push(c * 16 + g.owner[k]!);
   }
-  const cells = runs((k) => (g.owner[k]! < MANY_CANDIDATES ? g.owner[k]! : MANY_CANDIDATES + 1 + g.nearest[k]!), 2);
-  return { candidates, cells };
+  let cells = '';
+  for (let k = 0; k < cellCount; ) {
+    let n = 1;
+    while (k + n < cellCount && values[k + n] === values[k]) n++;
+    cells += digits(values[k]!, 2) + digits(n, 2);
+    k += n;
+  }
+  return { classes, cells, many };
 }

@@ -7,7 +7,7 @@
 // GRID_TURNED): wherever a Voronoi edge of one subset runs through a point of another, a received
 // point near it lands in a cell with two candidates, and at 12000 and 7200 those edges run on the
 // diagonals.
-import { doubleArray, toDoubles } from '../common/complex.js';
+import { toDoubles } from '../common/complex.js';
 import type { Indexable } from './trellis.js';
 import * as grid from './slicer-grid.js';
 import type { V17BitRate } from './types.js';
@@ -29,18 +29,9 @@ export interface V17Constellation {
   /** Mean |p|² over all points. */
   readonly meanPower: number;
   /**
-   * Slicer grid over ±GRID_HALF units of the grid's coordinates (x, y, or when turned
-   * ((x + y)/2, (x − y)/2)) in cells of 1/GRID_RES: for cell k and subset s,
-   * candidates[(k·8 + s)·MAX_CANDIDATES + i], i < counts[k·8 + s], are the subset's points that
-   * are the nearest one somewhere in the cell.
-   */
-  readonly candidates: Uint8Array;
-  readonly counts: Uint8Array;
-  /**
-   * The same for the slicer, as plain arrays (V8 checks a typed array's buffer on every read); the
-   * cells with several candidates in some subset (a fifth or less of them) are kept apart, numbered
-   * j = owner[k] − MANY_CANDIDATES, so that these arrays stay small (building a plain array costs
-   * time on first use, element by element).
+   * The slicer's grid over ±GRID_HALF units of the grid's coordinates (x, y, or when turned
+   * ((x + y)/2, (x − y)/2)) in cells of 1/GRID_RES (slicer-grid.ts), as plain arrays (V8 checks a
+   * typed array's buffer on every read).
    */
   readonly slicer: {
     /** Whether the grid is turned by 45° (GRID_TURNED). */
@@ -48,20 +39,18 @@ export interface V17Constellation {
     re: number[];
     im: number[];
     /**
-     * Per cell: when every subset has a single candidate there, the subset whose candidate is the
-     * nearest point everywhere in the cell (0…7), or OWNER_VARIES; else MANY_CANDIDATES + j.
+     * Per cell k = ix·GRID_CELLS + iy. When every subset has a single candidate there: c·16 + the
+     * subset whose candidate is the nearest point everywhere in the cell (0…7) or OWNER_VARIES,
+     * where the candidates' labels are first[c + s] and their coordinates xy[(c + s)·2 …] (cells
+     * share these lists). Else ~j: the cell's candidates are candidates[(j·8 + s)·MAX_CANDIDATES + i],
+     * i < counts[j·8 + s], and nearest[j] is the label nearest everywhere in it, or −1 (it varies,
+     * or a border cell, which also stands in for points beyond the grid).
      */
     owner: number[];
-    /** The single candidates (owner[k] < MANY_CANDIDATES): coordinates at xy[(k·8 + s)·2 …], labels at first[k·8 + s]. */
-    xy: number[];
     first: number[];
-    /** Cell j's candidates: candidates[(j·8 + s)·MAX_CANDIDATES + i], i < counts[j·8 + s]. */
+    xy: number[];
     candidates: number[];
     counts: number[];
-    /**
-     * Cell j's point nearest everywhere in it, or −1 (it varies, or a border cell, which also
-     * stands in for points beyond the grid).
-     */
     nearest: number[];
   };
 }
@@ -73,7 +62,6 @@ const GRID_RES = grid.GRID_RES;
 const GRID_CELLS = grid.GRID_CELLS;
 const MAX_CANDIDATES = grid.MAX_CANDIDATES;
 const OWNER_VARIES = grid.OWNER_VARIES;
-const MANY_CANDIDATES = grid.MANY_CANDIDATES;
 
 function build(bitRate: V17BitRate, table: Int8Array): V17Constellation {
   const size = table.length / 2;
@@ -86,37 +74,12 @@ function build(bitRate: V17BitRate, table: Int8Array): V17Constellation {
     power += re[i]! * re[i]! + im[i]! * im[i]!;
   }
   const turned = grid.GRID_TURNED[bitRate];
-  const cells = grid.readSlicerGrid(SLICER_RUNS[bitRate], size);
-  const { candidates, counts } = cells;
-  const first: number[] = [];
-  const xy = doubleArray(GRID_CELLS * GRID_CELLS * 8 * 2);
-  for (let k = 0; k < GRID_CELLS * GRID_CELLS * 8; k++) {
-    const l = candidates[k * MAX_CANDIDATES]!;
-    first.push(l);
-    xy[2 * k] = re[l]!;
-    xy[2 * k + 1] = im[l]!;
-  }
-  const owner: number[] = [];
-  const many: number[] = [];
-  const manyCounts: number[] = [];
-  const nearest: number[] = [];
-  for (let k = 0; k < GRID_CELLS * GRID_CELLS; k++) {
-    if (cells.owner[k]! < MANY_CANDIDATES) {
-      owner.push(cells.owner[k]!);
-      continue;
-    }
-    owner.push(MANY_CANDIDATES + nearest.length);
-    nearest.push(cells.nearest[k]!);
-    for (let i = k * 8; i < k * 8 + 8; i++) {
-      manyCounts.push(counts[i]!);
-      for (let c = 0; c < MAX_CANDIDATES; c++) many.push(candidates[i * MAX_CANDIDATES + c]!);
-    }
-  }
-  const slicer = { turned, re: toDoubles(re), im: toDoubles(im), owner, xy, first, candidates: many, counts: manyCounts, nearest };
-  return { bitRate, size, re, im, meanPower: power / size, candidates, counts, slicer };
+  const tables = grid.readSlicerGrid(SLICER_RUNS[bitRate], re, im);
+  const slicer = { turned, re: toDoubles(re), im: toDoubles(im), ...tables };
+  return { bitRate, size, re, im, meanPower: power / size, slicer };
 }
 
-const SLICER_RUNS: Record<V17BitRate, { candidates: string; cells: string }> = {
+const SLICER_RUNS: Record<V17BitRate, { classes: string; cells: string; many: string }> = {
   14400: V17_SLICER_14400,
   12000: V17_SLICER_12000,
   9600: V17_SLICER_9600,
@@ -171,13 +134,14 @@ export function sliceSubsets(c: V17Constellation, point: Indexable, dist: Indexa
   else if (iy >= GRID_CELLS) iy = GRID_CELLS - 1;
   // Index arithmetic in `| 0`: V8 knows no bounds on these sums and would check each for overflow.
   const cellIndex = (ix * GRID_CELLS + iy) | 0;
-  const cell = (cellIndex * 8) | 0;
   const re = t.re;
   const im = t.im;
   let best = 0;
   let bestD = Infinity;
-  const owner = t.owner[cellIndex]!;
-  if (owner < MANY_CANDIDATES) {
+  const entry = t.owner[cellIndex]!;
+  if (entry >= 0) {
+    const cell = entry >> 4;
+    const owner = entry & 15;
     // One candidate per subset (most cells), read in order: no inner loops, whose varying trip
     // counts cost mispredicted branches; where one point is nearest in the whole cell, no
     // comparisons either. Written out: in a loop V8 checks every array's map and reloads its
@@ -257,7 +221,7 @@ export function sliceSubsets(c: V17Constellation, point: Indexable, dist: Indexa
     return first[cell + s]!;
   }
   // A cell of several candidates: its number among them (see V17Constellation.slicer).
-  const j = (owner - MANY_CANDIDATES) | 0;
+  const j = ~entry;
   const candidates = t.candidates;
   const counts = t.counts;
   for (let s = 0, k = (j * 8) | 0, base = (j * 8 * MAX_CANDIDATES) | 0; s < 8; s++, k++, base += MAX_CANDIDATES) {

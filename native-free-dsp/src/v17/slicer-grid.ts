@@ -5,6 +5,7 @@
 // Generated rather than built at run time: the geometry (scripts/v17-slicer-grid.ts, clipping every
 // cell) takes about 100 ms a rate, which a daemon's first V.17 call at that rate paid; reading the
 // runs takes about a millisecond. slicer-grid.test.ts checks that the generated grid is the geometry's.
+import { doubleArray } from '../common/complex.js';
 import type { V17BitRate } from './types.js';
 
 export const GRID_HALF = 12;
@@ -26,68 +27,71 @@ export const MAX_CANDIDATES = 4;
 export const OWNER_VARIES = 8;
 export const MANY_CANDIDATES = 9;
 
-/** The grid's cells (the generated runs, read). */
-export interface SlicerGridCells {
-  /**
-   * For cell k (ix·GRID_CELLS + iy) and subset s: candidates[(k·8 + s)·MAX_CANDIDATES + i],
-   * i < counts[k·8 + s], the subset's points that are the nearest one somewhere in the cell, by label.
-   */
-  candidates: Uint8Array;
-  counts: Uint8Array;
-  /** Per cell: the subset whose single candidate is nearest everywhere in it, OWNER_VARIES, or MANY_CANDIDATES. */
-  owner: number[];
-  /** Per cell with MANY_CANDIDATES: the label nearest everywhere in it, or −1 (it varies, or a border cell); else −1. */
-  nearest: number[];
-}
+/** In the generated cells' runs: a cell with several candidates in some subset (its data in `many`). */
+export const SLICER_MANY = 4095;
 
-/** Digit values of the generated strings (v17-slicer.generated.ts: 6 bits a character). */
+/** The digits of the generated strings: 6 bits each, most significant first. */
 export const GRID_DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 const DIGIT = new Uint8Array(128);
 for (let i = 0; i < 64; i++) DIGIT[GRID_DIGITS.charCodeAt(i)] = i;
 
+/** The slicer's tables (V17Constellation.slicer says how sliceSubsets reads them). */
+export interface SlicerTables {
+  owner: number[];
+  first: number[];
+  xy: number[];
+  candidates: number[];
+  counts: number[];
+  nearest: number[];
+}
+
 /**
- * The grid of a constellation with `size` points from its generated runs: per subset, runs of cells
- * with the same candidates, each a mask of their Q (label >> 3) and a count of cells; then per
- * cell, runs of the same owner (0…8) or 10 + the nearest label (MANY_CANDIDATES); 6 bits a digit.
+ * The slicer's tables of a constellation from its generated grid (scripts/v17-slicer-grid.ts,
+ * encodeSlicerGrid, says how it is written). Plain arrays, made element by element: the
+ * single-candidate cells share the few distinct lists of candidates (16 to 232 a rate, against
+ * 2,304 cells), which is what keeps this quick on first use.
  */
-export function readSlicerGrid(g: { candidates: string; cells: string }, size: number): SlicerGridCells {
-  const cellCount = GRID_CELLS * GRID_CELLS;
-  const candidates = new Uint8Array(cellCount * 8 * MAX_CANDIDATES);
-  const counts = new Uint8Array(cellCount * 8);
-  const maskDigits = Math.ceil(size / 8 / 6);
-  let at = 0;
-  const read = (width: number): number => {
+export function readSlicerGrid(g: { classes: string; cells: string; many: string }, re: Float64Array, im: Float64Array): SlicerTables {
+  const size = re.length;
+  const read = (str: string, at: number, width: number): number => {
     let v = 0;
-    for (let i = 0; i < width; i++) {
-      v = (v << 6) | DIGIT[g.candidates.charCodeAt(at++)]!;
-    }
+    for (let i = 0; i < width; i++) v = (v << 6) | DIGIT[str.charCodeAt(at + i)]!;
     return v;
   };
-  for (let s = 0; s < 8; s++) {
-    for (let k = 0; k < cellCount; ) {
-      const mask = read(maskDigits);
-      const end = k + read(2);
-      // The mask's bits are Q = label >> 3, so the candidates come in label order.
-      let n = 0;
-      const labels = [0, 0, 0, 0];
-      for (let q = 0; mask >> q !== 0; q++) if (((mask >> q) & 1) === 1) labels[n++] = (q << 3) | s;
-      for (; k < end; k++) {
-        const pair = k * 8 + s;
-        counts[pair] = n;
-        for (let i = 0; i < n; i++) candidates[pair * MAX_CANDIDATES + i] = labels[i]!;
-      }
-    }
+  const first: number[] = [];
+  for (let at = 0; at < g.classes.length; at += 2) first.push(read(g.classes, at, 2));
+  const xy = doubleArray(2 * first.length);
+  for (let i = 0; i < first.length; i++) {
+    xy[2 * i] = re[first[i]!]!;
+    xy[2 * i + 1] = im[first[i]!]!;
   }
   const owner: number[] = [];
+  let manyCells = 0;
+  for (let at = 0; at < g.cells.length; at += 4) {
+    const v = read(g.cells, at, 2);
+    const n = read(g.cells, at + 2, 2);
+    // A class's candidates are at first[class · 8 …]: the cell's entry is that offset · 16 + its owner.
+    for (let i = 0; i < n; i++) owner.push(v === SLICER_MANY ? ~manyCells++ : (v >> 4) * 128 + (v & 15));
+  }
+  const maskDigits = Math.ceil(size / 8 / 6);
+  const candidates: number[] = [];
+  const counts: number[] = [];
   const nearest: number[] = [];
-  const cells = g.cells;
-  for (let i = 0; i < cells.length; i += 4) {
-    const v = (DIGIT[cells.charCodeAt(i)]! << 6) | DIGIT[cells.charCodeAt(i + 1)]!;
-    const n = (DIGIT[cells.charCodeAt(i + 2)]! << 6) | DIGIT[cells.charCodeAt(i + 3)]!;
-    for (let j = 0; j < n; j++) {
-      owner.push(v < MANY_CANDIDATES ? v : MANY_CANDIDATES);
-      nearest.push(v < MANY_CANDIDATES ? -1 : v - MANY_CANDIDATES - 1);
+  for (let at = 0; at < g.many.length; ) {
+    nearest.push(read(g.many, at, 2) - 1);
+    at += 2;
+    for (let s = 0; s < 8; s++, at += maskDigits) {
+      // The mask's bits are Q = label >> 3, so the candidates come in label order.
+      const mask = read(g.many, at, maskDigits);
+      let n = 0;
+      for (let q = 0; mask >> q !== 0; q++) {
+        if (((mask >> q) & 1) === 0) continue;
+        candidates.push((q << 3) | s);
+        n++;
+      }
+      counts.push(n);
+      for (; n < MAX_CANDIDATES; n++) candidates.push(0);
     }
   }
-  return { candidates, counts, owner, nearest };
+  return { owner, first, xy, candidates, counts, nearest };
 }
