@@ -417,9 +417,10 @@ export class V17Rx extends V17RxTraining {
     const re = dec.re * c + dec.im * s;
     const im = dec.im * c - dec.re * s;
     const agc = this.agc;
-    if (!agc.frozen) {
+    // Booleans compared, not tested bare (one compare instead of V8's generic truth test: common/complex.ts).
+    if (agc.frozen !== true) {
       const p = re * re + im * im;
-      if (this.agcPrimed) agc.update(p);
+      if (this.agcPrimed === true) agc.update(p);
       else {
         agc.prime(p);
         this.agcPrimed = true;
