@@ -4,7 +4,7 @@
 // class with the data path; the sequencer drives it through the abstract members below.
 // A base class rather than an object of its own: each stage's per-symbol step is a method that
 // V17Rx.symbol() calls through the `step` field with the receiver as `this`, as before the split,
-// so V8 compiles the same calls (v17-rx.ts, V17Rx.step, says why that field exists).
+// so V8 compiles the same calls (v17-rx.ts says, among V17Rx's fields, why that field exists).
 import { Scrambler, V17_SCRAMBLER } from '../common/scrambler.js';
 import { doubleArray } from '../common/complex.js';
 import type { RxStatusHandler } from '../common/types.js';
