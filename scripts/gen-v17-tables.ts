@@ -1,7 +1,8 @@
 // Generates native-free-dsp/src/v17/v17-tables.generated.ts: the V.17 signal constellations
 // (ITU-T V.17 Figures 4-7: 128/64/32/16 points, binary label Q6..Q3 Y2 Y1 Y0 -> coordinates),
 // the training points A/B/C/D (V.17 Table 3) and the 8-state trellis of the convolutional
-// encoder (V.17 Figure 3).
+// encoder (V.17 Figure 3); and native-free-dsp/src/v17/v17-slicer.generated.ts, the subset
+// slicer's grid of each constellation (scripts/v17-slicer-grid.ts).
 //   node --import tsx scripts/gen-v17-tables.ts
 //
 // Each constellation is invariant under 90° rotation: turning a point by +90° keeps its Q bits,
@@ -13,8 +14,12 @@
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { V17BitRate } from '../native-free-dsp/src/v17/types.js';
+import { buildSlicerGrid, encodeSlicerGrid } from './v17-slicer-grid.js';
 
-const OUT = join(dirname(fileURLToPath(import.meta.url)), '..', 'native-free-dsp', 'src', 'v17', 'v17-tables.generated.ts');
+const DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'native-free-dsp', 'src', 'v17');
+const OUT = join(DIR, 'v17-tables.generated.ts');
+const OUT_SLICER = join(DIR, 'v17-slicer.generated.ts');
 
 /** Per rate: for each value of the uncoded bits Q (label >> 3), the points labelled Y2Y1Y0 = 000 and 001. */
 const BASE_POINTS: Record<number, Array<[[number, number], [number, number]]>> = {
@@ -138,6 +143,28 @@ function main(): void {
   out.push('');
   writeFileSync(OUT, out.join('\n'));
   process.stdout.write(`wrote ${OUT}\n`);
+  writeSlicer();
+}
+
+/** The slicer grids, as runs of 6-bit digits (slicer-grid.ts, readSlicerGrid, reads them). */
+function writeSlicer(): void {
+  const out: string[] = [];
+  out.push('// generated — do not edit. Made by scripts/gen-v17-tables.ts (node --import tsx scripts/gen-v17-tables.ts).');
+  out.push("// The V.17 subset slicer's grid of each rate (scripts/v17-slicer-grid.ts builds it, slicer-grid.ts reads it).");
+  for (const rate of [14400, 12000, 9600, 7200] as V17BitRate[]) {
+    const points = expand(rate);
+    const g = encodeSlicerGrid(points.length, buildSlicerGrid(rate, points.map((p) => p[0]), points.map((p) => p[1])));
+    const lines = (str: string): string => str.match(/.{1,96}/g)!.map((l) => `    '${l}',`).join('\n');
+    out.push('');
+    out.push(`export const V17_SLICER_${rate} = {`);
+    out.push(`  classes: [\n${lines(g.classes)}\n  ].join(''),`);
+    out.push(`  cells: [\n${lines(g.cells)}\n  ].join(''),`);
+    out.push(`  many: [\n${lines(g.many)}\n  ].join(''),`);
+    out.push('};');
+  }
+  out.push('');
+  writeFileSync(OUT_SLICER, out.join('\n'));
+  process.stdout.write(`wrote ${OUT_SLICER}\n`);
 }
 
 main();

@@ -3,6 +3,8 @@
 // phase from segment 1, then a decision-directed loop split into a rotator after the equalizer
 // and the NCO before it), training on the sequence of Table 3 (long or short), Viterbi decoding
 // of the trellis code (trellis.ts), differential decoding and descrambling (clauses 3-4, 7).
+// The training sequence (segments 1-4) is run by the base class, training-rx.ts; this file is the
+// signal path and the data.
 //
 //   const rx = new V17Rx({ bitRate: 14400, putBit, onStatus });
 //   rx.rx(samples);            // any block length
@@ -17,31 +19,17 @@
 // (the constellations share points); T.30's TCF does.
 import { checkFunction, checkNumber, checkOneOf } from '../errors.js';
 import { Agc, CARRIER_DOWN, CARRIER_UP, CarrierDetector, DC_BLOCKER_POLE } from '../common/agc.js';
-import { complexHolder, doubleArray, type Complex } from '../common/complex.js';
+import { complexHolder, type Complex } from '../common/complex.js';
 import { LmsEqualizer } from '../common/equalizer.js';
 import { COS_TABLE, Nco, QUARTER, TABLE_MASK, TABLE_SIZE } from '../common/nco.js';
 import { PolyphaseDecimator } from '../common/polyphase.js';
-import { Scrambler, V17_SCRAMBLER } from '../common/scrambler.js';
 import { TcfMeter } from '../common/tcf.js';
 import { SAMPLE_RATE, type PutBit, type PutWord, type RxStatusHandler } from '../common/types.js';
-import { ABCD_IM, ABCD_POWER, ABCD_RE, v17Constellation, type V17Constellation } from './constellation.js';
+import { ABCD_POWER, v17Constellation, type V17Constellation } from './constellation.js';
 import { V17SymbolDecoder } from './decoder.js';
-import { SEG1_REVERSAL, SEG1_TIMEOUT, V17Segment1 } from './segment1.js';
-import {
-  BAUD_RATE,
-  bitsPerSymbol,
-  BRIDGE_WORD,
-  CARRIER_HZ,
-  CDBA_POINT,
-  RRC_BETA,
-  SEG2_LONG,
-  SEG2_SHORT,
-  SEG3_BRIDGE,
-  SEG4_ONES,
-  V17_BIT_RATES,
-  V17_TRAINING_SEED,
-  type V17BitRate,
-} from './types.js';
+import type { V17Segment1 } from './segment1.js';
+import { V17RxTraining, type LoopGains } from './training-rx.js';
+import { BAUD_RATE, bitsPerSymbol, CARRIER_HZ, RRC_BETA, V17_BIT_RATES, type V17BitRate } from './types.js';
 
 export interface V17RxOptions {
   /** 14400, 12000, 9600 or 7200: the rate of the bursts to expect. */
@@ -70,16 +58,8 @@ export interface V17RxOptions {
 const enum Stage {
   /** No carrier. */
   Idle,
-  /** Segment 1 (and any TEP before it): AGC, timing, carrier frequency; waiting for the reversal. */
-  Acquire,
-  /** Segment 2, long: equalizer training on the scrambled C D B A sequence. */
-  TrainLong,
-  /** Segment 2, short: phase pull-in and a check of the saved equalizer. */
-  TrainShort,
-  /** Segment 3 (long training only). */
-  Bridge,
-  /** Segment 4: trellis-coded scrambled ones; the Viterbi decoder starts here. */
-  Ones,
+  /** Segments 1-4 (and any TEP before them): training-rx.ts's steps. */
+  Training,
   Data,
   /** Training failed: ignore the signal until the carrier drops (or for PARK_SAMPLES). */
   Parked,
@@ -98,63 +78,15 @@ const ABAB_HALF_POWER = 0.75 * ABCD_POWER;
 const RELATIVE_OFF_DB = 6;
 /** A parked receiver (failed training, carrier still on) starts looking again after this. */
 const PARK_SAMPLES = 2 * SAMPLE_RATE;
-/** Long training: fast equalizer adaptation for this many symbols, then slow. */
-const TRAIN_FAST = 1200;
-/** Long training: the error is measured over this many symbols near the end of segment 2. */
-const TRAIN_MEASURE = 400;
-/** Segment 2 symbols at the end left out of training and measurement (some modems end it early). */
-const TRAIN_GUARD = 20;
-/** Short training: symbols of segment 2 left for the phase to settle before measuring. */
-const SHORT_SETTLE = 8;
-
-/**
- * Loop settings per phase, in units of |A|² = 40 signal power. mu: LMS step (the equalizer divides
- * it by its tap count); pllP: rotator correction per radian of phase error; pllIHz: NCO frequency
- * correction per radian; timingP/timingI: Gardner proportional (samples per unit error) and
- * integral gains. Tuned on the BER tests: in data mode the loops are narrow because at the
- * threshold SNRs their jitter, more than the equalizer, costs bit errors.
- */
-interface LoopGains {
-  mu: number;
-  /** Update the equalizer on every n-th symbol (the carrier loop runs on every one). */
-  lmsEvery: number;
-  pllP: number;
-  pllIHz: number;
-  timingP: number;
-  timingI: number;
-}
-const GAINS: Readonly<Record<'acquire' | 'trainFast' | 'trainSlow' | 'trainShort' | 'data', LoopGains>> = {
-  acquire: { mu: 0, lmsEvery: 1, pllP: 0, pllIHz: 0, timingP: 0.5, timingI: 0 },
-  trainFast: { mu: 0.2, lmsEvery: 1, pllP: 0.15, pllIHz: 1.5, timingP: 0.05, timingI: 4e-5 },
-  trainSlow: { mu: 0.04, lmsEvery: 1, pllP: 0.08, pllIHz: 0.4, timingP: 0.05, timingI: 4e-5 },
-  trainShort: { mu: 0.04, lmsEvery: 1, pllP: 0.15, pllIHz: 0.8, timingP: 0.05, timingI: 4e-5 },
-  data: { mu: 0.02, lmsEvery: 4, pllP: 0.015, pllIHz: 0.06, timingP: 0.003, timingI: 2e-5 },
-};
-
-/**
- * Training passes when the SNR at the decision point (from the mean squared error over the
- * measured symbols) reaches this, per rate: a few dB under where the rate stops working, so that
- * T.30's TCF, not the modem, judges marginal lines.
- */
-const MIN_TRAINING_SNR_DB: Readonly<Record<V17BitRate, number>> = { 14400: 17, 12000: 14, 9600: 12, 7200: 9 };
-
 // Module-local aliases of the imported constants, tables and functions the per-sample and
 // per-symbol code uses: some loaders (vitest's, CJS transforms) turn every use of an imported
 // name into a getter call, which costs time and V8's inlining budget.
 const ON = CARRIER_UP;
 const POLE = DC_BLOCKER_POLE;
 const OFF = CARRIER_DOWN;
-const LONG = SEG2_LONG;
-const SHORT = SEG2_SHORT;
-const BRIDGE = SEG3_BRIDGE;
-const ONES = SEG4_ONES;
-const WORD = BRIDGE_WORD;
-const A_RE = ABCD_RE;
-const A_IM = ABCD_IM;
 const A_POWER = ABCD_POWER;
 const INV_A_POWER = 1 / ABCD_POWER;
 const INV_SAMPLE_RATE = 1 / SAMPLE_RATE;
-const CDBA = CDBA_POINT;
 
 const ROT_COS = COS_TABLE;
 const ROT_MASK = TABLE_MASK;
@@ -172,14 +104,14 @@ const COS: Float64Array = (() => {
   return t;
 })();
 
-export class V17Rx {
-  bitRate: V17BitRate;
+export class V17Rx extends V17RxTraining {
+  override bitRate: V17BitRate;
   /** Whether the next burst is expected with the short training. */
-  shortTrain: boolean;
+  override shortTrain: boolean;
   /** Counts every delivered bit (restart it when the TCF starts), unless countTcf is false. */
   readonly tcf = new TcfMeter();
   private putBit: PutBit;
-  private onStatus: RxStatusHandler | undefined;
+  protected override onStatus: RxStatusHandler | undefined;
   private readonly det: CarrierDetector;
   private readonly dec = new PolyphaseDecimator({
     symbolRate: BAUD_RATE,
@@ -195,10 +127,8 @@ export class V17Rx {
   /** The T/2 sample into the equalizer, and the step-scaled error out of it (holders: no double arguments). */
   private readonly eqIn: Complex = complexHolder();
   private readonly eqErr: Complex = complexHolder();
-  /** Replica of the transmitter's scrambler through segments 2 and 3 (fed ones / the bridge word). */
-  private readonly replica = new Scrambler(V17_SCRAMBLER);
   private readonly decoder: V17SymbolDecoder;
-  private constellation: V17Constellation;
+  protected override constellation: V17Constellation;
   private stage = Stage.Idle;
   private half = 0;
   /** Samples the oscillator is behind (it is caught up in output(), not advanced per sample). */
@@ -226,35 +156,19 @@ export class V17Rx {
   private midRe = 0;
   private midIm = 0;
 
-  // training
-  private count = 0;
   private parked = 0;
-  private readonly segment1 = new V17Segment1();
-  private errSum = 0;
-  private errCount = 0;
-  private snrDb = 0;
-
-  // decoding
-  private readonly point = doubleArray(2);
+  /** Decision-directed mean squared error (symbolSnrDb). */
   private mse = 0;
-
-  // Values handed between the per-T/2 and per-symbol steps. Fields, not arguments: a double
-  // passed to a call V8 does not inline is boxed, i.e. allocated.
-  private wr = 0;
-  private wi = 0;
-  private dr = 0;
-  private di = 0;
-  /**
-   * The stage's per-symbol step (acquire, trainStep, bridge, onesStep, dataStep), set when the stage
-   * changes. Called through this field, V8 sees one call site with several targets and inlines
-   * none of them into symbol() (and so into output()): each step is compiled on its own, from its
-   * own stage's feedback. With a switch here, which steps V8 inlined into output() depended on the
-   * stage the receiver was in when output() was compiled — training in some processes, data in
-   * others — and a whole audio call (bench/audio-call.ts) ran at a different speed in each.
-   */
-  private step: () => void = this.acquire;
+  // The stage's per-symbol step is the field `step` (training-rx.ts: acquire, trainStep, bridge,
+  // onesStep; here dataStep), set when the stage changes. Called through a field, V8 sees one call
+  // site with several targets and inlines none of them into symbol() (and so into output()): each
+  // step is compiled on its own, from its own stage's feedback. With a switch there, which steps V8
+  // inlined into output() depended on the stage the receiver was in when output() was compiled —
+  // training in some processes, data in others — and a whole audio call (bench/audio-call.ts) ran
+  // at a different speed in each.
 
   constructor(opts: V17RxOptions) {
+    super();
     this.bitRate = checkOneOf('V17Rx', 'bitRate', opts?.bitRate, V17_BIT_RATES);
     this.putBit = checkFunction<PutBit>('V17Rx', 'putBit', opts.putBit);
     this.onStatus = opts.onStatus === undefined ? undefined : checkFunction<RxStatusHandler>('V17Rx', 'onStatus', opts.onStatus);
@@ -443,7 +357,7 @@ export class V17Rx {
 
   // ------------------------------------------------------------------------------ bursts
 
-  private setGains(g: LoopGains): void {
+  protected override setGains(g: LoopGains): void {
     this.mu = g.mu / (EQ_TAPS * A_POWER);
     this.lmsEvery = g.lmsEvery;
     this.lmsCount = 0;
@@ -472,18 +386,13 @@ export class V17Rx {
     this.half = 0;
     this.rotPhase = 0;
     this.updateRotation();
-    this.setGains(GAINS.acquire);
-    this.count = 0;
-    this.segment1.restart();
-    this.errSum = 0;
-    this.errCount = 0;
+    this.startTraining();
     this.mse = 0;
-    this.stage = Stage.Acquire;
-    this.step = this.acquire;
+    this.stage = Stage.Training;
     if (report) this.onStatus?.('carrierUp');
   }
 
-  private fail(): void {
+  protected override fail(): void {
     this.stage = Stage.Parked;
     this.parked = 0;
     this.det.setRelativeOff(RELATIVE_OFF_DB);
@@ -508,9 +417,10 @@ export class V17Rx {
     const re = dec.re * c + dec.im * s;
     const im = dec.im * c - dec.re * s;
     const agc = this.agc;
-    if (!agc.frozen) {
+    // Booleans compared, not tested bare (one compare instead of V8's generic truth test: common/complex.ts).
+    if (agc.frozen !== true) {
       const p = re * re + im * im;
-      if (this.agcPrimed) agc.update(p);
+      if (this.agcPrimed === true) agc.update(p);
       else {
         agc.prime(p);
         this.agcPrimed = true;
@@ -566,19 +476,8 @@ export class V17Rx {
     this.step();
   }
 
-  /** Segment 2, long or short: the replica's C D B A point is the target. */
-  private trainStep(): void {
-    const b1 = this.replica.scramble(1);
-    const b2 = this.replica.scramble(1);
-    const t = CDBA[(b1 << 1) | b2]!;
-    this.dr = A_RE[t]!;
-    this.di = A_IM[t]!;
-    this.count++;
-    if (this.stage === Stage.TrainLong ? this.trainLong() : this.trainShort()) this.adapt();
-  }
-
   /** Carrier loop and LMS update towards the target (dr, di). */
-  private adapt(): void {
+  protected override adapt(): void {
     const wr = this.wr;
     const wi = this.wi;
     const dr = this.dr;
@@ -602,106 +501,28 @@ export class V17Rx {
     this.eq.updateScaledOf(err);
   }
 
-  /** Segment 1: look for the alternation and the reversal that ends it. */
-  private acquire(): void {
-    this.point[0] = this.wr;
-    this.point[1] = this.wi;
-    const ev = this.segment1.push(this.point);
-    if (ev === SEG1_REVERSAL) this.startSegment2();
-    else if (ev === SEG1_TIMEOUT) this.fail();
-  }
-
-  /** The reversal: set the carrier frequency and phase, freeze the AGC, start on segment 2. */
-  private startSegment2(): void {
+  protected override lockCarrier(segment1: V17Segment1): void {
     // The rotator after the equalizer takes the phase, the NCO the frequency. Samples already in
     // the equalizer keep a small ramp (2π·df per symbol, ≤ 0.15 rad in all) the carrier loop follows.
-    this.rotPhase += this.segment1.phaseError;
+    this.rotPhase += segment1.phaseError;
     this.updateRotation();
-    this.nco.adjustFrequency(this.segment1.frequencyOffset * BAUD_RATE);
+    this.nco.adjustFrequency(segment1.frequencyOffset * BAUD_RATE);
     this.agc.freeze();
-    // This symbol was C, the first of segment 2: step the replica scrambler past it.
-    this.replica.restart(V17_TRAINING_SEED);
-    this.replica.scramble(1);
-    this.replica.scramble(1);
-    this.count = 1;
-    this.errSum = 0;
-    this.errCount = 0;
-    if (this.shortTrain) {
-      this.stage = Stage.TrainShort;
-      this.step = this.trainStep;
-      this.setGains(GAINS.trainShort);
-    } else {
-      this.stage = Stage.TrainLong;
-      this.step = this.trainStep;
-      this.setGains(GAINS.trainFast);
-    }
-    this.onStatus?.('trainingInProgress');
   }
 
-  private measure(): void {
-    this.errSum += (this.dr - this.wr) ** 2 + (this.di - this.wi) ** 2;
-    this.errCount++;
-  }
-
-  private measuredSnrDb(power: number): number {
-    return 10 * Math.log10(power / Math.max(this.errSum / Math.max(this.errCount, 1), 1e-9));
-  }
-
-  /** Segment 2, long: train on every symbol but the last few; judge the training at its end. */
-  private trainLong(): boolean {
-    const n = this.count;
-    if (n === TRAIN_FAST) this.setGains(GAINS.trainSlow);
-    if (n > LONG - TRAIN_GUARD - TRAIN_MEASURE && n <= LONG - TRAIN_GUARD) this.measure();
-    if (n < LONG) return n <= LONG - TRAIN_GUARD;
-    this.snrDb = this.measuredSnrDb(A_POWER);
-    if (this.snrDb < MIN_TRAINING_SNR_DB[this.bitRate]) {
-      this.fail();
-      return false;
-    }
-    this.stage = Stage.Bridge;
-    this.step = this.bridge;
-    this.count = 0;
-    return false;
-  }
-
-  /** Segment 2, short: pull in the phase on 38 symbols and check the saved equalizer. */
-  private trainShort(): boolean {
-    if (this.count > SHORT_SETTLE) this.measure();
-    if (this.count < SHORT) return true;
-    // 30 symbols measure coarsely; the 48 of segment 4 decide.
-    const snr = this.measuredSnrDb(A_POWER);
-    if (snr < MIN_TRAINING_SNR_DB[this.bitRate] - 3) {
-      this.snrDb = snr;
-      this.fail();
-      return false;
-    }
-    this.enterOnes();
-    return true;
-  }
-
-  /**
-   * Segment 3 (64 symbols): only the replica scrambler steps through the bridge word; the loops
-   * hold what segment 2 taught them (as spandsp does), which keeps this rarely run code free of
-   * floating-point work.
-   */
-  private bridge(): void {
-    const shift = (this.count & 7) << 1;
-    this.replica.scramble((WORD >> shift) & 1);
-    this.replica.scramble((WORD >> (shift + 1)) & 1);
-    if (++this.count >= BRIDGE) this.enterOnes();
-  }
-
-  private enterOnes(): void {
-    this.stage = Stage.Ones;
-    this.step = this.onesStep;
-    this.count = 0;
-    // The transmitter's differential encoder starts at 1 after long and 0 after short training;
-    // its scrambler carries on from segments 2-3, so the descrambler starts in step.
-    this.decoder.start(this.shortTrain ? 0 : 1, this.replica.state);
-    this.errSum = 0;
-    this.errCount = 0;
+  protected override startDecoding(differential: number, scramblerState: number): void {
+    this.decoder.start(differential, scramblerState);
     this.mse = 0;
-    this.setGains(GAINS.data);
+  }
+
+  protected override startData(): void {
+    this.stage = Stage.Data;
+    this.step = this.dataStep;
+    this.eq.save();
+    this.savedFrequencyHz = this.nco.frequencyHz;
+    this.haveSaved = true;
+    this.det.setRelativeOff(RELATIVE_OFF_DB);
+    this.onStatus?.('trained');
   }
 
   /**
@@ -721,35 +542,11 @@ export class V17Rx {
     this.adapt();
   }
 
-  /** Segment 4: as data, and the training judged on its last symbol. */
-  private onesStep(): void {
-    this.decide();
-    this.measure();
-    if (++this.count < ONES) {
-      this.adapt();
-      return;
-    }
-    const snr = this.measuredSnrDb(this.constellation.meanPower);
-    if (this.shortTrain) this.snrDb = snr;
-    if (snr < MIN_TRAINING_SNR_DB[this.bitRate]) {
-      this.fail();
-      return;
-    }
-    this.stage = Stage.Data;
-    this.step = this.dataStep;
-    this.eq.save();
-    this.savedFrequencyHz = this.nco.frequencyHz;
-    this.haveSaved = true;
-    this.det.setRelativeOff(RELATIVE_OFF_DB);
-    this.onStatus?.('trained');
-    this.adapt();
-  }
-
   /**
    * The nearest point is the target (dr, di) now; the Viterbi decoder decides 23-30 symbols later.
    * dataStep's first lines, for segment 4, whose last symbol saves the equalizer before adapting.
    */
-  private decide(): void {
+  protected override decide(): void {
     const c = this.constellation;
     this.point[0] = this.wr;
     this.point[1] = this.wi;
