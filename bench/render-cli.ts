@@ -9,12 +9,9 @@
 //   BENCH_CLI_PAGES=50    pages of the text PDF
 //   BENCH_CLI_BASE=DIR    a second faxstack checkout (its bin/faxstack.js and dist/), run in the same
 //                         turns: before/after in one run, and its TIFF compared byte for byte with ours
-// Where the environment sets NODE_EXTRA_CA_CERTS (this workplace's machines do), Node 20 parses that
-// file at every start, before any of our code runs (bin/faxstack.js unsets it for `render` from its
-// shell lines; a base checkout from before session 18 does not); the report then also times
-// `node -e 0` with and without it, so that the share of the figures that is the environment's is on
-// the page, and runs ours a second time in each turn without it: a second gs ÷ ours, labelled as
-// such, beside the as-is one.
+// bin/faxstack.js unsets NODE_EXTRA_CA_CERTS for `render` from its shell lines (Node 20 would parse
+// that file at every start, before any of our code runs), so ours runs here as a user's shell starts
+// it; a base checkout from before session 18 does not, and its column includes that file's parse.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -72,8 +69,6 @@ export async function run(): Promise<BenchReport> {
     `quality  | ours wall (median) | ours CPU  | gs wall   | gs CPU    | gs÷ours wall | gs÷ours CPU${base ? ' | base wall | base CPU  | base÷ours wall' : ''}`,
   ];
   const json: Record<string, unknown> = { pages, rounds, base: base ?? null };
-  const { NODE_EXTRA_CA_CERTS: extraCaCerts, ...withoutCaCerts } = process.env;
-  const userShell: string[] = [];
   try {
     // The bin itself, as `faxstack render` from a shell runs it (its first lines pick `node` from PATH: this one's first).
     const onPath = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({ ...env, PATH: `${dirname(process.execPath)}:${env.PATH ?? ''}` });
@@ -89,12 +84,10 @@ export async function run(): Promise<BenchReport> {
       const o: Timing[] = [];
       const g: Timing[] = [];
       const b: Timing[] = [];
-      const u: Timing[] = [];
       for (let i = 0; i < rounds; i++) {
         o.push(await ours(BIN, quality, 'ours.tif'));
         g.push(await timed('gs', ['-q', '-dNOPAUSE', '-dBATCH', '-dSAFER', '-sDEVICE=tiffg4', `-r${r}`, `-sOutputFile=${join(dir, 'gs.tif')}`, pdf]));
         if (base) b.push(await ours(join(base, 'bin', 'faxstack.js'), quality, 'base.tif'));
-        if (extraCaCerts) u.push(await ours(BIN, quality, 'ours-user.tif', [], withoutCaCerts));
       }
       const wall = o.map((t, i) => g[i]!.wallMs / t.wallMs);
       const cpu = o.map((t, i) => g[i]!.cpuMs / t.cpuMs);
@@ -105,26 +98,6 @@ export async function run(): Promise<BenchReport> {
           (base ? ` | ${s(b, 'wallMs')} | ${s(b, 'cpuMs')} | ${range(baseWall)}` : ''),
       );
       json[quality] = { ours: o, gs: g, base: base ? b : undefined, gsOverOursWall: wall, gsOverOursCpu: cpu };
-      if (extraCaCerts) {
-        const userWall = u.map((t, i) => g[i]!.wallMs / t.wallMs);
-        const userCpu = u.map((t, i) => g[i]!.cpuMs / t.cpuMs);
-        userShell.push(`${quality.padEnd(8)} | ${s(u, 'wallMs')} (${(median(u.map((t) => t.wallMs)) / 1000).toFixed(2)}) | ${s(u, 'cpuMs')} | ${range(userWall).padStart(12)} | ${range(userCpu).padStart(11)}`);
-        json[`${quality}WithoutExtraCaCerts`] = { ours: u, gsOverOursWall: userWall, gsOverOursCpu: userCpu };
-      }
-    }
-    if (extraCaCerts) {
-      const extra: number[] = [];
-      for (let i = 0; i < rounds; i++) {
-        const withIt = await timed(process.execPath, ['-e', '0']);
-        extra.push(withIt.wallMs - (await timed(process.execPath, ['-e', '0'], withoutCaCerts)).wallMs);
-      }
-      json.extraCaCertsMs = extra;
-      lines.push('', `NODE_EXTRA_CA_CERTS is set here: Node's own start (node -e 0) takes ${range(extra)} ms more with it than without (paid by each of our runs, not by gs).`);
-      lines.push(
-        'Ours again in the same turns with NODE_EXTRA_CA_CERTS unset, as a user\'s shell starts it (the figures above are as-is):',
-        'quality  | ours wall (median) | ours CPU  | gs÷ours wall | gs÷ours CPU',
-        ...userShell,
-      );
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -253,6 +253,15 @@ export class V17Rx extends V17RxTraining {
         i++;
       } else {
         i = this.run(samples, i);
+        if (i < 0) {
+          // run() stopped at a sample that leaves the detector's quiet band: it goes through
+          // sample() here, not from run(), so that run() never inlines the status callback (a
+          // call target that changes with the handler: its deopt can leave the per-sample loop
+          // unoptimized for the rest of the process, session 19).
+          i = ~i;
+          this.sample(samples[i]!);
+          i++;
+        }
       }
     }
   }
@@ -284,7 +293,8 @@ export class V17Rx extends V17RxTraining {
    * average leaves the band in which it changes nothing (CarrierDetector.quietLow/quietHigh); such
    * a sample goes through sample() instead, from the state written back. Every field is written
    * back before output() (whose callbacks may restart the receiver) and read again after it.
-   * Returns where it stopped: at the end, after such a sample, or when output() left the stage.
+   * Returns where it stopped: at the end, or when output() left the stage; ~i when sample i left
+   * the quiet band (rx() takes it through sample()).
    */
   private run(samples: Int16Array, from: number): number {
     const n = samples.length | 0;
@@ -349,10 +359,8 @@ export class V17Rx extends V17RxTraining {
     dec.pos = pos;
     dec.countdown = cd;
     this.ncoLag = lag;
-    if (i === n) return i;
-    // The average left the quiet band: this sample through the detector's decision.
-    this.sample(samples[i]!);
-    return i + 1;
+    // The average left the quiet band: rx() takes this sample through the detector's decision.
+    return i === n ? i : ~i;
   }
 
   // ------------------------------------------------------------------------------ bursts
