@@ -186,9 +186,9 @@ describe('TcfMeter', () => {
     }
   });
 
-  it('counts random words as it counts their bits (each word followed by a zero, fresh every 16 words)', () => {
-    // Random words make the runs inside a word the longest often; the zero after each word counts
-    // its trailing run on both sides (putWord leaves a word's trailing zeros to the next word).
+  it('counts random words as it counts their bits, read after every word (fresh every 16 words)', () => {
+    // Random words make the runs inside a word, and the zeros after its last one, the longest
+    // often: a word's trailing zeros count at once, as put() counts each zero when it comes.
     const bitwise = new TcfMeter();
     const wordwise = new TcfMeter();
     let seed = 7;
@@ -201,11 +201,18 @@ describe('TcfMeter', () => {
       const n = 1 + (k % 8);
       const word = (seed >>> 16) & ((1 << n) - 1);
       for (let i = n - 1; i >= 0; i--) bitwise.put((word >>> i) & 1);
-      bitwise.put(0);
       wordwise.putWord(word, n);
-      wordwise.putWord(0, 1);
       expect([wordwise.bits, wordwise.ones, wordwise.longestZeroRun]).toEqual([bitwise.bits, bitwise.ones, bitwise.longestZeroRun]);
     }
+  });
+
+  it('counts a word\'s trailing zeros in the longest run at once (a read right after it)', () => {
+    const bitwise = new TcfMeter();
+    const wordwise = new TcfMeter();
+    for (const b of [1, 0, 0, 0, 0, 0, 0]) bitwise.put(b);
+    wordwise.putWord(0b1000000, 7);
+    expect(wordwise.longestZeroRun).toBe(6);
+    expect(bitwise.longestZeroRun).toBe(6);
   });
 });
 

@@ -133,6 +133,14 @@ export class Scrambler {
       this.st[COUNT] = 31 - Math.clz32(differ & -differ) + (((differ - 1) >> 31) & (count + n + 1));
       return 0;
     }
+    return this.guardFlipsBitwise(r, line, n);
+  }
+
+  /**
+   * guardFlips() a bit at a time, for a word in which the counter may reach the limit. Apart, so
+   * that the common case above is small enough for V8 to inline into a receiver's symbol step.
+   */
+  private guardFlipsBitwise(r: number, line: number, n: number): number {
     let flips = 0;
     for (let j = 0; j < n; j++) {
       const i = n - 1 - j;

@@ -5,8 +5,10 @@
 
 /**
  * RUNS[(n << 8) | w], for the n-bit word w ≠ 0 (n ≤ 8, first bit highest), packed in four bits
- * each: the zeros before its first one (bits 0–3), the longest run of zeros between two ones
- * (4–7), the zeros after its last one (8–11), its ones (12–15). One load a symbol where separate
+ * each: the zeros before its first one (bits 0–3), the longest run of zeros after its first one
+ * (4–7: between two ones or after the last, so a read right after the word sees its trailing
+ * zeros counted, as put() counts each zero when it comes), the zeros after its last one (8–11),
+ * its ones (12–15). One load a symbol where separate
  * tables took five (each with its own checks): putWord runs on every data symbol of the V.27 ter,
  * V.29 and V.17 receivers. Declared above the class: a module constant declared below it is
  * checked for the hole (not yet initialised) on every use.
@@ -28,6 +30,7 @@ const RUNS: Uint16Array = (() => {
           ones++;
         } else if (++run > inner) inner = run;
       }
+      if (trail > inner) inner = trail;
       t[(n << 8) | w] = lead | (inner << 4) | (trail << 8) | (ones << 12);
     }
   }
@@ -70,7 +73,8 @@ export class TcfMeter {
       if (run > this.longestZeroRun) this.longestZeroRun = run;
       return;
     }
-    // Zeros before the first one continue the run; those between ones and after the last start anew.
+    // Zeros before the first one continue the run; those between ones and after the last start
+    // anew (the longest of those, trailing ones included, is `inner`).
     const e = RUNS[(n << 8) | w]!;
     this.ones += e >> 12;
     const lead = this.run + (e & 15);
