@@ -10,6 +10,7 @@
 import { toDoubles } from '../common/complex.js';
 import type { Indexable } from './trellis.js';
 import * as grid from './slicer-grid.js';
+import type { SlicerTables } from './slicer-grid.js';
 import type { V17BitRate } from './types.js';
 import { V17_SLICER_12000, V17_SLICER_14400, V17_SLICER_7200, V17_SLICER_9600 } from './v17-slicer.generated.js';
 import {
@@ -33,25 +34,11 @@ export interface V17Constellation {
    * ((x + y)/2, (x − y)/2)) in cells of 1/GRID_RES (slicer-grid.ts), as plain arrays (V8 checks a
    * typed array's buffer on every read).
    */
-  readonly slicer: {
+  readonly slicer: SlicerTables & {
     /** Whether the grid is turned by 45° (GRID_TURNED). */
     turned: boolean;
     re: number[];
     im: number[];
-    /**
-     * Per cell k = ix·GRID_CELLS + iy. When every subset has a single candidate there: c·16 + the
-     * subset whose candidate is the nearest point everywhere in the cell (0…7) or OWNER_VARIES,
-     * where the candidates' labels are first[c + s] and their coordinates xy[(c + s)·2 …] (cells
-     * share these lists). Else ~j: the cell's candidates are candidates[(j·8 + s)·MAX_CANDIDATES + i],
-     * i < counts[j·8 + s], and nearest[j] is the label nearest everywhere in it, or −1 (it varies,
-     * or a border cell, which also stands in for points beyond the grid).
-     */
-    owner: number[];
-    first: number[];
-    xy: number[];
-    candidates: number[];
-    counts: number[];
-    nearest: number[];
   };
 }
 

@@ -35,8 +35,16 @@ export const GRID_DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
 const DIGIT = new Uint8Array(128);
 for (let i = 0; i < 64; i++) DIGIT[GRID_DIGITS.charCodeAt(i)] = i;
 
-/** The slicer's tables (V17Constellation.slicer says how sliceSubsets reads them). */
+/** The slicer's tables, as sliceSubsets (constellation.ts) reads them. */
 export interface SlicerTables {
+  /**
+   * Per cell k = ix·GRID_CELLS + iy. When every subset has a single candidate there: c·16 + the
+   * subset whose candidate is the nearest point everywhere in the cell (0…7) or OWNER_VARIES,
+   * where the candidates' labels are first[c + s] and their coordinates xy[(c + s)·2 …] (cells
+   * share these lists). Else ~j: the cell's candidates are candidates[(j·8 + s)·MAX_CANDIDATES + i],
+   * i < counts[j·8 + s], and nearest[j] is the label nearest everywhere in it, or −1 (it varies,
+   * or a border cell, which also stands in for points beyond the grid).
+   */
   owner: number[];
   first: number[];
   xy: number[];
