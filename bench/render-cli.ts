@@ -71,9 +71,9 @@ export async function run(): Promise<BenchReport> {
   const json: Record<string, unknown> = { pages, rounds, base: base ?? null };
   try {
     // The bin itself, as `faxstack render` from a shell runs it (its first lines pick `node` from PATH: this one's first).
-    const onPath = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({ ...env, PATH: `${dirname(process.execPath)}:${env.PATH ?? ''}` });
-    const ours = (bin: string, quality: string, out: string, extra: string[] = [], env = process.env): Promise<Timing> =>
-      timed(bin, ['render', pdf, '--out', join(dir, out), '--quality', quality, '--compression', 'mmr', ...extra], onPath(env));
+    const onPath: NodeJS.ProcessEnv = { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}` };
+    const ours = (bin: string, quality: string, out: string, extra: string[] = []): Promise<Timing> =>
+      timed(bin, ['render', pdf, '--out', join(dir, out), '--quality', quality, '--compression', 'mmr', ...extra], onPath);
     if (base) {
       // Same bytes before and after (no header line: its minute may tick between the two runs).
       await ours(BIN, 'Standard', 'same-ours.tif', ['--no-header']);
